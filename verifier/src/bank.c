@@ -1,0 +1,106 @@
+/* bank.c - see bank.h. */
+#include "bank.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static void add_line(struct bank *b, const struct evfile *ev, const char *s, size_t len, size_t line,
+		     size_t stdout_index)
+{
+	struct num_token *toks;
+	size_t n = numtok_scan(s, len, &toks);
+	for (size_t i = 0; i < n; i++) {
+		b->v = xgrow(b->v, &b->cap, b->n + 1, sizeof *b->v);
+		b->v[b->n++] = (struct bank_entry){toks[i], ev, line, stdout_index};
+	}
+	free(toks);
+}
+
+void bank_add_evidence(struct bank *b, const struct evfile *ev)
+{
+	if (!ev || ev->state != LOAD_OK)
+		return;
+	static const char *const header_keys[] = {"driver", "cuda", "compute-capability"};
+	for (size_t i = 0; i < ARRAY_LEN(header_keys); i++) {
+		size_t line;
+		const char *v = evidence_get(&ev->ev, header_keys[i], &line);
+		if (!v)
+			continue;
+		/* the tokenizer reads "cuda: 13.0 (V13.0.88)" as 13.0 (the V
+		 * part is glued to a letter), and a three-part driver version
+		 * as no number at all */
+		size_t len;
+		const char *text = textfile_line(&ev->ev.tf, line, &len);
+		add_line(b, ev, text, len, line, SIZE_MAX);
+	}
+	for (size_t k = 0; k < ev->ev.n_stdout; k++) {
+		size_t len;
+		const char *s = evidence_stdout(&ev->ev, k, &len);
+		add_line(b, ev, s, len, ev->ev.stdout_first + k, k);
+	}
+}
+
+const struct bank_entry *bank_find(const struct bank *b, const struct num_token *page)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (numtok_traces_to(page, &b->v[i].tok))
+			return &b->v[i];
+	return NULL;
+}
+
+bool bank_has_value(const struct bank *b, double value, int decimals)
+{
+	double scale = pow(10, decimals > 15 ? 15 : decimals);
+	for (size_t i = 0; i < b->n; i++)
+		if (llround(b->v[i].tok.value * scale) == llround(value * scale) &&
+		    fabs(b->v[i].tok.value - value) <= 0.5 / scale)
+			return true;
+	return false;
+}
+
+static double rel_diff(double a, double b)
+{
+	double m = fmax(fabs(a), fabs(b));
+	return m == 0 ? 0 : fabs(a - b) / m;
+}
+
+size_t bank_nearest(const struct bank *b, double value, const struct bank_entry **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct bank_entry *e = &b->v[i];
+		bool dup = false;
+		for (size_t k = 0; k < n; k++)
+			dup |= out[k]->tok.value == e->tok.value;
+		if (dup)
+			continue;
+		double d = rel_diff(value, e->tok.value);
+		size_t pos = n;
+		while (pos > 0 && rel_diff(value, out[pos - 1]->tok.value) > d)
+			pos--;
+		if (pos >= max)
+			continue;
+		size_t last = n < max ? n : max - 1;
+		for (size_t k = last; k > pos; k--)
+			out[k] = out[k - 1];
+		out[pos] = e;
+		if (n < max)
+			n++;
+	}
+	return n;
+}
+
+size_t bank_entry_col(const struct bank_entry *e)
+{
+	return e->tok.start + 1;
+}
+
+void bank_free(struct bank *b)
+{
+	free(b->v);
+	memset(b, 0, sizeof *b);
+}

@@ -1,0 +1,43 @@
+/*
+ * bank.h - the numbers a page may quote: every number in the stdout of
+ * its evidence files, plus the numeric header values (driver, CUDA
+ * version, compute capability).  Read with the same tokenizer as pages.
+ *
+ * A bank borrows the evidence files (owned by the course cache); release
+ * its own arrays with bank_free().
+ */
+#ifndef COURSECHECK_BANK_H
+#define COURSECHECK_BANK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "course.h"
+#include "numtok.h"
+
+struct bank_entry {
+	struct num_token tok; /* offsets within its line */
+	const struct evfile *ev;
+	size_t line;          /* file line in the evidence */
+	size_t stdout_index;  /* 0-based stdout line, or SIZE_MAX for a header value */
+};
+
+struct bank {
+	struct bank_entry *v;
+	size_t n, cap;
+};
+
+/* Adds every number of ev's stdout and its numeric header values. */
+void bank_add_evidence(struct bank *b, const struct evfile *ev);
+/* The first entry the page number traces to (numtok_traces_to), or NULL. */
+const struct bank_entry *bank_find(const struct bank *b, const struct num_token *page);
+/* True when some entry has exactly this printed value (for derivation literals). */
+bool bank_has_value(const struct bank *b, double value, int decimals);
+/* Up to max entries nearest to value by relative difference, distinct
+ * values, nearest first.  Returns how many were written to out. */
+size_t bank_nearest(const struct bank *b, double value, const struct bank_entry **out, size_t max);
+/* The 1-based column of an entry in its evidence line. */
+size_t bank_entry_col(const struct bank_entry *e);
+void bank_free(struct bank *b);
+
+#endif

@@ -1,0 +1,592 @@
+/* capture_sched.c - see capture_sched.h. */
+#include "capture_sched.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "capture_proc.h"
+#include "capture_text.h"
+#include "capture_write.h"
+#include "util.h"
+
+#define TAIL_LINES 20
+#define NAP_S 0.05
+#define SAMPLE_EVERY_S 1.0
+#define CAPTURE_TOOL "coursecheck-capture 1"
+
+enum state { QUEUED, BUILDING, READY, RUNNING, DONE };
+
+struct job {
+	const struct lesson *ls;
+	enum state state;
+	char *scratch;           /* our private folder, removed when the job ends */
+	char *workdir;           /* where the program is built and run */
+	struct proc proc;        /* the build or run in progress */
+	double build_s;
+	size_t gpu;              /* while RUNNING: index into machine->gpus */
+	long runs;               /* runs finished */
+	pid_t last_pid;          /* the last run's process group */
+	char captured[21];       /* UTC time the first run started */
+	struct transcript out, err; /* the first run's output */
+	double run_s;
+	struct volatility vol;
+	struct pidset known;     /* pids nvidia-smi showed that were ours */
+	pid_t foreign;           /* a process not ours seen on the GPU, 0: none */
+	bool unchecked;          /* nvidia-smi could not be asked during the run */
+	double last_sample;
+};
+
+struct sched {
+	const struct capture_plan *plan;
+	struct job *jobs;
+	size_t n;
+	bool *gpu_busy;
+	struct capture_tally *tally;
+};
+
+/* ---- reporting ---- */
+
+static void say(const struct job *j, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void say(const struct job *j, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "capture: %s: %s\n", j->ls->name, msg);
+	fflush(stderr);
+	free(msg);
+}
+
+/* Shows the end of an output file: stderr, or stdout when stderr is empty. */
+static void show_tail(const struct job *j, const char *what, const char *err_path, const char *out_path)
+{
+	const char *paths[2] = {err_path, out_path};
+	const char *names[2] = {"stderr", "stdout"};
+	for (int i = 0; i < 2; i++) {
+		struct transcript t;
+		char *why = NULL;
+		if (transcript_read(paths[i], TRANSCRIPT_MAX_BYTES, &t, &why) != 0) {
+			free(why);
+			continue;
+		}
+		if (t.n_lines) {
+			char *tail = transcript_tail(&t, TAIL_LINES);
+			size_t shown = t.n_lines < TAIL_LINES ? t.n_lines : TAIL_LINES;
+			say(j, "the %s's %s, last %zu line%s:", what, names[i], shown, shown == 1 ? "" : "s");
+			for (char *line = tail; *line;) {
+				size_t n = strcspn(line, "\n");
+				fprintf(stderr, "    | %.*s\n", (int)n, line);
+				line += n + (line[n] ? 1 : 0);
+			}
+			free(tail);
+			transcript_free(&t);
+			return;
+		}
+		transcript_free(&t);
+	}
+	say(j, "the %s printed nothing", what);
+}
+
+static char *scratch_file(const struct job *j, const char *fmt, long k)
+{
+	char *name = xasprintf(fmt, k);
+	char *path = xasprintf("%s/%s", j->scratch, name);
+	free(name);
+	return path;
+}
+
+/* ---- ending a job ---- */
+
+static void release(struct sched *s, struct job *j)
+{
+	if (j->state == RUNNING)
+		s->gpu_busy[j->gpu] = false;
+	if (j->scratch)
+		remove_tree(j->scratch);
+	free(j->scratch);
+	free(j->workdir);
+	j->scratch = j->workdir = NULL;
+	transcript_free(&j->out);
+	transcript_free(&j->err);
+	volatility_free(&j->vol);
+	pidset_free(&j->known);
+	j->state = DONE;
+}
+
+static void succeed(struct sched *s, struct job *j)
+{
+	s->tally->done++;
+	release(s, j);
+}
+
+static void fail(struct sched *s, struct job *j, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static void fail(struct sched *s, struct job *j, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	say(j, "%s", msg);
+	free(msg);
+	s->tally->failed++;
+	release(s, j);
+}
+
+/* ---- the evidence ---- */
+
+static void utc_now(const char *fixed, char out[21])
+{
+	if (fixed) {
+		snprintf(out, 21, "%s", fixed);
+		return;
+	}
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(out, 21, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void add_seconds(struct buf *h, const char *key, double s)
+{
+	char v[32];
+	snprintf(v, sizeof v, "%.2f", s);
+	header_add(h, key, v);
+}
+
+static void add_output_flags(struct buf *h, const char *stream, const struct transcript *t)
+{
+	char key[64];
+	if (t->newline_added) {
+		snprintf(key, sizeof key, "%s-final-newline", stream);
+		header_add(h, key, "no");
+	}
+	if (t->nul_replaced) {
+		snprintf(key, sizeof key, "%s-nul-replaced", stream);
+		header_add(h, key, "yes");
+	}
+	if (t->cr_replaced) {
+		snprintf(key, sizeof key, "%s-cr-replaced", stream);
+		header_add(h, key, "yes");
+	}
+}
+
+/* How a run went, for the header of its evidence. */
+struct outcome {
+	const char *exit;              /* "0", "3", "signal ...", "timeout ...", "build failed (...)" */
+	const struct transcript *out, *err;
+	bool ran;                      /* false: the build failed, nothing ran */
+	long failed_repeat;            /* 1-based run that failed when repeating, else 0 */
+};
+
+/* The header fields every evidence file has, in the order of the format. */
+static void add_facts(struct buf *h, const struct sched *s, const struct job *j, const struct outcome *o,
+		      const struct gpu *g)
+{
+	const struct lesson *ls = j->ls;
+	header_add(h, "lesson", ls->name);
+	header_add(h, "program", ls->program);
+	header_add(h, "source-sha256", ls->sha);
+	header_add(h, "build", ls->build);
+	header_add(h, "run", ls->run);
+	header_add(h, "gpu", g->name);
+	header_add(h, "compute-capability", g->cc);
+	header_add(h, "driver", g->driver);
+	header_add(h, "cuda", s->plan->machine->cuda);
+	header_add(h, "captured", j->captured);
+	header_add(h, "node", s->plan->node);
+	header_add(h, "exit", o->exit);
+}
+
+static char *compose(const struct sched *s, const struct job *j, const struct outcome *o, size_t *len)
+{
+	const struct gpu *g = &s->plan->machine->gpus[o->ran ? j->gpu : 0];
+	struct buf h = {0};
+	add_facts(&h, s, j, o, g);
+	if (g->sm_count)
+		header_add(&h, "sm-count", g->sm_count);
+	if (g->memory)
+		header_add(&h, "memory", g->memory);
+	char *cc = host_compiler(j->ls->build);
+	header_add(&h, "host-compiler", cc);
+	free(cc);
+	header_add(&h, "commit", s->plan->commit);
+	header_add(&h, "dirty", s->plan->dirty);
+	if (o->ran) {
+		char idx[16];
+		snprintf(idx, sizeof idx, "%d", g->index);
+		header_add(&h, "gpu-index", idx);
+		header_add(&h, "gpu-exclusive", j->foreign || j->unchecked ? "no" : "yes");
+	}
+	add_seconds(&h, "build-seconds", j->build_s);
+	if (o->ran)
+		add_seconds(&h, "run-seconds", j->run_s);
+	if (s->plan->repeat > 1 && o->ran) {
+		char k[32];
+		snprintf(k, sizeof k, "%ld", s->plan->repeat);
+		header_add(&h, "repeats", k);
+		if (o->failed_repeat) {
+			snprintf(k, sizeof k, "%ld", o->failed_repeat);
+			header_add(&h, "failed-repeat", k);
+		} else {
+			char *v = volatility_describe(&j->vol);
+			header_add(&h, "volatile", v);
+			free(v);
+		}
+	}
+	add_output_flags(&h, "stdout", o->out);
+	add_output_flags(&h, "stderr", o->err);
+	header_add(&h, "capture-tool", CAPTURE_TOOL);
+	char *text = evidence_compose(&h, o->out, o->err, len);
+	buf_free(&h);
+	return text;
+}
+
+/* Writes the evidence; returns its path, or NULL after saying why. */
+static char *write_evidence(const struct sched *s, const struct job *j, const struct outcome *o)
+{
+	size_t len;
+	char *text = compose(s, j, o, &len);
+	char date[11];
+	memcpy(date, j->captured, 10);
+	date[10] = '\0';
+	char *path = NULL, *why = NULL;
+	if (evidence_write_new(j->ls->name, date, text, len, &path, &why) != 0) {
+		say(j, "cannot write evidence: %s", why);
+		free(why);
+	}
+	free(text);
+	return path;
+}
+
+/* ---- GPU sharing ---- */
+
+/* Asks nvidia-smi whether a process that is not ours uses the job's GPU. */
+static void sample(struct sched *s, struct job *j)
+{
+	pid_t *ours = xcalloc(s->n + 1, sizeof *ours);
+	size_t n = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->jobs[i].proc.pid)
+			ours[n++] = s->jobs[i].proc.pid;
+	if (j->last_pid)
+		ours[n++] = j->last_pid;
+	pid_t foreign = 0;
+	char *why = NULL;
+	int index = s->plan->machine->gpus[j->gpu].index;
+	if (gpu_foreign_apps(index, ours, n, &j->known, &foreign, &why) != 0) {
+		if (!j->unchecked)
+			say(j, "warning: cannot ask nvidia-smi who uses GPU %d: %s", index, why);
+		j->unchecked = true;
+		free(why);
+	} else if (foreign && !j->foreign) {
+		j->foreign = foreign;
+	}
+	free(ours);
+	j->last_sample = proc_now();
+}
+
+/* ---- building ---- */
+
+static void start_build(struct sched *s, struct job *j)
+{
+	const struct capture_plan *p = s->plan;
+	char *why = NULL;
+	j->scratch = scratch_dir(j->ls->name, &why);
+	if (!j->scratch) {
+		fail(s, j, "cannot build: %s", why);
+		free(why);
+		return;
+	}
+	j->workdir = p->build_only ? xasprintf("%s/%s", p->build_only, j->ls->name) : xasprintf("%s/work", j->scratch);
+	char *copy = xasprintf("%s/%s", j->workdir, j->ls->file);
+	char *out = scratch_file(j, "build.out", 0), *err = scratch_file(j, "build.err", 0);
+	int r = make_dirs(j->workdir, &why);
+	if (r == 0)
+		r = write_file(copy, j->ls->source, j->ls->source_len, &why);
+	if (r == 0)
+		r = proc_start(&j->proc, j->ls->build, j->workdir, out, err, NULL, p->timeout, &why);
+	free(copy);
+	free(out);
+	free(err);
+	if (r != 0) {
+		fail(s, j, "cannot build: %s", why);
+		free(why);
+		return;
+	}
+	j->state = BUILDING;
+}
+
+/* Keeps a failed build as evidence (--keep-failed): its output is the transcript. */
+static char *keep_failed_build(struct sched *s, struct job *j, const char *exit_text)
+{
+	char *out_path = scratch_file(j, "build.out", 0), *err_path = scratch_file(j, "build.err", 0);
+	char *why = NULL, *written = NULL;
+	if (transcript_read(out_path, TRANSCRIPT_MAX_BYTES, &j->out, &why) == 0 &&
+	    transcript_read(err_path, TRANSCRIPT_MAX_BYTES, &j->err, &why) == 0) {
+		char *exit = xasprintf("build failed (%s)", exit_text);
+		struct outcome o = {exit, &j->out, &j->err, false, 0};
+		utc_now(s->plan->now, j->captured);
+		written = write_evidence(s, j, &o);
+		free(exit);
+	} else {
+		say(j, "cannot keep the failed build: %s", why);
+		free(why);
+	}
+	free(out_path);
+	free(err_path);
+	return written;
+}
+
+static void build_done(struct sched *s, struct job *j)
+{
+	j->build_s = j->proc.seconds;
+	if (proc_succeeded(&j->proc)) {
+		if (!s->plan->build_only) {
+			j->state = READY;
+			return;
+		}
+		say(j, "build %.1f s -> %s/%s/", j->build_s, s->plan->build_only_shown, j->ls->name);
+		succeed(s, j);
+		return;
+	}
+	char *exit_text = proc_describe(&j->proc);
+	char *err = scratch_file(j, "build.err", 0), *out = scratch_file(j, "build.out", 0);
+	show_tail(j, "build", err, out);
+	char *kept = s->plan->keep_failed && !s->plan->build_only ? keep_failed_build(s, j, exit_text) : NULL;
+	if (kept)
+		fail(s, j, "build failed: %s after %.1f s; kept as %s", exit_text, j->build_s, kept);
+	else
+		fail(s, j, "build failed: %s after %.1f s: `%s`", exit_text, j->build_s, j->ls->build);
+	free(kept);
+	free(exit_text);
+	free(err);
+	free(out);
+}
+
+/* ---- running ---- */
+
+static void start_run(struct sched *s, struct job *j, size_t gpu)
+{
+	if (j->state != RUNNING) {
+		j->gpu = gpu;
+		s->gpu_busy[gpu] = true;
+		j->state = RUNNING;
+	}
+	if (j->runs == 0)
+		utc_now(s->plan->now, j->captured);
+	sample(s, j); /* before */
+	char *visible = xasprintf("CUDA_VISIBLE_DEVICES=%d", s->plan->machine->gpus[j->gpu].index);
+	/* nvidia-smi numbers GPUs in PCI bus order; make CUDA count the same way. */
+	const char *set[] = {visible, "CUDA_DEVICE_ORDER=PCI_BUS_ID"};
+	char **envp = proc_env_with(set, ARRAY_LEN(set));
+	char *out = scratch_file(j, "run%ld.out", j->runs + 1), *err = scratch_file(j, "run%ld.err", j->runs + 1);
+	char *why = NULL;
+	int r = proc_start(&j->proc, j->ls->run, j->workdir, out, err, envp, s->plan->timeout, &why);
+	proc_env_free(envp);
+	free(visible);
+	free(out);
+	free(err);
+	if (r != 0) {
+		fail(s, j, "cannot run: %s", why);
+		free(why);
+		return;
+	}
+	j->last_pid = j->proc.pid;
+	j->last_sample = proc_now();
+}
+
+/* A run that failed: report it, and keep it when asked. */
+static void run_failed(struct sched *s, struct job *j)
+{
+	long k = j->runs;
+	char *exit_text = proc_describe(&j->proc);
+	char *out_path = scratch_file(j, "run%ld.out", k), *err_path = scratch_file(j, "run%ld.err", k);
+	char *which = s->plan->repeat > 1 ? xasprintf("run %ld of %ld", k, s->plan->repeat) : xstrdup("run");
+	show_tail(j, which, err_path, out_path);
+	char *kept = NULL, *why = NULL;
+	if (s->plan->keep_failed) {
+		struct transcript out, err;
+		if (transcript_read(out_path, TRANSCRIPT_MAX_BYTES, &out, &why) == 0) {
+			if (transcript_read(err_path, TRANSCRIPT_MAX_BYTES, &err, &why) == 0) {
+				j->run_s = j->proc.seconds;
+				struct outcome o = {exit_text, &out, &err, true, s->plan->repeat > 1 ? k : 0};
+				kept = write_evidence(s, j, &o);
+				transcript_free(&err);
+			}
+			transcript_free(&out);
+		}
+		if (why) {
+			say(j, "cannot keep the failed run: %s", why);
+			free(why);
+		}
+	}
+	if (kept)
+		fail(s, j, "%s failed: %s after %.1f s (build %.1f s); kept as %s", which, exit_text,
+		     j->proc.seconds, j->build_s, kept);
+	else
+		fail(s, j, "%s failed: %s after %.1f s (build %.1f s); no evidence written%s", which, exit_text,
+		     j->proc.seconds, j->build_s, s->plan->keep_failed ? "" : " (--keep-failed writes it)");
+	free(kept);
+	free(which);
+	free(exit_text);
+	free(out_path);
+	free(err_path);
+}
+
+/* Takes in a successful run's output: the first is kept, later ones are
+ * compared with it.  Returns false after failing the job. */
+static bool take_output(struct sched *s, struct job *j)
+{
+	char *out_path = scratch_file(j, "run%ld.out", j->runs), *err_path = scratch_file(j, "run%ld.err", j->runs);
+	char *why = NULL;
+	bool ok;
+	if (j->runs == 1) {
+		j->run_s = j->proc.seconds;
+		ok = transcript_read(out_path, TRANSCRIPT_MAX_BYTES, &j->out, &why) == 0 &&
+		     transcript_read(err_path, TRANSCRIPT_MAX_BYTES, &j->err, &why) == 0;
+		if (ok)
+			volatility_init(&j->vol, &j->out);
+	} else {
+		struct transcript other;
+		ok = transcript_read(out_path, TRANSCRIPT_MAX_BYTES, &other, &why) == 0;
+		if (ok)
+			volatility_compare(&j->vol, &j->out, &other);
+		transcript_free(&other);
+	}
+	free(out_path);
+	free(err_path);
+	if (!ok) {
+		fail(s, j, "cannot take the output of run %ld: %s", j->runs, why);
+		free(why);
+	}
+	return ok;
+}
+
+static size_t count_volatile(const struct volatility *v)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < v->n; i++)
+		n += v->nums[i].varies;
+	return n;
+}
+
+static void report_success(struct sched *s, struct job *j, const char *path)
+{
+	if (j->foreign || j->unchecked) {
+		int index = s->plan->machine->gpus[j->gpu].index;
+		if (j->foreign > 0)
+			say(j, "warning: process %ld, not ours, used GPU %d during the run: timings taken on a "
+			       "shared GPU are not evidence (recorded as gpu-exclusive: no)",
+			    (long)j->foreign, index);
+		else
+			say(j, "warning: GPU %d may have been shared during the run: timings taken on a shared GPU "
+			       "are not evidence (recorded as gpu-exclusive: no)",
+			    index);
+	}
+	if (s->plan->repeat > 1)
+		say(j, "build %.1f s, run %.1f s (%ld runs, %zu volatile), exit 0 -> %s", j->build_s, j->run_s,
+		    s->plan->repeat, count_volatile(&j->vol), path);
+	else
+		say(j, "build %.1f s, run %.1f s, exit 0 -> %s", j->build_s, j->run_s, path);
+}
+
+static void run_done(struct sched *s, struct job *j)
+{
+	j->runs++;
+	sample(s, j); /* after */
+	if (!proc_succeeded(&j->proc)) {
+		run_failed(s, j);
+		return;
+	}
+	if (!take_output(s, j))
+		return;
+	if (j->runs < s->plan->repeat) {
+		start_run(s, j, j->gpu); /* the next repeat, on the same GPU */
+		return;
+	}
+	struct outcome o = {"0", &j->out, &j->err, true, 0};
+	char *path = write_evidence(s, j, &o);
+	if (!path) {
+		fail(s, j, "captured, but not written: build %.1f s, run %.1f s, exit 0", j->build_s, j->run_s);
+		return;
+	}
+	report_success(s, j, path);
+	free(path);
+	succeed(s, j);
+}
+
+/* ---- the loop ---- */
+
+static void start_work(struct sched *s)
+{
+	long building = 0;
+	for (size_t i = 0; i < s->n; i++)
+		building += s->jobs[i].state == BUILDING;
+	for (size_t i = 0; i < s->n && building < s->plan->max_builds; i++)
+		if (s->jobs[i].state == QUEUED) {
+			start_build(s, &s->jobs[i]);
+			building += s->jobs[i].state == BUILDING;
+		}
+	if (s->plan->build_only)
+		return;
+	for (size_t g = 0; g < s->plan->machine->n_gpus; g++) {
+		for (size_t i = 0; i < s->n && !s->gpu_busy[g]; i++)
+			if (s->jobs[i].state == READY)
+				start_run(s, &s->jobs[i], g);
+	}
+}
+
+/* Polls every child; returns true while any job is unfinished. */
+static bool poll_work(struct sched *s)
+{
+	bool busy = false;
+	for (size_t i = 0; i < s->n; i++) {
+		struct job *j = &s->jobs[i];
+		if (j->state == BUILDING && proc_poll(&j->proc))
+			build_done(s, j);
+		else if (j->state == RUNNING && proc_poll(&j->proc))
+			run_done(s, j);
+		else if (j->state == RUNNING && proc_now() - j->last_sample >= SAMPLE_EVERY_S)
+			sample(s, j); /* during */
+		busy = busy || j->state != DONE;
+	}
+	return busy;
+}
+
+static void abort_all(struct sched *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct job *j = &s->jobs[i];
+		if (j->state == DONE)
+			continue;
+		proc_abort(&j->proc);
+		release(s, j);
+	}
+}
+
+void capture_schedule(const struct lesson *lessons, size_t n, const struct capture_plan *plan,
+		      struct capture_tally *tally)
+{
+	struct sched s = {plan, xcalloc(n, sizeof(struct job)), n, NULL, tally};
+	s.gpu_busy = xcalloc(plan->machine ? plan->machine->n_gpus : 1, sizeof *s.gpu_busy);
+	for (size_t i = 0; i < n; i++)
+		s.jobs[i].ls = &lessons[i];
+	for (;;) {
+		if ((tally->interrupted = proc_interrupted()) != 0) {
+			abort_all(&s);
+			break;
+		}
+		start_work(&s);
+		if (!poll_work(&s))
+			break;
+		proc_nap(NAP_S);
+	}
+	free(s.jobs);
+	free(s.gpu_busy);
+}

@@ -1,0 +1,235 @@
+/* capture_text.c - see capture_text.h. */
+#include "capture_text.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
+
+void transcript_from_memory(const char *data, size_t len, struct transcript *t)
+{
+	memset(t, 0, sizeof *t);
+	struct buf b = {0};
+	buf_append(&b, "", 0);
+	for (size_t i = 0; i < len; i++) {
+		char c = data[i];
+		if (c == '\0') {
+			t->nul_replaced = true;
+			buf_append(&b, replacement, 3);
+			continue;
+		}
+		if (c == '\r') {
+			t->cr_replaced = true;
+			if (i + 1 < len && data[i + 1] == '\n')
+				continue; /* CRLF: the LF follows */
+			c = '\n';
+		}
+		if (c == '\n')
+			t->n_lines++;
+		buf_putc(&b, c);
+	}
+	if (b.len && b.s[b.len - 1] != '\n') {
+		t->newline_added = true;
+		t->n_lines++;
+		buf_putc(&b, '\n');
+	}
+	t->len = b.len;
+	t->text = buf_detach(&b);
+}
+
+int transcript_read(const char *path, size_t max_bytes, struct transcript *t, char **why)
+{
+	memset(t, 0, sizeof *t);
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		*why = xasprintf("cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	struct buf raw = {0};
+	char chunk[65536];
+	size_t got;
+	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		if (raw.len + got > max_bytes) {
+			fclose(f);
+			buf_free(&raw);
+			*why = xasprintf("the output is larger than %zu MiB, more than an evidence file may hold",
+					 max_bytes / (1024 * 1024));
+			return -1;
+		}
+		buf_append(&raw, chunk, got);
+	}
+	bool failed = ferror(f);
+	int e = errno;
+	fclose(f);
+	if (failed) {
+		buf_free(&raw);
+		*why = xasprintf("cannot read %s: %s", path, strerror(e));
+		return -1;
+	}
+	transcript_from_memory(raw.s ? raw.s : "", raw.len, t);
+	buf_free(&raw);
+	return 0;
+}
+
+void transcript_free(struct transcript *t)
+{
+	free(t->text);
+	memset(t, 0, sizeof *t);
+}
+
+char *transcript_tail(const struct transcript *t, size_t n)
+{
+	size_t start = t->len, seen = 0;
+	while (start > 0) {
+		/* start - 1 is the LF that ends a line; look for the one before */
+		size_t p = start - 1;
+		while (p > 0 && t->text[p - 1] != '\n')
+			p--;
+		if (++seen > n)
+			break;
+		start = p;
+	}
+	return xstrndup(t->text + start, t->len - start);
+}
+
+/* ---- numbers ---- */
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The length of the number starting at s[i] (a digit), within [i, end). */
+static size_t number_len(const char *s, size_t i, size_t end)
+{
+	size_t j = i;
+	while (j < end && is_digit(s[j]))
+		j++;
+	if (j + 1 < end && s[j] == '.' && is_digit(s[j + 1])) {
+		j++;
+		while (j < end && is_digit(s[j]))
+			j++;
+	}
+	return j - i;
+}
+
+/* Collects the numbers of the line [start, end) into *out; returns their count. */
+struct span {
+	size_t off, len;
+};
+static size_t numbers_of_line(const char *s, size_t start, size_t end, struct span **out, size_t *cap)
+{
+	size_t n = 0;
+	for (size_t i = start; i < end;) {
+		if (!is_digit(s[i])) {
+			i++;
+			continue;
+		}
+		size_t len = number_len(s, i, end);
+		*out = xgrow(*out, cap, n + 1, sizeof **out);
+		(*out)[n++] = (struct span){i, len};
+		i += len;
+	}
+	return n;
+}
+
+/* Two numbers are equal when their values are: "007" == "7", "1.50" == "1.5". */
+static void canonical(const char *s, size_t len, size_t *a, size_t *b)
+{
+	*a = 0;
+	*b = len;
+	while (*a + 1 < len && s[*a] == '0' && s[*a + 1] != '.')
+		(*a)++;
+	if (memchr(s, '.', len)) {
+		while (*b > *a && s[*b - 1] == '0')
+			(*b)--;
+		if (*b > *a && s[*b - 1] == '.')
+			(*b)--;
+	}
+}
+
+static bool same_value(const char *x, size_t xl, const char *y, size_t yl)
+{
+	size_t xa, xb, ya, yb;
+	canonical(x, xl, &xa, &xb);
+	canonical(y, yl, &ya, &yb);
+	return xb - xa == yb - ya && memcmp(x + xa, y + ya, xb - xa) == 0;
+}
+
+/* The line after the one starting at *pos: returns its end (the LF) and
+ * moves *pos past it.  false at the end of the text. */
+static bool next_line(const struct transcript *t, size_t *pos, size_t *end)
+{
+	if (*pos >= t->len)
+		return false;
+	const char *nl = memchr(t->text + *pos, '\n', t->len - *pos);
+	*end = nl ? (size_t)(nl - t->text) : t->len;
+	return true;
+}
+
+void volatility_init(struct volatility *v, const struct transcript *first)
+{
+	memset(v, 0, sizeof *v);
+	struct span *spans = NULL;
+	size_t cap = 0, pos = 0, end, line = 0;
+	while (next_line(first, &pos, &end)) {
+		line++;
+		size_t k = numbers_of_line(first->text, pos, end, &spans, &cap);
+		for (size_t i = 0; i < k; i++) {
+			v->nums = xgrow(v->nums, &v->cap, v->n + 1, sizeof *v->nums);
+			v->nums[v->n++] = (struct number_pos){line, spans[i].off - pos + 1, spans[i].off, spans[i].len, false};
+		}
+		pos = end + 1;
+	}
+	free(spans);
+}
+
+void volatility_compare(struct volatility *v, const struct transcript *first, const struct transcript *other)
+{
+	struct span *spans = NULL;
+	size_t cap = 0, pos = 0, end = 0, line = 0;
+	bool have = next_line(other, &pos, &end);
+	line = 1;
+	for (size_t i = 0; i < v->n;) {
+		/* bring the other run to the line of number i */
+		while (have && line < v->nums[i].line) {
+			pos = end + 1;
+			have = next_line(other, &pos, &end);
+			line++;
+		}
+		size_t j = i;
+		while (j < v->n && v->nums[j].line == v->nums[i].line)
+			j++;
+		size_t k = have ? numbers_of_line(other->text, pos, end, &spans, &cap) : 0;
+		for (size_t m = i; m < j; m++) {
+			const struct number_pos *p = &v->nums[m];
+			if (!have || k != j - i ||
+			    !same_value(first->text + p->off, p->len, other->text + spans[m - i].off, spans[m - i].len))
+				v->nums[m].varies = true;
+		}
+		i = j;
+	}
+	free(spans);
+}
+
+char *volatility_describe(const struct volatility *v)
+{
+	struct buf b = {0};
+	for (size_t i = 0; i < v->n; i++)
+		if (v->nums[i].varies)
+			buf_printf(&b, "%s%zu:%zu", b.len ? " " : "", v->nums[i].line, v->nums[i].col);
+	if (!b.len)
+		buf_puts(&b, "none");
+	return buf_detach(&b);
+}
+
+void volatility_free(struct volatility *v)
+{
+	free(v->nums);
+	memset(v, 0, sizeof *v);
+}

@@ -1,0 +1,66 @@
+/*
+ * check.h - the checks of one page and of one lesson program.
+ *
+ * check_page() runs the phases in order over one page: read, front
+ * matter, evidence state, Markdown structure, code blocks, measured
+ * paragraphs, numbers.  Every problem goes out through diag; every claim
+ * judged goes into the ledger (for `explain`).  check_program() checks a
+ * lesson program's snippet markers and its header against its evidence.
+ */
+#ifndef COURSECHECK_CHECK_H
+#define COURSECHECK_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "course.h"
+#include "facts.h"
+#include "frontmatter.h"
+#include "ledger.h"
+#include "page.h"
+
+struct check_opts {
+	bool strict; /* --as published: published strictness whatever the status */
+};
+
+/* Everything known about the page being checked; the checks of each
+ * phase read it and add to it. */
+struct page_ctx {
+	const char *path;
+	const struct check_opts *opts;
+	struct textfile tf;
+	struct frontmatter fm;
+	struct page pg;
+	bool is_readme;             /* programs/LESSON/README.md */
+	char *lesson;               /* from the front matter or the folder */
+	struct program *prog;       /* NULL when it cannot be used */
+	struct evfile **ev;         /* one per front matter evidence entry; NULL entries unusable */
+	size_t n_ev;
+	struct fact_range *consumed; /* file offsets that facts consumed */
+	size_t n_consumed, cap_consumed;
+	struct ledger *ledger;
+};
+
+/* Checks the page at relpath.  Returns 0 when it was read (whatever it
+ * holds) and -1 when the file itself cannot be read (reported). */
+int check_page(const char *relpath, const struct check_opts *opts, struct ledger *lg);
+/* Checks programs/LESSON: its program's markers and header. */
+void check_program(const char *lesson, const struct check_opts *opts);
+
+/* Phases, one file each. */
+void check_code_blocks(struct page_ctx *ctx);
+void check_measured(struct page_ctx *ctx);
+void check_numbers(struct page_ctx *ctx);
+/* Frees what the number checks keep between pages (other lessons' banks). */
+void check_numbers_release(void);
+
+/* The evidence for a marker label ("" or NULL: the default), or NULL after
+ * reporting an unknown label at (line, col). */
+struct evfile *page_evidence_for(struct page_ctx *ctx, const char *label, size_t line, size_t col);
+/* Judges one evidence file for the program that should have produced it:
+ * lesson and program match, not stale, not failed.  at: where the
+ * evidence is named. */
+void check_evidence_state(const struct evfile *ev, const char *lesson, const struct program *prog,
+			  struct diag_loc at, const char *fix_hint);
+
+#endif

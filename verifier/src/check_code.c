@@ -1,0 +1,236 @@
+/* check_code.c - see check.h: code blocks (snippet, transcript, build,
+ * quote) and measured paragraphs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "compare.h"
+#include "util.h"
+
+static struct diag_loc block_loc(const struct page_ctx *ctx, const struct page_block *b, size_t line)
+{
+	return textfile_loc_line(&ctx->tf, line ? line : b->line, line ? 1 : 0, 0);
+}
+
+static void page_lines(const struct page_block *b, struct lines *out)
+{
+	size_t len = b->code_len;
+	lines_split(out, b->code, len, b->code_first_line);
+	lines_normalise(out);
+}
+
+/* The first page line where the two normalised sides part. */
+static size_t first_difference(const struct lines *page, const struct lines *src, size_t *src_line)
+{
+	size_t i = 0;
+	while (i < page->n && i < src->n && page->v[i].len == src->v[i].len &&
+	       memcmp(page->v[i].s, src->v[i].s, page->v[i].len) == 0)
+		i++;
+	*src_line = i < src->n ? src->v[i].src_line : src->n ? src->v[src->n - 1].src_line : 0;
+	return i < page->n ? page->v[i].src_line : page->n ? page->v[page->n - 1].src_line : 0;
+}
+
+static void check_snippet(struct page_ctx *ctx, struct page_block *b)
+{
+	const char *arg = b->marker_arg;
+	const char *hash = strchr(arg, '#');
+	struct program *prog = ctx->prog;
+	char *name = xstrdup(hash ? hash + 1 : arg);
+	struct diag_loc at = textfile_loc_line(&ctx->tf, b->marker_line, b->marker_col, 0);
+	if (hash) {
+		char *path = xstrndup(arg, (size_t)(hash - arg));
+		prog = course_program(path);
+		if (course_report_unusable(prog->state, prog->why, path, at, "snippet source"))
+			prog = NULL;
+		free(path);
+	}
+	if (!prog) {
+		if (!hash && !ctx->fm.program)
+			diag_report(D_SNIPPET_MISSING, at, "snippet '%s' has no program to come from", name);
+		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "code block", "snippet %s: no program", name);
+		free(name);
+		return;
+	}
+	const struct snippet *sn = snippet_find(&prog->snippets, name);
+	if (!sn) {
+		struct diag *d = diag_begin(D_SNIPPET_MISSING, at, "program '%s' has no snippet '%s'", prog->path, name);
+		struct buf names = {0};
+		for (size_t i = 0; i < prog->snippets.n; i++)
+			buf_printf(&names, "%s%s", i ? ", " : "", prog->snippets.v[i].name);
+		diag_hint(d, "%s%s", prog->snippets.n ? "its snippets are: " : "it defines no snippet: add "
+										 "'// snippet: NAME' and '// end snippet' around the code",
+			  names.s ? names.s : "");
+		buf_free(&names);
+		diag_end(d);
+		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "code block", "snippet %s: missing in %s", name, prog->path);
+		free(name);
+		return;
+	}
+	struct lines page = {0}, src = {0};
+	page_lines(b, &page);
+	for (size_t i = 0; i < sn->n_lines; i++) {
+		size_t len;
+		const char *s = textfile_line(&prog->tf, sn->lines[i], &len);
+		lines_push(&src, s, len, sn->lines[i]);
+	}
+	lines_normalise(&src);
+	diag_checks_add(1);
+	if (lines_equal(&page, &src)) {
+		ledger_add(ctx->ledger, LG_CODE, b->line, 1, "code block", "snippet '%s' of %s:%zu", name, prog->path,
+			   sn->start_line);
+	} else {
+		size_t src_line, line = first_difference(&page, &src, &src_line);
+		struct diag *d = diag_begin(D_SNIPPET_DRIFT, block_loc(ctx, b, line),
+					    "code block differs from snippet '%s' of %s", name, prog->path);
+		diag_note(d, textfile_loc_line(&prog->tf, src_line, 0, 0), "the snippet's text%s",
+			  sn->end_line ? "" : " (never closed)");
+		char *a = xasprintf("%s (snippet %s)", prog->path, name);
+		char *diff = lines_diff(&src, a, &page, ctx->path);
+		diag_text(d, diff);
+		free(diff);
+		free(a);
+		diag_hint(d, "copy the snippet again, or run 'coursecheck update %s'", ctx->path);
+		diag_end(d);
+		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "code block", "snippet '%s' of %s: differs", name,
+			   prog->path);
+	}
+	lines_free(&page);
+	lines_free(&src);
+	free(name);
+}
+
+static void check_transcript(struct page_ctx *ctx, struct page_block *b)
+{
+	struct evfile *ev = page_evidence_for(ctx, b->marker_arg, b->marker_line, b->marker_col);
+	if (!ev) {
+		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "transcript", "no usable evidence");
+		return;
+	}
+	struct lines page = {0}, hay = {0};
+	page_lines(b, &page);
+	for (size_t k = 0; k < ev->ev.n_stdout; k++) {
+		size_t len;
+		const char *s = evidence_stdout(&ev->ev, k, &len);
+		lines_push(&hay, s, len, ev->ev.stdout_first + k);
+	}
+	diag_checks_add(1);
+	size_t first;
+	if (page.n == 0) {
+		diag_report(D_TRANSCRIPT_DRIFT, block_loc(ctx, b, 0), "transcript block is empty");
+	} else if (lines_find_excerpt(&page, &hay, &first)) {
+		ledger_add(ctx->ledger, LG_CODE, b->line, 1, "transcript", "%s:%zu", ev->path, hay.v[first].src_line);
+	} else {
+		struct lines near = {0};
+		for (size_t i = 0; i < page.n && first + i < hay.n; i++)
+			lines_push(&near, hay.v[first + i].s, hay.v[first + i].len, hay.v[first + i].src_line);
+		lines_normalise(&near);
+		size_t src_line, line = first_difference(&page, &near, &src_line);
+		struct diag *d = diag_begin(D_TRANSCRIPT_DRIFT, block_loc(ctx, b, line),
+					    "transcript excerpt is not in the stdout of %s", ev->path);
+		if (hay.n)
+			diag_note(d, textfile_loc_line(&ev->ev.tf, src_line ? src_line : hay.v[first].src_line, 0, 0),
+				  "the closest run of lines");
+		else
+			diag_note(d, textfile_loc_line(&ev->ev.tf, ev->ev.stdout_line, 0, 0), "the recorded stdout is empty");
+		char *diff = lines_diff(&near, ev->path, &page, ctx->path);
+		diag_text(d, diff);
+		free(diff);
+		diag_hint(d, "quote the lines as the evidence has them ('...' alone on a line stands for omitted "
+			     "lines), or run 'coursecheck update %s'",
+			  ctx->path);
+		diag_end(d);
+		lines_free(&near);
+		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "transcript", "not in %s", ev->path);
+	}
+	lines_free(&page);
+	lines_free(&hay);
+}
+
+static void check_build(struct page_ctx *ctx, struct page_block *b)
+{
+	struct evfile *ev = page_evidence_for(ctx, NULL, b->marker_line, b->marker_col);
+	if (!ev) {
+		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "build", "no usable evidence");
+		return;
+	}
+	size_t line;
+	const char *cmd = evidence_get(&ev->ev, "build", &line);
+	struct lines page = {0}, want = {0};
+	page_lines(b, &page);
+	lines_push(&want, cmd, strlen(cmd), line);
+	lines_normalise(&want);
+	diag_checks_add(1);
+	if (lines_equal(&page, &want)) {
+		ledger_add(ctx->ledger, LG_CODE, b->line, 1, "build", "%s:%zu", ev->path, line);
+	} else {
+		size_t src_line, at = first_difference(&page, &want, &src_line);
+		struct diag *d = diag_begin(D_BUILD_DRIFT, block_loc(ctx, b, at),
+					    "build block differs from the build command recorded in %s", ev->path);
+		diag_note(d, textfile_loc_line(&ev->ev.tf, line, 0, 0), "the recorded command");
+		char *diff = lines_diff(&want, ev->path, &page, ctx->path);
+		diag_text(d, diff);
+		free(diff);
+		diag_hint(d, "the build block must be exactly the command capture ran");
+		diag_end(d);
+		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "build", "differs from %s:%zu", ev->path, line);
+	}
+	lines_free(&page);
+	lines_free(&want);
+}
+
+void check_code_blocks(struct page_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->pg.n_blocks; i++) {
+		struct page_block *b = &ctx->pg.blocks[i];
+		if (b->kind != BK_CODE)
+			continue;
+		switch (b->marker.kind) {
+		case MK_SNIPPET:
+			check_snippet(ctx, b);
+			break;
+		case MK_TRANSCRIPT:
+			check_transcript(ctx, b);
+			break;
+		case MK_BUILD:
+			check_build(ctx, b);
+			break;
+		case MK_QUOTE:
+			ledger_add(ctx->ledger, LG_CODE, b->line, 1, "quote", "quoted from outside the course: %s",
+				   b->marker_arg);
+			break;
+		default:
+			ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "code block", "no provenance marker");
+			break;
+		}
+	}
+}
+
+void check_measured(struct page_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->pg.n_blocks; i++) {
+		struct page_block *b = &ctx->pg.blocks[i];
+		if (b->kind != BK_TEXT || b->marker.kind != MK_MEASURED)
+			continue;
+		struct evfile *ev = page_evidence_for(ctx, b->marker_arg, b->marker_line, b->marker_col);
+		if (!ev) {
+			ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "measured", "no usable evidence");
+			continue;
+		}
+		size_t from = page_line_offset(&ctx->pg, b->line);
+		size_t to = page_line_offset(&ctx->pg, b->end_line + 1);
+		struct fact_text t = {.s = ctx->tf.data + from, .len = to - from, .file = &ctx->tf, .base = from};
+		struct fact_range *r;
+		size_t n_r;
+		size_t before = diag_count(DIAG_ERROR) + diag_count(DIAG_WARNING);
+		size_t n = facts_check(&t, ev, &r, &n_r);
+		diag_checks_add(n);
+		bool ok = diag_count(DIAG_ERROR) + diag_count(DIAG_WARNING) == before;
+		for (size_t k = 0; k < n_r; k++) {
+			ctx->consumed = xgrow(ctx->consumed, &ctx->cap_consumed, ctx->n_consumed + 1, sizeof *ctx->consumed);
+			ctx->consumed[ctx->n_consumed++] = (struct fact_range){from + r[k].start, from + r[k].end};
+		}
+		free(r);
+		ledger_add(ctx->ledger, ok ? LG_FACT : LG_FAILED, b->line, 1, "measured paragraph",
+			   "%zu facts against %s%s", n, ev->path, ok ? "" : " (see the diagnostics)");
+	}
+}

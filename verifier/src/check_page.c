@@ -1,0 +1,162 @@
+/* check_page.c - see check.h: reading a page and judging its evidence. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "repo.h"
+#include "util.h"
+
+struct evfile *page_evidence_for(struct page_ctx *ctx, const char *label, size_t line, size_t col)
+{
+	const struct fm_evidence *e = frontmatter_evidence(&ctx->fm, label);
+	if (!e) {
+		if (ctx->fm.n_evidence == 0)
+			return NULL; /* already reported as a front matter problem */
+		struct diag *d = diag_begin(D_LABEL_UNKNOWN, textfile_loc_line(&ctx->tf, line, col, 0),
+					    "evidence label '%s' is not defined in the front matter", label);
+		struct buf labels = {0};
+		for (size_t i = 0; i < ctx->fm.n_evidence; i++)
+			buf_printf(&labels, "%s%s", i ? ", " : "", ctx->fm.evidence[i].label);
+		diag_hint(d, "the labels defined are: %s", labels.s);
+		buf_free(&labels);
+		diag_end(d);
+		return NULL;
+	}
+	struct evfile *ev = ctx->ev[e - ctx->fm.evidence];
+	return ev && ev->state == LOAD_OK ? ev : NULL;
+}
+
+void check_evidence_state(const struct evfile *ev, const char *lesson, const struct program *prog,
+			  struct diag_loc at, const char *fix_hint)
+{
+	const struct evidence *e = &ev->ev;
+	size_t line;
+	const char *v = evidence_get(e, "lesson", &line);
+	diag_checks_add(3);
+	if (lesson && strcmp(v, lesson) != 0) {
+		struct diag *d = diag_begin(D_EVIDENCE_MISMATCH, at, "evidence '%s' belongs to lesson '%s', not '%s'",
+					    ev->path, v, lesson);
+		diag_note(d, textfile_loc_line(&e->tf, line, 0, 0), "its header says lesson: %s", v);
+		diag_end(d);
+		return;
+	}
+	v = evidence_get(e, "program", &line);
+	if (prog && strcmp(v, prog->path) != 0) {
+		struct diag *d = diag_begin(D_EVIDENCE_MISMATCH, at, "evidence '%s' was captured from '%s', not '%s'",
+					    ev->path, v, prog->path);
+		diag_note(d, textfile_loc_line(&e->tf, line, 0, 0), "its header says program: %s", v);
+		diag_end(d);
+		return;
+	}
+	v = evidence_get(e, "source-sha256", &line);
+	if (prog && prog->state == LOAD_OK && strcmp(v, prog->sha256) != 0) {
+		struct diag *d = diag_begin(D_EVIDENCE_STALE, at,
+					    "evidence '%s' is stale: '%s' changed since it was captured", ev->path,
+					    prog->path);
+		diag_note(d, textfile_loc_line(&e->tf, line, 0, 0), "captured from source-sha256 %.12s..., the program is now %.12s...",
+			  v, prog->sha256);
+		diag_hint(d, "%s", fix_hint);
+		diag_end(d);
+	}
+	if (!evidence_exit_ok(e)) {
+		const char *exit = evidence_get(e, "exit", &line);
+		struct diag *d = diag_begin(D_EVIDENCE_FAILED, at, "evidence '%s' records a failed run (exit: %s)",
+					    ev->path, exit);
+		diag_note(d, textfile_loc_line(&e->tf, line, 0, 0), "the run ended with exit: %s", exit);
+		diag_hint(d, "fix the program and capture it again; a failed run is no evidence");
+		diag_end(d);
+	}
+}
+
+/* A README of a program folder may omit front matter: its program is the
+ * .cu beside it and its evidence the lesson's newest. */
+static void readme_defaults(struct page_ctx *ctx)
+{
+	const char *p = ctx->path + strlen("programs/");
+	ctx->lesson = xstrndup(p, strcspn(p, "/"));
+	size_t count;
+	char *prog = course_lesson_program(ctx->lesson, &count);
+	char *ev = repo_newest_evidence(ctx->lesson);
+	if (prog)
+		ctx->fm.program = prog;
+	if (ev) {
+		ctx->fm.evidence = xcalloc(1, sizeof *ctx->fm.evidence);
+		ctx->fm.evidence[0] = (struct fm_evidence){xstrdup("main"), ev, 1, 1};
+		ctx->fm.n_evidence = 1;
+	}
+}
+
+static void load_sources(struct page_ctx *ctx)
+{
+	if (ctx->fm.program) {
+		struct program *p = course_program(ctx->fm.program);
+		struct diag_loc at = textfile_loc_line(&ctx->tf, ctx->fm.program_line, ctx->fm.program_col, 0);
+		if (!course_report_unusable(p->state, p->why, p->path, at, "program"))
+			ctx->prog = p;
+	}
+	ctx->n_ev = ctx->fm.n_evidence;
+	ctx->ev = xcalloc(ctx->n_ev ? ctx->n_ev : 1, sizeof *ctx->ev);
+	for (size_t i = 0; i < ctx->n_ev; i++) {
+		const struct fm_evidence *fe = &ctx->fm.evidence[i];
+		struct evfile *ev = course_evidence(fe->path);
+		struct diag_loc at = textfile_loc_line(&ctx->tf, fe->line, fe->col, 0);
+		if (course_report_unusable(ev->state, ev->why, ev->path, at, "evidence"))
+			continue;
+		ctx->ev[i] = ev;
+		if (ev->state != LOAD_OK)
+			continue;
+		char *hint = xasprintf("capture it again with 'make evidence LESSON=%s', then run 'coursecheck update %s'",
+				       ctx->lesson ? ctx->lesson : "LESSON", ctx->path);
+		check_evidence_state(ev, ctx->lesson, ctx->prog, at, hint);
+		free(hint);
+	}
+}
+
+static void set_policy(const struct page_ctx *ctx)
+{
+	bool draft = ctx->fm.status == STATUS_DRAFT && !ctx->opts->strict;
+	diag_set_policy(draft, ctx->opts->strict || ctx->fm.status == STATUS_PUBLISHED);
+}
+
+int check_page(const char *relpath, const struct check_opts *opts, struct ledger *lg)
+{
+	struct page_ctx ctx = {.path = relpath, .opts = opts, .ledger = lg};
+	diag_set_policy(false, opts->strict);
+	char *fs;
+	const char *why;
+	enum repo_status rs = repo_resolve(relpath, &fs, &why);
+	if (rs != REPO_OK || textfile_read(fs, relpath, &ctx.tf, &why) != 0) {
+		struct diag_loc at = {.path = relpath};
+		diag_report(rs == REPO_REFUSED ? D_PATH_REFUSED : D_FILE_UNREADABLE, at, "cannot read page: %s", why);
+		free(fs);
+		return -1;
+	}
+	free(fs);
+	if (ctx.tf.has_nul) {
+		diag_report(D_FILE_ENCODING, textfile_loc_line(&ctx.tf, 1, 0, 0), "page holds a NUL byte: it is not text");
+		textfile_free(&ctx.tf);
+		return 0;
+	}
+	ctx.is_readme = strncmp(relpath, "programs/", 9) == 0;
+	frontmatter_parse(&ctx.tf, !ctx.is_readme, &ctx.fm);
+	set_policy(&ctx);
+	if (ctx.is_readme && !ctx.fm.present)
+		readme_defaults(&ctx);
+	else if (ctx.fm.lesson)
+		ctx.lesson = xstrdup(ctx.fm.lesson);
+	diag_checks_add(1);
+	load_sources(&ctx);
+	page_parse(&ctx.tf, ctx.fm.first_body_line, &ctx.pg);
+	check_code_blocks(&ctx);
+	check_measured(&ctx);
+	check_numbers(&ctx);
+
+	page_free(&ctx.pg);
+	frontmatter_free(&ctx.fm);
+	textfile_free(&ctx.tf);
+	free(ctx.ev);
+	free(ctx.consumed);
+	free(ctx.lesson);
+	diag_set_policy(false, opts->strict);
+	return 0;
+}

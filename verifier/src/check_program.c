@@ -1,0 +1,141 @@
+/* check_program.c - see check.h: a lesson program against its evidence. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "re.h"
+#include "repo.h"
+#include "util.h"
+
+static struct re path_re = RE_INIT("\\bevidence/[A-Za-z0-9_./-]*[A-Za-z0-9_/]", 0);
+
+static struct diag_loc verified_loc(const struct program *p, size_t start, size_t end)
+{
+	const struct proghdr *h = &p->hdr;
+	size_t a = h->verified_src[start];
+	size_t b = end > start ? h->verified_src[end - 1] + 1 : a;
+	return textfile_loc(&p->tf, a, b > a ? b - a : 0);
+}
+
+static void header_line_problem(const struct program *p, const struct proghdr_value *v, const char *key)
+{
+	struct diag_loc at = textfile_loc_line(&p->tf, v->line ? v->line : 1, v->line ? v->col : 0, 0);
+	struct diag *d;
+	if (!v->text)
+		d = diag_begin(D_PROGRAM_HEADER, at, "the header comment has no '%s:' line", key);
+	else
+		d = diag_begin(D_PROGRAM_HEADER, at, "the header comment has %zu '%s:' lines", v->count, key);
+	diag_hint(d, "the header comment holds exactly one '// %s: COMMAND' line, the command capture runs", key);
+	diag_end(d);
+}
+
+static void compare_command(const struct program *p, const struct proghdr_value *v, const struct evfile *ev,
+			    const char *key)
+{
+	size_t line;
+	const char *want = evidence_get(&ev->ev, key, &line);
+	diag_checks_add(1);
+	if (!v->text || strcmp(v->text, want) == 0)
+		return;
+	struct diag *d = diag_begin(D_PROGRAM_BUILD_DRIFT, textfile_loc_line(&p->tf, v->line, v->col, strlen(v->text)),
+				    "%s line differs from the command recorded in %s", key[0] == 'b' ? "Build:" : "Run:",
+				    ev->path);
+	diag_note(d, textfile_loc_line(&ev->ev.tf, line, 0, 0), "the evidence recorded %s: %s", key, want);
+	diag_hint(d, "capture the lesson again so the evidence is made by the command in the header");
+	diag_end(d);
+}
+
+/* The evidence the Verified paragraph names, judged: it must exist, be of
+ * this lesson and be the lesson's newest.  Returns the path to check
+ * against (malloc'd) or NULL. */
+static char *named_evidence(const struct program *p, const char *lesson, const char *newest)
+{
+	const struct proghdr *h = &p->hdr;
+	struct re_match g;
+	if (!h->verified || !re_search(&path_re, h->verified, h->verified_len, 0, &g))
+		return newest ? xstrdup(newest) : NULL;
+	size_t s = g.start[0], e = g.end[0];
+	char *path = xstrndup(h->verified + s, e - s);
+	struct diag_loc at = verified_loc(p, s, e);
+	char *prefix = xasprintf("evidence/%s/", lesson);
+	diag_checks_add(1);
+	struct evfile *ev = course_evidence(path);
+	if (course_report_unusable(ev->state, ev->why, path, at, "evidence")) {
+		free(prefix);
+		free(path);
+		return NULL;
+	}
+	if (strncmp(path, prefix, strlen(prefix)) != 0) {
+		struct diag *d = diag_begin(D_FACT_PATH, at, "'%s' is not evidence of lesson '%s'", path, lesson);
+		diag_hint(d, "name a file under %s", prefix);
+		diag_end(d);
+	} else if (newest && strcmp(path, newest) != 0) {
+		struct diag *d = diag_begin(D_FACT_PATH, at, "'%s' is not the lesson's newest evidence", path);
+		diag_note(d, (struct diag_loc){.path = newest}, "the newest run of %s", lesson);
+		diag_hint(d, "verify the header against the new run and name %s (coursecheck update %s)", newest, p->path);
+		diag_end(d);
+	}
+	free(prefix);
+	return path;
+}
+
+void check_program(const char *lesson, const struct check_opts *opts)
+{
+	diag_set_policy(false, opts->strict);
+	size_t count;
+	char *path = course_lesson_program(lesson, &count);
+	char *folder = xasprintf("programs/%s", lesson);
+	if (count != 1) {
+		struct diag *d = diag_begin(D_PROGRAM_HEADER, (struct diag_loc){.path = folder},
+					    count ? "lesson folder holds %zu .cu programs; capture needs exactly one"
+						  : "lesson folder holds no .cu program%.0zu",
+					    count);
+		diag_end(d);
+		free(path);
+		free(folder);
+		return;
+	}
+	free(folder);
+	struct program *p = course_program(path);
+	free(path);
+	if (course_report_unusable(p->state, p->why, p->path, (struct diag_loc){.path = p->path}, "program"))
+		return;
+	diag_checks_add(1);
+	if (!p->hdr.build.text || p->hdr.build.count > 1)
+		header_line_problem(p, &p->hdr.build, "Build");
+	if (!p->hdr.run.text || p->hdr.run.count > 1)
+		header_line_problem(p, &p->hdr.run, "Run");
+
+	char *newest = repo_newest_evidence(lesson);
+	char *evpath = named_evidence(p, lesson, newest);
+	if (!evpath) {
+		if (!newest) {
+			struct diag *d = diag_begin(D_EVIDENCE_NONE, textfile_loc_line(&p->tf, p->hdr.first_line ? p->hdr.first_line : 1, 0, 0),
+						    "lesson '%s' has no evidence yet", lesson);
+			diag_hint(d, "capture it on the GPU node with 'make evidence LESSON=%s'", lesson);
+			diag_end(d);
+		}
+		free(newest);
+		return;
+	}
+	struct evfile *ev = course_evidence(evpath);
+	if (ev->state == LOAD_OK) {
+		struct diag_loc at = p->hdr.verified ? textfile_loc_line(&p->tf, p->hdr.verified_line, 0, 0)
+						     : textfile_loc_line(&p->tf, p->hdr.first_line ? p->hdr.first_line : 1, 0, 0);
+		char *hint = xasprintf("capture it again with 'make evidence LESSON=%s'", lesson);
+		check_evidence_state(ev, lesson, p, at, hint);
+		free(hint);
+		compare_command(p, &p->hdr.build, ev, "build");
+		compare_command(p, &p->hdr.run, ev, "run");
+		if (p->hdr.verified) {
+			struct fact_text t = {.s = p->hdr.verified, .len = p->hdr.verified_len, .file = &p->tf,
+					      .map = p->hdr.verified_src};
+			diag_checks_add(facts_check(&t, ev, NULL, NULL));
+		}
+	} else {
+		course_report_unusable(ev->state, ev->why, evpath, textfile_loc_line(&p->tf, p->hdr.verified_line, 0, 0),
+				       "evidence");
+	}
+	free(evpath);
+	free(newest);
+}

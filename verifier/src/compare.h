@@ -1,0 +1,52 @@
+/*
+ * compare.h - comparing a page's code block with its source, and the diff
+ * shown when they differ.
+ *
+ * Both sides are lists of lines (borrowed text, with the file line each
+ * came from).  The rule: line endings normalised (done by textfile),
+ * trailing whitespace per line ignored, leading and trailing blank lines
+ * ignored, and a common indentation removed from each side; everything
+ * else exact (a tab is not spaces).
+ */
+#ifndef COURSECHECK_COMPARE_H
+#define COURSECHECK_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct line {
+	const char *s;
+	size_t len;
+	size_t src_line; /* the file line it came from, for notes */
+};
+
+struct lines {
+	struct line *v;
+	size_t n;
+	size_t cap;
+};
+
+void lines_push(struct lines *l, const char *s, size_t len, size_t src_line);
+/* Splits text[0..len) at LF into l (borrowing the text). */
+void lines_split(struct lines *l, const char *text, size_t len, size_t first_src_line);
+void lines_free(struct lines *l);
+
+/* Applies the comparison rule in place: trims trailing whitespace of each
+ * line, drops leading and trailing blank lines, removes the indentation
+ * common to all non-blank lines. */
+void lines_normalise(struct lines *l);
+/* Equal after normalisation (both must already be normalised). */
+bool lines_equal(const struct lines *a, const struct lines *b);
+/* A minimal unified diff from a (---) to b (+++), lines prefixed with
+ * ' ', '-' or '+', grouped into hunks with two lines of context.  The
+ * caller frees the result. */
+char *lines_diff(const struct lines *a, const char *a_name, const struct lines *b, const char *b_name);
+
+/* Transcript matching.  The excerpt (normalised) may hold lines that are
+ * only "..." standing for one or more omitted lines.  Returns true when it
+ * matches runs of consecutive lines of hay (taken as they are); *first
+ * receives the index in hay of the excerpt's first line.  On a mismatch
+ * *first is the start of the closest run (most equal lines). */
+bool lines_find_excerpt(const struct lines *excerpt, const struct lines *hay, size_t *first);
+
+#endif

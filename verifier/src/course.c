@@ -1,0 +1,213 @@
+/* course.c - see course.h. */
+#include "course.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "repo.h"
+#include "util.h"
+
+static struct program **programs;
+static size_t n_programs, cap_programs;
+static struct evfile **evfiles;
+static size_t n_evfiles, cap_evfiles;
+
+static enum load_state resolve(const char *relpath, char **fs, const char **why)
+{
+	switch (repo_resolve(relpath, fs, why)) {
+	case REPO_OK:
+		return LOAD_OK;
+	case REPO_REFUSED:
+		return LOAD_REFUSED;
+	default:
+		return LOAD_MISSING;
+	}
+}
+
+struct program *course_program(const char *relpath)
+{
+	for (size_t i = 0; i < n_programs; i++)
+		if (strcmp(programs[i]->path, relpath) == 0)
+			return programs[i];
+	struct program *p = xcalloc(1, sizeof *p);
+	p->path = xstrdup(relpath);
+	programs = xgrow(programs, &cap_programs, n_programs + 1, sizeof *programs);
+	programs[n_programs++] = p;
+
+	char *fs;
+	p->state = resolve(relpath, &fs, &p->why);
+	if (p->state != LOAD_OK)
+		return p;
+	if (textfile_read(fs, relpath, &p->tf, &p->why) != 0 || sha256_file_hex(fs, p->sha256) != 0) {
+		p->state = LOAD_MISSING;
+		free(fs);
+		return p;
+	}
+	free(fs);
+	snippet_scan(&p->tf, true, &p->snippets);
+	proghdr_parse(&p->tf, &p->hdr);
+	return p;
+}
+
+static char *lesson_of_path(const char *relpath)
+{
+	/* evidence/LESSON/run-....txt */
+	if (strncmp(relpath, "evidence/", 9) != 0)
+		return xstrdup("");
+	const char *a = relpath + 9, *slash = strchr(a, '/');
+	return slash ? xstrndup(a, (size_t)(slash - a)) : xstrdup("");
+}
+
+struct evfile *course_evidence(const char *relpath)
+{
+	for (size_t i = 0; i < n_evfiles; i++)
+		if (strcmp(evfiles[i]->path, relpath) == 0)
+			return evfiles[i];
+	struct evfile *e = xcalloc(1, sizeof *e);
+	e->path = xstrdup(relpath);
+	e->lesson = lesson_of_path(relpath);
+	evfiles = xgrow(evfiles, &cap_evfiles, n_evfiles + 1, sizeof *evfiles);
+	evfiles[n_evfiles++] = e;
+
+	char *fs;
+	e->state = resolve(relpath, &fs, &e->why);
+	if (e->state != LOAD_OK)
+		return e;
+	struct evidence_problem prob;
+	int rc = evidence_load(fs, relpath, &e->ev, &prob, &e->why);
+	free(fs);
+	if (rc == -1) {
+		e->state = LOAD_MISSING;
+		return e;
+	}
+	if (rc == -2) {
+		e->state = LOAD_MALFORMED;
+		struct diag *d = diag_begin(prob.kind, textfile_loc_line(&e->ev.tf, prob.line, prob.col, 0), "%s",
+					    prob.message);
+		diag_hint(d, "evidence files are written by 'coursecheck capture'; capture the lesson again "
+			     "rather than repairing one by hand");
+		diag_end(d);
+		return e;
+	}
+	char actual[SHA256_HEX_LEN + 1];
+	e->intact = evidence_body_intact(&e->ev, actual);
+	if (!e->intact) {
+		size_t line;
+		evidence_get(&e->ev, "body-sha256", &line);
+		struct diag *d = diag_begin(D_EVIDENCE_EDITED, textfile_loc_line(&e->ev.tf, line, 14, 64),
+					    "evidence body does not match its body-sha256: it was edited after capture");
+		diag_note(d, textfile_loc_line(&e->ev.tf, e->ev.stdout_line, 1, 0), "the body starts here; it hashes to %s",
+			  actual);
+		diag_hint(d, "restore it with 'git checkout -- %s', or capture the lesson again", relpath);
+		diag_end(d);
+	}
+	return e;
+}
+
+bool course_report_unusable(enum load_state state, const char *why, const char *path, struct diag_loc at,
+			    const char *what)
+{
+	if (state == LOAD_OK || state == LOAD_MALFORMED)
+		return false;
+	struct diag *d = diag_begin(state == LOAD_REFUSED ? D_PATH_REFUSED : D_FILE_UNREADABLE, at,
+				    "%s '%s' %s: %s", what, path, state == LOAD_REFUSED ? "is refused" : "cannot be read",
+				    why);
+	if (state == LOAD_REFUSED)
+		diag_hint(d, "name files by their path from the repository root, inside the repository");
+	diag_end(d);
+	return true;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t course_lessons(char ***names)
+{
+	*names = NULL;
+	char *fs;
+	const char *why;
+	if (repo_resolve("programs", &fs, &why) != REPO_OK)
+		return 0;
+	DIR *dir = opendir(fs);
+	size_t n = 0, cap = 0;
+	if (dir) {
+		struct dirent *e;
+		while ((e = readdir(dir)) != NULL) {
+			if (e->d_name[0] == '.')
+				continue;
+			char *path = xasprintf("%s/%s", fs, e->d_name);
+			struct stat st;
+			if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+				*names = xgrow(*names, &cap, n + 1, sizeof **names);
+				(*names)[n++] = xstrdup(e->d_name);
+			}
+			free(path);
+		}
+		closedir(dir);
+	}
+	free(fs);
+	qsort(*names, n, sizeof **names, by_name);
+	return n;
+}
+
+char *course_lesson_program(const char *lesson, size_t *count)
+{
+	*count = 0;
+	char *rel = xasprintf("programs/%s", lesson);
+	char *fs;
+	const char *why;
+	char *found = NULL;
+	if (repo_resolve(rel, &fs, &why) == REPO_OK) {
+		DIR *dir = opendir(fs);
+		struct dirent *e;
+		char **names = NULL;
+		size_t cap = 0;
+		while (dir && (e = readdir(dir)) != NULL) {
+			size_t len = strlen(e->d_name);
+			if (len > 3 && strcmp(e->d_name + len - 3, ".cu") == 0) {
+				names = xgrow(names, &cap, *count + 1, sizeof *names);
+				names[(*count)++] = xstrdup(e->d_name);
+			}
+		}
+		if (dir)
+			closedir(dir);
+		qsort(names, *count, sizeof *names, by_name);
+		if (*count >= 1)
+			found = xasprintf("%s/%s", rel, names[0]);
+		for (size_t i = 0; i < *count; i++)
+			free(names[i]);
+		free(names);
+		free(fs);
+	}
+	free(rel);
+	return found;
+}
+
+void course_release(void)
+{
+	for (size_t i = 0; i < n_programs; i++) {
+		struct program *p = programs[i];
+		free(p->path);
+		textfile_free(&p->tf);
+		snippet_set_free(&p->snippets);
+		proghdr_free(&p->hdr);
+		free(p);
+	}
+	free(programs);
+	programs = NULL;
+	n_programs = cap_programs = 0;
+	for (size_t i = 0; i < n_evfiles; i++) {
+		struct evfile *e = evfiles[i];
+		free(e->path);
+		free(e->lesson);
+		evidence_free(&e->ev);
+		free(e);
+	}
+	free(evfiles);
+	evfiles = NULL;
+	n_evfiles = cap_evfiles = 0;
+}

@@ -1,0 +1,62 @@
+/*
+ * course.h - the files of the course, each loaded once per run.
+ *
+ * Pages and program READMEs name programs and evidence files; several may
+ * name the same one.  course_program() and course_evidence() load a file
+ * on first use, report its own problems once (a snippet marker error at
+ * the program's line, a malformed or hand-edited evidence file at its
+ * line), and hand back the same object afterwards.  The cache owns
+ * everything; course_release() frees it all at exit.
+ */
+#ifndef COURSECHECK_COURSE_H
+#define COURSECHECK_COURSE_H
+
+#include <stdbool.h>
+
+#include "diag.h"
+#include "evidence.h"
+#include "proghdr.h"
+#include "sha256.h"
+#include "snippet.h"
+#include "textfile.h"
+
+enum load_state { LOAD_OK, LOAD_REFUSED, LOAD_MISSING, LOAD_MALFORMED };
+
+struct program {
+	char *path;            /* repository-relative */
+	enum load_state state;
+	const char *why;       /* for REFUSED and MISSING */
+	struct textfile tf;
+	struct snippet_set snippets;
+	struct proghdr hdr;
+	char sha256[SHA256_HEX_LEN + 1]; /* of the file's bytes on disk */
+};
+
+struct evfile {
+	char *path;
+	enum load_state state;
+	const char *why;
+	struct evidence ev;
+	bool intact;           /* body matches body-sha256 */
+	char *lesson;          /* the lesson folder it sits in (evidence/LESSON/...) */
+};
+
+/* Loads (once) the program at relpath.  Never NULL; check ->state. */
+struct program *course_program(const char *relpath);
+/* Loads (once) the evidence at relpath.  Never NULL; check ->state. */
+struct evfile *course_evidence(const char *relpath);
+
+/* Reports why a named file could not be used, at the naming place (at),
+ * with a note saying what named it.  Returns true when it reported. */
+bool course_report_unusable(enum load_state state, const char *why, const char *path, struct diag_loc at,
+			    const char *what);
+
+/* The lessons of the course: folders under programs/, sorted. */
+size_t course_lessons(char ***names);
+/* The one .cu file of a lesson folder (malloc'd relative path) or NULL,
+ * with *count set to how many there are. */
+char *course_lesson_program(const char *lesson, size_t *count);
+
+void course_release(void);
+
+#endif

@@ -1,0 +1,274 @@
+/* diag.c - see diag.h. */
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum base_level { ERR, WARN, STAT };
+
+static const struct {
+	const char *id;
+	enum base_level level;
+	const char *description;
+} kinds[DIAG_KIND_COUNT] = {
+#define DIAG(name, id, level, desc) [name] = {id, level, desc},
+#include "diag.def"
+#undef DIAG
+};
+
+static struct {
+	FILE *out;
+	bool color;
+	bool draft;
+	bool strict;
+	bool muted;
+	size_t count[3];
+	size_t per_kind[DIAG_KIND_COUNT];
+	size_t checks;
+} reporter;
+
+struct diag {
+	enum diag_kind kind;
+	struct buf text;  /* everything but the hint, already formatted */
+	char *hint;
+};
+
+#define C_BOLD "\033[1m"
+#define C_RED "\033[1;31m"
+#define C_MAGENTA "\033[1;35m"
+#define C_CYAN "\033[1;36m"
+#define C_GREEN "\033[1;32m"
+#define C_RESET "\033[0m"
+
+void diag_init(FILE *out, bool color)
+{
+	reporter.out = out;
+	reporter.color = color;
+}
+
+void diag_mute(bool muted)
+{
+	reporter.muted = muted;
+}
+
+void diag_set_policy(bool draft, bool strict)
+{
+	reporter.draft = draft;
+	reporter.strict = strict;
+}
+
+enum diag_level diag_level_of(enum diag_kind kind)
+{
+	enum diag_level level;
+	switch (kinds[kind].level) {
+	case ERR:
+		level = DIAG_ERROR;
+		break;
+	case WARN:
+		level = DIAG_WARNING;
+		break;
+	default:
+		level = reporter.draft ? DIAG_WARNING : DIAG_ERROR;
+		break;
+	}
+	if (reporter.strict && level == DIAG_WARNING)
+		level = DIAG_ERROR;
+	return level;
+}
+
+const char *diag_id(enum diag_kind kind)
+{
+	return kinds[kind].id;
+}
+
+const char *diag_description(enum diag_kind kind)
+{
+	return kinds[kind].description;
+}
+
+enum diag_kind diag_kind_by_id(const char *id)
+{
+	for (int k = 0; k < DIAG_KIND_COUNT; k++)
+		if (strcmp(kinds[k].id, id) == 0)
+			return (enum diag_kind)k;
+	return DIAG_KIND_COUNT;
+}
+
+static const char *paint(const char *code)
+{
+	return reporter.color ? code : "";
+}
+
+static void put_location(struct buf *b, struct diag_loc at)
+{
+	buf_printf(b, "%s%s", paint(C_BOLD), at.path ? at.path : "<input>");
+	if (at.line) {
+		buf_printf(b, ":%zu", at.line);
+		if (at.col)
+			buf_printf(b, ":%zu", at.col);
+	}
+	buf_printf(b, ":%s ", paint(C_RESET));
+}
+
+/* The source line and a caret under [col, col+span).  Multi-byte UTF-8
+ * characters count as one column; tabs are copied so the caret lines up. */
+static void put_caret(struct buf *b, struct diag_loc at)
+{
+	if (!at.text || !at.line)
+		return;
+	size_t len = at.text_len;
+	while (len && (at.text[len - 1] == '\n' || at.text[len - 1] == '\r'))
+		len--;
+	/* Long lines (a minified page) are cut around the column. */
+	size_t from = 0;
+	if (at.col > 120)
+		from = at.col - 60;
+	size_t to = len;
+	if (to - from > 200)
+		to = from + 200;
+	while (from > 0 && from < len && ((unsigned char)at.text[from] & 0xC0) == 0x80)
+		from--;
+	while (to < len && ((unsigned char)at.text[to] & 0xC0) == 0x80)
+		to++;
+	buf_printf(b, " %5zu | %s", at.line, from ? "..." : "");
+	buf_append(b, at.text + from, to - from);
+	buf_puts(b, to < len ? "...\n" : "\n");
+	if (!at.col)
+		return;
+	buf_puts(b, "       | ");
+	if (from)
+		buf_puts(b, "   ");
+	size_t col0 = at.col - 1;
+	for (size_t i = from; i < col0 && i < len; i++) {
+		unsigned char c = (unsigned char)at.text[i];
+		if ((c & 0xC0) == 0x80)
+			continue;
+		buf_putc(b, c == '\t' ? '\t' : ' ');
+	}
+	buf_printf(b, "%s^", paint(C_GREEN));
+	size_t end = col0 + (at.span ? at.span : 1);
+	for (size_t i = col0 + 1; i < end && i < to; i++)
+		if (((unsigned char)at.text[i] & 0xC0) != 0x80)
+			buf_putc(b, '~');
+	buf_printf(b, "%s\n", paint(C_RESET));
+}
+
+static const char *level_word(enum diag_level level)
+{
+	return level == DIAG_ERROR ? "error" : level == DIAG_WARNING ? "warning" : "note";
+}
+
+static const char *level_color(enum diag_level level)
+{
+	return level == DIAG_ERROR ? C_RED : level == DIAG_WARNING ? C_MAGENTA : C_CYAN;
+}
+
+struct diag *diag_begin(enum diag_kind kind, struct diag_loc at, const char *fmt, ...)
+{
+	struct diag *d = xcalloc(1, sizeof *d);
+	d->kind = kind;
+	enum diag_level level = diag_level_of(kind);
+	put_location(&d->text, at);
+	buf_printf(&d->text, "%s%s:%s ", paint(level_color(level)), level_word(level), paint(C_RESET));
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	buf_printf(&d->text, "%s [%s]\n", msg, kinds[kind].id);
+	free(msg);
+	put_caret(&d->text, at);
+	return d;
+}
+
+void diag_note(struct diag *d, struct diag_loc at, const char *fmt, ...)
+{
+	put_location(&d->text, at);
+	buf_printf(&d->text, "%snote:%s ", paint(C_CYAN), paint(C_RESET));
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	buf_printf(&d->text, "%s\n", msg);
+	free(msg);
+	put_caret(&d->text, at);
+}
+
+void diag_text(struct diag *d, const char *text)
+{
+	const char *p = text;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		buf_puts(&d->text, "    ");
+		buf_append(&d->text, p, n);
+		buf_putc(&d->text, '\n');
+		p += n + (nl ? 1 : 0);
+	}
+}
+
+void diag_hint(struct diag *d, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	free(d->hint);
+	d->hint = xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
+void diag_end(struct diag *d)
+{
+	enum diag_level level = diag_level_of(d->kind);
+	if (!reporter.muted) {
+		reporter.count[level]++;
+		reporter.per_kind[d->kind]++;
+		FILE *out = reporter.out ? reporter.out : stderr;
+		fputs(d->text.s, out);
+		if (d->hint)
+			fprintf(out, "%shint:%s %s\n", paint(C_GREEN), paint(C_RESET), d->hint);
+		fflush(out);
+	}
+	buf_free(&d->text);
+	free(d->hint);
+	free(d);
+}
+
+void diag_report(enum diag_kind kind, struct diag_loc at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	diag_end(diag_begin(kind, at, "%s", msg));
+	free(msg);
+}
+
+size_t diag_count(enum diag_level level)
+{
+	return reporter.count[level];
+}
+
+void diag_checks_add(size_t n)
+{
+	reporter.checks += n;
+}
+
+size_t diag_checks(void)
+{
+	return reporter.checks;
+}
+
+size_t diag_count_kind(enum diag_kind kind)
+{
+	return reporter.per_kind[kind];
+}
+
+void diag_print_table(FILE *out)
+{
+	static const char *const words[] = {"error", "warning", "status"};
+	fprintf(out, "%-26s %-8s %s\n", "id", "level", "meaning");
+	for (int k = 0; k < DIAG_KIND_COUNT; k++)
+		fprintf(out, "%-26s %-8s %s\n", kinds[k].id, words[kinds[k].level], kinds[k].description);
+	fputs("\nstatus: an error, except on a draft page, where it is a warning.\n"
+	      "Under --as published every warning is an error.\n", out);
+}

@@ -1,0 +1,92 @@
+/*
+ * diag.h - the diagnostics table and its one printer.
+ *
+ * Every diagnostic goes through here (as in mandoc's mandoc_msg): a check
+ * opens one with diag_begin(), may attach notes (the other end: a source or
+ * evidence location), free text (a diff) and one hint (the command that
+ * fixes it), then diag_end() prints it and counts it.  Nobody formats a
+ * diagnostic by hand anywhere else.
+ *
+ * Output is GNU style on the reporter's stream (stderr by default):
+ *   path:line:col: error: message [id]
+ *    12 | the offending line
+ *       |     ^~~~
+ *   other/path:40:1: note: ...
+ *   hint: ...
+ *
+ * The reporter is process-wide state: the command line sets it up once,
+ * and the verify loop sets the page policy (draft, strict) per document.
+ */
+#ifndef COURSECHECK_DIAG_H
+#define COURSECHECK_DIAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "util.h"
+
+enum diag_kind {
+#define DIAG(name, id, level, desc) name,
+#include "diag.def"
+#undef DIAG
+	DIAG_KIND_COUNT
+};
+
+enum diag_level { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR };
+
+/* A place in a file.  line and col are 1-based; col counts bytes + 1 and 0
+ * means "the whole line".  span is the number of bytes to underline (0: a
+ * single caret).  text/text_len is the raw line for the caret display
+ * (NULL: no caret line).  path is borrowed for the diagnostic's life. */
+struct diag_loc {
+	const char *path;
+	size_t line;
+	size_t col;
+	size_t span;
+	const char *text;
+	size_t text_len;
+};
+
+struct diag;
+
+/* Sets up the reporter.  color: use ANSI colour (the caller decides from
+ * isatty and NO_COLOR). */
+void diag_init(FILE *out, bool color);
+/* The policy of the document being checked: on a draft page, STAT kinds are
+ * warnings; strict (--as published) turns every warning into an error. */
+void diag_set_policy(bool draft, bool strict);
+
+/* While muted, diagnostics are dropped uncounted: used when the verifier
+ * reads another page only to learn its lesson and evidence (cite). */
+void diag_mute(bool muted);
+
+/* The level a kind has under the current policy. */
+enum diag_level diag_level_of(enum diag_kind kind);
+const char *diag_id(enum diag_kind kind);
+const char *diag_description(enum diag_kind kind);
+/* Looks an id up; returns DIAG_KIND_COUNT when unknown. */
+enum diag_kind diag_kind_by_id(const char *id);
+
+struct diag *diag_begin(enum diag_kind kind, struct diag_loc at, const char *fmt, ...) PRINTF_LIKE(3, 4);
+void diag_note(struct diag *d, struct diag_loc at, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* Free text printed under the notes, each line indented (a unified diff). */
+void diag_text(struct diag *d, const char *text);
+void diag_hint(struct diag *d, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* Prints, counts and frees the diagnostic. */
+void diag_end(struct diag *d);
+
+/* A one-shot diagnostic with no note or hint. */
+void diag_report(enum diag_kind kind, struct diag_loc at, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
+/* Counters for the summary line and the exit status. */
+size_t diag_count(enum diag_level level);
+/* Adds n to the number of checks run (printed in the summary). */
+void diag_checks_add(size_t n);
+size_t diag_checks(void);
+/* A count of diagnostics of each kind so far (used by `explain` totals). */
+size_t diag_count_kind(enum diag_kind kind);
+/* Prints the table of kinds (`coursecheck ids`). */
+void diag_print_table(FILE *out);
+
+#endif

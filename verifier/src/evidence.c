@@ -1,0 +1,209 @@
+/* evidence.c - see evidence.h. */
+#include "evidence.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+const char *const evidence_required_keys[] = {
+	"lesson", "program", "source-sha256", "build", "run", "gpu", "compute-capability",
+	"driver", "cuda", "captured", "node", "exit", "body-sha256", NULL,
+};
+
+static int problem(struct evidence_problem *prob, enum diag_kind kind, size_t line, size_t col,
+		   const char *fmt, ...) PRINTF_LIKE(5, 6);
+
+static int problem(struct evidence_problem *prob, enum diag_kind kind, size_t line, size_t col,
+		   const char *fmt, ...)
+{
+	prob->kind = kind;
+	prob->line = line;
+	prob->col = col;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(prob->message, sizeof prob->message, fmt, ap);
+	va_end(ap);
+	return -2;
+}
+
+static bool is_key_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+}
+
+static bool is_hex64(const char *s)
+{
+	if (strlen(s) != SHA256_HEX_LEN)
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+			return false;
+	return true;
+}
+
+/* "stdout: 34" -> 34.  The count must be plain decimal digits. */
+static bool parse_count(const char *s, size_t len, const char *key, size_t *count)
+{
+	size_t k = strlen(key);
+	if (len < k + 3 || memcmp(s, key, k) != 0 || s[k] != ':' || s[k + 1] != ' ')
+		return false;
+	size_t v = 0;
+	for (size_t i = k + 2; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9' || v > 100000000)
+			return false;
+		v = v * 10 + (size_t)(s[i] - '0');
+	}
+	*count = v;
+	return true;
+}
+
+static int check_header(struct evidence *ev, struct evidence_problem *prob)
+{
+	for (const char *const *k = evidence_required_keys; *k; k++)
+		if (!evidence_get(ev, *k, NULL))
+			return problem(prob, D_EVIDENCE_MALFORMED, ev->stdout_line, 1,
+				       "required header field '%s' is missing", *k);
+	size_t line;
+	const char *v = evidence_get(ev, "source-sha256", &line);
+	if (!is_hex64(v))
+		return problem(prob, D_EVIDENCE_MALFORMED, line, 16, "source-sha256 is not 64 lowercase hex digits");
+	v = evidence_get(ev, "body-sha256", &line);
+	if (!is_hex64(v))
+		return problem(prob, D_EVIDENCE_MALFORMED, line, 14, "body-sha256 is not 64 lowercase hex digits");
+	char date[11];
+	if (!evidence_captured_date(ev, date)) {
+		evidence_get(ev, "captured", &line);
+		return problem(prob, D_EVIDENCE_MALFORMED, line, 11,
+			       "captured is not a UTC time like 2026-11-30T10:05:12Z");
+	}
+	return 0;
+}
+
+int evidence_parse(struct evidence *ev, struct evidence_problem *prob)
+{
+	const struct textfile *tf = &ev->tf;
+	size_t len;
+	const char *s = textfile_line(tf, 1, &len);
+	if (tf->n_lines == 0)
+		return problem(prob, D_EVIDENCE_TRUNCATED, 1, 1, "evidence file is empty");
+	if (len != strlen(EVIDENCE_MAGIC) || memcmp(s, EVIDENCE_MAGIC, len) != 0)
+		return problem(prob, D_EVIDENCE_MALFORMED, 1, 1, "first line is not '%s'", EVIDENCE_MAGIC);
+
+	size_t cap = 0, n = 2;
+	for (;; n++) {
+		if (n > tf->n_lines)
+			return problem(prob, D_EVIDENCE_TRUNCATED, tf->n_lines, 1,
+				       "the header has no 'stdout: N' line: the file ends at line %zu", tf->n_lines);
+		s = textfile_line(tf, n, &len);
+		if (parse_count(s, len, "stdout", &ev->n_stdout))
+			break;
+		size_t k = 0;
+		while (k < len && is_key_char(s[k]))
+			k++;
+		if (k == 0 || k + 1 >= len || s[k] != ':' || s[k + 1] != ' ')
+			return problem(prob, D_EVIDENCE_MALFORMED, n, k + 1,
+				       "header line is not 'key: value' (key in lowercase letters, digits and -)");
+		char *key = xstrndup(s, k);
+		if (evidence_get(ev, key, NULL)) {
+			free(key);
+			return problem(prob, D_EVIDENCE_MALFORMED, n, 1, "header field '%.*s' is repeated",
+				       (int)k, s);
+		}
+		ev->fields = xgrow(ev->fields, &cap, ev->n_fields + 1, sizeof *ev->fields);
+		ev->fields[ev->n_fields++] = (struct evidence_field){key, xstrndup(s + k + 2, len - k - 2), n};
+	}
+	ev->stdout_line = n;
+	ev->body_offset = tf->line_start[n - 1];
+	ev->stdout_first = n + 1;
+	ev->stderr_line = ev->stdout_first + ev->n_stdout;
+	if (ev->stderr_line > tf->n_lines)
+		return problem(prob, D_EVIDENCE_TRUNCATED, tf->n_lines, 1,
+			       "stdout counts %zu lines but the file ends after %zu of them", ev->n_stdout,
+			       tf->n_lines - ev->stdout_line);
+	s = textfile_line(tf, ev->stderr_line, &len);
+	if (!parse_count(s, len, "stderr", &ev->n_stderr))
+		return problem(prob, D_EVIDENCE_MALFORMED, ev->stderr_line, 1,
+			       "expected 'stderr: M' after the %zu stdout lines", ev->n_stdout);
+	ev->stderr_first = ev->stderr_line + 1;
+	size_t last = ev->stderr_line + ev->n_stderr;
+	if (last > tf->n_lines)
+		return problem(prob, D_EVIDENCE_TRUNCATED, tf->n_lines, 1,
+			       "stderr counts %zu lines but the file ends after %zu of them", ev->n_stderr,
+			       tf->n_lines - ev->stderr_line);
+	if (last < tf->n_lines)
+		return problem(prob, D_EVIDENCE_MALFORMED, last + 1, 1,
+			       "text after the %zu stderr lines the header counts", ev->n_stderr);
+	if (tf->len == 0 || tf->data[tf->len - 1] != '\n')
+		return problem(prob, D_EVIDENCE_TRUNCATED, tf->n_lines, 1,
+			       "the last line has no newline: the file was cut short");
+	return check_header(ev, prob);
+}
+
+int evidence_load(const char *fspath, const char *display, struct evidence *ev,
+		  struct evidence_problem *prob, const char **why)
+{
+	memset(ev, 0, sizeof *ev);
+	if (textfile_read(fspath, display, &ev->tf, why) != 0)
+		return -1;
+	if (ev->tf.has_nul)
+		return problem(prob, D_EVIDENCE_MALFORMED, 1, 1, "the file holds a NUL byte: it is not text");
+	return evidence_parse(ev, prob);
+}
+
+void evidence_free(struct evidence *ev)
+{
+	for (size_t i = 0; i < ev->n_fields; i++) {
+		free(ev->fields[i].key);
+		free(ev->fields[i].value);
+	}
+	free(ev->fields);
+	textfile_free(&ev->tf);
+	memset(ev, 0, sizeof *ev);
+}
+
+const char *evidence_get(const struct evidence *ev, const char *key, size_t *line)
+{
+	for (size_t i = 0; i < ev->n_fields; i++)
+		if (strcmp(ev->fields[i].key, key) == 0) {
+			if (line)
+				*line = ev->fields[i].line;
+			return ev->fields[i].value;
+		}
+	return NULL;
+}
+
+const char *evidence_stdout(const struct evidence *ev, size_t k, size_t *len)
+{
+	return textfile_line(&ev->tf, ev->stdout_first + k, len);
+}
+
+bool evidence_body_intact(const struct evidence *ev, char actual[SHA256_HEX_LEN + 1])
+{
+	sha256_hex(ev->tf.data + ev->body_offset, ev->tf.len - ev->body_offset, actual);
+	const char *want = evidence_get(ev, "body-sha256", NULL);
+	return want && strcmp(want, actual) == 0;
+}
+
+bool evidence_captured_date(const struct evidence *ev, char out[11])
+{
+	const char *v = evidence_get(ev, "captured", NULL);
+	if (!v || strlen(v) != 20)
+		return false;
+	static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+	for (int i = 0; i < 20; i++) {
+		if (shape[i] == 'd' ? (v[i] < '0' || v[i] > '9') : v[i] != shape[i])
+			return false;
+	}
+	memcpy(out, v, 10);
+	out[10] = '\0';
+	return true;
+}
+
+bool evidence_exit_ok(const struct evidence *ev)
+{
+	const char *v = evidence_get(ev, "exit", NULL);
+	return v && strcmp(v, "0") == 0;
+}

@@ -1,0 +1,77 @@
+/*
+ * evidence.h - reading an evidence file (format "coursecheck-evidence 1").
+ *
+ *   coursecheck-evidence 1
+ *   key: value            header lines, any order, unknown keys kept
+ *   ...
+ *   stdout: N             then exactly N lines, verbatim
+ *   stderr: M             then exactly M lines, verbatim
+ *
+ * body-sha256 is the SHA-256 of the (LF-normalised) text from the start of
+ * the stdout: line to the end of the file.  The parser only reads; judging
+ * (stale, failed, edited) is the checks' business.  This module links
+ * nothing but libc and libcrypto, so capture can use it on a GPU node.
+ */
+#ifndef COURSECHECK_EVIDENCE_H
+#define COURSECHECK_EVIDENCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "sha256.h"
+#include "textfile.h"
+
+#define EVIDENCE_MAGIC "coursecheck-evidence 1"
+
+struct evidence_field {
+	char *key;
+	char *value;
+	size_t line;
+};
+
+struct evidence {
+	struct textfile tf;            /* owns the text */
+	struct evidence_field *fields; /* header fields in file order */
+	size_t n_fields;
+	size_t stdout_line;            /* the "stdout: N" line */
+	size_t stdout_first;           /* file line of stdout line 0 */
+	size_t n_stdout;
+	size_t stderr_line;
+	size_t stderr_first;
+	size_t n_stderr;
+	size_t body_offset;            /* byte offset of the stdout: line */
+};
+
+/* The first problem met, when parsing fails. */
+struct evidence_problem {
+	enum diag_kind kind; /* D_EVIDENCE_MALFORMED or D_EVIDENCE_TRUNCATED */
+	size_t line, col;
+	char message[256];
+};
+
+/* The header keys every evidence file must have. */
+extern const char *const evidence_required_keys[];
+
+/* Reads and parses the file at fspath (shown as display).  Returns 0 on
+ * success.  Returns -1 when the file cannot be read (*why set, prob
+ * untouched) and -2 when it is malformed (prob filled; ev->tf stays
+ * loaded so the caller can point at the line).  Always evidence_free(). */
+int evidence_load(const char *fspath, const char *display, struct evidence *ev,
+		  struct evidence_problem *prob, const char **why);
+/* Parses text already in ev->tf (tests use this). */
+int evidence_parse(struct evidence *ev, struct evidence_problem *prob);
+void evidence_free(struct evidence *ev);
+
+/* A header value, or NULL when absent; *line receives its line if wanted. */
+const char *evidence_get(const struct evidence *ev, const char *key, size_t *line);
+/* Stdout line k (0-based) without its newline. */
+const char *evidence_stdout(const struct evidence *ev, size_t k, size_t *len);
+/* True when the body still hashes to body-sha256; actual gets the digest. */
+bool evidence_body_intact(const struct evidence *ev, char actual[SHA256_HEX_LEN + 1]);
+/* The UTC date (YYYY-MM-DD) of the captured field in out[11]; false when absent. */
+bool evidence_captured_date(const struct evidence *ev, char out[11]);
+/* True when the exit field says the run succeeded ("0"). */
+bool evidence_exit_ok(const struct evidence *ev);
+
+#endif

@@ -1,0 +1,276 @@
+/* frontmatter.c - see frontmatter.h. */
+#include "frontmatter.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "diag.h"
+#include "util.h"
+
+static const char *const status_names[] = {"draft", "in-technical-review", "published"};
+
+const char *frontmatter_status_name(enum page_status s)
+{
+	return status_names[s];
+}
+
+const struct fm_evidence *frontmatter_evidence(const struct frontmatter *fm, const char *label)
+{
+	if (fm->n_evidence == 0)
+		return NULL;
+	if (!label || !*label)
+		return &fm->evidence[0];
+	for (size_t i = 0; i < fm->n_evidence; i++)
+		if (strcmp(fm->evidence[i].label, label) == 0)
+			return &fm->evidence[i];
+	return NULL;
+}
+
+/* Where a YAML node sits in the page: libyaml counts from 0 within the
+ * front matter text, which starts on the page's line 2. */
+static struct diag_loc node_loc(const struct textfile *tf, const yaml_node_t *node)
+{
+	return textfile_loc_line(tf, node->start_mark.line + 2, node->start_mark.column + 1, 0);
+}
+
+static char *scalar(const yaml_node_t *node)
+{
+	return xstrndup((const char *)node->data.scalar.value, node->data.scalar.length);
+}
+
+struct reader {
+	const struct textfile *tf;
+	yaml_document_t *doc;
+	struct frontmatter *fm;
+	int problems;
+	bool seen[6];
+};
+
+static void field_problem(struct reader *r, const yaml_node_t *at, const char *fmt, const char *a)
+{
+	struct diag_loc loc = at ? node_loc(r->tf, at) : textfile_loc_line(r->tf, 1, 1, 3);
+	struct diag *d = diag_begin(D_FM_FIELD, loc, fmt, a);
+	diag_end(d);
+	r->problems++;
+}
+
+static bool want_scalar(struct reader *r, const char *key, const yaml_node_t *v)
+{
+	if (v->type == YAML_SCALAR_NODE && v->data.scalar.length > 0)
+		return true;
+	field_problem(r, v, "front matter field '%s' must be a non-empty plain value", key);
+	return false;
+}
+
+static void read_evidence(struct reader *r, const yaml_node_t *v)
+{
+	struct frontmatter *fm = r->fm;
+	if (v->type == YAML_SCALAR_NODE && v->data.scalar.length > 0) {
+		fm->evidence = xcalloc(1, sizeof *fm->evidence);
+		fm->evidence[0] = (struct fm_evidence){xstrdup("main"), scalar(v), v->start_mark.line + 2,
+						       v->start_mark.column + 1};
+		fm->n_evidence = 1;
+		return;
+	}
+	if (v->type != YAML_MAPPING_NODE || v->data.mapping.pairs.start == v->data.mapping.pairs.top) {
+		field_problem(r, v, "front matter field '%s' must be a path or a mapping of labels to paths",
+			      "evidence");
+		return;
+	}
+	size_t n = (size_t)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
+	fm->evidence = xcalloc(n, sizeof *fm->evidence);
+	for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(r->doc, p->key);
+		yaml_node_t *val = yaml_document_get_node(r->doc, p->value);
+		if (!k || !val || k->type != YAML_SCALAR_NODE || val->type != YAML_SCALAR_NODE ||
+		    val->data.scalar.length == 0) {
+			field_problem(r, val ? val : v, "each evidence %s must map a label to a path", "entry");
+			continue;
+		}
+		char *label = scalar(k);
+		if (frontmatter_evidence(fm, label) && fm->n_evidence) {
+			bool dup = false;
+			for (size_t i = 0; i < fm->n_evidence; i++)
+				dup |= strcmp(fm->evidence[i].label, label) == 0;
+			if (dup) {
+				field_problem(r, k, "evidence label '%s' is repeated", label);
+				free(label);
+				continue;
+			}
+		}
+		fm->evidence[fm->n_evidence++] = (struct fm_evidence){label, scalar(val), val->start_mark.line + 2,
+								      val->start_mark.column + 1};
+	}
+}
+
+static void read_pair(struct reader *r, const char *key, const yaml_node_t *k, const yaml_node_t *v)
+{
+	static const char *const known[] = {"lesson", "day", "title", "status", "program", "evidence"};
+	struct frontmatter *fm = r->fm;
+	size_t which = ARRAY_LEN(known);
+	for (size_t i = 0; i < ARRAY_LEN(known); i++)
+		if (strcmp(key, known[i]) == 0)
+			which = i;
+	if (which == ARRAY_LEN(known))
+		return; /* authors may keep other fields (tags, authors): not ours to judge */
+	if (r->seen[which]) {
+		field_problem(r, k, "front matter field '%s' is repeated", key);
+		return;
+	}
+	r->seen[which] = true;
+	if (which == 5) {
+		read_evidence(r, v);
+		return;
+	}
+	if (!want_scalar(r, key, v))
+		return;
+	char *val = scalar(v);
+	switch (which) {
+	case 0:
+		fm->lesson = val;
+		return;
+	case 1: {
+		char *end;
+		errno = 0;
+		long day = strtol(val, &end, 10);
+		if (*end || errno || day < 1 || day > 100)
+			field_problem(r, v, "front matter field 'day' must be a whole number from 1 to 100, not '%s'", val);
+		else
+			fm->day = day;
+		break;
+	}
+	case 2:
+		fm->title = val;
+		return;
+	case 3: {
+		bool found = false;
+		for (size_t i = 0; i < ARRAY_LEN(status_names); i++)
+			if (strcmp(val, status_names[i]) == 0) {
+				fm->status = (enum page_status)i;
+				found = true;
+			}
+		if (!found)
+			field_problem(r, v, "status '%s' is not one of draft, in-technical-review, published", val);
+		break;
+	}
+	case 4:
+		fm->program = val;
+		fm->program_line = v->start_mark.line + 2;
+		fm->program_col = v->start_mark.column + 1;
+		return;
+	}
+	free(val);
+}
+
+/* The closing --- line, or 0 when the block is never closed. */
+static size_t closing_line(const struct textfile *tf)
+{
+	for (size_t n = 2; n <= tf->n_lines; n++) {
+		size_t len;
+		const char *s = textfile_line(tf, n, &len);
+		size_t a = 0, b = len;
+		str_trim(s, &a, &b);
+		if (b - a == 3 && (memcmp(s + a, "---", 3) == 0 || memcmp(s + a, "...", 3) == 0) && a == 0)
+			return n;
+	}
+	return 0;
+}
+
+static void load(struct reader *r, size_t close)
+{
+	const struct textfile *tf = r->tf;
+	size_t from = tf->line_start[1];
+	size_t to = tf->line_start[close - 1];
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)tf->data + from, to - from);
+	if (!yaml_parser_load(&parser, &doc)) {
+		struct diag_loc loc = textfile_loc_line(tf, parser.problem_mark.line + 2,
+							 parser.problem_mark.column + 1, 0);
+		diag_report(D_FM_SYNTAX, loc, "front matter is not valid YAML: %s",
+			    parser.problem ? parser.problem : "unknown error");
+		r->problems++;
+		yaml_parser_delete(&parser);
+		return;
+	}
+	r->doc = &doc;
+	yaml_node_t *root = yaml_document_get_root_node(&doc);
+	if (!root || root->type != YAML_MAPPING_NODE) {
+		diag_report(D_FM_SYNTAX, textfile_loc_line(tf, 2, 1, 0),
+			    "front matter must be a mapping of fields (key: value lines)");
+		r->problems++;
+	} else {
+		for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
+			yaml_node_t *k = yaml_document_get_node(&doc, p->key);
+			yaml_node_t *v = yaml_document_get_node(&doc, p->value);
+			if (!k || !v || k->type != YAML_SCALAR_NODE)
+				continue;
+			char *key = scalar(k);
+			read_pair(r, key, k, v);
+			free(key);
+		}
+	}
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	r->doc = NULL;
+}
+
+int frontmatter_parse(const struct textfile *tf, bool require, struct frontmatter *fm)
+{
+	memset(fm, 0, sizeof *fm);
+	fm->status = STATUS_REVIEW;
+	fm->first_body_line = 1;
+	struct reader r = {.tf = tf, .fm = fm};
+	size_t len;
+	const char *first = textfile_line(tf, 1, &len);
+	size_t a = 0, b = len;
+	str_trim(first, &a, &b);
+	if (tf->n_lines == 0 || a != 0 || b != 3 || memcmp(first, "---", 3) != 0) {
+		if (require) {
+			struct diag *d = diag_begin(D_FM_MISSING, textfile_loc_line(tf, 1, tf->n_lines ? 1 : 0, 0),
+						    "page has no front matter");
+			diag_hint(d, "start the page with a '---' line, the fields lesson, day, title, status, "
+				     "program and evidence, and a closing '---' line");
+			diag_end(d);
+			return 1;
+		}
+		return 0;
+	}
+	size_t close = closing_line(tf);
+	if (!close) {
+		diag_report(D_FM_MISSING, textfile_loc_line(tf, 1, 1, 3),
+			    "front matter opened here is never closed with a '---' line");
+		return 1;
+	}
+	fm->present = true;
+	fm->first_body_line = close + 1;
+	load(&r, close);
+	if (r.problems)
+		return r.problems;
+	static const char *const required[] = {"lesson", "day", "title", "status", "program", "evidence"};
+	for (size_t i = 0; i < ARRAY_LEN(required); i++)
+		if (!r.seen[i]) {
+			struct diag *d = diag_begin(D_FM_FIELD, textfile_loc_line(tf, close, 1, 3),
+						    "front matter lacks the field '%s'", required[i]);
+			diag_end(d);
+			r.problems++;
+		}
+	return r.problems;
+}
+
+void frontmatter_free(struct frontmatter *fm)
+{
+	free(fm->lesson);
+	free(fm->title);
+	free(fm->program);
+	for (size_t i = 0; i < fm->n_evidence; i++) {
+		free(fm->evidence[i].label);
+		free(fm->evidence[i].path);
+	}
+	free(fm->evidence);
+	memset(fm, 0, sizeof *fm);
+}

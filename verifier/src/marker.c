@@ -1,0 +1,159 @@
+/* marker.c - see marker.h. */
+#include "marker.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "re.h"
+#include "util.h"
+
+/* What each keyword takes after it. */
+enum arg_rule { ARG_NONE, ARG_OPTIONAL, ARG_REQUIRED };
+
+static const struct {
+	const char *word;
+	enum marker_kind kind;
+	enum arg_rule rule;
+} keywords[] = {
+	{"snippet", MK_SNIPPET, ARG_REQUIRED},   {"transcript", MK_TRANSCRIPT, ARG_OPTIONAL},
+	{"build", MK_BUILD, ARG_NONE},           {"quote", MK_QUOTE, ARG_REQUIRED},
+	{"measured", MK_MEASURED, ARG_OPTIONAL}, {"table", MK_TABLE, ARG_OPTIONAL},
+	{"=", MK_DERIVE, ARG_REQUIRED},          {"cite", MK_CITE, ARG_REQUIRED},
+	/* ext's reason is required too, but a missing one has its own id
+	 * (ext-no-reason), raised by the number checks */
+	{"ext", MK_EXT, ARG_OPTIONAL},
+};
+
+const char *marker_kind_name(enum marker_kind kind)
+{
+	for (size_t i = 0; i < ARRAY_LEN(keywords); i++)
+		if (keywords[i].kind == kind)
+			return keywords[i].word;
+	return "comment";
+}
+
+bool marker_is_block(enum marker_kind kind)
+{
+	return kind >= MK_SNIPPET && kind <= MK_TABLE;
+}
+
+/* Optimal string alignment distance (Damerau: a swap costs one), capped:
+ * enough to catch "snipet" and "tabel" without flagging an author's
+ * "note:" as a misspelt "quote:". */
+static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+	if (la > 24 || lb > 24)
+		return 99;
+	size_t d[25][25];
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cost = (a[i - 1] | 32) == (b[j - 1] | 32) ? 0 : 1;
+			size_t best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (d[i - 1][j - 1] + cost < best)
+				best = d[i - 1][j - 1] + cost;
+			if (i > 1 && j > 1 && (a[i - 1] | 32) == (b[j - 2] | 32) && (a[i - 2] | 32) == (b[j - 1] | 32) &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[la][lb];
+}
+
+static int nearest_keyword(const char *w, size_t n)
+{
+	size_t allowed = n <= 5 ? 1 : 2;
+	int best = -1;
+	size_t best_d = allowed + 1;
+	for (size_t i = 0; i < ARRAY_LEN(keywords); i++) {
+		if (keywords[i].kind == MK_DERIVE)
+			continue;
+		size_t d = edit_distance(w, n, keywords[i].word, strlen(keywords[i].word));
+		if (d < best_d) {
+			best_d = d;
+			best = (int)i;
+		}
+	}
+	return best;
+}
+
+static void suggest(struct marker *m, const char *word, bool colon, const char *arg, size_t arg_len)
+{
+	if (colon || arg_len)
+		snprintf(m->suggest, sizeof m->suggest, "<!-- %s: %.*s -->", word, (int)(arg_len > 100 ? 100 : arg_len),
+			 arg);
+	else
+		snprintf(m->suggest, sizeof m->suggest, "<!-- %s -->", word);
+}
+
+void marker_parse(const char *text, size_t len, struct marker *m)
+{
+	/* 1 keyword, 2 colon, 3 argument (lazy, trimmed by the pattern) */
+	static struct re shape = RE_INIT("^<!--[ \\t]*(=|[A-Za-z][A-Za-z_-]*)[ \\t]*(:)?[ \\t]*(.*?)[ \\t]*-->$",
+					  PCRE2_DOTALL);
+	memset(m, 0, sizeof *m);
+	struct re_match g;
+	if (!re_search(&shape, text, len, 0, &g))
+		return; /* not word-shaped: an ordinary comment */
+	const char *word = text + g.start[1];
+	size_t wlen = g.end[1] - g.start[1];
+	bool colon = re_group_set(&g, 2);
+	const char *arg = text + g.start[3];
+	size_t alen = g.end[3] - g.start[3];
+	m->arg_start = g.start[3];
+	m->arg_end = g.end[3];
+
+	int k = -1;
+	for (size_t i = 0; i < ARRAY_LEN(keywords); i++)
+		if (strlen(keywords[i].word) == wlen && memcmp(keywords[i].word, word, wlen) == 0)
+			k = (int)i;
+	if (k < 0) {
+		int near = nearest_keyword(word, wlen);
+		if (near < 0)
+			return; /* an author's note */
+		m->kind = keywords[near].kind;
+		m->status = MARKER_UNKNOWN;
+		snprintf(m->problem, sizeof m->problem, "'%.*s' is not a marker", (int)(wlen > 40 ? 40 : wlen), word);
+		suggest(m, keywords[near].word, colon, arg, alen);
+		return;
+	}
+	m->kind = keywords[k].kind;
+	bool multi_line = memchr(text, '\n', len) != NULL;
+	const char *dashes = NULL;
+	for (size_t i = 4; i + 1 < len - 3; i++)
+		if (text[i] == '-' && text[i + 1] == '-') {
+			dashes = text + i;
+			break;
+		}
+	if (multi_line) {
+		m->status = MARKER_MALFORMED;
+		snprintf(m->problem, sizeof m->problem, "a %s marker must be written on one line", keywords[k].word);
+	} else if (dashes) {
+		m->status = MARKER_MALFORMED;
+		snprintf(m->problem, sizeof m->problem, "a marker must not hold '--' before its end");
+	} else if (keywords[k].rule == ARG_NONE && (colon || alen)) {
+		m->status = MARKER_MALFORMED;
+		snprintf(m->problem, sizeof m->problem, "the %s marker takes no argument", keywords[k].word);
+		suggest(m, keywords[k].word, false, "", 0);
+	} else if (alen && !colon && keywords[k].kind != MK_DERIVE) {
+		m->status = MARKER_MALFORMED;
+		snprintf(m->problem, sizeof m->problem, "'%s' must be followed by ':' before its argument",
+			 keywords[k].word);
+		suggest(m, keywords[k].word, true, arg, alen);
+	} else if (keywords[k].rule == ARG_REQUIRED && alen == 0) {
+		m->status = MARKER_MALFORMED;
+		snprintf(m->problem, sizeof m->problem, "the %s marker needs %s", keywords[k].word,
+			 m->kind == MK_SNIPPET  ? "a snippet name (snippet: NAME or snippet: PATH#NAME)"
+			 : m->kind == MK_QUOTE  ? "the source of the quotation (quote: WHERE IT COMES FROM)"
+			 : m->kind == MK_CITE   ? "a lesson id (cite: LESSON)"
+						: "an expression (= EXPR)");
+	} else if (keywords[k].kind == MK_DERIVE && colon) {
+		m->status = MARKER_MALFORMED;
+		snprintf(m->problem, sizeof m->problem, "a derivation is written '<!-- = EXPR -->', without ':'");
+	}
+}

@@ -1,0 +1,55 @@
+/*
+ * marker.h - the HTML comments that carry provenance on a page.
+ *
+ * Block markers stand alone on their line and govern the next block:
+ *   <!-- snippet: NAME -->  <!-- snippet: PATH#NAME -->
+ *   <!-- transcript -->     <!-- transcript: LABEL -->
+ *   <!-- build -->          <!-- quote: WHERE IT COMES FROM -->
+ *   <!-- measured -->       <!-- measured: LABEL -->
+ *   <!-- table -->          <!-- table: LABEL -->
+ * Inline annotations follow a number on the same line:
+ *   <!-- = EXPR -->         <!-- cite: LESSON -->     <!-- ext: REASON -->
+ *
+ * marker_parse() classifies one comment.  A comment that is no marker and
+ * does not look like one (an author's note) is MARKER_PLAIN.
+ */
+#ifndef COURSECHECK_MARKER_H
+#define COURSECHECK_MARKER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum marker_kind {
+	MK_PLAIN, /* an ordinary comment */
+	MK_SNIPPET,
+	MK_TRANSCRIPT,
+	MK_BUILD,
+	MK_QUOTE,
+	MK_MEASURED,
+	MK_TABLE,
+	MK_DERIVE,
+	MK_CITE,
+	MK_EXT,
+};
+
+enum marker_status {
+	MARKER_OK,
+	MARKER_UNKNOWN,   /* looks like a marker, is not one: see suggest */
+	MARKER_MALFORMED, /* a marker keyword with a wrong shape: see problem */
+};
+
+struct marker {
+	enum marker_kind kind;
+	enum marker_status status;
+	size_t arg_start, arg_end; /* the argument within the comment text (trimmed) */
+	char problem[160];         /* what is wrong, for UNKNOWN and MALFORMED */
+	char suggest[160];         /* the comment as it was probably meant, or "" */
+};
+
+/* Classifies text[0..len), which must start with "<!--".  Never fails. */
+void marker_parse(const char *text, size_t len, struct marker *m);
+/* True for the kinds that govern a following block. */
+bool marker_is_block(enum marker_kind kind);
+const char *marker_kind_name(enum marker_kind kind);
+
+#endif

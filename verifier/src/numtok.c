@@ -1,0 +1,518 @@
+/*
+ * numtok.c - the number tokenizer described in numtok.h.
+ *
+ * One PCRE2 pattern holds every rule about where a number starts and ends;
+ * the C around it only walks the matches, turns the matched digits into a
+ * value and copies the unit.  Values are compared and printed as decimal
+ * digit strings (never as doubles within a tolerance), so 1.80 and 1.81
+ * stay different and 1.005 rounds the way it was written.
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+
+#include "numtok.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pcre2.h>
+
+/*
+ * Compiled with UTF, UCP (so \w and \s know Unicode letters and spaces),
+ * EXTENDED (layout and comments below are ignored) and MATCH_INVALID_UTF
+ * (stray bytes never match, and no whole-subject UTF check is repeated on
+ * every call, which would make a scan quadratic).
+ *
+ * At any position the first branch wins, so things that look numeric but
+ * are not numbers (dates, times) are matched first and thrown away whole;
+ * the number branch then relies on lookarounds to refuse glued digits.
+ * Every quantifier over digits is possessive or atomic so a long run of
+ * digits is read once, never backtracked into.
+ */
+static const char number_pattern_source[] =
+	/* ISO date, optionally with a time: none of its parts is a number,
+	 * even when letters are glued to it ("v2026-11-30", "2026-11-30T"). */
+	"(?<skip>"
+	"    (?<![0-9.]) [-+\\x{2212}]?"
+	"    [0-9]{4}+ - [0-9]{2}+ - [0-9]{2}+"
+	"    (?: T [0-9]{2}+ : [0-9]{2}+ (?: : [0-9]{2}+ (?: \\. [0-9]++ )? )?"
+	"        (?: Z | [-+] [0-9]{2}+ (?: :? [0-9]{2}+ )? )? )?"
+	"    (?![0-9])"
+	/* Clock time 10:05, 10:05:12, 10:05:12.5. */
+	"  | (?<![\\w.:]) [0-9]{1,2}+ : [0-9]{2}+ (?: : [0-9]{2}+ (?: \\. [0-9]++ )? )? (?![\\w:])"
+	")"
+	"|"
+	/* A sign only where it cannot be a hyphen or a binary minus. */
+	"(?<sign> (?<=^|[\\s(]) [-+\\x{2212}] )?"
+	/* Not glued to a word, a decimal point or a digit group on the left. */
+	"(?<![\\w.]) (?<![0-9][,\\x{2009}\\x{202F}])"
+	"(?: (?<=[\\p{L}_]-) (?<hyphen_before>) )?"
+	"(?<digits>"
+	"    (?> [0-9]{1,3}+ (?<sep>[,\\x{2009}\\x{202F}]) [0-9]{3}+ (?: \\k<sep> [0-9]{3}+ )*+ (?![0-9])"
+	"      | [0-9]++ )"
+	"    (?: \\. [0-9]++ )?+"
+	")"
+	/* A second point or a malformed group means a version or garbage. */
+	"(?! [.,\\x{2009}\\x{202F}] [0-9] )"
+	"(?(<hyphen_before>)"
+	"    (?!\\w)"
+	"  | (?: (?<unit_attached> % | \\x{D7} | x (?!\\w) | (?&letter_unit) )"
+	"      | [\\x{20}\\x{A0}\\x{202F}] (?<unit_spaced> % | (?&letter_unit) )"
+	"      | (?!\\w) (?: (?=-[\\p{L}_]) (?<hyphen_after>) )? )"
+	")"
+	/* A unit ending in a letter ends at a word boundary ("20 second" has
+	 * none).  The boundary sits inside the group so a failed long spelling
+	 * falls back to a shorter one ("5 MB/sec" is MB) even if the subroutine
+	 * call were atomic. */
+	"(?(DEFINE) (?<letter_unit>"
+	"    (?: percent | ns | us | \\x{B5}s | \\x{3BC}s | ms | s"
+	"      | KiB | KB | MiB | MB/s | MB | GiB/s | GiB | GB/s | GB | TB/s | B ) (?!\\w) ) )";
+
+/* The compiled pattern, published once with an atomic pointer so that two
+ * threads racing on the first scan each compile and exactly one copy wins. */
+static _Atomic(pcre2_code *) number_pattern_cache;
+
+/* Group numbers of the named groups, looked up once per scan. */
+struct pattern_groups {
+	int skip, sign, digits, unit_attached, unit_spaced, hyphen_before, hyphen_after;
+};
+
+static void *checked(void *p)
+{
+	if (p == NULL)
+		abort(); /* out of memory: callers are promised they never see NULL */
+	return p;
+}
+
+static pcre2_code *compile_number_pattern(void)
+{
+	int err;
+	PCRE2_SIZE err_off;
+	uint32_t options = PCRE2_UTF | PCRE2_UCP | PCRE2_EXTENDED | PCRE2_MATCH_INVALID_UTF;
+	pcre2_code *code = pcre2_compile((PCRE2_SPTR)number_pattern_source, PCRE2_ZERO_TERMINATED,
+					 options, &err, &err_off, NULL);
+	if (code == NULL) {
+		/* The pattern is a constant, so this is a bug, never bad input. */
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(err, msg, sizeof msg);
+		fprintf(stderr, "numtok: pattern does not compile at %zu: %s\n", (size_t)err_off,
+			(const char *)msg);
+		abort();
+	}
+	/* JIT is only a speed-up; the interpreter gives the same answers. */
+	(void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+	return code;
+}
+
+static pcre2_code *number_pattern(void)
+{
+	pcre2_code *code = atomic_load_explicit(&number_pattern_cache, memory_order_acquire);
+	if (code != NULL)
+		return code;
+	code = compile_number_pattern();
+	pcre2_code *published = NULL;
+	if (!atomic_compare_exchange_strong_explicit(&number_pattern_cache, &published, code,
+						     memory_order_acq_rel, memory_order_acquire)) {
+		pcre2_code_free(code); /* another thread published first; use its copy */
+		code = published;
+	}
+	return code;
+}
+
+void numtok_release_patterns(void)
+{
+	pcre2_code_free(atomic_exchange(&number_pattern_cache, NULL));
+}
+
+static int group_number(const pcre2_code *code, const char *name)
+{
+	int n = pcre2_substring_number_from_name(code, (PCRE2_SPTR)name);
+	if (n < 0)
+		abort(); /* a name in this file's pattern is missing: a bug */
+	return n;
+}
+
+static struct pattern_groups find_groups(const pcre2_code *code)
+{
+	struct pattern_groups g;
+	g.skip = group_number(code, "skip");
+	g.sign = group_number(code, "sign");
+	g.digits = group_number(code, "digits");
+	g.unit_attached = group_number(code, "unit_attached");
+	g.unit_spaced = group_number(code, "unit_spaced");
+	g.hyphen_before = group_number(code, "hyphen_before");
+	g.hyphen_after = group_number(code, "hyphen_after");
+	return g;
+}
+
+static bool group_matched(const PCRE2_SIZE *ov, int group)
+{
+	return ov[2 * group] != PCRE2_UNSET;
+}
+
+/* ---- turning matched digits into a token ---- */
+
+/*
+ * The digits of a number without separators or point, and where the point
+ * was.  strtod reads "1810e-3" without consulting the locale's decimal
+ * point, so the value is the correctly rounded double whatever setlocale
+ * the program made.
+ */
+struct digit_string {
+	char text[NUMTOK_MAX_DIGITS + 16]; /* digits, then "e-N" */
+	int n_digits;
+	int decimals;
+	int sig_digits;
+	bool has_separator;
+};
+
+/* false when the number has too many digits to be read. */
+static bool collect_digits(const char *s, size_t len, struct digit_string *d)
+{
+	bool after_point = false, seen_nonzero = false;
+	d->n_digits = d->decimals = d->sig_digits = 0;
+	d->has_separator = false;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		if (c == '.') {
+			after_point = true;
+		} else if (c >= '0' && c <= '9') {
+			if (d->n_digits == NUMTOK_MAX_DIGITS)
+				return false;
+			d->text[d->n_digits++] = c;
+			d->decimals += after_point;
+			seen_nonzero = seen_nonzero || c != '0';
+			d->sig_digits += seen_nonzero; /* leading zeros are not significant */
+		} else {
+			d->has_separator = true; /* ',' or a byte of U+2009 / U+202F */
+		}
+	}
+	if (d->sig_digits == 0)
+		d->sig_digits = 1; /* "0" and "0.00" still show one digit */
+	snprintf(d->text + d->n_digits, sizeof d->text - (size_t)d->n_digits, "e-%d", d->decimals);
+	return true;
+}
+
+static bool is_negative_sign(const char *s, size_t len)
+{
+	return (len == 1 && s[0] == '-') || (len == 3 && memcmp(s, "\xE2\x88\x92", 3) == 0);
+}
+
+/* Copies the unit, spelling U+03BC mu as U+00B5 micro so "µs" is one unit. */
+static void copy_unit(char unit[8], const char *s, size_t len)
+{
+	if (len >= 2 && memcmp(s, "\xCE\xBC", 2) == 0) {
+		memcpy(unit, "\xC2\xB5", 2);
+		memcpy(unit + 2, s + 2, len - 2);
+	} else {
+		memcpy(unit, s, len);
+	}
+	unit[len] = '\0'; /* every unit in the pattern is at most 7 bytes */
+}
+
+/* Builds the token for one number match; false when it cannot be read. */
+static bool make_token(const char *text, const PCRE2_SIZE *ov, const struct pattern_groups *g,
+		       struct num_token *t)
+{
+	struct digit_string d;
+	size_t dstart = ov[2 * g->digits], dend = ov[2 * g->digits + 1];
+	if (!collect_digits(text + dstart, dend - dstart, &d))
+		return false;
+	double value = strtod(d.text, NULL);
+	if (!isfinite(value))
+		return false;
+
+	memset(t, 0, sizeof *t);
+	t->start = ov[0];
+	t->end = ov[1];
+	t->digits_start = dstart;
+	t->digits_end = dend;
+	bool negative = group_matched(ov, g->sign) &&
+			is_negative_sign(text + ov[2 * g->sign], ov[2 * g->sign + 1] - ov[2 * g->sign]);
+	t->value = negative && value != 0 ? -value : value;
+	t->decimals = d.decimals;
+	t->sig_digits = d.sig_digits;
+	t->has_separator = d.has_separator;
+	t->hyphen_joined = group_matched(ov, g->hyphen_before) || group_matched(ov, g->hyphen_after);
+	int unit_group = group_matched(ov, g->unit_attached) ? g->unit_attached
+			 : group_matched(ov, g->unit_spaced) ? g->unit_spaced
+							      : -1;
+	if (unit_group >= 0)
+		copy_unit(t->unit, text + ov[2 * unit_group], ov[2 * unit_group + 1] - ov[2 * unit_group]);
+	return true;
+}
+
+static void push_token(struct num_token **arr, size_t *n, size_t *cap, const struct num_token *t)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*arr = checked(realloc(*arr, *cap * sizeof **arr));
+	}
+	(*arr)[(*n)++] = *t;
+}
+
+size_t numtok_scan(const char *text, size_t len, struct num_token **out)
+{
+	*out = NULL;
+	if (len == 0)
+		return 0;
+	pcre2_code *code = number_pattern();
+	struct pattern_groups groups = find_groups(code);
+	pcre2_match_data *md = checked(pcre2_match_data_create_from_pattern(code, NULL));
+	const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+
+	struct num_token *tokens = NULL;
+	size_t n = 0, cap = 0;
+	size_t offset = 0;
+	while (offset < len) {
+		int rc = pcre2_match(code, (PCRE2_SPTR)text, len, offset, 0, md, NULL);
+		if (rc == PCRE2_ERROR_NOMATCH)
+			break;
+		if (rc < 0)
+			abort(); /* no input can exhaust this pattern's limits: a bug or no memory */
+		struct num_token t;
+		if (!group_matched(ov, groups.skip) && make_token(text, ov, &groups, &t))
+			push_token(&tokens, &n, &cap, &t);
+		offset = ov[1]; /* every branch consumes at least one digit */
+	}
+	pcre2_match_data_free(md);
+	*out = tokens;
+	return n;
+}
+
+/* ---- decimal rounding and formatting ---- */
+
+/*
+ * A value as a decimal string: `digits` are |value| rounded half away from
+ * zero and scaled by 10^decimals ("180" for 1.798 at 2 decimals); negative
+ * only when that rounded magnitude is not zero, so no "-0.00" appears.
+ */
+#define DECIMAL_CAP (310 + NUMTOK_MAX_DIGITS + 8)
+struct rounded_decimal {
+	char digits[DECIMAL_CAP];
+	size_t len;
+	int decimals;
+	bool negative;
+};
+
+/*
+ * The shortest digit string that reads back as exactly mag (so a value
+ * parsed from "1.005" is the decimal 1.005 again, not its binary
+ * neighbour), with mag = 0.DIGITS... written as DIGITS * 10^(*exp10).
+ */
+static size_t shortest_digits(double mag, char digits[20], int *exp10)
+{
+	if (mag == 0) {
+		digits[0] = '0';
+		*exp10 = 0;
+		return 1;
+	}
+	for (int precision = 1;; precision++) {
+		char sci[48], back[48];
+		snprintf(sci, sizeof sci, "%.*e", precision - 1, mag);
+		/* "d.ddde+XX", the point in the locale's spelling: keep digits only. */
+		const char *e = strchr(sci, 'e');
+		size_t n = 0;
+		for (const char *p = sci; p < e; p++)
+			if (*p >= '0' && *p <= '9')
+				digits[n++] = *p;
+		*exp10 = atoi(e + 1) - (int)(n - 1);
+		snprintf(back, sizeof back, "%.*se%d", (int)n, digits, *exp10);
+		if (strtod(back, NULL) == mag || precision == 17)
+			return n; /* 17 significant digits always read back */
+	}
+}
+
+/* Adds one to the decimal string s[0..*len), growing it by a digit on carry out. */
+static void increment_digits(char *s, size_t *len)
+{
+	for (size_t i = *len; i-- > 0;) {
+		if (s[i] != '9') {
+			s[i]++;
+			return;
+		}
+		s[i] = '0';
+	}
+	memmove(s + 1, s, *len);
+	s[0] = '1';
+	(*len)++;
+}
+
+static bool round_decimal(double value, int decimals, struct rounded_decimal *r)
+{
+	if (!isfinite(value) || decimals < 0 || decimals > NUMTOK_MAX_DIGITS)
+		return false;
+	char digits[20];
+	int exp10;
+	size_t n = shortest_digits(fabs(value), digits, &exp10);
+	long shift = (long)exp10 + decimals; /* power of ten the digits are scaled by */
+	r->decimals = decimals;
+	if (shift >= 0) {
+		memcpy(r->digits, digits, n);
+		memset(r->digits + n, '0', (size_t)shift);
+		r->len = n + (size_t)shift;
+	} else if ((size_t)-shift > n) {
+		r->digits[0] = '0'; /* below half a unit of the last place */
+		r->len = 1;
+	} else {
+		size_t keep = n - (size_t)-shift;
+		bool round_up = digits[keep] >= '5'; /* the dropped part is at least half */
+		if (keep == 0) {
+			r->digits[0] = '0';
+			keep = 1;
+		} else {
+			memcpy(r->digits, digits, keep);
+		}
+		r->len = keep;
+		if (round_up)
+			increment_digits(r->digits, &r->len);
+	}
+	bool zero = strspn(r->digits, "0") >= r->len;
+	r->negative = value < 0 && !zero;
+	return true;
+}
+
+/* The integer part's length in r->digits; the fraction is the last r->decimals digits. */
+static size_t integer_digits(const struct rounded_decimal *r)
+{
+	return r->len > (size_t)r->decimals ? r->len - (size_t)r->decimals : 0;
+}
+
+/* Writes r as plain text ("-0.05"): sign, integer part (leading zeros
+ * dropped, at least one digit), point and fraction.  Returns the length. */
+static size_t decimal_text(const struct rounded_decimal *r, char *out)
+{
+	size_t n = 0, int_len = integer_digits(r);
+	size_t skip = 0;
+	while (skip + 1 < int_len && r->digits[skip] == '0')
+		skip++;
+	if (r->negative)
+		out[n++] = '-';
+	if (int_len == 0)
+		out[n++] = '0';
+	memcpy(out + n, r->digits + skip, int_len - skip);
+	n += int_len - skip;
+	if (r->decimals > 0) {
+		out[n++] = '.';
+		for (size_t i = (size_t)r->decimals; i > r->len; i--)
+			out[n++] = '0'; /* fraction digits the scaled integer is too short to hold */
+		size_t frac = r->len - int_len;
+		memcpy(out + n, r->digits + int_len, frac);
+		n += frac;
+	}
+	out[n] = '\0';
+	return n;
+}
+
+/* true when a rounded to `decimals` and b rounded to `decimals` are the same decimal. */
+static bool same_at_decimals(double a, double b, int decimals)
+{
+	struct rounded_decimal ra, rb;
+	if (!round_decimal(a, decimals, &ra) || !round_decimal(b, decimals, &rb))
+		return false;
+	char sa[DECIMAL_CAP + 4], sb[DECIMAL_CAP + 4];
+	decimal_text(&ra, sa);
+	decimal_text(&rb, sb);
+	return strcmp(sa, sb) == 0;
+}
+
+bool numtok_traces_to(const struct num_token *page, const struct num_token *bank)
+{
+	int finest = page->decimals > bank->decimals ? page->decimals : bank->decimals;
+	if (same_at_decimals(page->value, bank->value, finest))
+		return true;
+	/* The page is exact at its own decimals, so rounding both there is
+	 * rounding the bank to the page's precision. */
+	return page->decimals < bank->decimals && page->sig_digits >= 2 &&
+	       same_at_decimals(page->value, bank->value, page->decimals);
+}
+
+/* A bounded writer: remembers when something did not fit instead of cutting it. */
+struct bounded_out {
+	char *buf;
+	size_t cap;
+	size_t len;
+	bool overflow;
+};
+
+static void put_bytes(struct bounded_out *o, const char *s, size_t n)
+{
+	if (o->overflow || n >= o->cap - o->len) { /* keep a byte for the NUL */
+		o->overflow = true;
+		return;
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+#define MINUS_SIGN_UTF8 "\xE2\x88\x92"
+
+/* The sign to print: like's own kind of minus or plus where it fits. */
+static const char *sign_like(const struct num_token *like, const char *orig, bool negative)
+{
+	const char *sign = orig + like->start;
+	size_t sign_len = like->digits_start - like->start;
+	if (negative)
+		return sign_len == 3 && memcmp(sign, MINUS_SIGN_UTF8, 3) == 0 ? MINUS_SIGN_UTF8 : "-";
+	return sign_len == 1 && sign[0] == '+' ? "+" : "";
+}
+
+/* The bytes like put between digit groups: "," or a 3-byte U+2009 / U+202F. */
+static size_t separator_like(const struct num_token *like, const char *orig, const char **sep)
+{
+	if (!like->has_separator)
+		return 0;
+	for (size_t i = like->digits_start; i < like->digits_end; i++) {
+		unsigned char c = (unsigned char)orig[i];
+		if (c == ',' || c >= 0x80) {
+			*sep = orig + i;
+			return c == ',' ? 1 : 3;
+		}
+	}
+	return 0;
+}
+
+/* Writes the integer digits, a separator before every group of three. */
+static void put_grouped(struct bounded_out *o, const char *digits, size_t n, const char *sep,
+			size_t sep_len)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && sep_len > 0 && (n - i) % 3 == 0)
+			put_bytes(o, sep, sep_len);
+		put_bytes(o, digits + i, 1);
+	}
+}
+
+size_t numtok_format_like(const struct num_token *like, const char *orig_text, double value,
+			  char *buf, size_t buflen)
+{
+	if (buflen == 0)
+		return 0;
+	buf[0] = '\0';
+	struct rounded_decimal r;
+	if (!round_decimal(value, like->decimals, &r))
+		return 0;
+	bool negative = r.negative;
+	r.negative = false; /* the sign is printed in like's style below */
+	char plain[DECIMAL_CAP + 4];
+	size_t plain_len = decimal_text(&r, plain);
+	size_t int_len = strcspn(plain, ".");
+
+	const char *sep = NULL;
+	size_t sep_len = separator_like(like, orig_text, &sep);
+	struct bounded_out o = {buf, buflen, 0, false};
+	const char *sign = sign_like(like, orig_text, negative);
+	put_bytes(&o, sign, strlen(sign));
+	put_grouped(&o, plain, int_len, sep, sep_len);
+	put_bytes(&o, plain + int_len, plain_len - int_len);
+	put_bytes(&o, orig_text + like->digits_end, like->end - like->digits_end);
+	if (o.overflow) {
+		buf[0] = '\0';
+		return 0;
+	}
+	buf[o.len] = '\0';
+	return o.len;
+}

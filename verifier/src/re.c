@@ -1,0 +1,64 @@
+/* re.c - see re.h. */
+#include "re.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static struct re *compiled;
+static pcre2_match_data *match_data;
+
+static pcre2_code *compile(struct re *re)
+{
+	int err;
+	PCRE2_SIZE off;
+	re->code = pcre2_compile((PCRE2_SPTR)re->pattern, PCRE2_ZERO_TERMINATED, re->flags | PCRE2_UTF, &err, &off,
+				 NULL);
+	if (!re->code) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(err, msg, sizeof msg);
+		fprintf(stderr, "coursecheck: internal pattern /%s/ fails at %zu: %s\n", re->pattern, (size_t)off,
+			(char *)msg);
+		abort();
+	}
+	re->next = compiled;
+	compiled = re;
+	return re->code;
+}
+
+bool re_search(struct re *re, const char *subject, size_t len, size_t offset, struct re_match *m)
+{
+	pcre2_code *code = re->code ? re->code : compile(re);
+	if (!match_data)
+		match_data = pcre2_match_data_create(RE_MAX_GROUPS, NULL);
+	/* PCRE2 validates the UTF-8 of each subject: invalid bytes make the
+	 * match fail (rc < 0) rather than read past the buffer. */
+	int rc = pcre2_match(code, (PCRE2_SPTR)subject, len, offset, 0, match_data, NULL);
+	if (rc < 0)
+		return false;
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(match_data);
+	for (int g = 0; g < RE_MAX_GROUPS; g++) {
+		if (g < rc && ov[2 * g] != PCRE2_UNSET) {
+			m->start[g] = ov[2 * g];
+			m->end[g] = ov[2 * g + 1];
+		} else {
+			m->start[g] = m->end[g] = (size_t)-1;
+		}
+	}
+	return true;
+}
+
+bool re_group_set(const struct re_match *m, int g)
+{
+	return m->start[g] != (size_t)-1;
+}
+
+void re_release_all(void)
+{
+	for (struct re *re = compiled; re; re = re->next) {
+		pcre2_code_free(re->code);
+		re->code = NULL;
+	}
+	compiled = NULL;
+	pcre2_match_data_free(match_data);
+	match_data = NULL;
+}

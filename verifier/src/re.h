@@ -1,0 +1,39 @@
+/*
+ * re.h - compiled PCRE2 patterns kept for the life of the process.
+ *
+ * A pattern is compiled on first use and kept in a static slot owned by
+ * its caller (struct re); re_release_all() frees every compiled pattern at
+ * exit so leak checkers stay quiet.  A pattern that fails to compile is a
+ * programming error and aborts with the PCRE2 message.
+ */
+#ifndef COURSECHECK_RE_H
+#define COURSECHECK_RE_H
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct re {
+	const char *pattern;
+	unsigned flags;        /* PCRE2 compile options; PCRE2_UTF is always added */
+	pcre2_code *code;      /* compiled lazily */
+	struct re *next;       /* registry of compiled patterns */
+};
+
+#define RE_INIT(pat, fl) {pat, fl, NULL, NULL}
+
+/* Match results: at most RE_MAX_GROUPS capture groups. */
+#define RE_MAX_GROUPS 10
+struct re_match {
+	size_t start[RE_MAX_GROUPS];
+	size_t end[RE_MAX_GROUPS]; /* start == end == (size_t)-1 for an unset group */
+};
+
+/* Searches subject[offset..len).  Returns true on a match. */
+bool re_search(struct re *re, const char *subject, size_t len, size_t offset, struct re_match *m);
+/* True when group g took part in the match. */
+bool re_group_set(const struct re_match *m, int g);
+void re_release_all(void);
+
+#endif

@@ -1,0 +1,58 @@
+/* sha256.c - see sha256.h. */
+#include "sha256.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <openssl/evp.h>
+
+static void to_hex(const unsigned char *md, unsigned n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	for (unsigned i = 0; i < n; i++) {
+		out[2 * i] = digits[md[i] >> 4];
+		out[2 * i + 1] = digits[md[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+void sha256_hex(const void *data, size_t len, char out[SHA256_HEX_LEN + 1])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned n = 0;
+	if (!EVP_Digest(data, len, md, &n, EVP_sha256(), NULL)) {
+		fputs("coursecheck: libcrypto failed to compute SHA-256\n", stderr);
+		abort();
+	}
+	to_hex(md, n, out);
+}
+
+int sha256_file_hex(const char *path, char out[SHA256_HEX_LEN + 1])
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
+		fputs("coursecheck: libcrypto failed to start SHA-256\n", stderr);
+		abort();
+	}
+	unsigned char chunk[65536];
+	size_t got;
+	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+		EVP_DigestUpdate(ctx, chunk, got);
+	int failed = ferror(f);
+	int e = errno;
+	fclose(f);
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned n = 0;
+	EVP_DigestFinal_ex(ctx, md, &n);
+	EVP_MD_CTX_free(ctx);
+	if (failed) {
+		errno = e ? e : EIO;
+		return -1;
+	}
+	to_hex(md, n, out);
+	return 0;
+}

@@ -1,0 +1,159 @@
+/* textfile.c - see textfile.h. */
+#include "textfile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+static void normalise_and_index(struct textfile *tf, char *raw, size_t n)
+{
+	size_t i = 0, o = 0;
+	if (n >= 3 && memcmp(raw, "\xEF\xBB\xBF", 3) == 0) {
+		tf->had_bom = true;
+		i = 3;
+	}
+	for (; i < n; i++) {
+		char c = raw[i];
+		if (c == '\r') {
+			tf->had_cr = true;
+			if (i + 1 < n && raw[i + 1] == '\n')
+				continue;
+			c = '\n';
+		} else if (c == '\0') {
+			tf->has_nul = true;
+		}
+		raw[o++] = c;
+	}
+	raw[o] = '\0';
+	tf->data = raw;
+	tf->len = o;
+
+	size_t cap = 0;
+	tf->line_start = NULL;
+	tf->n_lines = 0;
+	for (size_t p = 0; p < o;) {
+		tf->line_start = xgrow(tf->line_start, &cap, tf->n_lines + 1, sizeof *tf->line_start);
+		tf->line_start[tf->n_lines++] = p;
+		const char *nl = memchr(raw + p, '\n', o - p);
+		p = nl ? (size_t)(nl - raw) + 1 : o;
+	}
+}
+
+int textfile_read(const char *fspath, const char *display, struct textfile *tf, const char **why)
+{
+	memset(tf, 0, sizeof *tf);
+	struct stat st;
+	if (stat(fspath, &st) != 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		*why = "is a directory";
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*why = "is not a regular file";
+		return -1;
+	}
+	if ((unsigned long long)st.st_size > TEXTFILE_MAX_BYTES) {
+		*why = "file is larger than 64 MiB";
+		return -1;
+	}
+	FILE *f = fopen(fspath, "rb");
+	if (!f) {
+		*why = strerror(errno);
+		return -1;
+	}
+	size_t cap = (size_t)st.st_size + 1, n = 0;
+	char *raw = xmalloc(cap);
+	for (;;) {
+		if (n + 1 >= cap) {
+			if (cap > TEXTFILE_MAX_BYTES) {
+				fclose(f);
+				free(raw);
+				*why = "file is larger than 64 MiB";
+				return -1;
+			}
+			cap *= 2;
+			raw = xrealloc(raw, cap);
+		}
+		size_t got = fread(raw + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		int e = errno;
+		fclose(f);
+		free(raw);
+		*why = strerror(e ? e : EIO);
+		return -1;
+	}
+	fclose(f);
+	tf->path = xstrdup(display);
+	normalise_and_index(tf, raw, n);
+	return 0;
+}
+
+void textfile_from_memory(const char *data, size_t len, const char *display, struct textfile *tf)
+{
+	memset(tf, 0, sizeof *tf);
+	char *raw = xmalloc(len + 1);
+	memcpy(raw, data, len);
+	tf->path = xstrdup(display);
+	normalise_and_index(tf, raw, len);
+}
+
+void textfile_free(struct textfile *tf)
+{
+	free(tf->path);
+	free(tf->data);
+	free(tf->line_start);
+	memset(tf, 0, sizeof *tf);
+}
+
+const char *textfile_line(const struct textfile *tf, size_t n, size_t *len)
+{
+	if (n == 0 || n > tf->n_lines) {
+		*len = 0;
+		return "";
+	}
+	size_t start = tf->line_start[n - 1];
+	size_t end = n < tf->n_lines ? tf->line_start[n] - 1 : tf->len;
+	if (end > start && tf->data[end - 1] == '\n')
+		end--;
+	*len = end - start;
+	return tf->data + start;
+}
+
+size_t textfile_line_of(const struct textfile *tf, size_t off)
+{
+	size_t lo = 0, hi = tf->n_lines;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (tf->line_start[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return tf->n_lines ? lo + 1 : 1;
+}
+
+struct diag_loc textfile_loc(const struct textfile *tf, size_t off, size_t span)
+{
+	size_t line = textfile_line_of(tf, off);
+	size_t start = tf->n_lines ? tf->line_start[line - 1] : 0;
+	return textfile_loc_line(tf, line, off - start + 1, span);
+}
+
+struct diag_loc textfile_loc_line(const struct textfile *tf, size_t n, size_t col, size_t span)
+{
+	struct diag_loc at = {.path = tf->path, .line = n, .col = col, .span = span};
+	if (n >= 1 && n <= tf->n_lines)
+		at.text = textfile_line(tf, n, &at.text_len);
+	return at;
+}

@@ -1,0 +1,48 @@
+/*
+ * textfile.h - a text file read whole, normalised, with a line index.
+ *
+ * Normalisation: a UTF-8 byte order mark is dropped and CRLF or a lone CR
+ * becomes LF, so every later stage sees LF-only text and columns count
+ * from the first real character.  The struct owns its buffers; release
+ * them with textfile_free().
+ */
+#ifndef COURSECHECK_TEXTFILE_H
+#define COURSECHECK_TEXTFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+
+#define TEXTFILE_MAX_BYTES (64u * 1024u * 1024u)
+
+struct textfile {
+	char *path;       /* the path as shown in diagnostics (repository-relative) */
+	char *data;       /* normalised text, NUL-terminated */
+	size_t len;
+	size_t *line_start; /* byte offset of each line; line n is line_start[n-1] */
+	size_t n_lines;     /* a final line without LF counts; an empty file has 0 */
+	bool had_bom;
+	bool had_cr;
+	bool has_nul;       /* the file holds a NUL byte (not text) */
+};
+
+/* Reads fspath.  On failure returns -1 and sets *why to a static or
+ * strerror() description ("No such file or directory", "file is larger
+ * than 64 MiB", "is a directory").  display is copied. */
+int textfile_read(const char *fspath, const char *display, struct textfile *tf, const char **why);
+/* Takes a copy of an in-memory text (used by tests and by update). */
+void textfile_from_memory(const char *data, size_t len, const char *display, struct textfile *tf);
+void textfile_free(struct textfile *tf);
+
+/* Line n (1-based) without its LF; *len receives its length.  Returns ""
+ * with *len 0 for a line out of range. */
+const char *textfile_line(const struct textfile *tf, size_t n, size_t *len);
+/* The 1-based line holding byte offset off. */
+size_t textfile_line_of(const struct textfile *tf, size_t off);
+/* A diag_loc for byte offset off with an underline of span bytes. */
+struct diag_loc textfile_loc(const struct textfile *tf, size_t off, size_t span);
+/* A diag_loc for line n, column col (1-based; 0 = whole line). */
+struct diag_loc textfile_loc_line(const struct textfile *tf, size_t n, size_t col, size_t span);
+
+#endif

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Golden cases: each folder under CASES is a small repository (or, with a
+# file named `base`, the fixture it names under fixtures/ with the case's
+# own files laid over it).  The runner copies it to a scratch folder, runs
+# its optional setup.sh there, then runs
+#     coursecheck $(cat args)          (args defaults to "verify")
+# and compares standard output and error, and a last line "[exit N]", with
+# expected.txt.  UPDATE=1 rewrites expected.txt instead (review the diff).
+#
+#   run-golden.sh BINARY CASES [NAME...]
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+cases=$(cd "$2" && pwd)
+shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/golden.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT INT TERM
+pass=0 fail=0
+names=${*:-$(ls "$cases")}
+for name in $names; do
+	src=$cases/$name
+	[ -d "$src" ] || { echo "FAIL $name: no such case"; fail=$((fail + 1)); continue; }
+	work=$scratch/$name
+	mkdir -p "$work"
+	if [ -f "$src/base" ]; then
+		cp -R "$here/fixtures/$(cat "$src/base")/." "$work/"
+	fi
+	# the case's own files, without the runner's control files
+	(cd "$src" && find . -mindepth 1 -maxdepth 1 ! -name expected.txt ! -name args ! -name base ! -name setup.sh \
+		-exec cp -R {} "$work/" \;)
+	if [ -f "$src/setup.sh" ]; then
+		(cd "$work" && sh "$src/setup.sh") || { echo "FAIL $name: setup.sh failed"; fail=$((fail + 1)); continue; }
+	fi
+	args=verify
+	[ -f "$src/args" ] && args=$(cat "$src/args")
+	# shellcheck disable=SC2086
+	out=$(cd "$work" && NO_COLOR=1 "$bin" $args 2>&1; echo "[exit $?]")
+	if [ "${UPDATE:-}" = 1 ]; then
+		printf '%s\n' "$out" > "$src/expected.txt"
+		echo "updated $name"
+		pass=$((pass + 1))
+	elif [ -f "$src/expected.txt" ] && [ "$out" = "$(cat "$src/expected.txt")" ]; then
+		echo "ok $name"
+		pass=$((pass + 1))
+	else
+		echo "FAIL $name"
+		printf '%s\n' "$out" | diff -u "$src/expected.txt" - | sed 's/^/    /' | head -60
+		fail=$((fail + 1))
+	fi
+done
+echo "golden: $pass passed, $fail failed"
+[ "$fail" = 0 ]
