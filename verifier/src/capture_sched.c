@@ -93,6 +93,18 @@ static void show_tail(const struct job *j, const char *what, const char *err_pat
 	say(j, "the %s printed nothing", what);
 }
 
+/* An exit for people to read: "exit 3" rather than the bare "3" of the
+ * evidence field; signals and time limits read the same. */
+static char *shown_exit(const struct proc *p)
+{
+	char *e = proc_describe(p);
+	if (e[0] < '0' || e[0] > '9')
+		return e;
+	char *s = xasprintf("exit %s", e);
+	free(e);
+	return s;
+}
+
 static char *scratch_file(const struct job *j, const char *fmt, long k)
 {
 	char *name = xasprintf(fmt, k);
@@ -355,7 +367,7 @@ static void build_done(struct sched *s, struct job *j)
 		succeed(s, j);
 		return;
 	}
-	char *exit_text = proc_describe(&j->proc);
+	char *exit_text = shown_exit(&j->proc);
 	char *err = scratch_file(j, "build.err", 0), *out = scratch_file(j, "build.out", 0);
 	show_tail(j, "build", err, out);
 	char *kept = s->plan->keep_failed && !s->plan->build_only ? keep_failed_build(s, j, exit_text) : NULL;
@@ -405,7 +417,7 @@ static void start_run(struct sched *s, struct job *j, size_t gpu)
 static void run_failed(struct sched *s, struct job *j)
 {
 	long k = j->runs;
-	char *exit_text = proc_describe(&j->proc);
+	char *exit_text = proc_describe(&j->proc), *shown = shown_exit(&j->proc);
 	char *out_path = scratch_file(j, "run%ld.out", k), *err_path = scratch_file(j, "run%ld.err", k);
 	char *which = s->plan->repeat > 1 ? xasprintf("run %ld of %ld", k, s->plan->repeat) : xstrdup("run");
 	show_tail(j, which, err_path, out_path);
@@ -427,14 +439,15 @@ static void run_failed(struct sched *s, struct job *j)
 		}
 	}
 	if (kept)
-		fail(s, j, "%s failed: %s after %.1f s (build %.1f s); kept as %s", which, exit_text,
+		fail(s, j, "%s failed: %s after %.1f s (build %.1f s); kept as %s", which, shown,
 		     j->proc.seconds, j->build_s, kept);
 	else
-		fail(s, j, "%s failed: %s after %.1f s (build %.1f s); no evidence written%s", which, exit_text,
+		fail(s, j, "%s failed: %s after %.1f s (build %.1f s); no evidence written%s", which, shown,
 		     j->proc.seconds, j->build_s, s->plan->keep_failed ? "" : " (--keep-failed writes it)");
 	free(kept);
 	free(which);
 	free(exit_text);
+	free(shown);
 	free(out_path);
 	free(err_path);
 }

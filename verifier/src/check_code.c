@@ -221,16 +221,12 @@ void check_measured(struct page_ctx *ctx)
 		struct fact_text t = {.s = ctx->tf.data + from, .len = to - from, .file = &ctx->tf, .base = from};
 		struct fact_range *r;
 		size_t n_r;
-		size_t before = diag_count(DIAG_ERROR) + diag_count(DIAG_WARNING);
-		size_t n = facts_check(&t, ev, &r, &n_r);
+		size_t n = facts_check(&t, ev, ctx->ledger, &r, &n_r);
 		diag_checks_add(n);
-		bool ok = diag_count(DIAG_ERROR) + diag_count(DIAG_WARNING) == before;
 		for (size_t k = 0; k < n_r; k++) {
 			ctx->consumed = xgrow(ctx->consumed, &ctx->cap_consumed, ctx->n_consumed + 1, sizeof *ctx->consumed);
 			ctx->consumed[ctx->n_consumed++] = (struct fact_range){from + r[k].start, from + r[k].end};
 		}
 		free(r);
-		ledger_add(ctx->ledger, ok ? LG_FACT : LG_FAILED, b->line, 1, "measured paragraph",
-			   "%zu facts against %s%s", n, ev->path, ok ? "" : " (see the diagnostics)");
 	}
 }

@@ -466,14 +466,20 @@ static void gather_row(struct numbers *nb, cmark_node *row_node, struct row *r, 
 }
 
 static void row_failed(struct numbers *nb, const struct row *r, const struct evfile *ev, size_t best, size_t best_line,
-		       const char *fmt)
+		       bool out_of_order)
 {
 	struct page_ctx *ctx = nb->ctx;
-	struct diag *d = diag_begin(D_TABLE_ROW_UNTRACED, textfile_loc_line(&ctx->tf, r->line, 1, 0), fmt, ev->path);
-	if (best_line)
+	struct diag *d = diag_begin(D_TABLE_ROW_UNTRACED, textfile_loc_line(&ctx->tf, r->line, 1, 0),
+				    out_of_order ? "this row is out of the order of the transcript lines of %s"
+						 : "this row is not on any one line of the stdout of %s",
+				    ev->path);
+	if (out_of_order)
+		diag_note(d, textfile_loc_line(&ev->ev.tf, best_line, 0, 0),
+			  "the row rests on this line, which comes before the previous row's");
+	else if (best_line)
 		diag_note(d, textfile_loc_line(&ev->ev.tf, best_line, 0, 0),
 			  "the closest line holds %zu of the row's %zu numbers in order", best, r->n_nums);
-	diag_hint(d, "copy the row's values from one line of the transcript, in its order");
+	diag_hint(d, "copy the row's values from one line of the transcript, keeping the transcript's order");
 	diag_end(d);
 	ledger_add(ctx->ledger, LG_FAILED, r->line, 1, "table row", "not on one line of %s", ev->path);
 }
@@ -541,10 +547,9 @@ static void check_table(struct numbers *nb, struct page_block *b)
 			ledger_add(ctx->ledger, LG_FAILED, r.line, 1, "table row", "shares %s:%zu", ev->path,
 				   ev->ev.stdout_first + shared);
 		} else if (earlier != SIZE_MAX) {
-			row_failed(nb, &r, ev, best, ev->ev.stdout_first + earlier,
-				   "this row is out of the order of the transcript lines of %s");
+			row_failed(nb, &r, ev, best, ev->ev.stdout_first + earlier, true);
 		} else {
-			row_failed(nb, &r, ev, best, best_line, "this row is not on any one line of the stdout of %s");
+			row_failed(nb, &r, ev, best, best_line, false);
 		}
 		row_free(&r);
 	}
@@ -565,6 +570,24 @@ static void check_plain_table(struct numbers *nb, struct page_block *b)
 void check_numbers(struct page_ctx *ctx)
 {
 	struct numbers nb = {.ctx = ctx};
+	/* Without usable evidence every number would be "untraced": the
+	 * evidence's own error (already reported) is the one to fix, and it
+	 * fails the run, so nothing passes unchecked. */
+	bool usable = ctx->n_ev > 0;
+	for (size_t i = 0; i < ctx->n_ev; i++)
+		usable &= ctx->ev[i] && ctx->ev[i]->state == LOAD_OK;
+	if (!usable) {
+		if (!ctx->is_readme || ctx->fm.present || ctx->n_ev > 0)
+			ledger_add(ctx->ledger, LG_FAILED, ctx->fm.first_body_line, 1, "numbers",
+				   "not checked: the page has no usable evidence (see the errors above)");
+		/* a page with front matter has had its missing evidence field
+		 * reported; a README has only the lesson's evidence folder */
+		if (ctx->is_readme && !ctx->fm.present && ctx->n_ev == 0)
+			diag_report(D_EVIDENCE_NONE, textfile_loc_line(&ctx->tf, 1, 0, 0),
+				    "lesson '%s' has no evidence yet: this README's numbers and transcripts cannot be checked",
+				    ctx->lesson);
+		return;
+	}
 	for (size_t i = 0; i < ctx->n_ev; i++)
 		bank_add_evidence(&nb.bank, ctx->ev[i]);
 	for (size_t i = 0; i < ctx->pg.n_blocks; i++) {

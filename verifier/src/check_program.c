@@ -130,7 +130,7 @@ void check_program(const char *lesson, const struct check_opts *opts)
 		if (p->hdr.verified) {
 			struct fact_text t = {.s = p->hdr.verified, .len = p->hdr.verified_len, .file = &p->tf,
 					      .map = p->hdr.verified_src};
-			diag_checks_add(facts_check(&t, ev, NULL, NULL));
+			diag_checks_add(facts_check(&t, ev, NULL, NULL, NULL));
 		}
 	} else {
 		course_report_unusable(ev->state, ev->why, evpath, textfile_loc_line(&p->tf, p->hdr.verified_line, 0, 0),

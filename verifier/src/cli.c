@@ -124,8 +124,9 @@ static char *operand_path(const char *arg)
 static int finish(const char *what, size_t pages, size_t programs)
 {
 	size_t errors = diag_count(DIAG_ERROR), warnings = diag_count(DIAG_WARNING);
-	fprintf(stderr, "coursecheck %s: %zu page%s, %zu program%s, %zu checks: %zu error%s, %zu warning%s\n", what,
-		pages, pages == 1 ? "" : "s", programs, programs == 1 ? "" : "s", diag_checks(), errors,
+	fprintf(stderr, "coursecheck %s: %zu page%s, %zu program%s, %zu check%s: %zu error%s, %zu warning%s\n", what,
+		pages, pages == 1 ? "" : "s", programs, programs == 1 ? "" : "s", diag_checks(),
+		diag_checks() == 1 ? "" : "s", errors,
 		errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
 	check_numbers_release();
 	course_release();

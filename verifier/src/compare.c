@@ -130,10 +130,10 @@ static size_t edit_script(const struct lines *a, const struct lines *b, struct e
 	while (i < n || j < m) {
 		if (i < n && j < m && line_eq(&a->v[i], &b->v[j])) {
 			e[count++] = (struct edit){' ', i++, j++};
-		} else if (j < m && (i == n || T(i, j + 1) >= T(i + 1, j))) {
-			e[count++] = (struct edit){'+', i, j++};
-		} else {
+		} else if (i < n && (j == m || T(i + 1, j) >= T(i, j + 1))) {
 			e[count++] = (struct edit){'-', i++, j};
+		} else {
+			e[count++] = (struct edit){'+', i, j++};
 		}
 	}
 #undef T

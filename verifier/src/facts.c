@@ -16,6 +16,7 @@ static struct re flag_re = RE_INIT("(?<![\\w/.=-])(--?[A-Za-z][\\w.=+,/:-]*)", 0
 struct checker {
 	const struct fact_text *t;
 	const struct evfile *ev;
+	struct ledger *lg;
 	struct fact_range *ranges;
 	size_t n_ranges, cap;
 	size_t checked;
@@ -46,6 +47,20 @@ static void consumed(struct checker *c, size_t start, size_t end)
 	c->checked++;
 }
 
+/* One fact judged: into the ledger, with the evidence line it rests on. */
+static void record(struct checker *c, bool ok, size_t start, size_t end, const char *key)
+{
+	if (!c->lg)
+		return;
+	size_t line = 0;
+	const char *v = evidence_get(&c->ev->ev, key, &line);
+	struct diag_loc at = loc_of(c->t, start, end);
+	char *claim = xstrndup(c->t->s + start, end - start);
+	ledger_add(c->lg, ok ? LG_FACT : LG_FAILED, at.line, at.col, claim, "%s:%zu (%s: %s)", c->ev->path, line, key,
+		   v ? v : "");
+	free(claim);
+}
+
 static void disagree(struct checker *c, enum diag_kind kind, size_t start, size_t end, const char *what,
 		     const char *key, const char *want)
 {
@@ -71,7 +86,9 @@ static void check_dates(struct checker *c)
 	struct re_match g;
 	for (size_t off = 0; re_search(&date_re, c->t->s, c->t->len, off, &g); off = g.end[0]) {
 		consumed(c, g.start[1], g.end[1]);
-		if (!span_eq(c->t->s + g.start[1], g.end[1] - g.start[1], date, 10))
+		bool ok = span_eq(c->t->s + g.start[1], g.end[1] - g.start[1], date, 10);
+		record(c, ok, g.start[1], g.end[1], "captured");
+		if (!ok)
 			disagree(c, D_FACT_DATE, g.start[1], g.end[1], "date", "captured", "capture date");
 	}
 }
@@ -82,7 +99,9 @@ static void check_driver(struct checker *c)
 	struct re_match g;
 	for (size_t off = 0; re_search(&driver_re, c->t->s, c->t->len, off, &g); off = g.end[0]) {
 		consumed(c, g.start[1], g.end[1]);
-		if (!span_eq(c->t->s + g.start[1], g.end[1] - g.start[1], want, strlen(want)))
+		bool ok = span_eq(c->t->s + g.start[1], g.end[1] - g.start[1], want, strlen(want));
+		record(c, ok, g.start[1], g.end[1], "driver");
+		if (!ok)
 			disagree(c, D_FACT_DRIVER, g.start[1], g.end[1], "driver", "driver", "driver");
 	}
 }
@@ -96,15 +115,20 @@ static void check_cuda(struct checker *c)
 	const char *v = strstr(want, "(V");
 	struct re_match g;
 	for (size_t off = 0; re_search(&cuda_re, c->t->s, c->t->len, off, &g); off = g.end[0]) {
-		consumed(c, g.start[1], re_group_set(&g, 2) ? g.end[2] : g.end[1]);
-		if (!span_eq(c->t->s + g.start[1], g.end[1] - g.start[1], want, rel_len))
+		size_t end = re_group_set(&g, 2) ? g.end[2] + 1 : g.end[1]; /* with its ")" */
+		consumed(c, g.start[1], end);
+		bool ok = span_eq(c->t->s + g.start[1], g.end[1] - g.start[1], want, rel_len);
+		if (!ok)
 			disagree(c, D_FACT_CUDA, g.start[1], g.end[1], "CUDA version", "cuda", "CUDA version");
 		if (re_group_set(&g, 2)) {
 			size_t vlen = v ? strcspn(v + 2, ")") : 0;
-			if (!v || !span_eq(c->t->s + g.start[2], g.end[2] - g.start[2], v + 2, vlen))
+			bool v_ok = v && span_eq(c->t->s + g.start[2], g.end[2] - g.start[2], v + 2, vlen);
+			ok &= v_ok;
+			if (!v_ok)
 				disagree(c, D_FACT_CUDA, g.start[2], g.end[2], "CUDA compiler version", "cuda",
 					 "CUDA compiler version");
 		}
+		record(c, ok, g.start[1], end, "cuda");
 	}
 }
 
@@ -114,7 +138,9 @@ static void check_cc(struct checker *c)
 	struct re_match g;
 	for (size_t off = 0; re_search(&cc_re, c->t->s, c->t->len, off, &g); off = g.end[0]) {
 		consumed(c, g.start[1], g.end[1]);
-		if (!span_eq(c->t->s + g.start[1], g.end[1] - g.start[1], want, strlen(want)))
+		bool ok = span_eq(c->t->s + g.start[1], g.end[1] - g.start[1], want, strlen(want));
+		record(c, ok, g.start[1], g.end[1], "compute-capability");
+		if (!ok)
 			disagree(c, D_FACT_CC, g.start[1], g.end[1], "compute capability", "compute-capability",
 				 "compute capability");
 	}
@@ -155,7 +181,9 @@ static void check_flags(struct checker *c)
 		while (e > s + 2 && strchr(".,;:", c->t->s[e - 1]))
 			e--;
 		consumed(c, s, e);
-		if (!flag_in_build(build, c->t->s + s, e - s)) {
+		bool ok = flag_in_build(build, c->t->s + s, e - s);
+		record(c, ok, s, e, "build");
+		if (!ok) {
 			size_t line;
 			evidence_get(&c->ev->ev, "build", &line);
 			struct diag *d = diag_begin(D_FACT_FLAG, loc_of(c->t, s, e),
@@ -174,9 +202,11 @@ static void check_gpu(struct checker *c)
 	const char *hit = memmem(c->t->s, c->t->len, gpu, strlen(gpu));
 	if (hit) {
 		consumed(c, (size_t)(hit - c->t->s), (size_t)(hit - c->t->s) + strlen(gpu));
+		record(c, true, (size_t)(hit - c->t->s), (size_t)(hit - c->t->s) + strlen(gpu), "gpu");
 		return;
 	}
 	c->checked++;
+	record(c, false, 0, 0, "gpu");
 	size_t line;
 	evidence_get(&c->ev->ev, "gpu", &line);
 	struct diag *d = diag_begin(D_FACT_GPU, loc_of(c->t, 0, 0), "the run's GPU, '%s', is not named here", gpu);
@@ -185,9 +215,10 @@ static void check_gpu(struct checker *c)
 	diag_end(d);
 }
 
-size_t facts_check(const struct fact_text *t, const struct evfile *ev, struct fact_range **ranges, size_t *n_ranges)
+size_t facts_check(const struct fact_text *t, const struct evfile *ev, struct ledger *lg, struct fact_range **ranges,
+		   size_t *n_ranges)
 {
-	struct checker c = {.t = t, .ev = ev};
+	struct checker c = {.t = t, .ev = ev, .lg = lg};
 	check_gpu(&c);
 	check_dates(&c);
 	check_driver(&c);

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "course.h"
+#include "ledger.h"
 #include "textfile.h"
 
 struct fact_text {
@@ -32,8 +33,10 @@ struct fact_range {
 };
 
 /* Checks every fact against ev (which must be LOAD_OK).  Reports each
- * disagreement.  *ranges (malloc'd, may be NULL) receives the consumed
- * ranges.  Returns the number of facts checked. */
-size_t facts_check(const struct fact_text *t, const struct evfile *ev, struct fact_range **ranges, size_t *n_ranges);
+ * disagreement and, when lg is given, records each fact in it.  *ranges
+ * (malloc'd, may be NULL) receives the consumed ranges.  Returns the
+ * number of facts checked. */
+size_t facts_check(const struct fact_text *t, const struct evfile *ev, struct ledger *lg, struct fact_range **ranges,
+		   size_t *n_ranges);
 
 #endif

@@ -78,7 +78,8 @@ static struct diag_loc pending_loc(const struct walk *w, const struct pending *p
 
 static void dangling(struct walk *w, const struct pending *p, cmark_node *next)
 {
-	struct diag *d = diag_begin(D_MARKER_DANGLING, pending_loc(w, p), "%s marker must be followed by %s, not %s",
+	enum diag_kind kind = p->m.kind == MK_TABLE ? D_TABLE_DANGLING : D_MARKER_DANGLING;
+	struct diag *d = diag_begin(kind, pending_loc(w, p), "%s marker must be followed by %s, not %s",
 				    marker_kind_name(p->m.kind), expected_block(p->m.kind),
 				    next ? block_name(next) : "the end of its section");
 	if (next)

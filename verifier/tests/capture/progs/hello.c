@@ -1,0 +1,40 @@
+// hello: greets, prints a sum, and holds "the GPU" for a moment.
+// Build: nvcc -arch=sm_90 -o hello hello.cu
+// Run: ./hello
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Registers this process with the stand-in nvidia-smi as a user of the
+ * GPU named by CUDA_VISIBLE_DEVICES. */
+static void use_gpu(void)
+{
+	const char *dir = getenv("STANDIN_APPS_DIR");
+	const char *gpu = getenv("CUDA_VISIBLE_DEVICES");
+	char path[4096];
+	if (!dir)
+		return;
+	snprintf(path, sizeof path, "%s/%d", dir, (int)getpid());
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%s\n", gpu ? gpu : "unset");
+		fclose(f);
+	}
+}
+
+int main(void)
+{
+	const char *ran = getenv("STANDIN_RAN");
+	if (ran)
+		fclose(fopen(ran, "w"));
+	use_gpu();
+	printf("hello from the test GPU\n");
+	printf("sum = 42\n");
+	printf("visible: %s, order: %s\n", getenv("CUDA_VISIBLE_DEVICES"), getenv("CUDA_DEVICE_ORDER"));
+	fprintf(stderr, "a note on stderr\n");
+	fflush(stdout);
+	struct timespec ts = {1, 300000000}; /* long enough for a sample during the run */
+	nanosleep(&ts, NULL);
+	return 0;
+}

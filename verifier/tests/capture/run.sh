@@ -1,0 +1,549 @@
+#!/bin/sh
+# run.sh - tests of coursecheck-capture that need no GPU.
+#
+#   sh verifier/tests/capture/run.sh PATH/TO/coursecheck-capture
+#
+# Works from any folder.  Each case makes its own scratch repository under
+# one mktemp folder (removed at the end), whose programs are the plain C
+# files of progs/ copied in as programs/LESSON/NAME.cu; stand-in nvcc and
+# nvidia-smi scripts (bin/) come first on PATH.  Prints `ok NAME` or
+# `FAIL NAME: why` per case, then `N passed, M failed`; exits 0 only when
+# nothing failed.
+set -u
+
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+	echo "usage: sh run.sh PATH/TO/coursecheck-capture" >&2
+	exit 2
+fi
+case $1 in
+/*) CAP=$1 ;;
+*) CAP=$(pwd)/$1 ;;
+esac
+HERE=$(cd "$(dirname "$0")" && pwd)
+SRC=$(cd "$HERE/../../src" && pwd)
+T=$(mktemp -d "${TMPDIR:-/tmp}/capture-tests.XXXXXX") || exit 2
+BG=
+cleanup() {
+	for p in $BG; do kill "$p" 2>/dev/null; done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+PATH=$HERE/bin:$PATH
+TMPDIR=$T/tmp
+STANDIN_APPS_DIR=$T/apps
+COURSECHECK_NOW=2026-11-30T10:05:12Z
+DAY=2026-11-30
+export PATH TMPDIR STANDIN_APPS_DIR COURSECHECK_NOW
+unset CUDA_VISIBLE_DEVICES STANDIN_GPUS STANDIN_SMI_FAIL STANDIN_NVCC_FAIL STANDIN_FOREIGN_PID \
+	STANDIN_SMI_LOG STANDIN_RAN STANDIN_PIDS STANDIN_LOCKS
+mkdir -p "$TMPDIR" "$STANDIN_APPS_DIR"
+
+pass=0
+failed=0
+
+# ---- the case protocol: begin NAME; check ...; end ----
+
+begin() {
+	NAME=$1
+	WHY=
+}
+because() {
+	[ -n "$WHY" ] || WHY=$1
+}
+# check DESCRIPTION COMMAND...: the case fails (first reason wins) unless COMMAND succeeds.
+check() {
+	d=$1
+	shift
+	"$@" >/dev/null 2>&1 || because "$d"
+}
+not() {
+	! "$@"
+}
+end() {
+	if [ -z "$WHY" ]; then
+		echo "ok $NAME"
+		pass=$((pass + 1))
+	else
+		echo "FAIL $NAME: $WHY"
+		failed=$((failed + 1))
+	fi
+}
+
+# ---- scratch repositories ----
+
+# mkrepo NAME LESSON:PROG...: a repository whose programs/LESSON/PROG.cu is progs/PROG.c,
+# committed (when git is there) with build/ ignored.  Sets R.
+mkrepo() {
+	R=$T/$1
+	shift
+	mkdir -p "$R/programs"
+	for spec in "$@"; do
+		mkdir -p "$R/programs/${spec%%:*}"
+		cp "$HERE/progs/${spec#*:}.c" "$R/programs/${spec%%:*}/${spec#*:}.cu"
+	done
+	printf 'build/\n' >"$R/.gitignore"
+	(cd "$R" && git init -q && git add -A &&
+		git -c user.name=test -c user.email=test@example.com commit -qm init) >/dev/null 2>&1
+}
+
+# cap ARG...: runs capture in $R; RC is its status, $T/out and $T/err its output.
+cap() {
+	(cd "$R" && "$CAP" "$@") >"$T/out" 2>"$T/err"
+	RC=$?
+}
+
+# ---- reading evidence ----
+
+# field FILE KEY: the header value of KEY.
+field() {
+	sed -n "/^stdout: [0-9]*\$/q; s/^$2: //p" "$1"
+}
+has_field() {
+	sed -n '/^stdout: [0-9]*$/q; p' "$1" | grep -q "^$2: "
+}
+sha() {
+	if command -v sha256sum >/dev/null 2>&1; then
+		sha256sum | cut -d' ' -f1
+	else
+		openssl dgst -sha256 -r | cut -d' ' -f1
+	fi
+}
+body_sha() {
+	sed -n '/^stdout: [0-9]*$/,$p' "$1" | sha
+}
+stdout_of() {
+	awk 'f && n > 0 { print; n--; next } f { exit } /^stdout: [0-9]+$/ { f = 1; n = $2 }' "$1"
+}
+stderr_of() {
+	awk 's == 0 && /^stdout: [0-9]+$/ { s = 1; k = $2; next }
+	     s == 1 && k > 0 { k--; next }
+	     s == 1 { s = 2; n = $2; next }
+	     s == 2 && n > 0 { print; n-- }' "$1"
+}
+# Evidence files of a lesson in the repository, one a line.
+evidence_files() {
+	ls "$R/evidence/$1" 2>/dev/null | grep '^run-.*\.txt$'
+}
+count_evidence() {
+	evidence_files "$1" | wc -l | tr -d ' '
+}
+# The evidence must parse with the verifier's own parser and hash right.
+valid() {
+	"$EVCHECK" "$1" && [ "$(body_sha "$1")" = "$(field "$1" body-sha256)" ]
+}
+err_has() {
+	grep -q -- "$1" "$T/err"
+}
+# No temporary evidence file anywhere, and no scratch folder left behind.
+no_litter() {
+	[ -z "$(find "$R" -name '.tmp-run-*' 2>/dev/null)" ] || because "a temporary file was left in evidence/"
+	if [ -d "$R/build/capture" ] && [ -n "$(ls -A "$R/build/capture")" ]; then
+		because "a scratch folder was left in build/capture/"
+	fi
+	[ -z "$(ls -A "$TMPDIR")" ] || because "something was left in TMPDIR"
+}
+elapsed_since() {
+	echo $(($(date +%s) - $1))
+}
+dead() {
+	for p in "$@"; do
+		kill -0 "$p" 2>/dev/null && return 1
+	done
+	return 0
+}
+
+# ---- the verifier's parser, to read what capture writes ----
+
+EVCHECK=$T/evcheck
+begin evcheck-builds
+if ! cc -std=c11 -D_XOPEN_SOURCE=700 -I"$SRC" "$HERE/evcheck.c" "$SRC/evidence.c" "$SRC/textfile.c" \
+	"$SRC/sha256.c" "$SRC/diag.c" "$SRC/util.c" -lcrypto -o "$EVCHECK" 2>"$T/cc.err"; then
+	because "cannot build evcheck: $(head -n 1 "$T/cc.err")"
+	printf '#!/bin/sh\nexit 1\n' >"$EVCHECK"
+	chmod +x "$EVCHECK"
+fi
+end
+
+# ---- the cases ----
+
+begin clean-run
+mkrepo clean hello:hello
+cap hello
+E=$R/evidence/hello/run-$DAY.txt
+check "exit status $RC, not 0" [ "$RC" -eq 0 ]
+check "no evidence file evidence/hello/run-$DAY.txt" [ -f "$E" ]
+if [ -f "$E" ]; then
+	check "the first line is not the magic line" [ "$(head -n 1 "$E")" = "coursecheck-evidence 1" ]
+	if command -v git >/dev/null 2>&1; then
+		commit=$(git -C "$R" rev-parse HEAD)
+		dirty=no
+	else
+		commit=none
+		dirty=unknown
+	fi
+	for kv in "lesson=hello" "program=programs/hello/hello.cu" "build=nvcc -arch=sm_90 -o hello hello.cu" \
+		"run=./hello" "gpu=NVIDIA H200" "compute-capability=9.0" "driver=580.159.04" \
+		"cuda=13.0 (V13.0.88)" "captured=2026-11-30T10:05:12Z" "node=$(uname -n)" "exit=0" \
+		"memory=143771 MiB" "commit=$commit" "dirty=$dirty" "gpu-exclusive=yes" "gpu-index=0" \
+		"capture-tool=coursecheck-capture 1"; do
+		k=${kv%%=*}
+		v=${kv#*=}
+		check "header $k is '$(field "$E" "$k")', not '$v'" [ "$(field "$E" "$k")" = "$v" ]
+	done
+	for k in source-sha256 body-sha256 host-compiler build-seconds run-seconds; do
+		check "header $k is missing" has_field "$E" "$k"
+	done
+	check "sm-count is there, but nvidia-smi gave none" not has_field "$E" sm-count
+	check "repeats is there without --repeat" not has_field "$E" repeats
+	check "source-sha256 is not the program's SHA-256" \
+		[ "$(field "$E" source-sha256)" = "$(sha <"$R/programs/hello/hello.cu")" ]
+	check "body-sha256 is not the SHA-256 of the body" [ "$(body_sha "$E")" = "$(field "$E" body-sha256)" ]
+	check "the stdout section is not what the program printed" [ "$(stdout_of "$E")" = "$(printf \
+		'hello from the test GPU\nsum = 42\nvisible: 0, order: PCI_BUS_ID')" ]
+	check "the stdout count is not 3" grep -qx 'stdout: 3' "$E"
+	check "the stderr section is not what the program printed" [ "$(stderr_of "$E")" = "a note on stderr" ]
+	check "the stderr count is not 1" grep -qx 'stderr: 1' "$E"
+	check "evidence.c does not accept the file" "$EVCHECK" "$E"
+fi
+check "no progress line" grep -q "^capture: hello: build [0-9.]* s, run [0-9.]* s, exit 0 -> evidence/hello/run-$DAY.txt\$" "$T/err"
+check "no summary line" grep -qx "capture: 1 lesson, 1 captured, 0 failed" "$T/err"
+check "something was printed on stdout" [ ! -s "$T/out" ]
+no_litter
+end
+
+begin crash
+mkrepo crash crash:crash
+cap crash
+check "exit status $RC, not 1" [ "$RC" -eq 1 ]
+check "evidence was written of a crash" [ ! -e "$R/evidence" ]
+check "the signal is not reported" err_has "capture: crash: run failed: signal 11 (SIGSEGV) after"
+check "the stderr tail is not shown" grep -qx "    | about to crash" "$T/err"
+check "no summary line" grep -qx "capture: 1 lesson, 0 captured, 1 failed" "$T/err"
+cap --keep-failed crash
+E=$R/evidence/crash/run-$DAY.txt
+check "exit status $RC with --keep-failed, not 1" [ "$RC" -eq 1 ]
+check "--keep-failed wrote no evidence" [ -f "$E" ]
+if [ -f "$E" ]; then
+	check "exit is '$(field "$E" exit)', not 'signal 11 (SIGSEGV)'" [ "$(field "$E" exit)" = "signal 11 (SIGSEGV)" ]
+	check "the kept stdout is not the program's" [ "$(stdout_of "$E")" = "before the crash" ]
+	check "the kept evidence does not parse" valid "$E"
+	check "the kept file is not reported" err_has "kept as evidence/crash/run-$DAY.txt"
+fi
+no_litter
+end
+
+begin exit-status
+mkrepo exitst fail:fail
+cap fail
+check "exit status $RC, not 1" [ "$RC" -eq 1 ]
+check "the status is not reported" err_has "capture: fail: run failed: exit 3 after"
+check "the last stderr line is not shown" grep -qx "    | error line 25" "$T/err"
+check "the 20th line from the end is not shown" grep -qx "    | error line 6" "$T/err"
+check "more than 20 lines are shown" not grep -qx "    | error line 5" "$T/err"
+check "evidence was written" [ ! -e "$R/evidence" ]
+cap --keep-failed fail
+check "exit is not 3 in kept evidence" [ "$(field "$R/evidence/fail/run-$DAY.txt" exit)" = 3 ]
+no_litter
+end
+
+begin timeout
+mkrepo hang hang:hang
+STANDIN_PIDS=$T/hang.pids
+export STANDIN_PIDS
+t0=$(date +%s)
+cap --timeout 2 hang
+took=$(elapsed_since "$t0")
+unset STANDIN_PIDS
+check "exit status $RC, not 1" [ "$RC" -eq 1 ]
+check "took $took s to stop a 2 s limit" [ "$took" -le 8 ]
+check "the time limit is not reported" err_has "capture: hang: run failed: timeout after 2 s"
+check "evidence was written" [ ! -e "$R/evidence" ]
+check "the program never ran" [ -s "$T/hang.pids" ]
+check "the program or its child still runs" dead $(cat "$T/hang.pids" 2>/dev/null)
+no_litter
+end
+
+begin build-failure
+mkrepo broken broken:broken
+cap broken
+check "exit status $RC, not 1" [ "$RC" -eq 1 ]
+check "the build failure is not reported" err_has "capture: broken: build failed: exit 1 after"
+check "the compiler's errors are not shown" grep -q "^    | .*broken.cu" "$T/err"
+check "evidence was written" [ ! -e "$R/evidence" ]
+cap --keep-failed broken
+E=$R/evidence/broken/run-$DAY.txt
+check "--keep-failed kept no failed build" [ -f "$E" ]
+[ -f "$E" ] && check "exit of a kept build failure is '$(field "$E" exit)'" [ "$(field "$E" exit)" = "build failed (exit 1)" ]
+[ -f "$E" ] && check "the kept build failure does not parse" valid "$E"
+no_litter
+end
+
+begin same-day-second
+mkrepo second hello:hello
+cap hello
+cp "$R/evidence/hello/run-$DAY.txt" "$T/first.copy" 2>/dev/null
+cap hello
+check "exit status $RC, not 0" [ "$RC" -eq 0 ]
+check "the second capture is not run-$DAY-2.txt" [ -f "$R/evidence/hello/run-$DAY-2.txt" ]
+check "the first file changed" cmp -s "$R/evidence/hello/run-$DAY.txt" "$T/first.copy"
+check "not exactly two evidence files" [ "$(count_evidence hello)" = 2 ]
+check "the progress line does not name -2" err_has "-> evidence/hello/run-$DAY-2.txt"
+check "the second file does not parse" valid "$R/evidence/hello/run-$DAY-2.txt"
+no_litter
+end
+
+begin unwritable-lesson-folder
+mkrepo unwritable hello:hello
+mkdir -p "$R/evidence"
+printf 'in the way\n' >"$R/evidence/hello"
+cap hello
+check "exit status $RC, not 1" [ "$RC" -eq 1 ]
+check "the path and reason are not given" err_has "capture: hello: cannot write evidence: cannot make the folder evidence/hello/: Not a directory"
+check "the file in the way changed" [ "$(cat "$R/evidence/hello")" = "in the way" ]
+check "something else was written in evidence/" [ "$(find "$R/evidence" | wc -l | tr -d ' ')" = 2 ]
+check "no summary line" grep -qx "capture: 1 lesson, 0 captured, 1 failed" "$T/err"
+no_litter
+end
+
+begin unwritable-evidence-folder
+mkrepo unwritable2 hello:hello
+printf 'in the way\n' >"$R/evidence"
+cap hello
+check "exit status $RC, not 1" [ "$RC" -eq 1 ]
+check "the path and reason are not given" err_has "capture: hello: cannot write evidence: cannot make the folder evidence/: Not a directory"
+check "the file in the way changed" [ "$(cat "$R/evidence")" = "in the way" ]
+no_litter
+end
+
+begin concurrent
+mkrepo concurrent hello:hello
+(cd "$R" && "$CAP" hello >"$T/c1.out" 2>"$T/c1.err"; echo $? >"$T/c1.rc") &
+p1=$!
+(cd "$R" && "$CAP" hello >"$T/c2.out" 2>"$T/c2.err"; echo $? >"$T/c2.rc") &
+p2=$!
+wait "$p1" "$p2"
+check "the first capture failed" [ "$(cat "$T/c1.rc")" = 0 ]
+check "the second capture failed" [ "$(cat "$T/c2.rc")" = 0 ]
+check "not run-$DAY.txt and run-$DAY-2.txt" [ "$(evidence_files hello | tr '\n' ' ')" = "run-$DAY-2.txt run-$DAY.txt " ]
+check "run-$DAY.txt is not whole" valid "$R/evidence/hello/run-$DAY.txt"
+check "run-$DAY-2.txt is not whole" valid "$R/evidence/hello/run-$DAY-2.txt"
+no_litter
+end
+
+begin stale
+mkrepo stale hello:hello other:vol
+cap hello
+cap --stale
+check "exit status $RC, not 0" [ "$RC" -eq 0 ]
+check "a lesson with no evidence was not captured" [ -f "$R/evidence/other/run-$DAY.txt" ]
+check "a current lesson was captured again" [ "$(count_evidence hello)" = 1 ]
+check "the reason is not given" err_has "capture: other: stale: it has no evidence"
+check "no --stale summary" grep -qx "capture: 2 lessons, 1 up to date, 1 captured, 0 failed" "$T/err"
+cap --stale
+check "a second --stale captured something" [ "$(count_evidence hello)$(count_evidence other)" = 11 ]
+check "no up-to-date summary" grep -qx "capture: 2 lessons, 2 up to date, 0 captured, 0 failed" "$T/err"
+printf '// an edit\n' >>"$R/programs/hello/hello.cu"
+cap --stale
+check "an edited program was not captured" [ "$(count_evidence hello)" = 2 ]
+check "an unchanged one was" [ "$(count_evidence other)" = 1 ]
+check "the edit is not the reason given" err_has "capture: hello: stale: the program changed"
+sed 's|^// Build: nvcc -o vol vol.cu$|// Build: nvcc -O2 -o vol vol.cu|' "$R/programs/other/vol.cu" >"$T/vol.cu" &&
+	cp "$T/vol.cu" "$R/programs/other/vol.cu"
+cap --stale
+check "a changed Build: line was not captured" [ "$(count_evidence other)" = 2 ]
+check "the Build: change is not the reason" err_has "capture: other: stale: the Build: line changed"
+no_litter
+end
+
+begin repeat
+mkrepo repeat vol:vol hello:hello
+cap --repeat 3 vol
+E=$R/evidence/vol/run-$DAY.txt
+check "exit status $RC, not 0" [ "$RC" -eq 0 ]
+check "repeats is '$(field "$E" repeats)', not 3" [ "$(field "$E" repeats)" = 3 ]
+check "volatile is '$(field "$E" volatile)', not '2:5'" [ "$(field "$E" volatile)" = "2:5" ]
+check "the evidence does not parse" valid "$E"
+check "the progress line does not count the runs" err_has "(3 runs, 1 volatile), exit 0"
+cap --repeat 2 hello
+check "volatile is '$(field "$R/evidence/hello/run-$DAY.txt" volatile)', not 'none'" \
+	[ "$(field "$R/evidence/hello/run-$DAY.txt" volatile)" = none ]
+no_litter
+end
+
+begin gpu-shared
+mkrepo shared hello:hello
+sleep 30 &
+foreign=$!
+BG="$BG $foreign"
+STANDIN_FOREIGN_PID=$foreign
+export STANDIN_FOREIGN_PID
+cap hello
+unset STANDIN_FOREIGN_PID
+kill "$foreign" 2>/dev/null
+E=$R/evidence/hello/run-$DAY.txt
+check "exit status $RC, not 0" [ "$RC" -eq 0 ]
+check "gpu-exclusive is '$(field "$E" gpu-exclusive)', not 'no'" [ "$(field "$E" gpu-exclusive)" = no ]
+check "no warning on stderr" err_has "capture: hello: warning: process $foreign, not ours, used GPU 0"
+no_litter
+end
+
+begin sampled-during-run
+mkrepo sampled hello:hello
+STANDIN_SMI_LOG=$T/smi.log
+export STANDIN_SMI_LOG
+cap hello
+unset STANDIN_SMI_LOG
+n=$(grep -c -- '--query-compute-apps=pid' "$T/smi.log" 2>/dev/null)
+check "nvidia-smi was asked about compute apps ${n:-0} times, not before, during and after" [ "${n:-0}" -ge 3 ]
+check "gpu-exclusive is not yes though only our program used the GPU" \
+	[ "$(field "$R/evidence/hello/run-$DAY.txt" gpu-exclusive)" = yes ]
+no_litter
+end
+
+begin raw-output
+mkrepo raw raw:raw
+cap raw
+E=$R/evidence/raw/run-$DAY.txt
+check "exit status $RC, not 0" [ "$RC" -eq 0 ]
+check "the stdout count is not 5" grep -qx 'stdout: 5' "$E"
+check "the stdout section is not the normalised output" \
+	[ "$(stdout_of "$E")" = "$(printf 'first\na\357\277\275b\nprogress 50%%\nprogress 100%%\nno newline')" ]
+check "stdout-final-newline is not no" [ "$(field "$E" stdout-final-newline)" = no ]
+check "stdout-nul-replaced is not yes" [ "$(field "$E" stdout-nul-replaced)" = yes ]
+check "stdout-cr-replaced is not yes" [ "$(field "$E" stdout-cr-replaced)" = yes ]
+check "stderr-final-newline is not no" [ "$(field "$E" stderr-final-newline)" = no ]
+check "the file holds a NUL byte" [ "$(tr -d '\000' <"$E" | wc -c)" = "$(wc -c <"$E")" ]
+check "the evidence does not parse" valid "$E"
+no_litter
+end
+
+begin two-gpus
+mkrepo gpus g1:lock g2:lock g3:lock g4:lock
+STANDIN_GPUS=2
+STANDIN_LOCKS=$T/locks
+export STANDIN_GPUS STANDIN_LOCKS
+mkdir -p "$STANDIN_LOCKS"
+cap -j 2
+unset STANDIN_GPUS STANDIN_LOCKS
+check "exit status $RC, not 0 (two lessons shared a GPU?)" [ "$RC" -eq 0 ]
+check "GPU 0 was not used" [ -e "$T/locks/used0" ]
+check "GPU 1 was not used" [ -e "$T/locks/used1" ]
+check "a lesson saw a shared GPU" not grep -q "is shared" "$T/err"
+check "not every lesson was captured" grep -qx "capture: 4 lessons, 4 captured, 0 failed" "$T/err"
+idx=$(for l in g1 g2 g3 g4; do field "$R/evidence/$l/run-$DAY.txt" gpu-index; done | sort -u | tr '\n' ' ')
+check "gpu-index values are '$idx', not '0 1 '" [ "$idx" = "0 1 " ]
+no_litter
+end
+
+begin build-only
+mkrepo buildonly hello:hello vol:vol
+STANDIN_SMI_FAIL=1
+STANDIN_RAN=$T/ran
+export STANDIN_SMI_FAIL STANDIN_RAN
+cap --build-only build/programs
+unset STANDIN_SMI_FAIL STANDIN_RAN
+check "exit status $RC, not 0" [ "$RC" -eq 0 ]
+check "hello was not built into build/programs/hello/" [ -x "$R/build/programs/hello/hello" ]
+check "vol was not built into build/programs/vol/" [ -x "$R/build/programs/vol/vol" ]
+check "a program ran" [ ! -e "$T/ran" ]
+check "evidence was written" [ ! -e "$R/evidence" ]
+check "no progress line" err_has "capture: hello: build [0-9.]* s -> build/programs/hello/"
+check "no summary" grep -qx "capture: 2 lessons, 2 built, 0 failed" "$T/err"
+no_litter
+end
+
+begin no-gpu-facts
+mkrepo nosmi hello:hello
+STANDIN_SMI_FAIL=1
+export STANDIN_SMI_FAIL
+cap hello
+unset STANDIN_SMI_FAIL
+check "exit status $RC with a failing nvidia-smi, not 1" [ "$RC" -eq 1 ]
+check "the refusal does not say why" err_has "capture: hello: refused: nvidia-smi failed (exit 9): NVIDIA-SMI has failed"
+check "evidence was written without GPU facts" [ ! -e "$R/evidence" ]
+STANDIN_NVCC_FAIL=1
+export STANDIN_NVCC_FAIL
+cap hello
+unset STANDIN_NVCC_FAIL
+check "exit status $RC with a failing nvcc, not 1" [ "$RC" -eq 1 ]
+check "the nvcc refusal does not say why" err_has "capture: hello: refused: nvcc failed (exit 1)"
+check "evidence was written without a toolkit" [ ! -e "$R/evidence" ]
+no_litter
+end
+
+begin bad-lessons
+mkrepo badlessons two:hello nohdr:vol
+cp "$HERE/progs/vol.c" "$R/programs/two/second.cu"
+sed '/^\/\/ Run:/d' "$HERE/progs/vol.c" >"$R/programs/nohdr/vol.cu"
+mkdir -p "$R/programs/empty"
+cap
+check "exit status $RC, not 1" [ "$RC" -eq 1 ]
+check "two .cu files are not refused" err_has "capture: two: no program: programs/two/ holds 2 .cu files"
+check "a missing Run: line is not refused" err_has "capture: nohdr: no run command: programs/nohdr/vol.cu has no '// Run: COMMAND' header line"
+check "an empty lesson is not refused" err_has "capture: empty: no program: programs/empty/ holds no .cu file"
+check "no summary" grep -qx "capture: 3 lessons, 0 captured, 3 failed" "$T/err"
+no_litter
+end
+
+begin unknown-lesson
+mkrepo unknown hello:hello
+cap nosuch
+check "exit status $RC, not 2" [ "$RC" -eq 2 ]
+check "the unknown name is not reported" err_has "capture: nosuch: no such lesson under programs/"
+check "the lessons are not listed" grep -qx "capture: the lessons are: hello" "$T/err"
+check "evidence was written" [ ! -e "$R/evidence" ]
+end
+
+begin usage
+mkrepo usage hello:hello
+for args in "--bogus" "--timeout abc" "--timeout 0" "--timeout" "--repeat 0" "-j 0" "-jx" "--root"; do
+	# shellcheck disable=SC2086
+	cap $args
+	check "'$args' exits $RC, not 2" [ "$RC" -eq 2 ]
+	check "'$args' prints no usage" err_has "^usage: coursecheck capture"
+done
+cap --help
+check "--help exits $RC, not 0" [ "$RC" -eq 0 ]
+check "--help prints no usage on stdout" grep -q "^usage: coursecheck capture" "$T/out"
+COURSECHECK_NOW=yesterday cap hello
+check "a malformed COURSECHECK_NOW is accepted" [ "$RC" -eq 2 ]
+check "evidence was written" [ ! -e "$R/evidence" ]
+end
+
+begin root-option
+mkrepo rootopt hello:hello
+(cd "$T" && "$CAP" --root "$R" hello) >"$T/out" 2>"$T/err"
+RC=$?
+check "exit status $RC, not 0" [ "$RC" -eq 0 ]
+check "no evidence under --root" [ -f "$R/evidence/hello/run-$DAY.txt" ]
+no_litter
+end
+
+begin interrupt
+mkrepo interrupt hang:hang
+STANDIN_PIDS=$T/int.pids
+export STANDIN_PIDS
+(cd "$R" && exec "$CAP" hang) >"$T/out" 2>"$T/err" &
+cpid=$!
+BG="$BG $cpid"
+unset STANDIN_PIDS
+i=0
+while [ ! -s "$T/int.pids" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -TERM "$cpid"
+wait "$cpid"
+RC=$?
+check "the program never started" [ -s "$T/int.pids" ]
+check "exit status $RC after SIGTERM, not 1" [ "$RC" -eq 1 ]
+check "the interrupt is not reported" err_has "capture: interrupted by SIGTERM"
+check "the program or its child still runs" dead $(cat "$T/int.pids" 2>/dev/null)
+check "evidence was written" [ ! -e "$R/evidence" ]
+no_litter
+end
+
+echo "$pass passed, $failed failed"
+[ "$failed" -eq 0 ]

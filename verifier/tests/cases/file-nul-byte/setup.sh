@@ -1,0 +1,1 @@
+printf 'abc\000def\n' >> pages/day01-demo.md

@@ -1,0 +1,1 @@
+sed -i 's/$/\r/' pages/day01-demo.md

@@ -1,0 +1,1 @@
+ln -s /etc programs/day01-demo/outside
