@@ -3,6 +3,7 @@
 #include "capture.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,10 +49,14 @@ struct options {
 
 /* ---- options ---- */
 
-static int usage_error(const char *fmt, const char *arg)
+static int usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+static int usage_error(const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
 	fputs("capture: ", stderr);
-	fprintf(stderr, fmt, arg);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputs("\n", stderr);
 	fputs(usage_text, stderr);
 	return 2;
@@ -105,7 +110,9 @@ static int parse_valued(struct options *o, int argc, char **argv, int *i, bool *
 		if (!matched)
 			continue;
 		if (!parse_long(v, numeric[k].lo, numeric[k].hi, targets[k]))
-			return usage_error(v ? "bad value for %s" : "%s needs a value", numeric[k].name);
+			return v ? usage_error("bad value for %s: '%s' (a whole number from %ld to %ld)", numeric[k].name, v,
+					       numeric[k].lo, numeric[k].hi)
+				 : usage_error("%s needs a value", numeric[k].name);
 		return 0;
 	}
 	const char **paths[] = {&o->root, &o->build_only};

@@ -13,6 +13,8 @@
 #include "util.h"
 
 #define TOOL_LIMIT_S 60.0
+/* Sampling happens inside the scheduler's loop, which it holds up. */
+#define SAMPLE_LIMIT_S 10.0
 
 /* ---- small text helpers ---- */
 
@@ -72,17 +74,22 @@ static char *tool_failure(const char *tool, int wstatus, const struct buf *out, 
 }
 
 /* Runs a tool and requires status 0.  out receives its stdout. */
-static int ask(char *const argv[], const char *dir, struct buf *out, char **why)
+static int ask_within(char *const argv[], const char *dir, double limit, struct buf *out, char **why)
 {
 	struct buf err = {0};
 	int wstatus = 0;
-	int r = proc_tool(argv, dir, TOOL_LIMIT_S, out, &err, &wstatus, why);
+	int r = proc_tool(argv, dir, limit, out, &err, &wstatus, why);
 	if (r == 0 && !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0)) {
 		*why = tool_failure(argv[0], wstatus, out, &err);
 		r = -1;
 	}
 	buf_free(&err);
 	return r;
+}
+
+static int ask(char *const argv[], const char *dir, struct buf *out, char **why)
+{
+	return ask_within(argv, dir, TOOL_LIMIT_S, out, why);
 }
 
 /* ---- nvidia-smi ---- */
@@ -92,6 +99,7 @@ static int ask(char *const argv[], const char *dir, struct buf *out, char **why)
  * GPU name cannot shift the fields. */
 static bool parse_gpu_line(const char *s, size_t n, struct gpu *g)
 {
+	memset(g, 0, sizeof *g);
 	const char *c1 = memchr(s, ',', n);
 	const char *c[3] = {NULL, NULL, NULL};
 	int found = 0;
@@ -106,7 +114,6 @@ static bool parse_gpu_line(const char *s, size_t n, struct gpu *g)
 	str_trim(s, &a, &b);
 	if (!all_digits(s + a, b - a) || b - a > 4)
 		return false;
-	memset(g, 0, sizeof *g);
 	g->index = atoi(s + a);
 	g->name = clean_copy(c1 + 1, (size_t)(c[0] - c1 - 1));
 	g->cc = clean_copy(c[0] + 1, (size_t)(c[1] - c[0] - 1));
@@ -413,7 +420,7 @@ int gpu_foreign_apps(int index, const pid_t *ours, size_t n_ours, struct pidset 
 	snprintf(idx, sizeof idx, "%d", index);
 	char *argv[] = {"nvidia-smi", "-i", idx, "--query-compute-apps=pid", "--format=csv,noheader", NULL};
 	struct buf out = {0};
-	if (ask(argv, NULL, &out, why) != 0) {
+	if (ask_within(argv, NULL, SAMPLE_LIMIT_S, &out, why) != 0) {
 		buf_free(&out);
 		return -1;
 	}

@@ -227,12 +227,12 @@ bool lesson_stale(const struct lesson *ls, const char **reason)
 			*reason = "its newest evidence cannot be read";
 		else if (differs(&ev, "program", ls->program))
 			*reason = "its newest evidence is of another program file";
-		else if (differs(&ev, "source-sha256", ls->sha))
-			*reason = "the program changed since its newest evidence";
 		else if (differs(&ev, "build", ls->build))
 			*reason = "the Build: line changed since its newest evidence";
 		else if (differs(&ev, "run", ls->run))
 			*reason = "the Run: line changed since its newest evidence";
+		else if (differs(&ev, "source-sha256", ls->sha))
+			*reason = "the program changed since its newest evidence";
 		else if (!evidence_exit_ok(&ev))
 			*reason = "its newest evidence records a failed run";
 		else {

@@ -35,13 +35,16 @@ void proc_nap(double s)
 /* ---- signals ---- */
 
 static volatile sig_atomic_t caught;
-static const int watched[] = {SIGINT, SIGTERM, SIGHUP, SIGCHLD};
+/* SIGCHLD only wakes the scheduler's nap; SIGPIPE is caught (not ignored,
+ * which children would inherit) so that a closed stderr cannot kill us
+ * and orphan the children. */
+static const int watched[] = {SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE};
 static struct sigaction saved[ARRAY_LEN(watched)];
 static bool installed[ARRAY_LEN(watched)];
 
 static void on_signal(int sig)
 {
-	if (sig != SIGCHLD) /* SIGCHLD only wakes the scheduler's nap */
+	if (sig != SIGCHLD && sig != SIGPIPE)
 		caught = sig;
 }
 
@@ -56,6 +59,8 @@ void proc_catch_signals(void)
 		 * job) stays ignored, as shells do. */
 		if (old.sa_handler == SIG_IGN && watched[i] != SIGCHLD)
 			continue;
+		if (watched[i] == SIGPIPE && old.sa_handler != SIG_DFL)
+			continue; /* the caller (coursecheck) has its own plan for SIGPIPE */
 		struct sigaction sa;
 		memset(&sa, 0, sizeof sa);
 		sa.sa_handler = on_signal;
@@ -213,6 +218,32 @@ static int open_output(const char *path, char **why)
 	return fd;
 }
 
+/* Words that `exec` cannot precede: the shell's reserved words and the
+ * builtins with no program of the same name. */
+static bool shell_only_word(const char *w, size_t n)
+{
+	static const char *const words[] = {
+		"!", "{", "}", "[[", "if", "then", "else", "elif", "fi", "case", "esac", "for", "while", "until",
+		"do", "done", "in", "function", "select", "time", "break", ":", ".", "continue", "eval", "exec",
+		"exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset", "cd", "alias",
+		"unalias", "read", "wait", "umask", "ulimit", "jobs", "fg", "bg", "getopts", "hash", "type",
+		"local", "source", "command", "builtin",
+	};
+	for (size_t i = 0; i < ARRAY_LEN(words); i++)
+		if (strlen(words[i]) == n && memcmp(words[i], w, n) == 0)
+			return true;
+	return false;
+}
+
+char *proc_exec_form(const char *cmd)
+{
+	const char *w = cmd + strspn(cmd, " \t");
+	size_t n = strcspn(w, " \t");
+	bool simple = n > 0 && !strpbrk(cmd, ";&|(){}`\n\r") && !strstr(cmd, "$(") && !memchr(w, '=', n) &&
+		      !shell_only_word(w, n);
+	return simple ? xasprintf("exec %s", cmd) : xstrdup(cmd);
+}
+
 int proc_start(struct proc *p, const char *cmd, const char *dir, const char *out_path,
 	       const char *err_path, char *const envp[], double limit, char **why)
 {
@@ -225,10 +256,12 @@ int proc_start(struct proc *p, const char *cmd, const char *dir, const char *out
 		close(out);
 		return -1;
 	}
-	char *argv[] = {"sh", "-c", (char *)cmd, NULL};
+	char *line = proc_exec_form(cmd);
+	char *argv[] = {"sh", "-c", line, NULL};
 	p->started = proc_now();
 	p->limit = limit;
 	pid_t pid = spawn("/bin/sh", argv, envp, dir, out, err, why);
+	free(line);
 	close(out);
 	close(err);
 	if (pid < 0)

@@ -47,7 +47,15 @@ struct proc {
 	double seconds;   /* how long it ran, valid once finished */
 };
 
-/* Starts `/bin/sh -c cmd` in dir with stdout and stderr written to the
+/* The command as the shell is given it: "exec CMD" when CMD is one simple
+ * command, so that the program replaces the shell and its exit status or
+ * signal reaches us as its own (dash does not exec the last command of
+ * -c, and would turn a SIGSEGV into status 139); else CMD as it is.  A
+ * compound command keeps the shell's 128+N for a program it lost to a
+ * signal.  Malloc'd. */
+char *proc_exec_form(const char *cmd);
+
+/* Starts `/bin/sh -c cmd` (in its proc_exec_form) in dir with stdout and stderr written to the
  * files out_path and err_path (created or truncated) and the environment
  * envp (NULL: this process's).  Returns 0, or -1 with *why (malloc'd). */
 int proc_start(struct proc *p, const char *cmd, const char *dir, const char *out_path,

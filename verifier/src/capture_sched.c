@@ -78,7 +78,7 @@ static void show_tail(const struct job *j, const char *what, const char *err_pat
 		if (t.n_lines) {
 			char *tail = transcript_tail(&t, TAIL_LINES);
 			size_t shown = t.n_lines < TAIL_LINES ? t.n_lines : TAIL_LINES;
-			say(j, "the %s's %s, last %zu line%s:", what, names[i], shown, shown == 1 ? "" : "s");
+			say(j, "last %zu line%s of %s (%s):", shown, shown == 1 ? "" : "s", names[i], what);
 			for (char *line = tail; *line;) {
 				size_t n = strcspn(line, "\n");
 				fprintf(stderr, "    | %.*s\n", (int)n, line);
@@ -90,7 +90,7 @@ static void show_tail(const struct job *j, const char *what, const char *err_pat
 		}
 		transcript_free(&t);
 	}
-	say(j, "the %s printed nothing", what);
+	say(j, "nothing on stderr or stdout (%s)", what);
 }
 
 /* An exit for people to read: "exit 3" rather than the bare "3" of the
@@ -105,12 +105,15 @@ static char *shown_exit(const struct proc *p)
 	return s;
 }
 
-static char *scratch_file(const struct job *j, const char *fmt, long k)
+/* The files in the scratch folder: build.out, build.err, run1.out, ... */
+static char *scratch_file(const struct job *j, const char *name)
 {
-	char *name = xasprintf(fmt, k);
-	char *path = xasprintf("%s/%s", j->scratch, name);
-	free(name);
-	return path;
+	return xasprintf("%s/%s", j->scratch, name);
+}
+
+static char *run_file(const struct job *j, long k, const char *ext)
+{
+	return xasprintf("%s/run%ld.%s", j->scratch, k, ext);
 }
 
 /* ---- ending a job ---- */
@@ -137,17 +140,38 @@ static void succeed(struct sched *s, struct job *j)
 	release(s, j);
 }
 
+/* Reports a failed job, then (tail_of: what ran) the end of its output,
+ * which must be read before the scratch folder goes. */
+static void vfail(struct sched *s, struct job *j, const char *tail_of, const char *err_path, const char *out_path,
+		  const char *fmt, va_list ap)
+{
+	char *msg = xvasprintf(fmt, ap);
+	say(j, "%s", msg);
+	free(msg);
+	if (tail_of)
+		show_tail(j, tail_of, err_path, out_path);
+	s->tally->failed++;
+	release(s, j);
+}
+
 static void fail(struct sched *s, struct job *j, const char *fmt, ...) PRINTF_LIKE(3, 4);
 static void fail(struct sched *s, struct job *j, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = xvasprintf(fmt, ap);
+	vfail(s, j, NULL, NULL, NULL, fmt, ap);
 	va_end(ap);
-	say(j, "%s", msg);
-	free(msg);
-	s->tally->failed++;
-	release(s, j);
+}
+
+static void fail_with_tail(struct sched *s, struct job *j, const char *tail_of, const char *err_path,
+			   const char *out_path, const char *fmt, ...) PRINTF_LIKE(6, 7);
+static void fail_with_tail(struct sched *s, struct job *j, const char *tail_of, const char *err_path,
+			   const char *out_path, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfail(s, j, tail_of, err_path, out_path, fmt, ap);
+	va_end(ap);
 }
 
 /* ---- the evidence ---- */
@@ -317,7 +341,7 @@ static void start_build(struct sched *s, struct job *j)
 	}
 	j->workdir = p->build_only ? xasprintf("%s/%s", p->build_only, j->ls->name) : xasprintf("%s/work", j->scratch);
 	char *copy = xasprintf("%s/%s", j->workdir, j->ls->file);
-	char *out = scratch_file(j, "build.out", 0), *err = scratch_file(j, "build.err", 0);
+	char *out = scratch_file(j, "build.out"), *err = scratch_file(j, "build.err");
 	int r = make_dirs(j->workdir, &why);
 	if (r == 0)
 		r = write_file(copy, j->ls->source, j->ls->source_len, &why);
@@ -337,7 +361,7 @@ static void start_build(struct sched *s, struct job *j)
 /* Keeps a failed build as evidence (--keep-failed): its output is the transcript. */
 static char *keep_failed_build(struct sched *s, struct job *j, const char *exit_text)
 {
-	char *out_path = scratch_file(j, "build.out", 0), *err_path = scratch_file(j, "build.err", 0);
+	char *out_path = scratch_file(j, "build.out"), *err_path = scratch_file(j, "build.err");
 	char *why = NULL, *written = NULL;
 	if (transcript_read(out_path, TRANSCRIPT_MAX_BYTES, &j->out, &why) == 0 &&
 	    transcript_read(err_path, TRANSCRIPT_MAX_BYTES, &j->err, &why) == 0) {
@@ -368,13 +392,14 @@ static void build_done(struct sched *s, struct job *j)
 		return;
 	}
 	char *exit_text = shown_exit(&j->proc);
-	char *err = scratch_file(j, "build.err", 0), *out = scratch_file(j, "build.out", 0);
-	show_tail(j, "build", err, out);
+	char *err = scratch_file(j, "build.err"), *out = scratch_file(j, "build.out");
 	char *kept = s->plan->keep_failed && !s->plan->build_only ? keep_failed_build(s, j, exit_text) : NULL;
+	char *when = j->proc.timed_out ? xstrdup("") : xasprintf(" after %.1f s", j->build_s);
 	if (kept)
-		fail(s, j, "build failed: %s after %.1f s; kept as %s", exit_text, j->build_s, kept);
+		fail_with_tail(s, j, "build", err, out, "build failed: %s%s; kept as %s", exit_text, when, kept);
 	else
-		fail(s, j, "build failed: %s after %.1f s: `%s`", exit_text, j->build_s, j->ls->build);
+		fail_with_tail(s, j, "build", err, out, "build failed: %s%s: `%s`", exit_text, when, j->ls->build);
+	free(when);
 	free(kept);
 	free(exit_text);
 	free(err);
@@ -397,7 +422,7 @@ static void start_run(struct sched *s, struct job *j, size_t gpu)
 	/* nvidia-smi numbers GPUs in PCI bus order; make CUDA count the same way. */
 	const char *set[] = {visible, "CUDA_DEVICE_ORDER=PCI_BUS_ID"};
 	char **envp = proc_env_with(set, ARRAY_LEN(set));
-	char *out = scratch_file(j, "run%ld.out", j->runs + 1), *err = scratch_file(j, "run%ld.err", j->runs + 1);
+	char *out = run_file(j, j->runs + 1, "out"), *err = run_file(j, j->runs + 1, "err");
 	char *why = NULL;
 	int r = proc_start(&j->proc, j->ls->run, j->workdir, out, err, envp, s->plan->timeout, &why);
 	proc_env_free(envp);
@@ -418,9 +443,8 @@ static void run_failed(struct sched *s, struct job *j)
 {
 	long k = j->runs;
 	char *exit_text = proc_describe(&j->proc), *shown = shown_exit(&j->proc);
-	char *out_path = scratch_file(j, "run%ld.out", k), *err_path = scratch_file(j, "run%ld.err", k);
+	char *out_path = run_file(j, k, "out"), *err_path = run_file(j, k, "err");
 	char *which = s->plan->repeat > 1 ? xasprintf("run %ld of %ld", k, s->plan->repeat) : xstrdup("run");
-	show_tail(j, which, err_path, out_path);
 	char *kept = NULL, *why = NULL;
 	if (s->plan->keep_failed) {
 		struct transcript out, err;
@@ -438,12 +462,14 @@ static void run_failed(struct sched *s, struct job *j)
 			free(why);
 		}
 	}
+	char *when = j->proc.timed_out ? xstrdup("") : xasprintf(" after %.1f s", j->proc.seconds);
 	if (kept)
-		fail(s, j, "%s failed: %s after %.1f s (build %.1f s); kept as %s", which, shown,
-		     j->proc.seconds, j->build_s, kept);
+		fail_with_tail(s, j, which, err_path, out_path, "%s failed: %s%s (build %.1f s); kept as %s", which,
+			       shown, when, j->build_s, kept);
 	else
-		fail(s, j, "%s failed: %s after %.1f s (build %.1f s); no evidence written%s", which, shown,
-		     j->proc.seconds, j->build_s, s->plan->keep_failed ? "" : " (--keep-failed writes it)");
+		fail_with_tail(s, j, which, err_path, out_path, "%s failed: %s%s (build %.1f s); no evidence written%s",
+			       which, shown, when, j->build_s, s->plan->keep_failed ? "" : " (--keep-failed writes it)");
+	free(when);
 	free(kept);
 	free(which);
 	free(exit_text);
@@ -456,7 +482,7 @@ static void run_failed(struct sched *s, struct job *j)
  * compared with it.  Returns false after failing the job. */
 static bool take_output(struct sched *s, struct job *j)
 {
-	char *out_path = scratch_file(j, "run%ld.out", j->runs), *err_path = scratch_file(j, "run%ld.err", j->runs);
+	char *out_path = run_file(j, j->runs, "out"), *err_path = run_file(j, j->runs, "err");
 	char *why = NULL;
 	bool ok;
 	if (j->runs == 1) {

@@ -118,10 +118,11 @@ static size_t number_len(const char *s, size_t i, size_t end)
 	return j - i;
 }
 
-/* Collects the numbers of the line [start, end) into *out; returns their count. */
 struct span {
 	size_t off, len;
 };
+
+/* Collects the numbers of the line [start, end) into *out; returns their count. */
 static size_t numbers_of_line(const char *s, size_t start, size_t end, struct span **out, size_t *cap)
 {
 	size_t n = 0;
@@ -208,7 +209,7 @@ void volatility_compare(struct volatility *v, const struct transcript *first, co
 		size_t k = have ? numbers_of_line(other->text, pos, end, &spans, &cap) : 0;
 		for (size_t m = i; m < j; m++) {
 			const struct number_pos *p = &v->nums[m];
-			if (!have || k != j - i ||
+			if (!have || k != j - i || !spans ||
 			    !same_value(first->text + p->off, p->len, other->text + spans[m - i].off, spans[m - i].len))
 				v->nums[m].varies = true;
 		}

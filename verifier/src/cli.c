@@ -12,6 +12,7 @@
 #include "check.h"
 #include "course.h"
 #include "diag.h"
+#include "proghdr.h"
 #include "numtok.h"
 #include "re.h"
 #include "repo.h"
@@ -234,4 +235,30 @@ int cli_ids(int argc, char **argv)
 	(void)argv;
 	diag_print_table(stdout);
 	return 0;
+}
+
+int cli_source_sha256(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs("usage: coursecheck source-sha256 FILE...\n"
+		      "  Prints the SHA-256 that capture records as source-sha256: the program's text\n"
+		      "  with LF line endings and without its Verified paragraph.\n",
+		      stderr);
+		return 2;
+	}
+	int status = 0;
+	for (int i = 1; i < argc; i++) {
+		struct textfile tf;
+		const char *why;
+		if (textfile_read(argv[i], argv[i], &tf, &why) != 0) {
+			fprintf(stderr, "coursecheck source-sha256: %s: %s\n", argv[i], why);
+			status = 2;
+			continue;
+		}
+		char sha[SHA256_HEX_LEN + 1];
+		proghdr_source_sha256(&tf, sha);
+		printf("%s  %s\n", sha, argv[i]);
+		textfile_free(&tf);
+	}
+	return status;
 }

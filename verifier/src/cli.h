@@ -10,5 +10,6 @@
 int cli_verify(int argc, char **argv);
 int cli_explain(int argc, char **argv);
 int cli_ids(int argc, char **argv);
+int cli_source_sha256(int argc, char **argv);
 
 #endif

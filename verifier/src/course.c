@@ -40,7 +40,7 @@ struct program *course_program(const char *relpath)
 	p->state = resolve(relpath, &fs, &p->why);
 	if (p->state != LOAD_OK)
 		return p;
-	if (textfile_read(fs, relpath, &p->tf, &p->why) != 0 || sha256_file_hex(fs, p->sha256) != 0) {
+	if (textfile_read(fs, relpath, &p->tf, &p->why) != 0) {
 		p->state = LOAD_MISSING;
 		free(fs);
 		return p;
@@ -48,6 +48,7 @@ struct program *course_program(const char *relpath)
 	free(fs);
 	snippet_scan(&p->tf, true, &p->snippets);
 	proghdr_parse(&p->tf, &p->hdr);
+	proghdr_source_sha256(&p->tf, p->sha256);
 	return p;
 }
 

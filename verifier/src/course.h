@@ -29,7 +29,7 @@ struct program {
 	struct textfile tf;
 	struct snippet_set snippets;
 	struct proghdr hdr;
-	char sha256[SHA256_HEX_LEN + 1]; /* of the file's bytes on disk */
+	char sha256[SHA256_HEX_LEN + 1]; /* proghdr_source_sha256: Verified paragraph left out */
 };
 
 struct evfile {

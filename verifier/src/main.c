@@ -15,6 +15,7 @@ static const char usage[] =
 	"  explain PAGE...                     print the ledger of every claim of a page\n"
 	"  capture [LESSON...]                 run lessons on this GPU machine, write evidence\n"
 	"  ids                                 list the diagnostic kinds and their ids\n"
+	"  source-sha256 FILE...               the source-sha256 capture records for a program\n"
 	"\n"
 	"Run 'coursecheck COMMAND --help' for a command's options.\n";
 
@@ -28,6 +29,7 @@ int main(int argc, char **argv)
 		{"explain", cli_explain},
 		{"capture", capture_command},
 		{"ids", cli_ids},
+		{"source-sha256", cli_source_sha256},
 	};
 	if (argc < 2) {
 		fputs(usage, stderr);

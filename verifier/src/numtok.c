@@ -21,10 +21,8 @@
 #include <pcre2.h>
 
 /*
- * Compiled with UTF, UCP (so \w and \s know Unicode letters and spaces),
- * EXTENDED (layout and comments below are ignored) and MATCH_INVALID_UTF
- * (stray bytes never match, and no whole-subject UTF check is repeated on
- * every call, which would make a scan quadratic).
+ * Compiled with UTF, UCP (so \w and \s know Unicode letters and spaces)
+ * and EXTENDED (layout and comments below are ignored).
  *
  * At any position the first branch wins, so things that look numeric but
  * are not numbers (dates, times) are matched first and thrown away whole;
@@ -91,7 +89,7 @@ static pcre2_code *compile_number_pattern(void)
 {
 	int err;
 	PCRE2_SIZE err_off;
-	uint32_t options = PCRE2_UTF | PCRE2_UCP | PCRE2_EXTENDED | PCRE2_MATCH_INVALID_UTF;
+	uint32_t options = PCRE2_UTF | PCRE2_UCP | PCRE2_EXTENDED;
 	pcre2_code *code = pcre2_compile((PCRE2_SPTR)number_pattern_source, PCRE2_ZERO_TERMINATED,
 					 options, &err, &err_off, NULL);
 	if (code == NULL) {
@@ -196,9 +194,11 @@ static bool collect_digits(const char *s, size_t len, struct digit_string *d)
 	return true;
 }
 
+#define MINUS_SIGN_UTF8 "\xE2\x88\x92" /* U+2212 */
+
 static bool is_negative_sign(const char *s, size_t len)
 {
-	return (len == 1 && s[0] == '-') || (len == 3 && memcmp(s, "\xE2\x88\x92", 3) == 0);
+	return (len == 1 && s[0] == '-') || (len == 3 && memcmp(s, MINUS_SIGN_UTF8, 3) == 0);
 }
 
 /* Copies the unit, spelling U+03BC mu as U+00B5 micro so "µs" is one unit. */
@@ -245,6 +245,78 @@ static bool make_token(const char *text, const PCRE2_SIZE *ov, const struct patt
 	return true;
 }
 
+/* ---- UTF-8 ---- */
+
+/*
+ * PCRE2 checks a subject's UTF-8 from the start offset to the end on every
+ * call, which makes a scan of a long text with many numbers quadratic (its
+ * MATCH_INVALID_UTF mode does the same in the interpreter).  So the text
+ * is checked once here and matched with PCRE2_NO_UTF_CHECK; a text with
+ * invalid sequences is matched as a copy in which each byte of them reads
+ * SUBSTITUTE (U+001A): neither a letter, a digit nor a space, so a stray
+ * byte ends a number like punctuation, and every offset stays the same.
+ */
+#define INVALID_UTF8_STANDIN '\x1A'
+
+/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms,
+ * no surrogates, nothing past U+10FFFF, which is what PCRE2 accepts), or 0. */
+static size_t utf8_sequence_length(const unsigned char *s, size_t left)
+{
+	static const uint32_t smallest[5] = {0, 0, 0x80, 0x800, 0x10000};
+	unsigned char lead = s[0];
+	size_t n;
+	uint32_t cp;
+	if (lead < 0x80)
+		return 1;
+	if (lead >= 0xC2 && lead <= 0xDF)
+		n = 2, cp = lead & 0x1Fu;
+	else if (lead >= 0xE0 && lead <= 0xEF)
+		n = 3, cp = lead & 0x0Fu;
+	else if (lead >= 0xF0 && lead <= 0xF4)
+		n = 4, cp = lead & 0x07u;
+	else
+		return 0;
+	if (n > left)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3Fu);
+	}
+	if (cp < smallest[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return n;
+}
+
+/* Offset of the first invalid UTF-8 byte in text, or len when there is none. */
+static size_t first_invalid_utf8(const char *text, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_sequence_length(s + i, len - i);
+		if (n == 0)
+			return i;
+		i += n;
+	}
+	return len;
+}
+
+/* A malloc'd copy of text with every byte of an invalid sequence replaced. */
+static char *valid_utf8_copy(const char *text, size_t len, size_t first_bad)
+{
+	char *copy = checked(malloc(len));
+	memcpy(copy, text, len);
+	for (size_t i = first_bad; i < len;) {
+		size_t n = utf8_sequence_length((const unsigned char *)copy + i, len - i);
+		if (n == 0) {
+			copy[i] = INVALID_UTF8_STANDIN;
+			n = 1;
+		}
+		i += n;
+	}
+	return copy;
+}
+
 static void push_token(struct num_token **arr, size_t *n, size_t *cap, const struct num_token *t)
 {
 	if (*n == *cap) {
@@ -259,6 +331,9 @@ size_t numtok_scan(const char *text, size_t len, struct num_token **out)
 	*out = NULL;
 	if (len == 0)
 		return 0;
+	size_t first_bad = first_invalid_utf8(text, len);
+	char *standin = first_bad < len ? valid_utf8_copy(text, len, first_bad) : NULL;
+	const char *subject = standin ? standin : text;
 	pcre2_code *code = number_pattern();
 	struct pattern_groups groups = find_groups(code);
 	pcre2_match_data *md = checked(pcre2_match_data_create_from_pattern(code, NULL));
@@ -268,17 +343,18 @@ size_t numtok_scan(const char *text, size_t len, struct num_token **out)
 	size_t n = 0, cap = 0;
 	size_t offset = 0;
 	while (offset < len) {
-		int rc = pcre2_match(code, (PCRE2_SPTR)text, len, offset, 0, md, NULL);
+		int rc = pcre2_match(code, (PCRE2_SPTR)subject, len, offset, PCRE2_NO_UTF_CHECK, md, NULL);
 		if (rc == PCRE2_ERROR_NOMATCH)
 			break;
 		if (rc < 0)
 			abort(); /* no input can exhaust this pattern's limits: a bug or no memory */
 		struct num_token t;
-		if (!group_matched(ov, groups.skip) && make_token(text, ov, &groups, &t))
+		if (!group_matched(ov, groups.skip) && make_token(subject, ov, &groups, &t))
 			push_token(&tokens, &n, &cap, &t);
 		offset = ov[1]; /* every branch consumes at least one digit */
 	}
 	pcre2_match_data_free(md);
+	free(standin);
 	*out = tokens;
 	return n;
 }
@@ -301,7 +377,7 @@ struct rounded_decimal {
 /*
  * The shortest digit string that reads back as exactly mag (so a value
  * parsed from "1.005" is the decimal 1.005 again, not its binary
- * neighbour), with mag = 0.DIGITS... written as DIGITS * 10^(*exp10).
+ * neighbour); mag = DIGITS * 10^(*exp10).  Returns the number of digits.
  */
 static size_t shortest_digits(double mag, char digits[20], int *exp10)
 {
@@ -341,6 +417,14 @@ static void increment_digits(char *s, size_t *len)
 	(*len)++;
 }
 
+static bool all_zeros(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] != '0')
+			return false;
+	return true;
+}
+
 static bool round_decimal(double value, int decimals, struct rounded_decimal *r)
 {
 	if (!isfinite(value) || decimals < 0 || decimals > NUMTOK_MAX_DIGITS)
@@ -370,8 +454,7 @@ static bool round_decimal(double value, int decimals, struct rounded_decimal *r)
 		if (round_up)
 			increment_digits(r->digits, &r->len);
 	}
-	bool zero = strspn(r->digits, "0") >= r->len;
-	r->negative = value < 0 && !zero;
+	r->negative = value < 0 && !all_zeros(r->digits, r->len);
 	return true;
 }
 
@@ -447,8 +530,6 @@ static void put_bytes(struct bounded_out *o, const char *s, size_t n)
 	memcpy(o->buf + o->len, s, n);
 	o->len += n;
 }
-
-#define MINUS_SIGN_UTF8 "\xE2\x88\x92"
 
 /* The sign to print: like's own kind of minus or plus where it fits. */
 static const char *sign_like(const struct num_token *like, const char *orig, bool negative)

@@ -86,6 +86,7 @@ void proghdr_parse(const struct textfile *tf, struct proghdr *h)
 			h->verified_line = n;
 		}
 		if (in_verified) {
+			h->verified_last = n;
 			size_t off = tf->line_start[n - 1] + start;
 			if (joined.len) {
 				buf_putc(&joined, ' ');
@@ -113,4 +114,23 @@ void proghdr_free(struct proghdr *h)
 	free(h->verified);
 	free(h->verified_src);
 	memset(h, 0, sizeof *h);
+}
+
+void proghdr_source_sha256(const struct textfile *tf, char out[65])
+{
+	struct proghdr h;
+	proghdr_parse(tf, &h);
+	if (!h.verified_line) {
+		sha256_hex(tf->data, tf->len, out);
+		proghdr_free(&h);
+		return;
+	}
+	size_t cut_from = tf->line_start[h.verified_line - 1];
+	size_t cut_to = h.verified_last < tf->n_lines ? tf->line_start[h.verified_last] : tf->len;
+	struct buf b = {0};
+	buf_append(&b, tf->data, cut_from);
+	buf_append(&b, tf->data + cut_to, tf->len - cut_to);
+	sha256_hex(b.s, b.len, out);
+	buf_free(&b);
+	proghdr_free(&h);
 }

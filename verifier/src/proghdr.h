@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "sha256.h"
 #include "textfile.h"
 
 /* One header line's value: where it is and what it says. */
@@ -35,10 +36,17 @@ struct proghdr {
 	size_t verified_len;
 	size_t *verified_src;
 	size_t verified_line; /* file line of the word Verified */
+	size_t verified_last; /* its last line */
 };
 
 /* Reads the header of tf.  Never fails: absent parts stay NULL/0. */
 void proghdr_parse(const struct textfile *tf, struct proghdr *h);
 void proghdr_free(struct proghdr *h);
+
+/* The SHA-256 recorded as source-sha256: of the program's text (LF line
+ * endings) with the lines of its Verified paragraph left out.  The
+ * paragraph names the evidence, so it is written after the capture; it is
+ * a comment, so the program built is the same with or without it. */
+void proghdr_source_sha256(const struct textfile *tf, char out[65]);
 
 #endif

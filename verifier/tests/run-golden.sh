@@ -29,7 +29,7 @@ for name in $names; do
 	(cd "$src" && find . -mindepth 1 -maxdepth 1 ! -name expected.txt ! -name args ! -name base ! -name setup.sh \
 		-exec cp -R {} "$work/" \;)
 	# setup scripts may seal hand-made evidence: $SEAL ROOT FILE
-	export SEAL="$here/seal-evidence.sh"
+	export SEAL="$here/seal-evidence.sh" COURSECHECK="$bin"
 	if [ -f "$src/setup.sh" ]; then
 		(cd "$work" && sh "$src/setup.sh") || { echo "FAIL $name: setup.sh failed"; fail=$((fail + 1)); continue; }
 	fi

@@ -37,7 +37,7 @@ COURSECHECK_NOW=2026-11-30T10:05:12Z
 DAY=2026-11-30
 export PATH TMPDIR STANDIN_APPS_DIR COURSECHECK_NOW
 unset CUDA_VISIBLE_DEVICES STANDIN_GPUS STANDIN_SMI_FAIL STANDIN_NVCC_FAIL STANDIN_FOREIGN_PID \
-	STANDIN_SMI_LOG STANDIN_RAN STANDIN_PIDS STANDIN_LOCKS
+	STANDIN_SMI_LOG STANDIN_RAN STANDIN_PIDS STANDIN_LOCKS STANDIN_COUNTER
 mkdir -p "$TMPDIR" "$STANDIN_APPS_DIR"
 
 pass=0
@@ -147,9 +147,13 @@ no_litter() {
 elapsed_since() {
 	echo $(($(date +%s) - $1))
 }
+# dead PID...: none of them runs.  A zombie counts as dead: killed, but not
+# yet reaped by init (some container inits reap late or never).
 dead() {
 	for p in "$@"; do
-		kill -0 "$p" 2>/dev/null && return 1
+		kill -0 "$p" 2>/dev/null || continue
+		[ -r "/proc/$p/stat" ] && [ "$(sed 's/.*) //; s/ .*//' "/proc/$p/stat")" = Z ] && continue
+		return 1
 	done
 	return 0
 }
@@ -372,6 +376,32 @@ check "volatile is '$(field "$R/evidence/hello/run-$DAY.txt" volatile)', not 'no
 no_litter
 end
 
+begin repeat-alignment
+mkrepo align shift:shift
+STANDIN_COUNTER=$T/counter
+export STANDIN_COUNTER
+cap --repeat 3 shift
+unset STANDIN_COUNTER
+E=$R/evidence/shift/run-$DAY.txt
+check "exit status $RC, not 0" [ "$RC" -eq 0 ]
+check "volatile is '$(field "$E" volatile)', not '1:3 1:5 4:6'" [ "$(field "$E" volatile)" = "1:3 1:5 4:6" ]
+check "the kept transcript is not the first run's" [ "$(stdout_of "$E" | head -n 1)" = "n 1 2" ]
+no_litter
+end
+
+begin failing-repeat
+mkrepo failrep shift:shift
+sed 's|^	return 0;$|	return run == 1 ? 4 : 0;|' "$HERE/progs/shift.c" >"$R/programs/shift/shift.cu"
+STANDIN_COUNTER=$T/counter2
+export STANDIN_COUNTER
+cap --repeat 3 shift
+unset STANDIN_COUNTER
+check "exit status $RC, not 1" [ "$RC" -eq 1 ]
+check "the failing repeat is not reported" err_has "capture: shift: run 2 of 3 failed: exit 4 after"
+check "evidence was written" [ ! -e "$R/evidence" ]
+no_litter
+end
+
 begin gpu-shared
 mkrepo shared hello:hello
 sleep 30 &
@@ -471,6 +501,22 @@ check "exit status $RC with a failing nvcc, not 1" [ "$RC" -eq 1 ]
 check "the nvcc refusal does not say why" err_has "capture: hello: refused: nvcc failed (exit 1)"
 check "evidence was written without a toolkit" [ ! -e "$R/evidence" ]
 no_litter
+end
+
+begin nvidia-smi-missing
+mkrepo nosmi2 hello:hello
+mkdir -p "$T/nosmi-bin"
+cp "$HERE/bin/nvcc" "$T/nosmi-bin/nvcc"
+if PATH=$T/nosmi-bin:/usr/bin:/bin command -v nvidia-smi >/dev/null 2>&1; then
+	NAME="$NAME # skip: a real nvidia-smi is in /usr/bin or /bin"
+else
+	(cd "$R" && PATH=$T/nosmi-bin:/usr/bin:/bin "$CAP" hello) >"$T/out" 2>"$T/err"
+	RC=$?
+	check "exit status $RC without nvidia-smi, not 1" [ "$RC" -eq 1 ]
+	check "the refusal does not say why" err_has "capture: hello: refused: nvidia-smi: not found on PATH"
+	check "evidence was written without GPU facts" [ ! -e "$R/evidence" ]
+	no_litter
+fi
 end
 
 begin bad-lessons

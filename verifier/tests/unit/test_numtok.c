@@ -390,7 +390,7 @@ static void test_digits_glued_to_letters_or_underscores(void **state)
 {
 	(void)state;
 	static const char *const glued[] = {"sm_75", "log2", "V12.6.85", "1.0f", "x86", "0x1F",
-					    "2nd", "5_000", "_42", "caf\u00e9" "5", "5\u00e9"};
+					    "2nd", "5_000", "_42", "caf\u00e95", "5\u00e9"};
 	for (size_t i = 0; i < sizeof glued / sizeof glued[0]; i++)
 		assert_no_tokens(glued[i]);
 	assert_spans("on sm_75 with log2(8) = 3", "8|3"); /* "(" is not a letter */
@@ -510,6 +510,14 @@ static void test_invalid_utf8_is_never_part_of_a_number(void **state)
 {
 	(void)state;
 	assert_spans("\xff 12 \xe2\x80 34 \xce\xbc", "12|34");
+	/* A stray byte ends a number like punctuation: never a letter or a space. */
+	assert_spans("\xff" "5 6" "\xff", "5|6");
+	struct num_token t = only_token("\xff" "-5");
+	assert_true(t.value == 5);
+	assert_int_equal(t.start, 2);
+	assert_string_equal(only_token("5\xff" "ms").unit, "");
+	/* Overlong forms and surrogates are invalid too, not letters. */
+	assert_spans("\xc1\x81" "7 \xed\xa0\x80" "8", "7|8");
 }
 
 static void test_too_many_digits_are_not_read(void **state)
@@ -562,6 +570,31 @@ static void test_megabyte_input_is_fast(void **state)
 	memset(text, '1', size); /* digits only */
 	n = numtok_scan(text, size, &t);
 	assert_int_equal(n, 0);
+	free(text);
+}
+
+static void test_megabyte_input_with_invalid_bytes_is_fast(void **state)
+{
+	(void)state;
+	static const char chunk[] = "run \xff" "1,234.5 ms \xe2\x80 gives 12%\xc0 ";
+	const size_t size = 1u << 20;
+	char *text = malloc(size);
+	assert_non_null(text);
+	size_t len = 0, expected = 0;
+	while (len + sizeof chunk - 1 <= size) {
+		memcpy(text + len, chunk, sizeof chunk - 1);
+		len += sizeof chunk - 1;
+		expected += 2;
+	}
+	clock_t begin = clock();
+	struct num_token *t;
+	size_t n = numtok_scan(text, len, &t);
+	double seconds = (double)(clock() - begin) / CLOCKS_PER_SEC;
+	assert_int_equal(n, expected);
+	assert_true(t[n - 2].value == 1234.5);
+	assert_string_equal(t[n - 1].unit, "%");
+	assert_true(seconds < 5.0);
+	free(t);
 	free(text);
 }
 
@@ -743,6 +776,7 @@ int main(void)
 		cmocka_unit_test(test_invalid_utf8_is_never_part_of_a_number),
 		cmocka_unit_test(test_too_many_digits_are_not_read),
 		cmocka_unit_test(test_megabyte_input_is_fast),
+		cmocka_unit_test(test_megabyte_input_with_invalid_bytes_is_fast),
 		cmocka_unit_test(test_patterns_can_be_released_and_rebuilt),
 		cmocka_unit_test(test_traces_by_rounding),
 		cmocka_unit_test(test_rounding_is_half_away_from_zero_on_decimals),

@@ -1,0 +1,117 @@
+#!/bin/sh
+# Mutation test over the course's real pages.  For each page, in a scratch
+# copy of the repository, make one change at a time and require that
+# `coursecheck verify` fails with the expected diagnostic id:
+#   a traced prose number        -> number-untraced
+#   one line of a quoted snippet -> snippet-drift
+#   one line of a transcript     -> transcript-drift
+#   one measured fact (the GPU)  -> fact-gpu
+#   the program, inside a quoted snippet -> snippet-drift
+# and that the untouched copy passes.  The places come from the page's own
+# ledger (`coursecheck explain`), so the test follows the pages as they grow.
+#   mutate.sh BINARY
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+top=$(cd "$(dirname "$0")/../.." && pwd)
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/mutate.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT INT TERM
+pass=0 fail=0
+
+fresh() {
+	rm -rf "$scratch/repo"
+	mkdir -p "$scratch/repo"
+	(cd "$top" && cp -R pages programs evidence "$scratch/repo/")
+}
+
+# expect NAME PAGE ID: verify must fail and name ID
+expect() {
+	out=$(cd "$scratch/repo" && NO_COLOR=1 "$bin" verify "$2" 2>&1)
+	rc=$?
+	if [ "$rc" = 1 ] && printf '%s\n' "$out" | grep -q "\[$3\]"; then
+		echo "ok $1"
+		pass=$((pass + 1))
+	else
+		echo "FAIL $1: wanted exit 1 with [$3], got exit $rc"
+		printf '%s\n' "$out" | head -20 | sed 's/^/    /'
+		fail=$((fail + 1))
+	fi
+}
+
+# edit FILE LINE COL: change the digit at LINE:COL (0->1, others down by one)
+bump_digit() {
+	awk -v L="$2" -v C="$3" 'NR == L {
+		d = substr($0, C, 1); n = (d == "0") ? "1" : d - 1
+		$0 = substr($0, 1, C - 1) n substr($0, C + 1) } { print }' "$1" > "$1.new" && mv "$1.new" "$1"
+}
+# append TEXT to line LINE of FILE
+append_line() {
+	awk -v L="$2" -v T="$3" 'NR == L { $0 = $0 T } { print }' "$1" > "$1.new" && mv "$1.new" "$1"
+}
+
+pages=$(cd "$top" && ls pages/*.md 2>/dev/null)
+if [ -z "$pages" ]; then
+	echo "mutate: no pages yet"
+	echo "mutate: 0 passed, 1 failed"
+	exit 1
+fi
+for page in $pages; do
+	name=$(basename "$page" .md)
+	fresh
+	ledger=$(cd "$scratch/repo" && "$bin" explain "$page" 2>/dev/null)
+	if (cd "$scratch/repo" && "$bin" verify "$page" >/dev/null 2>&1); then
+		echo "ok $name: untouched copy passes"; pass=$((pass + 1))
+	else
+		echo "FAIL $name: the untouched copy does not pass"; fail=$((fail + 1))
+	fi
+
+	# 1. a traced prose number: its last digit changes
+	row=$(printf '%s\n' "$ledger" | grep ': traced ' | grep -v '(table row)' | head -1)
+	if [ -n "$row" ]; then
+		line=$(echo "$row" | cut -d: -f2) col=$(echo "$row" | cut -d: -f3)
+		claim=$(echo "$row" | sed 's/.*traced  *//; s/ <- .*//')
+		last=$((col + $(printf '%s' "$claim" | sed 's/ .*//; s/[^0-9]*$//' | wc -c) - 2))
+		fresh; bump_digit "$scratch/repo/$page" "$line" "$last"
+		expect "$name: traced number $claim at $line:$col" "$page" number-untraced
+	else
+		echo "FAIL $name: no traced prose number to mutate"; fail=$((fail + 1))
+	fi
+
+	# 2. one line of a snippet block, and 5. the program inside that snippet
+	row=$(printf '%s\n' "$ledger" | grep ": code .*snippet '" | head -1)
+	if [ -n "$row" ]; then
+		line=$(echo "$row" | cut -d: -f2)
+		fresh; append_line "$scratch/repo/$page" $((line + 1)) " /* changed */"
+		expect "$name: snippet block line $((line + 1))" "$page" snippet-drift
+		prog=$(echo "$row" | sed "s/.* of //; s/:[0-9]*$//")
+		start=$(echo "$row" | sed 's/.*://')
+		fresh; append_line "$scratch/repo/$prog" $((start + 1)) " /* changed */"
+		expect "$name: $prog line $((start + 1)) inside the snippet" "$page" snippet-drift
+	else
+		echo "FAIL $name: no snippet block to mutate"; fail=$((fail + 1))
+	fi
+
+	# 3. one line of a transcript excerpt
+	row=$(printf '%s\n' "$ledger" | grep ': code  *transcript' | head -1)
+	if [ -n "$row" ]; then
+		line=$(echo "$row" | cut -d: -f2)
+		fresh; append_line "$scratch/repo/$page" $((line + 1)) " changed"
+		expect "$name: transcript line $((line + 1))" "$page" transcript-drift
+	else
+		echo "FAIL $name: no transcript excerpt to mutate"; fail=$((fail + 1))
+	fi
+
+	# 4. one measured fact: the GPU's name
+	row=$(printf '%s\n' "$ledger" | grep ': fact .*(gpu: ' | head -1)
+	if [ -n "$row" ]; then
+		line=$(echo "$row" | cut -d: -f2)
+		gpu=$(echo "$row" | sed 's/.*(gpu: //; s/)$//')
+		fresh
+		awk -v L="$line" -v G="$gpu" 'NR == L { i = index($0, G); if (i) $0 = substr($0, 1, i - 1) "Tesla T4" substr($0, i + length(G)) } { print }' \
+			"$scratch/repo/$page" > "$scratch/x" && mv "$scratch/x" "$scratch/repo/$page"
+		expect "$name: measured GPU at line $line" "$page" fact-gpu
+	else
+		echo "FAIL $name: no measured paragraph naming the GPU"; fail=$((fail + 1))
+	fi
+done
+echo "mutate: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,389 @@
+/*
+ * test_proghdr.c - the header comment of a lesson program: Build and Run
+ * with their line and column, the header's extent, and the Verified
+ * paragraph joined across lines with a map back to file offsets.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proghdr.h"
+#include "re.h"
+#include "textfile.h"
+
+#define SRC_PATH "programs/day31-scan-1/scan.cu"
+
+/* ---- helpers ---- */
+
+static void parse(const char *text, struct textfile *tf, struct proghdr *h)
+{
+	textfile_from_memory(text, strlen(text), SRC_PATH, tf);
+	memset(h, 0x5A, sizeof *h); /* proghdr_parse must set every field */
+	proghdr_parse(tf, h);
+}
+
+static void release(struct textfile *tf, struct proghdr *h)
+{
+	proghdr_free(h);
+	textfile_free(tf);
+}
+
+static void assert_value(const struct proghdr_value *v, const char *text, size_t line, size_t col, size_t count)
+{
+	assert_non_null(v->text);
+	assert_string_equal(v->text, text);
+	assert_int_equal(v->line, line);
+	assert_int_equal(v->col, col);
+	assert_int_equal(v->count, count);
+}
+
+static void assert_absent(const struct proghdr_value *v)
+{
+	assert_null(v->text);
+	assert_int_equal(v->line, 0);
+	assert_int_equal(v->col, 0);
+	assert_int_equal(v->count, 0);
+}
+
+static void assert_no_verified(const struct proghdr *h)
+{
+	assert_null(h->verified);
+	assert_int_equal(h->verified_len, 0);
+	assert_null(h->verified_src);
+	assert_int_equal(h->verified_line, 0);
+}
+
+/* The file line and 1-based column that joined byte i came from. */
+static void where(const struct textfile *tf, const struct proghdr *h, size_t i, size_t *line, size_t *col)
+{
+	assert_true(i < h->verified_len);
+	size_t off = h->verified_src[i];
+	assert_true(off < tf->len);
+	*line = textfile_line_of(tf, off);
+	*col = off - tf->line_start[*line - 1] + 1;
+}
+
+#define PROGRAM                                                                                                  \
+	"// scan.cu - day 31: an inclusive scan (Hillis-Steele)\n"               /* 1 */                 \
+	"//\n"                                                                   /* 2 */                 \
+	"// Build: nvcc -O3 -arch=sm_90 -o scan scan.cu\n"                       /* 3 */                 \
+	"// Run:   ./scan 1048576   \n"                                          /* 4 */                 \
+	"//\n"                                                                   /* 5 */                 \
+	"// Verified on an NVIDIA H200 (driver 580.159.04, CUDA 12.6) on\n"      /* 6 */                 \
+	"//    2026-11-30: the scan of 2^20 ints takes 0.325 ms; evidence in\n"  /* 7 */                 \
+	"// evidence/day31-scan-1/run-2026-11-30.txt.\n"                         /* 8 */                 \
+	"//\n"                                                                   /* 9 */                 \
+	"// Later notes are not part of it.\n"                                   /* 10 */                \
+	"\n"                                                                     /* 11 */                \
+	"#include <cstdio>\n"                                                    /* 12 */                \
+	"// Build: not the header any more\n"                                    /* 13 */
+
+#define VERIFIED                                                                                                 \
+	"Verified on an NVIDIA H200 (driver 580.159.04, CUDA 12.6) on 2026-11-30: the scan of 2^20 ints takes "  \
+	"0.325 ms; evidence in evidence/day31-scan-1/run-2026-11-30.txt."
+
+/* ---- Build and Run ---- */
+
+static void test_build_and_run(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse(PROGRAM, &tf, &h);
+	assert_int_equal(h.first_line, 1);
+	assert_int_equal(h.last_line, 10);
+	assert_value(&h.build, "nvcc -O3 -arch=sm_90 -o scan scan.cu", 3, 11, 1);
+	assert_value(&h.run, "./scan 1048576", 4, 11, 1); /* value trimmed, column where it starts */
+	release(&tf, &h);
+	assert_null(h.build.text);
+	assert_null(h.verified);
+}
+
+static void test_columns_follow_the_text(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse("    //Build:make scan\n\t//   Run:\t./scan  -n 4\n", &tf, &h);
+	assert_value(&h.build, "make scan", 1, 13, 1);
+	assert_value(&h.run, "./scan  -n 4", 2, 12, 1);
+	release(&tf, &h);
+}
+
+static void test_two_build_lines(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse("// Build: nvcc -o a a.cu\n// Run: ./a\n// Build: nvcc -G -o a a.cu\n// Run: ./a 2\n// Run: ./a 3\n", &tf,
+	      &h);
+	assert_value(&h.build, "nvcc -o a a.cu", 1, 11, 2); /* the first one, counted twice */
+	assert_value(&h.run, "./a", 2, 9, 3);
+	release(&tf, &h);
+}
+
+static void test_absent_lines(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse("// scan.cu - a scan\n// by the course team\n\nint main() { return 0; }\n", &tf, &h);
+	assert_int_equal(h.first_line, 1);
+	assert_int_equal(h.last_line, 2);
+	assert_absent(&h.build);
+	assert_absent(&h.run);
+	assert_no_verified(&h);
+	release(&tf, &h);
+}
+
+static void test_keys_are_case_sensitive_and_at_the_start(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse("// build: make\n// RUN: ./a\n// To Build: make\n// See Run: below\n", &tf, &h);
+	assert_int_equal(h.last_line, 4);
+	assert_absent(&h.build);
+	assert_absent(&h.run);
+	release(&tf, &h);
+}
+
+static void test_blank_lines_before_header(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse("\n   \n\t\n// Build: make\n// Run: ./a\n\nint x;\n", &tf, &h);
+	assert_int_equal(h.first_line, 4);
+	assert_int_equal(h.last_line, 5);
+	assert_value(&h.build, "make", 4, 11, 1);
+	assert_value(&h.run, "./a", 5, 9, 1);
+	release(&tf, &h);
+}
+
+static void test_header_ends_at_first_non_comment_line(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse("// Build: make\n#include <cstdio>\n// Run: ./a\n", &tf, &h);
+	assert_int_equal(h.first_line, 1);
+	assert_int_equal(h.last_line, 1);
+	assert_value(&h.build, "make", 1, 11, 1);
+	assert_absent(&h.run);
+	release(&tf, &h);
+	/* a blank line ends it too */
+	parse("// Build: make\n\n// Run: ./a\n", &tf, &h);
+	assert_int_equal(h.last_line, 1);
+	assert_absent(&h.run);
+	release(&tf, &h);
+	/* and a block comment is not a line comment */
+	parse("/* Build: make */\n// Run: ./a\n", &tf, &h);
+	assert_int_equal(h.first_line, 0);
+	assert_int_equal(h.last_line, 0);
+	assert_absent(&h.build);
+	assert_absent(&h.run);
+	release(&tf, &h);
+}
+
+static void test_no_header(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse("#include <cstdio>\n// Build: make\n", &tf, &h);
+	assert_int_equal(h.first_line, 0);
+	assert_int_equal(h.last_line, 0);
+	assert_absent(&h.build);
+	assert_no_verified(&h);
+	release(&tf, &h);
+	parse("", &tf, &h);
+	assert_int_equal(h.first_line, 0);
+	assert_absent(&h.run);
+	assert_no_verified(&h);
+	release(&tf, &h);
+}
+
+static void test_crlf_header(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse("// Build: make\r\n// Run: ./a\r\n", &tf, &h);
+	assert_value(&h.build, "make", 1, 11, 1);
+	assert_value(&h.run, "./a", 2, 9, 1);
+	release(&tf, &h);
+}
+
+/* ---- Verified ---- */
+
+static void test_verified_joined(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse(PROGRAM, &tf, &h);
+	assert_non_null(h.verified);
+	assert_string_equal(h.verified, VERIFIED);
+	assert_int_equal(h.verified_len, strlen(VERIFIED));
+	assert_int_equal(h.verified_line, 6);
+	assert_non_null(h.verified_src);
+	release(&tf, &h);
+}
+
+static void test_verified_src_maps_back(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse(PROGRAM, &tf, &h);
+	size_t line, col;
+
+	/* a word on the second line of the paragraph */
+	const char *date = strstr(h.verified, "2026-11-30:");
+	assert_non_null(date);
+	size_t i = (size_t)(date - h.verified);
+	where(&tf, &h, i, &line, &col);
+	assert_int_equal(line, 7);
+	assert_int_equal(col, 7); /* "//    2026" */
+	assert_int_equal(h.verified_src[i], tf.line_start[6] + 6);
+	/* each byte of the word maps to the next byte of the file */
+	for (size_t k = 0; k < strlen("2026-11-30:"); k++) {
+		assert_int_equal(h.verified_src[i + k], h.verified_src[i] + k);
+		assert_int_equal(tf.data[h.verified_src[i + k]], h.verified[i + k]);
+	}
+
+	/* the first byte and a word on the third line */
+	where(&tf, &h, 0, &line, &col);
+	assert_int_equal(line, 6);
+	assert_int_equal(col, 4);
+	const char *path = strstr(h.verified, "evidence/day31");
+	assert_non_null(path);
+	where(&tf, &h, (size_t)(path - h.verified), &line, &col);
+	assert_int_equal(line, 8);
+	assert_int_equal(col, 4);
+
+	/* "0.325" in the middle of line 7 */
+	const char *ms = strstr(h.verified, "0.325 ms");
+	assert_non_null(ms);
+	where(&tf, &h, (size_t)(ms - h.verified), &line, &col);
+	assert_int_equal(line, 7);
+	assert_int_equal(col, 47);
+
+	/* every byte but the joining spaces is the file's byte */
+	for (size_t k = 0; k < h.verified_len; k++)
+		if (h.verified[k] != ' ')
+			assert_int_equal(tf.data[h.verified_src[k]], h.verified[k]);
+	release(&tf, &h);
+}
+
+static void test_verified_paragraph_ends_at_blank_comment(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse("// Build: make\n"
+	      "// Verified on an H200\n"
+	      "// on 2026-11-30.\n"
+	      "//   \n"
+	      "// Not part of it.\n"
+	      "// Verified again, ignored.\n",
+	      &tf, &h);
+	assert_string_equal(h.verified, "Verified on an H200 on 2026-11-30.");
+	assert_int_equal(h.verified_line, 2);
+	assert_int_equal(h.last_line, 6);
+	release(&tf, &h);
+}
+
+static void test_verified_paragraph_ends_with_header(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse("// Build: make\n//\n//   Verified   on an H200   \n//\ton 2026-11-30.\nint x;\n// more\n", &tf, &h);
+	assert_string_equal(h.verified, "Verified   on an H200 on 2026-11-30."); /* inner spaces kept */
+	assert_int_equal(h.verified_line, 3);
+	size_t line, col;
+	where(&tf, &h, 0, &line, &col);
+	assert_int_equal(line, 3);
+	assert_int_equal(col, 6);
+	release(&tf, &h);
+}
+
+static void test_verified_single_line(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse("// Verified on an H200 on 2026-11-30 (evidence/x/run.txt).\n", &tf, &h);
+	assert_string_equal(h.verified, "Verified on an H200 on 2026-11-30 (evidence/x/run.txt).");
+	assert_int_equal(h.verified_len, 55);
+	assert_int_equal(h.verified_line, 1);
+	assert_int_equal(h.verified_src[0], 3);
+	assert_int_equal(h.verified_src[54], 57);
+	release(&tf, &h);
+}
+
+static void test_verified_word_within_a_line(void **state)
+{
+	(void)state;
+	/* the paragraph is the whole comment line that holds the word */
+	struct textfile tf;
+	struct proghdr h;
+	parse("// Build: make\n// Results (Verified on an H200)\n// hold.\n", &tf, &h);
+	assert_string_equal(h.verified, "Results (Verified on an H200) hold.");
+	assert_int_equal(h.verified_line, 2);
+	release(&tf, &h);
+}
+
+static void test_no_verified(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse("// Build: make\n// Run: ./a\n// Unverified results; verified later; VERIFIED.\n// Verifiedness\n", &tf,
+	      &h);
+	assert_no_verified(&h);
+	release(&tf, &h);
+	/* Verified outside the header does not count */
+	parse("// Build: make\n\n// Verified on an H200.\n", &tf, &h);
+	assert_no_verified(&h);
+	release(&tf, &h);
+}
+
+static int release_patterns(void **state)
+{
+	(void)state;
+	re_release_all();
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_build_and_run),
+		cmocka_unit_test(test_columns_follow_the_text),
+		cmocka_unit_test(test_two_build_lines),
+		cmocka_unit_test(test_absent_lines),
+		cmocka_unit_test(test_keys_are_case_sensitive_and_at_the_start),
+		cmocka_unit_test(test_blank_lines_before_header),
+		cmocka_unit_test(test_header_ends_at_first_non_comment_line),
+		cmocka_unit_test(test_no_header),
+		cmocka_unit_test(test_crlf_header),
+		cmocka_unit_test(test_verified_joined),
+		cmocka_unit_test(test_verified_src_maps_back),
+		cmocka_unit_test(test_verified_paragraph_ends_at_blank_comment),
+		cmocka_unit_test(test_verified_paragraph_ends_with_header),
+		cmocka_unit_test(test_verified_single_line),
+		cmocka_unit_test(test_verified_word_within_a_line),
+		cmocka_unit_test(test_no_verified),
+	};
+	return cmocka_run_group_tests(tests, NULL, release_patterns);
+}

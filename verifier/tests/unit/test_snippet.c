@@ -1,0 +1,509 @@
+/*
+ * test_snippet.c - the named snippets of a lesson program: their exact
+ * lines, nesting, and every marker problem with its kind, line and column.
+ *
+ * A snippet's text is stated as its source line numbers joined by ",", so
+ * a line too many, too few or out of order fails the test.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "re.h"
+#include "snippet.h"
+#include "textfile.h"
+
+#define SRC_PATH "programs/day31-scan-1/scan.cu"
+
+/* ---- diagnostics captured per test ---- */
+
+static FILE *diag_stream;
+static char *diag_buf;
+static size_t diag_len;
+static size_t base_kind[DIAG_KIND_COUNT];
+static size_t base_errors;
+
+static int setup(void **state)
+{
+	(void)state;
+	diag_stream = open_memstream(&diag_buf, &diag_len);
+	if (!diag_stream)
+		return -1;
+	diag_init(diag_stream, false);
+	diag_set_policy(false, false);
+	for (int k = 0; k < DIAG_KIND_COUNT; k++)
+		base_kind[k] = diag_count_kind((enum diag_kind)k);
+	base_errors = diag_count(DIAG_ERROR);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	diag_init(stderr, false);
+	fclose(diag_stream);
+	free(diag_buf);
+	diag_buf = NULL;
+	diag_len = 0;
+	return 0;
+}
+
+static size_t reported(enum diag_kind kind)
+{
+	return diag_count_kind(kind) - base_kind[kind];
+}
+
+static size_t errors(void)
+{
+	return diag_count(DIAG_ERROR) - base_errors;
+}
+
+static const char *output(void)
+{
+	fflush(diag_stream);
+	return diag_buf ? diag_buf : "";
+}
+
+static void assert_output_has(const char *needle)
+{
+	const char *out = output();
+	if (!strstr(out, needle))
+		print_error("diagnostics:\n%s\nlack: %s\n", out, needle);
+	assert_non_null(strstr(out, needle));
+}
+
+/* ---- helpers ---- */
+
+static size_t scan(const char *text, bool report, struct textfile *tf, struct snippet_set *set)
+{
+	textfile_from_memory(text, strlen(text), SRC_PATH, tf);
+	return snippet_scan(tf, report, set);
+}
+
+static void release(struct textfile *tf, struct snippet_set *set)
+{
+	snippet_set_free(set);
+	textfile_free(tf);
+}
+
+/* The snippet's source lines joined by ",". */
+static void lines_of(const struct snippet *sn, char *out, size_t outlen)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < sn->n_lines && used < outlen; i++)
+		used += (size_t)snprintf(out + used, outlen - used, "%s%zu", i ? "," : "", sn->lines[i]);
+}
+
+static const struct snippet *assert_snippet(const struct snippet_set *set, const char *name, size_t start,
+					    size_t end, const char *lines)
+{
+	const struct snippet *sn = snippet_find(set, name);
+	if (!sn)
+		print_error("no snippet '%s'\n", name);
+	assert_non_null(sn);
+	assert_string_equal(sn->name, name);
+	assert_int_equal(sn->start_line, start);
+	assert_int_equal(sn->end_line, end);
+	char got[512];
+	lines_of(sn, got, sizeof got);
+	assert_string_equal(got, lines);
+	return sn;
+}
+
+/* The text of the snippet's lines, each followed by LF. */
+static void text_of(const struct textfile *tf, const struct snippet *sn, char *out, size_t outlen)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < sn->n_lines && used < outlen; i++) {
+		size_t len;
+		const char *s = textfile_line(tf, sn->lines[i], &len);
+		used += (size_t)snprintf(out + used, outlen - used, "%.*s\n", (int)len, s);
+	}
+}
+
+/* ---- well-formed snippets ---- */
+
+static void test_plain_snippet(void **state)
+{
+	(void)state;
+	const char *text = "#include <cstdio>\n"                   /* 1 */
+			   "// snippet: scan_kernel\n"             /* 2 */
+			   "__global__ void scan(int *x) {\n"      /* 3 */
+			   "\n"                                    /* 4 */
+			   "    x[threadIdx.x] += 1;\n"            /* 5 */
+			   "}\n"                                   /* 6 */
+			   "// end snippet\n"                      /* 7 */
+			   "int main() { return 0; }\n";           /* 8 */
+	struct textfile tf;
+	struct snippet_set set;
+	assert_int_equal(scan(text, true, &tf, &set), 0);
+	assert_int_equal(set.problems, 0);
+	assert_int_equal(errors(), 0);
+	assert_string_equal(output(), "");
+	assert_int_equal(set.n, 1);
+	const struct snippet *sn = assert_snippet(&set, "scan_kernel", 2, 7, "3,4,5,6");
+	char got[512];
+	text_of(&tf, sn, got, sizeof got);
+	assert_string_equal(got, "__global__ void scan(int *x) {\n\n    x[threadIdx.x] += 1;\n}\n");
+	release(&tf, &set);
+}
+
+static void test_named_end_and_indentation(void **state)
+{
+	(void)state;
+	const char *text = "int main() {\n"                        /* 1 */
+			   "    // snippet: launch\n"              /* 2 */
+			   "    scan<<<1, 256>>>(x);\n"            /* 3 */
+			   "\t//   end snippet:   launch  \n"      /* 4 */
+			   "    //snippet:sync\n"                  /* 5 */
+			   "    cudaDeviceSynchronize();\n"        /* 6 */
+			   "  ///end snippet: sync\n"              /* 7: three slashes are not two */
+			   "}\n";                                  /* 8 */
+	struct textfile tf;
+	struct snippet_set set;
+	size_t problems = scan(text, true, &tf, &set);
+	/* "///end snippet" is not an end marker; it is a near miss */
+	assert_int_equal(problems, 2);
+	assert_int_equal(reported(D_SNIPPET_MISSPELT), 1);
+	assert_int_equal(reported(D_SNIPPET_UNTERMINATED), 1);
+	assert_int_equal(set.n, 2);
+	assert_snippet(&set, "launch", 2, 4, "3");
+	assert_snippet(&set, "sync", 5, 0, "6,8");
+	release(&tf, &set);
+}
+
+static void test_indented_markers(void **state)
+{
+	(void)state;
+	const char *text = "  \t// snippet: body\n"
+			   "x\n"
+			   "\t\t// end snippet: body\n";
+	struct textfile tf;
+	struct snippet_set set;
+	assert_int_equal(scan(text, true, &tf, &set), 0);
+	assert_int_equal(errors(), 0);
+	assert_snippet(&set, "body", 1, 3, "2");
+	release(&tf, &set);
+}
+
+static void test_nested_snippets(void **state)
+{
+	(void)state;
+	const char *text = "// snippet: outer\n"         /* 1 */
+			   "a\n"                         /* 2 */
+			   "    // snippet: inner\n"     /* 3 */
+			   "    b\n"                     /* 4 */
+			   "    c\n"                     /* 5 */
+			   "    // end snippet: inner\n" /* 6 */
+			   "d\n"                         /* 7 */
+			   "// end snippet: outer\n"     /* 8 */
+			   "e\n";                        /* 9 */
+	struct textfile tf;
+	struct snippet_set set;
+	assert_int_equal(scan(text, true, &tf, &set), 0);
+	assert_int_equal(errors(), 0);
+	assert_int_equal(set.n, 2);
+	assert_string_equal(set.v[0].name, "outer"); /* in order of their start lines */
+	assert_string_equal(set.v[1].name, "inner");
+	assert_snippet(&set, "outer", 1, 8, "2,4,5,7");
+	assert_snippet(&set, "inner", 3, 6, "4,5");
+	release(&tf, &set);
+}
+
+static void test_nested_with_plain_ends(void **state)
+{
+	(void)state;
+	/* an unnamed end closes the innermost open snippet */
+	const char *text = "// snippet: a\n1\n// snippet: b\n2\n// end snippet\n3\n// end snippet\n";
+	struct textfile tf;
+	struct snippet_set set;
+	assert_int_equal(scan(text, true, &tf, &set), 0);
+	assert_snippet(&set, "a", 1, 7, "2,4,6");
+	assert_snippet(&set, "b", 3, 5, "4");
+	release(&tf, &set);
+}
+
+static void test_empty_snippet_and_empty_file(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct snippet_set set;
+	assert_int_equal(scan("// snippet: nothing\n// end snippet\n", true, &tf, &set), 0);
+	const struct snippet *sn = assert_snippet(&set, "nothing", 1, 2, "");
+	assert_int_equal(sn->n_lines, 0);
+	release(&tf, &set);
+	assert_int_equal(scan("", true, &tf, &set), 0);
+	assert_int_equal(set.n, 0);
+	assert_null(snippet_find(&set, "nothing"));
+	release(&tf, &set);
+	assert_int_equal(errors(), 0);
+}
+
+static void test_snippet_find(void **state)
+{
+	(void)state;
+	const char *text = "// snippet: a.b-c_1\nx\n// end snippet\n// snippet: d\ny\n// end snippet\n";
+	struct textfile tf;
+	struct snippet_set set;
+	assert_int_equal(scan(text, true, &tf, &set), 0);
+	assert_ptr_equal(snippet_find(&set, "a.b-c_1"), &set.v[0]);
+	assert_ptr_equal(snippet_find(&set, "d"), &set.v[1]);
+	assert_null(snippet_find(&set, "D"));
+	assert_null(snippet_find(&set, "a.b"));
+	assert_null(snippet_find(&set, ""));
+	release(&tf, &set);
+}
+
+static void test_crlf_source(void **state)
+{
+	(void)state;
+	const char *text = "// snippet: k\r\nint x;\r\n// end snippet: k\r\n";
+	struct textfile tf;
+	struct snippet_set set;
+	assert_int_equal(scan(text, true, &tf, &set), 0);
+	assert_snippet(&set, "k", 1, 3, "2");
+	release(&tf, &set);
+}
+
+/* ---- problems ---- */
+
+static void test_unterminated(void **state)
+{
+	(void)state;
+	const char *text = "int a;\n"                /* 1 */
+			   "  // snippet: open\n"    /* 2 */
+			   "int b;\n"                /* 3 */
+			   "\n"                      /* 4 */
+			   "int c;\n";               /* 5 */
+	struct textfile tf;
+	struct snippet_set set;
+	assert_int_equal(scan(text, true, &tf, &set), 1);
+	assert_int_equal(set.problems, 1);
+	assert_int_equal(reported(D_SNIPPET_UNTERMINATED), 1);
+	assert_int_equal(errors(), 1);
+	assert_snippet(&set, "open", 2, 0, "3,4,5"); /* runs to the end of the file */
+	assert_output_has(SRC_PATH ":2:3: error: snippet 'open' is never closed [snippet-unterminated]");
+	assert_output_has("hint: add '// end snippet' after its last line");
+	release(&tf, &set);
+}
+
+static void test_unterminated_last_line_without_newline(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct snippet_set set;
+	assert_int_equal(scan("// snippet: s\nx\ny", true, &tf, &set), 1);
+	assert_snippet(&set, "s", 1, 0, "2,3");
+	release(&tf, &set);
+}
+
+static void test_duplicate(void **state)
+{
+	(void)state;
+	const char *text = "// snippet: k\n"      /* 1 */
+			   "a\n"                  /* 2 */
+			   "// end snippet\n"     /* 3 */
+			   "\t\t// snippet: k\n"  /* 4 */
+			   "b\n"                  /* 5 */
+			   "// end snippet\n";    /* 6 */
+	struct textfile tf;
+	struct snippet_set set;
+	assert_int_equal(scan(text, true, &tf, &set), 1);
+	assert_int_equal(reported(D_SNIPPET_DUPLICATE), 1);
+	assert_int_equal(errors(), 1);
+	assert_int_equal(set.n, 2);
+	assert_snippet(&set, "k", 1, 3, "2"); /* find gives the first */
+	assert_int_equal(set.v[1].start_line, 4);
+	assert_int_equal(set.v[1].end_line, 6);
+	assert_output_has(SRC_PATH ":4:3: error: snippet 'k' is already defined at line 1 [snippet-duplicate]");
+	release(&tf, &set);
+}
+
+static void test_end_without_start(void **state)
+{
+	(void)state;
+	const char *text = "int a;\n    // end snippet\nint b;\n";
+	struct textfile tf;
+	struct snippet_set set;
+	assert_int_equal(scan(text, true, &tf, &set), 1);
+	assert_int_equal(reported(D_SNIPPET_END_UNMATCHED), 1);
+	assert_int_equal(errors(), 1);
+	assert_int_equal(set.n, 0);
+	assert_output_has(SRC_PATH ":2:5: error: '// end snippet' closes no open snippet [snippet-end-unmatched]");
+	release(&tf, &set);
+}
+
+static void test_end_after_close_is_unmatched(void **state)
+{
+	(void)state;
+	const char *text = "// snippet: a\nx\n// end snippet: a\n// end snippet: a\n";
+	struct textfile tf;
+	struct snippet_set set;
+	assert_int_equal(scan(text, true, &tf, &set), 1);
+	assert_int_equal(reported(D_SNIPPET_END_UNMATCHED), 1);
+	assert_snippet(&set, "a", 1, 3, "2");
+	assert_output_has(SRC_PATH ":4:1: error:");
+	release(&tf, &set);
+}
+
+static void test_mismatched_end_name(void **state)
+{
+	(void)state;
+	const char *text = "// snippet: a\n"     /* 1 */
+			   "x\n"                 /* 2 */
+			   "// end snippet: b\n" /* 3 */
+			   "y\n";                /* 4 */
+	struct textfile tf;
+	struct snippet_set set;
+	assert_int_equal(scan(text, true, &tf, &set), 1);
+	assert_int_equal(reported(D_SNIPPET_END_MISMATCH), 1);
+	assert_int_equal(reported(D_SNIPPET_UNTERMINATED), 0); /* it still closes the open one */
+	assert_int_equal(errors(), 1);
+	assert_snippet(&set, "a", 1, 3, "2");
+	assert_output_has(SRC_PATH ":3:1: error: '// end snippet: b' closes snippet 'a', which is the one open "
+				   "here [snippet-end-mismatch]");
+	release(&tf, &set);
+}
+
+static void test_near_misses(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line;
+		size_t col;
+	} misses[] = {
+		{"// end-snippet", 1},
+		{"// snipet: x", 1},
+		{"    // snippet x", 5},
+		{"// Snippet: x", 1},
+		{"// end snippet:", 1},
+		{"// snippet: two words", 1},
+		{"\t// End Snippet", 2},
+		{"// endsnippet", 1},
+		{"//snippets: x", 1},
+	};
+	for (size_t i = 0; i < sizeof misses / sizeof misses[0]; i++) {
+		char text[256], want[256];
+		snprintf(text, sizeof text, "// snippet: ok\nint a;\n%s\nint b;\n// end snippet\n", misses[i].line);
+		size_t before = reported(D_SNIPPET_MISSPELT);
+		struct textfile tf;
+		struct snippet_set set;
+		size_t problems = scan(text, true, &tf, &set);
+		if (problems != 1)
+			print_error("line \"%s\": %zu problems\n", misses[i].line, problems);
+		assert_int_equal(problems, 1);
+		assert_int_equal(reported(D_SNIPPET_MISSPELT), before + 1);
+		snprintf(want, sizeof want,
+			 SRC_PATH ":3:%zu: error: this comment looks like a snippet marker but is not one "
+				  "[snippet-marker-misspelt]",
+			 misses[i].col);
+		assert_output_has(want);
+		/* the well-formed snippet around it is still read */
+		assert_snippet(&set, "ok", 1, 5, "2,4");
+		release(&tf, &set);
+	}
+	assert_int_equal(errors(), sizeof misses / sizeof misses[0]);
+	assert_output_has("hint: snippet markers are spelled '// snippet: NAME' and '// end snippet'");
+}
+
+static void test_ordinary_comments_are_not_flagged(void **state)
+{
+	(void)state;
+	const char *text = "// the snippets below are quoted by the page\n"
+			   "// This file holds the scan kernel; see snippet.h for the marker rules\n"
+			   "// TODO: snippet this later\n"
+			   "/* snippet: not a line comment */\n"
+			   "int x; // snippet: trailing comments are not markers\n"
+			   "// scan: one pass per warp\n"
+			   "// Note: the page quotes two snippets of this file.\n"
+			   "int main() { return 0; }\n";
+	struct textfile tf;
+	struct snippet_set set;
+	assert_int_equal(scan(text, true, &tf, &set), 0);
+	assert_int_equal(set.problems, 0);
+	assert_int_equal(set.n, 0);
+	assert_int_equal(errors(), 0);
+	assert_string_equal(output(), "");
+	release(&tf, &set);
+}
+
+static void test_report_false_counts_silently(void **state)
+{
+	(void)state;
+	const char *text = "// snippet: a\n"      /* 1 */
+			   "x\n"                  /* 2 */
+			   "// end snippet\n"     /* 3 */
+			   "// snippet: a\n"      /* 4: duplicate */
+			   "// snipet: b\n"       /* 5: misspelt */
+			   "y\n"                  /* 6 */
+			   "// end snippet: c\n"  /* 7: mismatch */
+			   "// end snippet\n"     /* 8: unmatched */
+			   "// snippet: open\n"   /* 9: unterminated */
+			   "z\n";                 /* 10 */
+	struct textfile tf;
+	struct snippet_set set;
+	assert_int_equal(scan(text, false, &tf, &set), 5);
+	assert_int_equal(set.problems, 5);
+	assert_int_equal(errors(), 0);
+	for (int k = 0; k < DIAG_KIND_COUNT; k++)
+		assert_int_equal(reported((enum diag_kind)k), 0);
+	assert_string_equal(output(), "");
+	assert_int_equal(set.n, 3);
+	assert_int_equal(set.v[1].start_line, 4);
+	assert_int_equal(set.v[1].end_line, 7);
+	assert_snippet(&set, "open", 9, 0, "10");
+	release(&tf, &set);
+
+	/* the same text reported gives one diagnostic per problem */
+	assert_int_equal(scan(text, true, &tf, &set), 5);
+	assert_int_equal(errors(), 5);
+	assert_int_equal(reported(D_SNIPPET_DUPLICATE), 1);
+	assert_int_equal(reported(D_SNIPPET_MISSPELT), 1);
+	assert_int_equal(reported(D_SNIPPET_END_MISMATCH), 1);
+	assert_int_equal(reported(D_SNIPPET_END_UNMATCHED), 1);
+	assert_int_equal(reported(D_SNIPPET_UNTERMINATED), 1);
+	release(&tf, &set);
+}
+
+static int release_patterns(void **state)
+{
+	(void)state;
+	re_release_all();
+	return 0;
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_plain_snippet),
+		T(test_named_end_and_indentation),
+		T(test_indented_markers),
+		T(test_nested_snippets),
+		T(test_nested_with_plain_ends),
+		T(test_empty_snippet_and_empty_file),
+		T(test_snippet_find),
+		T(test_crlf_source),
+		T(test_unterminated),
+		T(test_unterminated_last_line_without_newline),
+		T(test_duplicate),
+		T(test_end_without_start),
+		T(test_end_after_close_is_unmatched),
+		T(test_mismatched_end_name),
+		T(test_near_misses),
+		T(test_ordinary_comments_are_not_flagged),
+		T(test_report_false_counts_silently),
+	};
+	return cmocka_run_group_tests(tests, NULL, release_patterns);
+}
