@@ -13,14 +13,118 @@ static struct re cuda_re = RE_INIT("\\bCUDA\\s+(?:toolkit\\s+)?(\\d+\\.\\d+)(?!\
 static struct re cc_re = RE_INIT("\\bcompute\\s+capability\\s+(\\d+\\.\\d+)", PCRE2_CASELESS);
 static struct re flag_re = RE_INIT("(?<![\\w/.=-])(--?[A-Za-z][\\w.=+,/:-]*)", 0);
 
-struct checker {
-	const struct fact_text *t;
-	const struct evfile *ev;
-	struct ledger *lg;
-	struct fact_range *ranges;
-	size_t n_ranges, cap;
-	size_t checked;
+static const char *const fact_keys[] = {
+	[FACT_GPU] = "gpu",         [FACT_DATE] = "captured", [FACT_DRIVER] = "driver",
+	[FACT_CUDA] = "cuda",       [FACT_CUDA_V] = "cuda",   [FACT_CC] = "compute-capability",
+	[FACT_FLAG] = "build",
 };
+
+const char *fact_key(enum fact_kind kind)
+{
+	return fact_keys[kind];
+}
+
+struct finder {
+	struct fact *v;
+	size_t n, cap;
+};
+
+static void found(struct finder *f, enum fact_kind kind, size_t start, size_t end)
+{
+	f->v = xgrow(f->v, &f->cap, f->n + 1, sizeof *f->v);
+	f->v[f->n++] = (struct fact){kind, start, end};
+}
+
+static void find_all(struct finder *f, struct re *re, const char *s, size_t len, enum fact_kind kind)
+{
+	struct re_match g;
+	for (size_t off = 0; off <= len && re_search(re, s, len, off, &g); off = g.end[0] > off ? g.end[0] : off + 1) {
+		size_t a = g.start[1], b = g.end[1];
+		if (kind == FACT_FLAG) {
+			/* sentence punctuation after the last flag is not part of it */
+			while (b > a + 2 && strchr(".,;:", s[b - 1]))
+				b--;
+		}
+		found(f, kind, a, b);
+		if (kind == FACT_CUDA && re_group_set(&g, 2))
+			found(f, FACT_CUDA_V, g.start[2], g.end[2]);
+	}
+}
+
+size_t facts_find(const char *s, size_t len, const char *gpu, struct fact **out)
+{
+	struct finder f = {0};
+	const char *hit = gpu && *gpu ? memmem(s, len, gpu, strlen(gpu)) : NULL;
+	if (hit)
+		found(&f, FACT_GPU, (size_t)(hit - s), (size_t)(hit - s) + strlen(gpu));
+	find_all(&f, &date_re, s, len, FACT_DATE);
+	find_all(&f, &driver_re, s, len, FACT_DRIVER);
+	find_all(&f, &cuda_re, s, len, FACT_CUDA);
+	find_all(&f, &cc_re, s, len, FACT_CC);
+	find_all(&f, &flag_re, s, len, FACT_FLAG);
+	*out = f.v;
+	return f.n;
+}
+
+/* A flag is in the build command when it is one of its words, or one item
+ * of a comma-joined word (-Xcompiler -Wall,-Wextra). */
+bool fact_flag_in_build(const char *build, const char *flag, size_t len)
+{
+	const char *p = build;
+	while (*p) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		size_t w = strcspn(p, " \t");
+		if (w == len && memcmp(p, flag, len) == 0)
+			return true;
+		for (const char *q = p; q < p + w;) {
+			size_t item = strcspn(q, ",");
+			if (item > (size_t)(p + w - q))
+				item = (size_t)(p + w - q);
+			if (item == len && memcmp(q, flag, len) == 0)
+				return true;
+			q += item + 1;
+		}
+		p += w;
+	}
+	return false;
+}
+
+size_t fact_expected(const struct evidence *ev, enum fact_kind kind, char *buf, size_t buflen)
+{
+	const char *v = evidence_get(ev, fact_keys[kind], NULL);
+	if (!v) {
+		buf[0] = '\0';
+		return 0;
+	}
+	size_t n;
+	switch (kind) {
+	case FACT_DATE:
+		n = 10; /* the UTC date of captured */
+		break;
+	case FACT_CUDA:
+		n = strcspn(v, " ("); /* "13.0" of "13.0 (V13.0.88)" */
+		break;
+	case FACT_CUDA_V: {
+		const char *p = strstr(v, "(V");
+		if (!p) {
+			buf[0] = '\0';
+			return 0;
+		}
+		v = p + 2;
+		n = strcspn(v, ")");
+		break;
+	}
+	default:
+		n = strlen(v);
+		break;
+	}
+	if (n >= buflen)
+		n = buflen - 1;
+	memcpy(buf, v, n);
+	buf[n] = '\0';
+	return n;
+}
 
 static size_t file_off(const struct fact_text *t, size_t i)
 {
@@ -40,196 +144,87 @@ static struct diag_loc loc_of(const struct fact_text *t, size_t start, size_t en
 	return textfile_loc(t->file, a, b - a);
 }
 
-static void consumed(struct checker *c, size_t start, size_t end)
-{
-	c->ranges = xgrow(c->ranges, &c->cap, c->n_ranges + 1, sizeof *c->ranges);
-	c->ranges[c->n_ranges++] = (struct fact_range){start, end};
-	c->checked++;
-}
+static const char *const fact_words[] = {
+	[FACT_GPU] = "GPU", [FACT_DATE] = "date", [FACT_DRIVER] = "driver", [FACT_CUDA] = "CUDA version",
+	[FACT_CUDA_V] = "CUDA compiler version", [FACT_CC] = "compute capability", [FACT_FLAG] = "flag",
+};
 
-/* One fact judged: into the ledger, with the evidence line it rests on. */
-static void record(struct checker *c, bool ok, size_t start, size_t end, const char *key)
-{
-	if (!c->lg)
-		return;
-	size_t line = 0;
-	const char *v = evidence_get(&c->ev->ev, key, &line);
-	struct diag_loc at = loc_of(c->t, start, end);
-	char *claim = xstrndup(c->t->s + start, end - start);
-	ledger_add(c->lg, ok ? LG_FACT : LG_FAILED, at.line, at.col, claim, "%s:%zu (%s: %s)", c->ev->path, line, key,
-		   v ? v : "");
-	free(claim);
-}
+static const enum diag_kind fact_diags[] = {
+	[FACT_GPU] = D_FACT_GPU,   [FACT_DATE] = D_FACT_DATE,    [FACT_DRIVER] = D_FACT_DRIVER, [FACT_CUDA] = D_FACT_CUDA,
+	[FACT_CUDA_V] = D_FACT_CUDA, [FACT_CC] = D_FACT_CC,      [FACT_FLAG] = D_FACT_FLAG,
+};
 
-static void disagree(struct checker *c, enum diag_kind kind, size_t start, size_t end, const char *what,
-		     const char *key, const char *want)
+/* Judges one fact; reports a disagreement.  Returns whether it holds. */
+static bool judge(const struct fact_text *t, const struct evfile *ev, const struct fact *f)
 {
+	const char *s = t->s + f->start;
+	size_t len = f->end - f->start;
 	size_t line;
-	evidence_get(&c->ev->ev, key, &line);
-	struct diag *d = diag_begin(kind, loc_of(c->t, start, end), "%s '%.*s' differs from the evidence's %s", what,
-				    (int)(end - start), c->t->s + start, want);
-	diag_note(d, textfile_loc_line(&c->ev->ev.tf, line, 0, 0), "the evidence records %s: %s", key,
-		  evidence_get(&c->ev->ev, key, NULL));
-	diag_end(d);
-}
-
-static bool span_eq(const char *s, size_t len, const char *want, size_t want_len)
-{
-	return len == want_len && memcmp(s, want, len) == 0;
-}
-
-static void check_dates(struct checker *c)
-{
-	char date[11];
-	if (!evidence_captured_date(&c->ev->ev, date))
-		return;
-	struct re_match g;
-	for (size_t off = 0; re_search(&date_re, c->t->s, c->t->len, off, &g); off = g.end[0]) {
-		consumed(c, g.start[1], g.end[1]);
-		bool ok = span_eq(c->t->s + g.start[1], g.end[1] - g.start[1], date, 10);
-		record(c, ok, g.start[1], g.end[1], "captured");
-		if (!ok)
-			disagree(c, D_FACT_DATE, g.start[1], g.end[1], "date", "captured", "capture date");
-	}
-}
-
-static void check_driver(struct checker *c)
-{
-	const char *want = evidence_get(&c->ev->ev, "driver", NULL);
-	struct re_match g;
-	for (size_t off = 0; re_search(&driver_re, c->t->s, c->t->len, off, &g); off = g.end[0]) {
-		consumed(c, g.start[1], g.end[1]);
-		bool ok = span_eq(c->t->s + g.start[1], g.end[1] - g.start[1], want, strlen(want));
-		record(c, ok, g.start[1], g.end[1], "driver");
-		if (!ok)
-			disagree(c, D_FACT_DRIVER, g.start[1], g.end[1], "driver", "driver", "driver");
-	}
-}
-
-/* The evidence says "13.0 (V13.0.88)": compare the release with X.Y and,
- * when the prose states it, the V part with VX.Y.Z. */
-static void check_cuda(struct checker *c)
-{
-	const char *want = evidence_get(&c->ev->ev, "cuda", NULL);
-	size_t rel_len = strcspn(want, " (");
-	const char *v = strstr(want, "(V");
-	struct re_match g;
-	for (size_t off = 0; re_search(&cuda_re, c->t->s, c->t->len, off, &g); off = g.end[0]) {
-		size_t end = re_group_set(&g, 2) ? g.end[2] + 1 : g.end[1]; /* with its ")" */
-		consumed(c, g.start[1], end);
-		bool ok = span_eq(c->t->s + g.start[1], g.end[1] - g.start[1], want, rel_len);
-		if (!ok)
-			disagree(c, D_FACT_CUDA, g.start[1], g.end[1], "CUDA version", "cuda", "CUDA version");
-		if (re_group_set(&g, 2)) {
-			size_t vlen = v ? strcspn(v + 2, ")") : 0;
-			bool v_ok = v && span_eq(c->t->s + g.start[2], g.end[2] - g.start[2], v + 2, vlen);
-			ok &= v_ok;
-			if (!v_ok)
-				disagree(c, D_FACT_CUDA, g.start[2], g.end[2], "CUDA compiler version", "cuda",
-					 "CUDA compiler version");
-		}
-		record(c, ok, g.start[1], end, "cuda");
-	}
-}
-
-static void check_cc(struct checker *c)
-{
-	const char *want = evidence_get(&c->ev->ev, "compute-capability", NULL);
-	struct re_match g;
-	for (size_t off = 0; re_search(&cc_re, c->t->s, c->t->len, off, &g); off = g.end[0]) {
-		consumed(c, g.start[1], g.end[1]);
-		bool ok = span_eq(c->t->s + g.start[1], g.end[1] - g.start[1], want, strlen(want));
-		record(c, ok, g.start[1], g.end[1], "compute-capability");
-		if (!ok)
-			disagree(c, D_FACT_CC, g.start[1], g.end[1], "compute capability", "compute-capability",
-				 "compute capability");
-	}
-}
-
-/* A flag is in the build command when it is one of its words, or one item
- * of a comma-joined word (-Xcompiler -Wall,-Wextra). */
-static bool flag_in_build(const char *build, const char *flag, size_t len)
-{
-	const char *p = build;
-	while (*p) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		size_t w = strcspn(p, " \t");
-		const char *q = p;
-		while (q < p + w) {
-			size_t item = strcspn(q, ",");
-			if (item > (size_t)(p + w - q))
-				item = (size_t)(p + w - q);
-			if (item == len && memcmp(q, flag, len) == 0)
-				return true;
-			q += item + 1;
-		}
-		if (w == len && memcmp(p, flag, len) == 0)
+	const char *recorded = evidence_get(&ev->ev, fact_keys[f->kind], &line);
+	struct diag *d;
+	if (f->kind == FACT_FLAG) {
+		if (fact_flag_in_build(recorded, s, len))
 			return true;
-		p += w;
+		d = diag_begin(D_FACT_FLAG, loc_of(t, f->start, f->end), "flag '%.*s' is not in the recorded build command",
+			       (int)len, s);
+		diag_note(d, textfile_loc_line(&ev->ev.tf, line, 0, 0), "the evidence was built with: %s", recorded);
+	} else {
+		char want[256];
+		size_t n = fact_expected(&ev->ev, f->kind, want, sizeof want);
+		if (n == len && memcmp(s, want, n) == 0)
+			return true;
+		d = diag_begin(fact_diags[f->kind], loc_of(t, f->start, f->end), "%s '%.*s' differs from the evidence's %s",
+			       fact_words[f->kind], (int)len, s, n ? want : "(none recorded)");
+		diag_note(d, textfile_loc_line(&ev->ev.tf, line, 0, 0), "the evidence records %s: %s", fact_keys[f->kind],
+			  recorded);
 	}
+	diag_end(d);
 	return false;
 }
 
-static void check_flags(struct checker *c)
+static void record(struct ledger *lg, const struct fact_text *t, const struct evfile *ev, const struct fact *f, bool ok)
 {
-	const char *build = evidence_get(&c->ev->ev, "build", NULL);
-	struct re_match g;
-	for (size_t off = 0; re_search(&flag_re, c->t->s, c->t->len, off, &g); off = g.end[0]) {
-		size_t s = g.start[1], e = g.end[1];
-		/* sentence punctuation after the last flag is not part of it */
-		while (e > s + 2 && strchr(".,;:", c->t->s[e - 1]))
-			e--;
-		consumed(c, s, e);
-		bool ok = flag_in_build(build, c->t->s + s, e - s);
-		record(c, ok, s, e, "build");
-		if (!ok) {
-			size_t line;
-			evidence_get(&c->ev->ev, "build", &line);
-			struct diag *d = diag_begin(D_FACT_FLAG, loc_of(c->t, s, e),
-						    "flag '%.*s' is not in the recorded build command", (int)(e - s),
-						    c->t->s + s);
-			diag_note(d, textfile_loc_line(&c->ev->ev.tf, line, 0, 0), "the evidence was built with: %s",
-				  build);
-			diag_end(d);
-		}
-	}
-}
-
-static void check_gpu(struct checker *c)
-{
-	const char *gpu = evidence_get(&c->ev->ev, "gpu", NULL);
-	const char *hit = memmem(c->t->s, c->t->len, gpu, strlen(gpu));
-	if (hit) {
-		consumed(c, (size_t)(hit - c->t->s), (size_t)(hit - c->t->s) + strlen(gpu));
-		record(c, true, (size_t)(hit - c->t->s), (size_t)(hit - c->t->s) + strlen(gpu), "gpu");
-		return;
-	}
-	c->checked++;
-	record(c, false, 0, 0, "gpu");
-	size_t line;
-	evidence_get(&c->ev->ev, "gpu", &line);
-	struct diag *d = diag_begin(D_FACT_GPU, loc_of(c->t, 0, 0), "the run's GPU, '%s', is not named here", gpu);
-	diag_note(d, textfile_loc_line(&c->ev->ev.tf, line, 0, 0), "the evidence records gpu: %s", gpu);
-	diag_hint(d, "name the GPU exactly as the evidence does");
-	diag_end(d);
+	size_t line = 0;
+	const char *v = evidence_get(&ev->ev, fact_keys[f->kind], &line);
+	struct diag_loc at = loc_of(t, f->start, f->end);
+	char *claim = xstrndup(t->s + f->start, f->end - f->start);
+	ledger_add(lg, ok ? LG_FACT : LG_FAILED, at.line, at.col, claim, "%s:%zu (%s: %s)", ev->path, line,
+		   fact_keys[f->kind], v ? v : "");
+	free(claim);
 }
 
 size_t facts_check(const struct fact_text *t, const struct evfile *ev, struct ledger *lg, struct fact_range **ranges,
 		   size_t *n_ranges)
 {
-	struct checker c = {.t = t, .ev = ev, .lg = lg};
-	check_gpu(&c);
-	check_dates(&c);
-	check_driver(&c);
-	check_cuda(&c);
-	check_cc(&c);
-	check_flags(&c);
-	if (ranges) {
-		*ranges = c.ranges;
-		*n_ranges = c.n_ranges;
-	} else {
-		free(c.ranges);
+	const char *gpu = evidence_get(&ev->ev, "gpu", NULL);
+	struct fact *facts;
+	size_t n = facts_find(t->s, t->len, gpu, &facts);
+	if (n == 0 || facts[0].kind != FACT_GPU) {
+		size_t line;
+		evidence_get(&ev->ev, "gpu", &line);
+		struct diag *d = diag_begin(D_FACT_GPU, loc_of(t, 0, 0), "the run's GPU, '%s', is not named here", gpu);
+		diag_note(d, textfile_loc_line(&ev->ev.tf, line, 0, 0), "the evidence records gpu: %s", gpu);
+		diag_hint(d, "name the GPU exactly as the evidence does");
+		diag_end(d);
+		if (lg) {
+			struct diag_loc at = loc_of(t, 0, 0);
+			ledger_add(lg, LG_FAILED, at.line, at.col, "measured paragraph", "does not name %s", gpu);
+		}
 	}
-	return c.checked;
+	if (ranges) {
+		*ranges = n ? xmalloc(n * sizeof **ranges) : NULL;
+		*n_ranges = n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool ok = judge(t, ev, &facts[i]);
+		if (lg)
+			record(lg, t, ev, &facts[i], ok);
+		if (ranges)
+			(*ranges)[i] = (struct fact_range){facts[i].start, facts[i].kind == FACT_CUDA && i + 1 < n &&
+										   facts[i + 1].kind == FACT_CUDA_V
+									   ? facts[i + 1].end + 1
+									   : facts[i].end};
+	}
+	free(facts);
+	return n + 1;
 }

@@ -12,6 +12,7 @@
 #ifndef COURSECHECK_FACTS_H
 #define COURSECHECK_FACTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "course.h"
@@ -25,6 +26,28 @@ struct fact_text {
 	size_t base;                 /* file offset of s[0] when map is NULL */
 	const size_t *map;           /* file offset of each byte, or NULL */
 };
+
+enum fact_kind { FACT_GPU, FACT_DATE, FACT_DRIVER, FACT_CUDA, FACT_CUDA_V, FACT_CC, FACT_FLAG };
+
+/* One fact stated in a text: its kind and the span of its value. */
+struct fact {
+	enum fact_kind kind;
+	size_t start, end;
+};
+
+/* Finds every fact of text[0..len): the GPU (where gpu, the evidence's
+ * name, occurs; listed first), dates, drivers, CUDA versions (the V part
+ * as a FACT_CUDA_V right after its FACT_CUDA), compute capabilities and
+ * flags.  *out is malloc'd (NULL when none); returns the count. */
+size_t facts_find(const char *s, size_t len, const char *gpu, struct fact **out);
+/* The evidence header key a fact is compared with. */
+const char *fact_key(enum fact_kind kind);
+/* The value the evidence says a fact of this kind must have (the date of
+ * captured, the X.Y or the V part of cuda, ...), into buf; returns its
+ * length, 0 when the evidence records none. */
+size_t fact_expected(const struct evidence *ev, enum fact_kind kind, char *buf, size_t buflen);
+/* True when flag is a word, or one comma-joined item, of build. */
+bool fact_flag_in_build(const char *build, const char *flag, size_t len);
 
 /* A byte range of the text a fact consumed (so the number checks do not
  * check it again as a prose number). */

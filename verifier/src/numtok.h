@@ -6,8 +6,8 @@
  * What counts as a number (one PCRE2 pattern in numtok.c decides):
  *
  *   digits     1049187, 1.810; a decimal needs digits on both sides of
- *              the point (".5" and "5." are not read as decimals; "was 42."
- *              is 42, the full stop ends the sentence).
+ *              the point: ".5" is not read at all, and in "was 42." or
+ *              "1,234." the full stop ends the sentence, not the number.
  *   groups     1,049,187 or 1 049 187 with U+2009 THIN SPACE or U+202F
  *              NARROW NO-BREAK SPACE.  Every group after the first has
  *              exactly 3 digits, the first has 1 to 3, and one number uses
