@@ -49,6 +49,8 @@ void lines_normalise(struct lines *l)
 		while (x->len && (x->s[x->len - 1] == ' ' || x->s[x->len - 1] == '\t' || x->s[x->len - 1] == '\r'))
 			x->len--;
 	}
+	if (l->n == 0)
+		return;
 	size_t first = 0, last = l->n;
 	while (first < last && blank(&l->v[first]))
 		first++;
@@ -217,13 +219,18 @@ static size_t segment_match(const struct lines *ex, size_t from, size_t to, cons
 	return same;
 }
 
+static bool find_segments(const struct lines *excerpt, const struct lines *hay, const size_t *seg_from,
+			  const size_t *seg_to, size_t n_seg, size_t *first);
+
 bool lines_find_excerpt(const struct lines *excerpt, const struct lines *hay, size_t *first)
 {
 	/* the segments between "..." lines */
-	size_t seg_from[64], seg_to[64], n_seg = 0, s = 0;
+	size_t *seg_from = xmalloc((excerpt->n + 1) * sizeof *seg_from);
+	size_t *seg_to = xmalloc((excerpt->n + 1) * sizeof *seg_to);
+	size_t n_seg = 0, s = 0;
 	for (size_t i = 0; i <= excerpt->n; i++) {
 		if (i == excerpt->n || is_ellipsis(&excerpt->v[i])) {
-			if (i > s && n_seg < ARRAY_LEN(seg_from)) {
+			if (i > s) {
 				seg_from[n_seg] = s;
 				seg_to[n_seg++] = i;
 			}
@@ -231,8 +238,15 @@ bool lines_find_excerpt(const struct lines *excerpt, const struct lines *hay, si
 		}
 	}
 	*first = 0;
-	if (n_seg == 0)
-		return false;
+	bool found = n_seg > 0 && find_segments(excerpt, hay, seg_from, seg_to, n_seg, first);
+	free(seg_from);
+	free(seg_to);
+	return found;
+}
+
+static bool find_segments(const struct lines *excerpt, const struct lines *hay, const size_t *seg_from,
+			  const size_t *seg_to, size_t n_seg, size_t *first)
+{
 	size_t best_same = 0;
 	for (size_t start = 0; start < hay->n; start++) {
 		bool all;

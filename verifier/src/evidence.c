@@ -100,6 +100,9 @@ int evidence_parse(struct evidence *ev, struct evidence_problem *prob)
 		s = textfile_line(tf, n, &len);
 		if (parse_count(s, len, "stdout", &ev->n_stdout))
 			break;
+		if (str_starts_with(s, len, "stdout:"))
+			return problem(prob, D_EVIDENCE_MALFORMED, n, 1,
+				       "the stdout line count must be a plain number ('stdout: 34')");
 		size_t k = 0;
 		while (k < len && is_key_char(s[k]))
 			k++;
@@ -123,6 +126,9 @@ int evidence_parse(struct evidence *ev, struct evidence_problem *prob)
 		return problem(prob, D_EVIDENCE_TRUNCATED, tf->n_lines, 1,
 			       "stdout counts %zu lines but the file ends after %zu of them", ev->n_stdout,
 			       tf->n_lines - ev->stdout_line);
+	if (ev->stderr_line > tf->n_lines)
+		return problem(prob, D_EVIDENCE_TRUNCATED, tf->n_lines, 1,
+			       "the file ends before its 'stderr: M' line");
 	s = textfile_line(tf, ev->stderr_line, &len);
 	if (!parse_count(s, len, "stderr", &ev->n_stderr))
 		return problem(prob, D_EVIDENCE_MALFORMED, ev->stderr_line, 1,

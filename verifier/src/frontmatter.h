@@ -46,7 +46,8 @@ struct frontmatter {
 
 /* Parses the front matter of tf.  require: report a page without front
  * matter (program READMEs may omit it).  Returns the number of problems
- * reported; fields that could not be read stay NULL/0. */
+ * reported; fields that could not be read stay NULL/0, except status,
+ * which stays in-technical-review (the stricter reading of a bad page). */
 int frontmatter_parse(const struct textfile *tf, bool require, struct frontmatter *fm);
 void frontmatter_free(struct frontmatter *fm);
 const char *frontmatter_status_name(enum page_status s);

@@ -194,7 +194,7 @@ static void normalise_empty_list(void)
 }
 
 /*
- * BUG (compare.c, lines_normalise): on an empty list (v == NULL, n == 0,
+ * Regression, once a bug in compare.c, lines_normalise: on an empty list (v == NULL, n == 0,
  * what lines_split gives for an empty text) it calls
  * memmove(NULL, NULL + 0, 0), which is undefined behaviour; the project's
  * -fsanitize=undefined -fno-sanitize-recover=all builds abort with
@@ -204,7 +204,7 @@ static void normalise_empty_list(void)
  * `// end snippet`).  Expected: an empty list stays empty, no abort.
  * Run in a child process so the abort fails only this test.
  */
-static void test_BUG_normalise_empty_list(void **state)
+static void test_normalise_empty_list(void **state)
 {
 	(void)state;
 	assert_true(runs_cleanly(normalise_empty_list));
@@ -519,13 +519,13 @@ static void test_excerpt_empty_hay_and_empty_excerpt(void **state)
 }
 
 /*
- * BUG (compare.c, lines_find_excerpt): the segments between "..." lines
+ * Regression, once a bug in compare.c, lines_find_excerpt: the segments between "..." lines
  * are collected into fixed arrays of 64 and every segment past the 64th
  * is silently dropped (`n_seg < ARRAY_LEN(seg_from)`), so an excerpt whose
  * 65th segment is not in the transcript at all is reported as found.
  * Expected: false (no match) for the excerpt below.
  */
-static void test_BUG_excerpt_with_more_than_64_segments(void **state)
+static void test_excerpt_with_more_than_64_segments(void **state)
 {
 	(void)state;
 	char *hay = malloc(65 * 16), *ex = malloc(66 * 24);
@@ -582,7 +582,7 @@ int main(void)
 		cmocka_unit_test(test_leading_and_trailing_blank_lines_dropped),
 		cmocka_unit_test(test_common_indentation_removed),
 		cmocka_unit_test(test_tab_and_spaces_do_not_cancel),
-		cmocka_unit_test(test_BUG_normalise_empty_list),
+		cmocka_unit_test(test_normalise_empty_list),
 		cmocka_unit_test(test_lines_equal),
 		cmocka_unit_test(test_diff_one_line_changed),
 		cmocka_unit_test(test_diff_context_is_two_lines),
@@ -601,7 +601,7 @@ int main(void)
 		cmocka_unit_test(test_excerpt_ellipsis_takes_earliest_later_match),
 		cmocka_unit_test(test_excerpt_not_present_gives_closest_run),
 		cmocka_unit_test(test_excerpt_empty_hay_and_empty_excerpt),
-		cmocka_unit_test(test_BUG_excerpt_with_more_than_64_segments),
+		cmocka_unit_test(test_excerpt_with_more_than_64_segments),
 		cmocka_unit_test(test_excerpt_with_64_segments_is_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, release_patterns);

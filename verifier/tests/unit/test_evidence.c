@@ -517,7 +517,7 @@ static void test_header_without_stdout_line(void **state)
 }
 
 /*
- * BUG (evidence.c, evidence_parse): a "stdout:" line whose count is not
+ * Regression, once a bug in evidence.c, evidence_parse: a "stdout:" line whose count is not
  * plain digits is taken as an ordinary header field named "stdout", and
  * the parser keeps reading the program's output as header lines.  The
  * problem is then reported at a later line with a misleading message:
@@ -527,7 +527,7 @@ static void test_header_without_stdout_line(void **state)
  * has no 'stdout: N' line").  Expected: D_EVIDENCE_MALFORMED at the
  * stdout line itself (16).
  */
-static void test_BUG_stdout_count_not_numeric(void **state)
+static void test_stdout_count_not_numeric(void **state)
 {
 	(void)state;
 	assert_problem((struct edit){.body = "stdout: three\nn = 1048576\nscan: 0.325 ms\nOK\nstderr: 0\n"},
@@ -589,7 +589,7 @@ int main(void)
 		cmocka_unit_test(test_last_line_without_newline),
 		cmocka_unit_test(test_empty_file),
 		cmocka_unit_test(test_header_without_stdout_line),
-		cmocka_unit_test(test_BUG_stdout_count_not_numeric),
+		cmocka_unit_test(test_stdout_count_not_numeric),
 		cmocka_unit_test(test_stdout_count_not_numeric_is_an_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, release_patterns);

@@ -1,0 +1,224 @@
+/* align.c - see align.h. */
+#include "align.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* The shape of a line: numbers replaced by '#', keeping a number that
+ * opens the line when keep_key. */
+static char *shape(const char *s, size_t len, bool keep_key)
+{
+	struct num_token *t;
+	size_t n = numtok_scan(s, len, &t);
+	struct buf b = {0};
+	size_t at = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool key = keep_key && i == 0 && str_is_blank(s, t[i].start);
+		buf_append(&b, s + at, t[i].start - at);
+		if (key)
+			buf_append(&b, s + t[i].start, t[i].end - t[i].start);
+		else
+			buf_putc(&b, '#');
+		at = t[i].end;
+	}
+	buf_append(&b, s + at, len - at);
+	free(t);
+	return buf_detach(&b);
+}
+
+static char **shapes(const struct evidence *ev, bool keep_key)
+{
+	char **v = xmalloc((ev->n_stdout + 1) * sizeof *v);
+	for (size_t k = 0; k < ev->n_stdout; k++) {
+		size_t len;
+		const char *s = evidence_stdout(ev, k, &len);
+		v[k] = shape(s, len, keep_key);
+	}
+	return v;
+}
+
+static void free_shapes(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void lcs(char **a, size_t n, char **b, size_t m, size_t *map)
+{
+	/* Transcripts are tens to hundreds of lines; past 4,000 x 4,000 cells
+	 * only the equal-shape passes below align them. */
+	if ((n + 1) * (m + 1) > 16000000)
+		return;
+	unsigned *t = xcalloc((n + 1) * (m + 1), sizeof *t);
+#define T(i, j) t[(i) * (m + 1) + (j)]
+	for (size_t i = n; i-- > 0;)
+		for (size_t j = m; j-- > 0;)
+			T(i, j) = strcmp(a[i], b[j]) == 0 ? T(i + 1, j + 1) + 1
+				  : T(i + 1, j) >= T(i, j + 1) ? T(i + 1, j)
+							       : T(i, j + 1);
+	for (size_t i = 0, j = 0; i < n && j < m;) {
+		if (strcmp(a[i], b[j]) == 0)
+			map[i++] = j++;
+		else if (T(i + 1, j) >= T(i, j + 1))
+			i++;
+		else
+			j++;
+	}
+#undef T
+	free(t);
+}
+
+/* Pairs leftover lines whose shapes agree and are unique among leftovers. */
+static void pair_unique(char **a, size_t n, char **b, size_t m, size_t *map, bool *taken)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (map[i] != SIZE_MAX)
+			continue;
+		size_t hit = SIZE_MAX, hits = 0, twins = 0;
+		for (size_t j = 0; j < m; j++)
+			if (!taken[j] && strcmp(a[i], b[j]) == 0) {
+				hit = j;
+				hits++;
+			}
+		for (size_t k = 0; k < n; k++)
+			twins += map[k] == SIZE_MAX && strcmp(a[k], a[i]) == 0;
+		if (hits == 1 && twins == 1) {
+			map[i] = hit;
+			taken[hit] = true;
+		}
+	}
+}
+
+void align_runs(const struct evidence *old, const struct evidence *new_ev, struct alignment *a)
+{
+	size_t n = old->n_stdout, m = new_ev->n_stdout;
+	a->n_old = n;
+	a->n_new = m;
+	a->old_to_new = xmalloc((n + 1) * sizeof *a->old_to_new);
+	for (size_t i = 0; i < n; i++)
+		a->old_to_new[i] = SIZE_MAX;
+	char **sa = shapes(old, true), **sb = shapes(new_ev, true);
+	lcs(sa, n, sb, m, a->old_to_new);
+	bool *taken = xcalloc(m + 1, sizeof *taken);
+	for (size_t i = 0; i < n; i++)
+		if (a->old_to_new[i] != SIZE_MAX)
+			taken[a->old_to_new[i]] = true;
+	pair_unique(sa, n, sb, m, a->old_to_new, taken);
+	free_shapes(sa, n);
+	free_shapes(sb, m);
+	sa = shapes(old, false);
+	sb = shapes(new_ev, false);
+	pair_unique(sa, n, sb, m, a->old_to_new, taken);
+	free_shapes(sa, n);
+	free_shapes(sb, m);
+	free(taken);
+}
+
+void alignment_free(struct alignment *a)
+{
+	free(a->old_to_new);
+	memset(a, 0, sizeof *a);
+}
+
+size_t align_token_index(const struct evidence *ev, size_t k, size_t col0)
+{
+	size_t len;
+	const char *s = evidence_stdout(ev, k, &len);
+	struct num_token *t;
+	size_t n = numtok_scan(s, len, &t), found = SIZE_MAX;
+	for (size_t i = 0; i < n; i++)
+		if (t[i].start == col0)
+			found = i;
+	free(t);
+	return found;
+}
+
+bool align_number(const struct alignment *a, const struct evidence *old, const struct evidence *new_ev, size_t k,
+		  size_t tok, size_t *new_line, struct num_token *new_tok)
+{
+	if (k >= a->n_old || a->old_to_new[k] == SIZE_MAX)
+		return false;
+	size_t nk = a->old_to_new[k], la, lb;
+	const char *sa = evidence_stdout(old, k, &la);
+	const char *sb = evidence_stdout(new_ev, nk, &lb);
+	struct num_token *ta, *tb;
+	size_t na = numtok_scan(sa, la, &ta), nb = numtok_scan(sb, lb, &tb);
+	bool ok = na == nb && tok < nb;
+	if (ok) {
+		*new_line = nk;
+		*new_tok = tb[tok];
+	}
+	free(ta);
+	free(tb);
+	return ok;
+}
+
+static bool is_rule(const char *s, size_t len)
+{
+	size_t dashes = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '-')
+			dashes++;
+		else if (s[i] != ' ' && s[i] != '\t')
+			return false;
+	}
+	return dashes >= 3;
+}
+
+void align_place_names(const struct evidence *ev, size_t k, const struct num_token *tok, char *row, size_t row_len,
+		       char *col, size_t col_len)
+{
+	size_t len;
+	const char *s = evidence_stdout(ev, k, &len);
+	/* the row: the line up to the first number after some label text */
+	struct num_token *t;
+	size_t n = numtok_scan(s, len, &t);
+	size_t end = len;
+	for (size_t i = 0; i < n; i++) {
+		bool after_label = false;
+		for (size_t p = i ? t[i - 1].end : 0; p < t[i].start; p++)
+			after_label |= (s[p] | 32) >= 'a' && (s[p] | 32) <= 'z';
+		if (after_label) {
+			end = t[i].start;
+			break;
+		}
+	}
+	free(t);
+	size_t a = 0, b = end;
+	str_trim(s, &a, &b);
+	while (b > a && (s[b - 1] == ',' || s[b - 1] == ':' || s[b - 1] == ' '))
+		b--;
+	snprintf(row, row_len, "%.*s", (int)(b - a), s + a);
+	col[0] = '\0';
+	/* the column: the header word over the number, above the nearest rule */
+	for (size_t r = k; r-- > 1;) {
+		size_t rl;
+		const char *rs = evidence_stdout(ev, r, &rl);
+		if (!is_rule(rs, rl))
+			continue;
+		size_t hl;
+		const char *h = evidence_stdout(ev, r - 1, &hl);
+		/* the header word whose span overlaps [tok->start, tok->end) */
+		for (size_t p = 0; p < hl;) {
+			while (p < hl && h[p] == ' ')
+				p++;
+			size_t q = p;
+			while (q < hl && h[q] != ' ')
+				q++;
+			/* words of one header cell are one space apart */
+			while (q + 1 < hl && h[q] == ' ' && h[q + 1] != ' ')
+				for (q++; q < hl && h[q] != ' '; q++)
+					;
+			if (q > p && p < tok->end && q > tok->start) {
+				snprintf(col, col_len, "%.*s", (int)(q - p), h + p);
+				return;
+			}
+			p = q;
+		}
+		return;
+	}
+}
