@@ -2,7 +2,9 @@
 
 /* For renameat2(RENAME_NOREPLACE), the fallback where link(2) is not
  * supported (glibc declares it only under _GNU_SOURCE). */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1
+#endif
 #include "capture_write.h"
 
 #include <errno.h>

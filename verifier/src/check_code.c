@@ -117,7 +117,7 @@ static void check_transcript(struct page_ctx *ctx, struct page_block *b)
 	size_t first;
 	if (page.n == 0) {
 		diag_report(D_TRANSCRIPT_DRIFT, block_loc(ctx, b, 0), "transcript block is empty");
-	} else if (lines_find_excerpt(&page, &hay, &first)) {
+	} else if (lines_find_excerpt(&page, &hay, &first, NULL)) {
 		ledger_add(ctx->ledger, LG_CODE, b->line, 1, "transcript", "%s:%zu", ev->path, hay.v[first].src_line);
 	} else {
 		struct lines near = {0};

@@ -9,126 +9,17 @@
 
 #include "bank.h"
 #include "check.h"
+#include "prose.h"
 #include "expr.h"
 #include "repo.h"
 #include "util.h"
-
-/* A number found on the page, with where it is and what annotates it. */
-struct pnum {
-	struct num_token tok;
-	const char *text;       /* the literal the token offsets refer to */
-	size_t raw_off;         /* byte offset in the page, SIZE_MAX if unknown */
-	const struct seg *annot; /* the annotation written right after it, or NULL */
-};
 
 struct numbers {
 	struct page_ctx *ctx;
 	struct bank bank;
 };
 
-/* ---- finding the numbers of a block ---------------------------------- */
-
-static bool consumed_by_fact(const struct page_ctx *ctx, size_t off)
-{
-	for (size_t i = 0; i < ctx->n_consumed; i++)
-		if (off >= ctx->consumed[i].start && off < ctx->consumed[i].end)
-			return true;
-	return false;
-}
-
-static bool only_spaces(const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++)
-		if (s[i] != ' ' && s[i] != '\t')
-			return false;
-	return true;
-}
-
-static struct diag_loc seg_loc(const struct page_ctx *ctx, const struct seg *g, size_t node_line)
-{
-	if (g->raw_off != SIZE_MAX)
-		return textfile_loc(&ctx->tf, g->raw_off, g->len);
-	return textfile_loc_line(&ctx->tf, node_line, 0, 0);
-}
-
-/* Collects the numbers of node's text segments, pairing each annotation
- * with the number directly before it; an annotation with none is
- * reported.  Numbers in code spans, HTML and link destinations are never
- * seen (they are not text segments). */
-static size_t collect(struct numbers *nb, cmark_node *node, struct seg **segs_out, size_t *n_segs, struct pnum **out)
-{
-	struct page_ctx *ctx = nb->ctx;
-	struct seg *segs;
-	size_t n = page_segments(&ctx->pg, node, &segs);
-	struct pnum *v = NULL;
-	size_t count = 0, cap = 0;
-	size_t line = (size_t)cmark_node_get_start_line(node);
-	for (size_t i = 0; i < n; i++) {
-		struct seg *g = &segs[i];
-		if (g->kind == SEG_ANNOT) {
-			bool attached = i > 0 && segs[i - 1].kind == SEG_TEXT && count > 0 && v[count - 1].text == segs[i - 1].s &&
-					only_spaces(segs[i - 1].s + v[count - 1].tok.end, segs[i - 1].len - v[count - 1].tok.end) &&
-					!v[count - 1].annot;
-			if (attached) {
-				v[count - 1].annot = g;
-				continue;
-			}
-			struct diag *d = diag_begin(D_ANNOTATION_DANGLING, seg_loc(ctx, g, line),
-						    "this '%s' annotation follows no number", marker_kind_name(g->marker.kind));
-			diag_hint(d, "write the annotation directly after the number it is about, on the same line");
-			diag_end(d);
-			continue;
-		}
-		if (g->kind != SEG_TEXT)
-			continue;
-		struct num_token *toks;
-		size_t nt = numtok_scan(g->s, g->len, &toks);
-		for (size_t k = 0; k < nt; k++) {
-			size_t raw = g->raw_off != SIZE_MAX ? g->raw_off + toks[k].start : SIZE_MAX;
-			if (raw != SIZE_MAX && consumed_by_fact(ctx, raw))
-				continue;
-			v = xgrow(v, &cap, count + 1, sizeof *v);
-			v[count++] = (struct pnum){toks[k], g->s, raw, NULL};
-		}
-		free(toks);
-	}
-	*segs_out = segs;
-	*n_segs = n;
-	*out = v;
-	return count;
-}
-
-static struct diag_loc num_loc(const struct page_ctx *ctx, const struct pnum *p, size_t node_line)
-{
-	if (p->raw_off == SIZE_MAX)
-		return textfile_loc_line(&ctx->tf, node_line, 0, 0);
-	return textfile_loc(&ctx->tf, p->raw_off, p->tok.end - p->tok.start);
-}
-
-static char *num_text(const struct pnum *p)
-{
-	return xstrndup(p->text + p->tok.start, p->tok.end - p->tok.start);
-}
-
-/* The text of an annotation's argument, and its raw column. */
-static const char *annot_arg(const struct seg *g, size_t *len)
-{
-	*len = g->marker.arg_end - g->marker.arg_start;
-	return g->s + g->marker.arg_start;
-}
-
 /* ---- judging one number ---------------------------------------------- */
-
-static const char *skip_reason(const struct num_token *t)
-{
-	double v = fabs(t->value);
-	bool plain_int = t->decimals == 0 && !t->unit[0];
-	if (plain_int && !t->has_separator && t->digits_end - t->digits_start == 4 && v >= 1900 && v <= 2099)
-		return "a year";
-	if (plain_int && v < 100)
-		return "below the threshold (a whole number under 100 without a unit)";
-	return NULL;
-}
 
 static void note_nearest(struct diag *d, const struct bank *b, double value)
 {
@@ -151,8 +42,8 @@ static bool trace_in(struct numbers *nb, const struct bank *b, const struct pnum
 	const struct bank_entry *e = bank_find(b, &p->tok);
 	if (!e)
 		return false;
-	char *claim = num_text(p);
-	struct diag_loc at = num_loc(nb->ctx, p, line);
+	char *claim = prose_text(p);
+	struct diag_loc at = prose_loc(nb->ctx, p, line);
 	ledger_add(nb->ctx->ledger, kind, at.line, at.col, claim, "%s%s:%zu:%zu", how, e->ev->path, e->line,
 		   bank_entry_col(e));
 	free(claim);
@@ -162,8 +53,8 @@ static bool trace_in(struct numbers *nb, const struct bank *b, const struct pnum
 static void untraced(struct numbers *nb, const struct pnum *p, size_t line)
 {
 	struct page_ctx *ctx = nb->ctx;
-	char *claim = num_text(p);
-	struct diag_loc at = num_loc(ctx, p, line);
+	char *claim = prose_text(p);
+	struct diag_loc at = prose_loc(ctx, p, line);
 	struct diag *d = diag_begin(D_NUMBER_UNTRACED, at, "%s is not in the evidence", claim);
 	note_nearest(d, &nb->bank, p->tok.value);
 	diag_hint(d, "quote the number the evidence holds, or annotate it: <!-- = EXPR --> when derived, "
@@ -177,9 +68,9 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 {
 	struct page_ctx *ctx = nb->ctx;
 	size_t len;
-	const char *arg = annot_arg(p->annot, &len);
-	struct diag_loc at = num_loc(ctx, p, line);
-	char *claim = num_text(p);
+	const char *arg = prose_annot_arg(p->annot, &len);
+	struct diag_loc at = prose_loc(ctx, p, line);
+	char *claim = prose_text(p);
 	size_t arg_raw = p->annot->raw_off != SIZE_MAX ? p->annot->raw_off + p->annot->marker.arg_start : SIZE_MAX;
 	struct expr_result r;
 	diag_checks_add(1);
@@ -292,24 +183,24 @@ static struct cited *cited_lesson(const char *lesson, size_t len)
 static void check_cited(struct numbers *nb, const struct pnum *p, size_t line)
 {
 	size_t len;
-	const char *lesson = annot_arg(p->annot, &len);
+	const char *lesson = prose_annot_arg(p->annot, &len);
 	struct cited *c = cited_lesson(lesson, len);
-	struct diag_loc at = num_loc(nb->ctx, p, line);
+	struct diag_loc at = prose_loc(nb->ctx, p, line);
 	diag_checks_add(1);
 	if (!c->exists) {
-		struct diag *d = diag_begin(D_CITE_UNKNOWN, seg_loc(nb->ctx, p->annot, line),
+		struct diag *d = diag_begin(D_CITE_UNKNOWN, prose_seg_loc(nb->ctx, p->annot, line),
 					    "cited lesson '%s' is not in the course", c->lesson);
 		diag_hint(d, "cite a lesson by the id of its folder under programs/; a number from a lesson the "
 			     "course does not hold is <!-- ext: REASON -->");
 		diag_end(d);
-		char *claim = num_text(p);
+		char *claim = prose_text(p);
 		ledger_add(nb->ctx->ledger, LG_FAILED, at.line, at.col, claim, "cites unknown lesson %s", c->lesson);
 		free(claim);
 		return;
 	}
 	char *how = xasprintf("lesson %s, ", c->lesson);
 	if (!trace_in(nb, &c->bank, p, line, LG_CITED, how)) {
-		char *claim = num_text(p);
+		char *claim = prose_text(p);
 		struct diag *d = diag_begin(D_CITE_UNTRACED, at, "%s is not in the evidence of lesson '%s'", claim, c->lesson);
 		note_nearest(d, &c->bank, p->tok.value);
 		diag_end(d);
@@ -322,12 +213,12 @@ static void check_cited(struct numbers *nb, const struct pnum *p, size_t line)
 static void check_ext(struct numbers *nb, const struct pnum *p, size_t line)
 {
 	size_t len;
-	const char *reason = annot_arg(p->annot, &len);
-	struct diag_loc at = num_loc(nb->ctx, p, line);
-	char *claim = num_text(p);
+	const char *reason = prose_annot_arg(p->annot, &len);
+	struct diag_loc at = prose_loc(nb->ctx, p, line);
+	char *claim = prose_text(p);
 	diag_checks_add(1);
 	if (len == 0) {
-		struct diag *d = diag_begin(D_EXT_NO_REASON, seg_loc(nb->ctx, p->annot, line),
+		struct diag *d = diag_begin(D_EXT_NO_REASON, prose_seg_loc(nb->ctx, p->annot, line),
 					    "the ext annotation of %s gives no reason", claim);
 		diag_hint(d, "say where the number comes from: <!-- ext: H200 datasheet, HBM3e bandwidth -->");
 		diag_end(d);
@@ -360,10 +251,10 @@ static void check_prose_number(struct numbers *nb, const struct pnum *p, size_t 
 		check_annotated(nb, p, line);
 		return;
 	}
-	const char *why = threshold ? skip_reason(&p->tok) : NULL;
+	const char *why = threshold ? prose_skip_reason(&p->tok) : NULL;
 	if (why) {
-		char *claim = num_text(p);
-		struct diag_loc at = num_loc(nb->ctx, p, line);
+		char *claim = prose_text(p);
+		struct diag_loc at = prose_loc(nb->ctx, p, line);
 		ledger_add(nb->ctx->ledger, LG_SKIPPED, at.line, at.col, claim, "%s", why);
 		free(claim);
 		return;
@@ -378,7 +269,7 @@ static void check_prose(struct numbers *nb, cmark_node *node)
 	struct seg *segs;
 	size_t n_segs;
 	struct pnum *nums;
-	size_t n = collect(nb, node, &segs, &n_segs, &nums);
+	size_t n = prose_collect(nb->ctx, node, &segs, &n_segs, &nums);
 	size_t line = (size_t)cmark_node_get_start_line(node);
 	for (size_t i = 0; i < n; i++)
 		check_prose_number(nb, &nums[i], line, true);
@@ -435,7 +326,7 @@ static void gather_row(struct numbers *nb, cmark_node *row_node, struct row *r, 
 		struct seg *segs;
 		size_t n_segs;
 		struct pnum *nums;
-		size_t n = collect(nb, cell, &segs, &n_segs, &nums);
+		size_t n = prose_collect(nb->ctx, cell, &segs, &n_segs, &nums);
 		for (size_t i = 0; i < n; i++) {
 			if (nums[i].annot) {
 				check_annotated(nb, &nums[i], r->line);
@@ -533,8 +424,8 @@ static void check_table(struct numbers *nb, struct page_block *b)
 			prev = found + 1;
 			ledger_add(ctx->ledger, LG_ROW, r.line, 1, "table row", "%s:%zu", ev->path, ev->ev.stdout_first + found);
 			for (size_t i = 0; i < r.n_nums; i++) {
-				char *claim = num_text(&r.nums[i]);
-				struct diag_loc at = num_loc(ctx, &r.nums[i], r.line);
+				char *claim = prose_text(&r.nums[i]);
+				struct diag_loc at = prose_loc(ctx, &r.nums[i], r.line);
 				ledger_add(ctx->ledger, LG_TRACED, at.line, at.col, claim, "%s:%zu (table row)", ev->path,
 					   ev->ev.stdout_first + found);
 				free(claim);

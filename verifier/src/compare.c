@@ -1,6 +1,7 @@
 /* compare.c - see compare.h. */
 #include "compare.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,9 +221,9 @@ static size_t segment_match(const struct lines *ex, size_t from, size_t to, cons
 }
 
 static bool find_segments(const struct lines *excerpt, const struct lines *hay, const size_t *seg_from,
-			  const size_t *seg_to, size_t n_seg, size_t *first);
+			  const size_t *seg_to, size_t n_seg, size_t *first, size_t *seg_at);
 
-bool lines_find_excerpt(const struct lines *excerpt, const struct lines *hay, size_t *first)
+bool lines_find_excerpt(const struct lines *excerpt, const struct lines *hay, size_t *first, size_t *line_pos)
 {
 	/* the segments between "..." lines */
 	size_t *seg_from = xmalloc((excerpt->n + 1) * sizeof *seg_from);
@@ -238,14 +239,23 @@ bool lines_find_excerpt(const struct lines *excerpt, const struct lines *hay, si
 		}
 	}
 	*first = 0;
-	bool found = n_seg > 0 && find_segments(excerpt, hay, seg_from, seg_to, n_seg, first);
+	size_t *seg_at = xmalloc((n_seg + 1) * sizeof *seg_at);
+	bool found = n_seg > 0 && find_segments(excerpt, hay, seg_from, seg_to, n_seg, first, seg_at);
+	if (found && line_pos) {
+		for (size_t i = 0; i < excerpt->n; i++)
+			line_pos[i] = SIZE_MAX;
+		for (size_t g = 0; g < n_seg; g++)
+			for (size_t i = seg_from[g]; i < seg_to[g]; i++)
+				line_pos[i] = seg_at[g] + (i - seg_from[g]);
+	}
+	free(seg_at);
 	free(seg_from);
 	free(seg_to);
 	return found;
 }
 
 static bool find_segments(const struct lines *excerpt, const struct lines *hay, const size_t *seg_from,
-			  const size_t *seg_to, size_t n_seg, size_t *first)
+			  const size_t *seg_to, size_t n_seg, size_t *first, size_t *seg_at)
 {
 	size_t best_same = 0;
 	for (size_t start = 0; start < hay->n; start++) {
@@ -260,11 +270,13 @@ static bool find_segments(const struct lines *excerpt, const struct lines *hay, 
 		/* later segments: the earliest match after at least one omitted line */
 		size_t next = start + (seg_to[0] - seg_from[0]) + 1;
 		bool ok = true;
+		seg_at[0] = start;
 		for (size_t g = 1; g < n_seg && ok; g++) {
 			ok = false;
 			for (size_t at = next; at < hay->n; at++) {
 				segment_match(excerpt, seg_from[g], seg_to[g], hay, at, &all);
 				if (all) {
+					seg_at[g] = at;
 					next = at + (seg_to[g] - seg_from[g]) + 1;
 					ok = true;
 					break;

@@ -45,8 +45,10 @@ char *lines_diff(const struct lines *a, const char *a_name, const struct lines *
 /* Transcript matching.  The excerpt (normalised) may hold lines that are
  * only "..." standing for one or more omitted lines.  Returns true when it
  * matches runs of consecutive lines of hay (taken as they are); *first
- * receives the index in hay of the excerpt's first line.  On a mismatch
- * *first is the start of the closest run (most equal lines). */
-bool lines_find_excerpt(const struct lines *excerpt, const struct lines *hay, size_t *first);
+ * receives the index in hay of the excerpt's first line and, when
+ * line_pos is given (excerpt->n entries), the hay index of every excerpt
+ * line (SIZE_MAX for a "..." line).  On a mismatch *first is the start of
+ * the closest run (most equal lines). */
+bool lines_find_excerpt(const struct lines *excerpt, const struct lines *hay, size_t *first, size_t *line_pos);
 
 #endif

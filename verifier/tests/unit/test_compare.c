@@ -89,7 +89,7 @@ static bool find(const char *excerpt, const char *hay, size_t *first)
 	split(&x, excerpt);
 	split(&y, hay);
 	lines_normalise(&x);
-	bool ok = lines_find_excerpt(&x, &y, first);
+	bool ok = lines_find_excerpt(&x, &y, first, NULL);
 	lines_free(&x);
 	lines_free(&y);
 	return ok;

@@ -1,0 +1,111 @@
+/* prose.c - see prose.h. */
+#include "prose.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+
+
+static bool consumed_by_fact(const struct page_ctx *ctx, size_t off)
+{
+	for (size_t i = 0; i < ctx->n_consumed; i++)
+		if (off >= ctx->consumed[i].start && off < ctx->consumed[i].end)
+			return true;
+	return false;
+}
+
+static bool only_spaces(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] != ' ' && s[i] != '\t')
+			return false;
+	return true;
+}
+
+struct diag_loc prose_seg_loc(const struct page_ctx *ctx, const struct seg *g, size_t node_line)
+{
+	if (g->raw_off != SIZE_MAX)
+		return textfile_loc(&ctx->tf, g->raw_off, g->len);
+	return textfile_loc_line(&ctx->tf, node_line, 0, 0);
+}
+
+/* Collects the numbers of node's text segments, pairing each annotation
+ * with the number directly before it; an annotation with none is
+ * reported.  Numbers in code spans, HTML and link destinations are never
+ * seen (they are not text segments). */
+size_t prose_collect(struct page_ctx *ctx, cmark_node *node, struct seg **segs_out, size_t *n_segs, struct pnum **out)
+{
+	struct seg *segs;
+	size_t n = page_segments(&ctx->pg, node, &segs);
+	struct pnum *v = NULL;
+	size_t count = 0, cap = 0;
+	size_t line = (size_t)cmark_node_get_start_line(node);
+	for (size_t i = 0; i < n; i++) {
+		struct seg *g = &segs[i];
+		if (g->kind == SEG_ANNOT) {
+			bool attached = i > 0 && segs[i - 1].kind == SEG_TEXT && count > 0 && v[count - 1].text == segs[i - 1].s &&
+					only_spaces(segs[i - 1].s + v[count - 1].tok.end, segs[i - 1].len - v[count - 1].tok.end) &&
+					!v[count - 1].annot;
+			if (attached) {
+				v[count - 1].annot = g;
+				continue;
+			}
+			struct diag *d = diag_begin(D_ANNOTATION_DANGLING, prose_seg_loc(ctx, g, line),
+						    "this '%s' annotation follows no number", marker_kind_name(g->marker.kind));
+			diag_hint(d, "write the annotation directly after the number it is about, on the same line");
+			diag_end(d);
+			continue;
+		}
+		if (g->kind != SEG_TEXT)
+			continue;
+		struct num_token *toks;
+		size_t nt = numtok_scan(g->s, g->len, &toks);
+		for (size_t k = 0; k < nt; k++) {
+			size_t raw = g->raw_off != SIZE_MAX ? g->raw_off + toks[k].start : SIZE_MAX;
+			if (raw != SIZE_MAX && consumed_by_fact(ctx, raw))
+				continue;
+			v = xgrow(v, &cap, count + 1, sizeof *v);
+			v[count++] = (struct pnum){toks[k], g->s, raw, NULL};
+		}
+		free(toks);
+	}
+	*segs_out = segs;
+	*n_segs = n;
+	*out = v;
+	return count;
+}
+
+struct diag_loc prose_loc(const struct page_ctx *ctx, const struct pnum *p, size_t node_line)
+{
+	if (p->raw_off == SIZE_MAX)
+		return textfile_loc_line(&ctx->tf, node_line, 0, 0);
+	return textfile_loc(&ctx->tf, p->raw_off, p->tok.end - p->tok.start);
+}
+
+char *prose_text(const struct pnum *p)
+{
+	return xstrndup(p->text + p->tok.start, p->tok.end - p->tok.start);
+}
+
+/* The text of an annotation's argument, and its raw column. */
+const char *prose_annot_arg(const struct seg *g, size_t *len)
+{
+	*len = g->marker.arg_end - g->marker.arg_start;
+	return g->s + g->marker.arg_start;
+}
+
+const char *prose_skip_reason(const struct num_token *t)
+{
+	double v = fabs(t->value);
+	bool plain_int = t->decimals == 0 && !t->unit[0];
+	if (plain_int && !t->has_separator && t->digits_end - t->digits_start == 4 && v >= 1900 && v <= 2099)
+		return "a year";
+	if (plain_int && v < 100)
+		return "below the threshold (a whole number under 100 without a unit)";
+	return NULL;
+}
+
