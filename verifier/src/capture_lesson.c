@@ -140,11 +140,15 @@ static int find_program(const char *name, struct lesson *ls, char **why)
 	return r;
 }
 
-/* Build: and Run: from the header of the snapshot. */
+/* Build:, Run: and source-sha256 from the snapshot.  The hash is the
+ * verifier's own (proghdr_source_sha256: the text with its Verified
+ * paragraph left out), so that writing that paragraph after a capture
+ * does not make the evidence stale. */
 static int read_header(struct lesson *ls, char **why)
 {
 	struct textfile tf;
 	textfile_from_memory(ls->source, ls->source_len, ls->program, &tf);
+	proghdr_source_sha256(&tf, ls->sha);
 	struct proghdr h;
 	proghdr_parse(&tf, &h);
 	int r = -1;
@@ -186,7 +190,6 @@ int lesson_load(const char *name, struct lesson *ls, char **why)
 		free(err);
 		return -1;
 	}
-	sha256_hex(ls->source, ls->source_len, ls->sha);
 	return read_header(ls, why);
 }
 

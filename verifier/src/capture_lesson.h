@@ -6,7 +6,9 @@
  * header (proghdr.h) names its Build: and Run: commands.  The program is
  * read once: its hash, its header and the copy that is built all come
  * from that one snapshot, so the evidence describes the file as built
- * even if someone edits it during the capture.
+ * even if someone edits it during the capture.  The hash is the one the
+ * verifier checks (proghdr_source_sha256: LF text, Verified paragraph
+ * left out).
  */
 #ifndef COURSECHECK_CAPTURE_LESSON_H
 #define COURSECHECK_CAPTURE_LESSON_H
@@ -22,7 +24,7 @@ struct lesson {
 	char *file;        /* "FILE.cu" */
 	char *source;      /* the file's bytes */
 	size_t source_len;
-	char sha[SHA256_HEX_LEN + 1];
+	char sha[SHA256_HEX_LEN + 1]; /* source-sha256: proghdr_source_sha256() of the bytes */
 	char *build;       /* the header's Build: command */
 	char *run;         /* the header's Run: command */
 };

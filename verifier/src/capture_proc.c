@@ -65,7 +65,9 @@ void proc_catch_signals(void)
 		memset(&sa, 0, sizeof sa);
 		sa.sa_handler = on_signal;
 		sigemptyset(&sa.sa_mask);
-		sa.sa_flags = watched[i] == SIGCHLD ? SA_NOCLDSTOP : 0; /* no SA_RESTART: waits wake up */
+		/* SA_RESTART keeps reads and writes whole; nanosleep() and poll(),
+		 * where we wait, return EINTR regardless, so a signal wakes us. */
+		sa.sa_flags = SA_RESTART | (watched[i] == SIGCHLD ? SA_NOCLDSTOP : 0);
 		if (sigaction(watched[i], &sa, &saved[i]) == 0)
 			installed[i] = true;
 	}

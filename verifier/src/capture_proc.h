@@ -29,9 +29,9 @@ double proc_now(void);
 void proc_nap(double s);
 
 /* The interrupt flag: proc_catch_signals() makes SIGINT, SIGTERM and SIGHUP
- * set it (no SA_RESTART, so waits return early); proc_release_signals()
- * puts the previous handlers back.  proc_interrupted() returns the signal
- * caught, or 0. */
+ * set it (and SIGCHLD wake the scheduler's nap, and SIGPIPE do no harm);
+ * proc_release_signals() puts the previous handlers back.
+ * proc_interrupted() returns the signal caught, or 0. */
 void proc_catch_signals(void);
 void proc_release_signals(void);
 int proc_interrupted(void);

@@ -66,7 +66,7 @@ static int check_header(struct evidence *ev, struct evidence_problem *prob)
 		if (!evidence_get(ev, *k, NULL))
 			return problem(prob, D_EVIDENCE_MALFORMED, ev->stdout_line, 1,
 				       "required header field '%s' is missing", *k);
-	size_t line;
+	size_t line = 0;
 	const char *v = evidence_get(ev, "source-sha256", &line);
 	if (!is_hex64(v))
 		return problem(prob, D_EVIDENCE_MALFORMED, line, 16, "source-sha256 is not 64 lowercase hex digits");

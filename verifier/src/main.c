@@ -7,6 +7,7 @@
 
 #include "capture.h"
 #include "cli.h"
+#include "update.h"
 
 static const char usage[] =
 	"usage: coursecheck COMMAND [ARGS]\n"
@@ -14,6 +15,7 @@ static const char usage[] =
 	"  verify [--as published] [PAGE...]   check pages, program READMEs and programs\n"
 	"  explain PAGE...                     print the ledger of every claim of a page\n"
 	"  capture [LESSON...]                 run lessons on this GPU machine, write evidence\n"
+	"  update [--dry-run] FILE...          carry the newest evidence into pages and headers\n"
 	"  ids                                 list the diagnostic kinds and their ids\n"
 	"  source-sha256 FILE...               the source-sha256 capture records for a program\n"
 	"\n"
@@ -28,6 +30,7 @@ int main(int argc, char **argv)
 		{"verify", cli_verify},
 		{"explain", cli_explain},
 		{"capture", capture_command},
+		{"update", cli_update},
 		{"ids", cli_ids},
 		{"source-sha256", cli_source_sha256},
 	};

@@ -201,8 +201,9 @@ if [ -f "$E" ]; then
 	done
 	check "sm-count is there, but nvidia-smi gave none" not has_field "$E" sm-count
 	check "repeats is there without --repeat" not has_field "$E" repeats
-	check "source-sha256 is not the program's SHA-256" \
-		[ "$(field "$E" source-sha256)" = "$(sha <"$R/programs/hello/hello.cu")" ]
+	# the verifier's source hash leaves the Verified paragraph out
+	check "source-sha256 is not the SHA-256 of the program without its Verified paragraph" \
+		[ "$(field "$E" source-sha256)" = "$(sed '/Verified/,/^\/\/$/{/^\/\/$/!d;}' "$R/programs/hello/hello.cu" | sha)" ]
 	check "body-sha256 is not the SHA-256 of the body" [ "$(body_sha "$E")" = "$(field "$E" body-sha256)" ]
 	check "the stdout section is not what the program printed" [ "$(stdout_of "$E")" = "$(printf \
 		'hello from the test GPU\nsum = 42\nvisible: 0, order: PCI_BUS_ID')" ]
@@ -348,6 +349,10 @@ check "no --stale summary" grep -qx "capture: 2 lessons, 1 up to date, 1 capture
 cap --stale
 check "a second --stale captured something" [ "$(count_evidence hello)$(count_evidence other)" = 11 ]
 check "no up-to-date summary" grep -qx "capture: 2 lessons, 2 up to date, 0 captured, 0 failed" "$T/err"
+sed 's|^// is 42\.$|// is 42, as the transcript shows.|' "$R/programs/hello/hello.cu" >"$T/hello.cu" &&
+	cp "$T/hello.cu" "$R/programs/hello/hello.cu"
+cap --stale
+check "rewording the Verified paragraph made the program stale" [ "$(count_evidence hello)" = 1 ]
 printf '// an edit\n' >>"$R/programs/hello/hello.cu"
 cap --stale
 check "an edited program was not captured" [ "$(count_evidence hello)" = 2 ]

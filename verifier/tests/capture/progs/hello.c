@@ -1,4 +1,8 @@
 // hello: greets, prints a sum, and holds "the GPU" for a moment.
+//
+// Verified on an NVIDIA H200 (evidence/hello/run-2026-11-30.txt): the sum
+// is 42.
+//
 // Build: nvcc -arch=sm_90 -o hello hello.cu
 // Run: ./hello
 #include <stdio.h>
