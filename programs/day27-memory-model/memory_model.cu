@@ -422,10 +422,10 @@ static TallyOutcome launchTallies(bool deviceScope,
 static void printSumRow(const char* name, const SumOutcome& o, float want,
                         bool gated) {
     if (o.wrong == 0) {
-        std::printf("%-20s  %8d  %5d  %10s  %11s  %8s  %5s\n", name, kLaunches,
+        std::printf("%-20s  %8d  %5d  %16s  %11s  %8s  %5s\n", name, kLaunches,
                     o.wrong, "-", "-", "-", gated ? "yes" : "no");
     } else {
-        std::printf("%-20s  %8d  %5d  %10d  %11.9g  %8.9g  %5s\n", name,
+        std::printf("%-20s  %8d  %5d  %16d  %11.9g  %8.9g  %5s\n", name,
                     kLaunches, o.wrong, o.firstWrongLaunch,
                     static_cast<double>(o.totalThere),
                     static_cast<double>(want - o.totalThere),
@@ -484,11 +484,11 @@ static int runLesson() {
 
     std::printf("\nreference total: %.9g\n\n", static_cast<double>(want));
 
-    std::printf("%-20s  %8s  %5s  %10s  %11s  %8s  %5s\n", "sum kernel",
-                "launches", "wrong", "first bad", "total there", "short by",
-                "gated");
-    std::printf("%-20s  %8s  %5s  %10s  %11s  %8s  %5s\n",
-                "--------------------", "--------", "-----", "----------",
+    std::printf("%-20s  %8s  %5s  %16s  %11s  %8s  %5s\n", "sum kernel",
+                "launches", "wrong", "first bad launch", "total there",
+                "short by", "gated");
+    std::printf("%-20s  %8s  %5s  %16s  %11s  %8s  %5s\n",
+                "--------------------", "--------", "-----", "----------------",
                 "-----------", "--------", "-----");
     const SumOutcome noFence =
         launchSums(false, in, partials, total, tickets, want);
@@ -538,6 +538,10 @@ static int runLesson() {
 }
 
 int main() {
+    // Line-buffered stdout, so that when stdout and stderr are captured
+    // together a failure message lands right after the row it explains.
+    std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
+
     int status = EXIT_FAILURE;
     try {
         status = runLesson();

@@ -301,8 +301,6 @@ __global__ void scanNoCopy(const float* __restrict__ in,
 //
 // `from` always names the half with the complete state, so when the loop
 // ends it names the answer: there is no last swap to undo.
-//
-// Inclusive scan with two halves, done right.
 // snippet: double-buffer
 __device__ const float* pingPongScan(float* halves, float mine) {
     const unsigned int t = threadIdx.x;
@@ -326,6 +324,7 @@ __device__ const float* pingPongScan(float* halves, float mine) {
     return from;
 }
 
+// Inclusive scan with two halves, done right.
 __global__ void scanDoubleBuffered(const float* __restrict__ in,
                                    float* __restrict__ out, std::size_t n) {
     __shared__ float halves[2 * kMaxBlock];
@@ -498,8 +497,9 @@ static int runLesson() {
                 "----------", "---------", "--------------");
     for (int s = 0; s < kSweepCount; ++s) {
         const std::size_t w = static_cast<std::size_t>(kSweep[s]);
-        std::printf("%7zu  %6zu  %10zu  %9zu  %14d\n", w, (kElements + w - 1) / w,
-                    kElements / w, kElements % w, largestTilePrefix(kSweep[s]));
+        std::printf("%7zu  %6zu  %10zu  %9zu  %14d\n", w,
+                    (kElements + w - 1) / w, kElements / w, kElements % w,
+                    largestTilePrefix(kSweep[s]));
     }
 
     std::vector<float> hostIn(kElements);
@@ -592,6 +592,10 @@ static int runLesson() {
 }
 
 int main() {
+    // Line-buffered stdout, so that when stdout and stderr are captured
+    // together a failure message lands right after the row it explains.
+    std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
+
     int status = EXIT_FAILURE;
     try {
         status = runLesson();

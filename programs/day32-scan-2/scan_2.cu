@@ -157,20 +157,19 @@ constexpr int kTimedRuns = 21;
 
 // The input: 2.0f at every index i with i % 4 == 3, 1.0f everywhere else.
 //
-// Why this is exact. Every prefix is a whole number no larger than the
-// total, 7500000 ones plus 2500000 twos = 12500000, which is below
-// 2^24 = 16777216. Every float below 2^24 that is a whole number is
-// exact, and every partial sum any of the three algorithms forms (a tile
-// node, a tile total, an offset, an offset plus a local prefix) is a whole
-// number no larger than the total. So no order of additions can round, and
-// the GPU must match the CPU bit for bit: the check is == with no tolerance,
-// and a kernel that drops one element is off by at least one.
+// Why this is exact. A float holds every whole number up to 2^24 =
+// 16777216 exactly. Every value any of the three algorithms ever forms (a
+// tree node, a tile total, an offset, an offset plus a local prefix) is a
+// sum of some of the inputs, so a whole number no larger than the grand
+// total: 7500000 ones plus 2500000 twos = 12500000. No order of additions
+// can round, so the GPU must match the CPU bit for bit. The check is ==
+// with no tolerance, and a kernel that drops one element is off by one.
 //
-// Ten million values of at least 1.0 total at least ten million, which
-// still fits under 2^24; the twos spend 2500000 of the 6777216 to spare.
-// The period of four is what all-ones cannot give: an all-ones input cannot
-// tell the right number of elements read from the wrong addresses apart
-// from the right ones, and this input can, unless an index is off by a
+// Ten million values of at least 1.0 add up to at least ten million, which
+// is still under 2^24; the twos spend 2500000 of the 6777216 to spare.
+// The period of four is what an all-ones input cannot give: with all ones,
+// reading the right number of elements from the wrong addresses still gives
+// the right sums. Here it does not, unless every wrong address is off by a
 // whole multiple of four (the check's honest blind spot).
 constexpr float inputAt(std::size_t i) {
     return (i % 4 == 3) ? 2.0f : 1.0f;
@@ -216,8 +215,9 @@ struct FlatTree {
     }
 };
 
-// One spare word after every 32. Used only by the model below: this is what
-// most modern copies of GPU Gems 3's CONFLICT_FREE_OFFSET macro compute.
+// One spare word after every 32: the one-term offset that many later copies
+// of GPU Gems 3's CONFLICT_FREE_OFFSET macro keep. No kernel uses it; the
+// model below prints what it would cost.
 struct PadEvery32 {
     __host__ __device__ static constexpr unsigned int word(unsigned int i) {
         return i + i / kBanks;
@@ -225,10 +225,13 @@ struct PadEvery32 {
 };
 
 // One spare word after every 32 and one more after every 32 x 32 = 1024.
-// The first term gives lanes that were 2 * stride words apart an extra
-// 2 * stride / 32, which breaks the all-in-one-bank case at stride 16. It
-// stops helping once that extra is itself a multiple of 2 (strides 32 to
-// 1024); the second term adds a further 2 * stride / 1024 and clears those.
+// The first term turns a lane spacing of 2 * stride words into
+// 2 * stride + 2 * stride / 32. At stride 16 that is 33 instead of 32, odd,
+// so a warp's lanes land in 32 different banks. From stride 32 up the extra
+// is itself even (66, 132, ...) and lanes pair up in banks again. The
+// second term shifts each 1024-element stretch of the tile by one more
+// word, which staggers those lanes once more; the model below checks that
+// no level is left with a conflict.
 // snippet: padded-word
 struct PaddedTree {
     __host__ __device__ static constexpr unsigned int word(unsigned int i) {
@@ -267,7 +270,7 @@ static_assert(kTreeWords<FlatTree> == 4096 && kTreeWords<PadEvery32> == 4223 &&
 // (2k + 2) stride - 1, and consecutive lanes take consecutive pairs, so in
 // the flat layout lanes sit 2 * stride words apart.
 
-// snippet: conflict-model
+// snippet: warp-degree
 // Lanes sharing the busiest bank when a warp's lanes touch words[0..count).
 // The words are always distinct here, so every lane past the first in a
 // bank costs one more pass.
@@ -310,6 +313,7 @@ constexpr unsigned int treeWarpDegree(unsigned int stride, unsigned int warp) {
     }
     return worst;
 }
+// end snippet: warp-degree
 
 // The degree the table prints for a level: its worst warp.
 template <typename Layout>
@@ -322,6 +326,7 @@ constexpr unsigned int treeLevelDegree(unsigned int stride) {
     return worst;
 }
 
+// snippet: request-totals
 // Requests one level costs: every active warp, times its own degree.
 template <typename Layout>
 constexpr unsigned int treeLevelRequests(unsigned int stride) {
@@ -347,6 +352,7 @@ template <typename Layout>
 constexpr unsigned int treeRequests() {
     return 2 * upSweepRequests<Layout>();
 }
+// end snippet: request-totals
 
 // The worst degree on any level of a tree.
 template <typename Layout>
@@ -384,7 +390,6 @@ constexpr unsigned int hillisSteeleRequests() {
     }
     return total;
 }
-// end snippet: conflict-model
 
 // Adds per tile. Hillis-Steele's step at distance d adds for every element
 // with something d to its left; the tree adds once per pair on the way up
@@ -843,7 +848,7 @@ static void printModel() {
     std::printf("\nUp-sweep levels; the down-sweep repeats them in reverse\n");
     std::printf("  one request = one warp touching one word per lane; a "
                 "k-way conflict costs k\n");
-    std::printf("  %6s  %5s  %5s  %27s  %27s\n", "", "", "",
+    std::printf("  %6s  %5s  %5s  %-27s  %s\n", "", "", "",
                 "conflict degree", "requests (warps x degree)");
     std::printf("  %6s  %5s  %5s  %7s  %7s  %9s  %7s  %7s  %9s\n", "stride",
                 "lanes", "warps", "plain", "i/32", "two-term", "plain",
@@ -861,10 +866,10 @@ static void printModel() {
                     treeLevelRequests<PadEvery32>(stride),
                     treeLevelRequests<PaddedTree>(stride));
     }
-    std::printf("  %-45s  %7u  %7u  %9u\n", "up-sweep total",
+    std::printf("  %-49s  %7u  %7u  %9u\n", "up-sweep total",
                 upSweepRequests<FlatTree>(), upSweepRequests<PadEvery32>(),
                 upSweepRequests<PaddedTree>());
-    std::printf("  %-45s  %7u  %7u  %9u\n", "both sweeps, per tile",
+    std::printf("  %-49s  %7u  %7u  %9u\n", "both sweeps, per tile",
                 treeRequests<FlatTree>(), treeRequests<PadEvery32>(),
                 treeRequests<PaddedTree>());
     std::printf("  hillis-steele: %u steps x %u warps x degree 1 = %u "
@@ -1228,6 +1233,10 @@ static int runLesson() {
 }
 
 int main() {
+    // Line-buffered stdout, so that when stdout and stderr are captured
+    // together a failure message lands right after the row it explains.
+    std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
+
     int status = EXIT_FAILURE;
     try {
         status = runLesson();

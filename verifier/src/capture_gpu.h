@@ -45,20 +45,25 @@ char *host_compiler(const char *build_line);
 /* The host name, malloc'd. */
 char *node_name(void);
 
-/* The repository's `git rev-parse HEAD` (malloc'd; "none (...)" when there
- * is no commit or no git) and whether `git status --porcelain` printed
- * anything (*dirty: "yes", "no" or "unknown", static). */
+/* The repository's `git rev-parse HEAD` (malloc'd; "none" when there is
+ * no git, no repository or no commit yet) and whether `git status
+ * --porcelain` printed anything (*dirty: "yes", "no" or "unknown", static). */
 char *repo_commit(const char *root, const char **dirty);
 
-/* Asks nvidia-smi which processes use GPU index.  A process counts as ours
- * when its process group is one of ours[] (the groups of the children we
- * run), or its pid was seen as ours before (known, updated here).
- * Returns 0 and sets *foreign to a pid that is not ours (0: none), or -1
- * when nvidia-smi could not be asked (*why malloc'd). */
+/* Process ids seen on a GPU that were ours (owned by the caller). */
 struct pidset {
 	pid_t *pids;
 	size_t n, cap;
 };
+
+/* Asks `nvidia-smi -i INDEX --query-compute-apps=pid` which processes use
+ * the GPU.  A process counts as ours when it or its process group is one
+ * of ours[] (the groups of the children we run), or its pid was seen as
+ * ours before (known, updated here: a child that has just exited can no
+ * longer be asked for its group).  A pid nvidia-smi cannot name ("[N/A]")
+ * is not ours.  Returns 0 and sets *foreign to a pid that is not ours (0:
+ * none, -1: unnamed), or -1 when nvidia-smi could not be asked (*why
+ * malloc'd). */
 int gpu_foreign_apps(int index, const pid_t *ours, size_t n_ours, struct pidset *known, pid_t *foreign,
 		     char **why);
 void pidset_free(struct pidset *s);

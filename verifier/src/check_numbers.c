@@ -9,6 +9,7 @@
 
 #include "bank.h"
 #include "check.h"
+#include "drift.h"
 #include "prose.h"
 #include "expr.h"
 #include "repo.h"
@@ -56,10 +57,20 @@ static void untraced(struct numbers *nb, const struct pnum *p, size_t line)
 	char *claim = prose_text(p);
 	struct diag_loc at = prose_loc(ctx, p, line);
 	struct diag *d = diag_begin(D_NUMBER_UNTRACED, at, "%s is not in the evidence", claim);
-	note_nearest(d, &nb->bank, p->tok.value);
-	diag_hint(d, "quote the number the evidence holds, or annotate it: <!-- = EXPR --> when derived, "
-		     "<!-- cite: LESSON --> when from another lesson, <!-- ext: REASON --> when from outside");
+	struct drift dr;
+	bool bound = ctx->n_ev > 0 && drift_find(ctx->lesson, ctx->ev[0], &p->tok, &dr);
+	if (bound)
+		drift_note(d, &dr);
+	else
+		note_nearest(d, &nb->bank, p->tok.value);
+	if (bound)
+		diag_hint(d, "the run changed: 'coursecheck update %s' carries the new value", ctx->path);
+	else
+		diag_hint(d, "quote the number the evidence holds, or annotate it: <!-- = EXPR --> when derived, "
+			     "<!-- cite: LESSON --> when from another lesson, <!-- ext: REASON --> when from outside");
 	diag_end(d);
+	if (bound)
+		drift_behaviour(&dr, at, claim);
 	ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, claim, "untraced");
 	free(claim);
 }

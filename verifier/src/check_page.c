@@ -86,6 +86,26 @@ static void readme_defaults(struct page_ctx *ctx)
 	}
 }
 
+/* The page's default run should be its lesson's newest: a newer capture
+ * is what `update` carries into the page. */
+static void superseded(const struct page_ctx *ctx, const struct evfile *ev, struct diag_loc at)
+{
+	char *newest = repo_newest_evidence(ctx->lesson);
+	if (newest && strcmp(newest, ev->path) != 0 && strncmp(ev->path, "evidence/", 9) == 0) {
+		int ymd_a, seq_a, ymd_b, seq_b;
+		const char *a = strrchr(ev->path, '/'), *b = strrchr(newest, '/');
+		bool older = a && b && evidence_name_parse(a + 1, &ymd_a, &seq_a) && evidence_name_parse(b + 1, &ymd_b, &seq_b) &&
+			     (ymd_a < ymd_b || (ymd_a == ymd_b && seq_a < seq_b));
+		if (older) {
+			struct diag *d = diag_begin(D_EVIDENCE_SUPERSEDED, at, "the page quotes %s; the lesson's newest run is %s",
+						    ev->path, newest);
+			diag_hint(d, "carry the new run into the page with 'coursecheck update %s'", ctx->path);
+			diag_end(d);
+		}
+	}
+	free(newest);
+}
+
 static void load_sources(struct page_ctx *ctx)
 {
 	if (ctx->fm.program) {
@@ -109,6 +129,8 @@ static void load_sources(struct page_ctx *ctx)
 				       ctx->lesson ? ctx->lesson : "LESSON", ctx->path);
 		check_evidence_state(ev, ctx->lesson, ctx->prog, at, hint);
 		free(hint);
+		if (i == 0 && ctx->fm.present && ctx->lesson)
+			superseded(ctx, ev, at);
 	}
 }
 

@@ -773,6 +773,7 @@ static int update_file(const char *relpath, bool dry_run)
 	int status = 0;
 	if (new_len != u.ctx.tf.len || memcmp(text, u.ctx.tf.data, new_len) != 0) {
 		print_diff(relpath, u.ctx.tf.data, u.ctx.tf.len, text, new_len);
+		fflush(stdout); /* the diff before the summary, however the streams are joined */
 		if (!dry_run && write_atomically(relpath, text, new_len) != 0)
 			status = 2;
 	}

@@ -1,0 +1,122 @@
+/* drift.c - see drift.h. */
+#include "drift.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "align.h"
+#include "bank.h"
+#include "repo.h"
+#include "util.h"
+
+/* Whether stdout line k (0-based), column col0 (0-based) is listed in the
+ * evidence's volatile: header ("L:C L:C ...", 1-based). */
+static bool listed_volatile(const struct evidence *ev, size_t k, size_t col0)
+{
+	const char *v = evidence_get(ev, "volatile", NULL);
+	if (!v)
+		return false;
+	char want[48];
+	snprintf(want, sizeof want, "%zu:%zu", k + 1, col0 + 1);
+	size_t n = strlen(want);
+	for (const char *p = v; (p = strstr(p, want)) != NULL; p += n) {
+		bool left = p == v || p[-1] == ' ';
+		bool right = p[n] == '\0' || p[n] == ' ';
+		if (left && right)
+			return true;
+	}
+	return false;
+}
+
+static void token_text(const struct evidence *ev, size_t file_line, const struct num_token *t, char *out, size_t len)
+{
+	size_t n;
+	const char *s = textfile_line(&ev->tf, file_line, &n);
+	snprintf(out, len, "%.*s", (int)(t->end - t->start), s + t->start);
+}
+
+bool drift_find(const char *lesson, const struct evfile *cur, const struct num_token *tok, struct drift *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!lesson || !cur || cur->state != LOAD_OK)
+		return false;
+	char **paths;
+	size_t n = repo_list_evidence(lesson, &paths);
+	size_t at = n;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(paths[i], cur->path) == 0)
+			at = i;
+	bool found = false;
+	/* the newest older run first */
+	for (size_t i = at; i-- > 0 && !found;) {
+		const struct evfile *old = course_evidence(paths[i]);
+		if (old->state != LOAD_OK)
+			continue;
+		struct bank b = {0};
+		bank_add_evidence(&b, old);
+		const struct bank_entry *e = bank_find(&b, tok);
+		if (e && e->stdout_index != SIZE_MAX) {
+			found = true;
+			out->old = old;
+			out->now = cur;
+			out->old_line = e->line;
+			out->old_col = e->tok.start + 1;
+			token_text(&old->ev, e->line, &e->tok, out->old_text, sizeof out->old_text);
+			align_place_names(&old->ev, e->stdout_index, &e->tok, out->row, sizeof out->row, out->column,
+					  sizeof out->column);
+			const char *r = evidence_get(&old->ev, "repeats", NULL);
+			out->repeats = r ? (unsigned)strtoul(r, NULL, 10) : 1;
+			out->volatile_place = listed_volatile(&old->ev, e->stdout_index, e->tok.start);
+			struct alignment al;
+			align_runs(&old->ev, &cur->ev, &al);
+			size_t idx = align_token_index(&old->ev, e->stdout_index, e->tok.start), nk;
+			struct num_token nt;
+			if (idx != SIZE_MAX && align_number(&al, &old->ev, &cur->ev, e->stdout_index, idx, &nk, &nt)) {
+				out->followed = true;
+				out->now_line = cur->ev.stdout_first + nk;
+				out->now_col = nt.start + 1;
+				token_text(&cur->ev, out->now_line, &nt, out->now_text, sizeof out->now_text);
+			}
+			alignment_free(&al);
+		}
+		bank_free(&b);
+	}
+	repo_free_list(paths, n);
+	return found;
+}
+
+void drift_note(struct diag *d, const struct drift *dr)
+{
+	struct buf place = {0};
+	if (dr->row[0] || dr->column[0]) {
+		buf_puts(&place, " (");
+		if (dr->row[0])
+			buf_printf(&place, "row \"%s\"", dr->row);
+		if (dr->column[0])
+			buf_printf(&place, "%scolumn \"%s\"", dr->row[0] ? ", " : "", dr->column);
+		buf_puts(&place, ")");
+	}
+	struct diag_loc at = textfile_loc_line(&dr->old->ev.tf, dr->old_line, dr->old_col, strlen(dr->old_text));
+	if (dr->followed)
+		diag_note(d, at, "was %s here%s; that place holds %s at %s:%zu:%zu%s", dr->old_text,
+			  place.s ? place.s : "", dr->now_text, dr->now->path, dr->now_line, dr->now_col,
+			  dr->volatile_place ? " (a volatile place: it varied between the repeats of this capture)" : "");
+	else
+		diag_note(d, at, "was %s here%s; %s has no such place", dr->old_text,
+			  place.s ? place.s : "", dr->now->path);
+	buf_free(&place);
+}
+
+void drift_behaviour(const struct drift *dr, struct diag_loc at, const char *claim)
+{
+	if (!dr->followed || dr->volatile_place || dr->repeats < 2)
+		return;
+	struct diag *d = diag_begin(D_BEHAVIOUR_CHANGE, at,
+				    "%s was the same in all %u repeats of %s and is now %s: the program computes something else",
+				    claim, dr->repeats, dr->old->path, dr->now_text);
+	diag_note(d, textfile_loc_line(&dr->old->ev.tf, dr->old_line, dr->old_col, strlen(dr->old_text)),
+		  "the stable value");
+	diag_hint(d, "a deterministic count changed: check the program before updating the page");
+	diag_end(d);
+}
