@@ -80,8 +80,9 @@ programs: $(BUILD)/coursecheck-capture
 		$(BUILD)/coursecheck-capture --build-only $(BUILD)/programs; \
 	else echo "programs: nvcc not found: lesson programs NOT compiled (install the CUDA toolkit)"; fi
 
+# REPEAT=K runs each lesson K times and records which numbers varied.
 evidence: $(BUILD)/coursecheck-capture
-	$(BUILD)/coursecheck-capture $(LESSON)
+	$(BUILD)/coursecheck-capture $(if $(REPEAT),--repeat $(REPEAT)) $(LESSON)
 
 # ---- tests ---------------------------------------------------------------
 UNIT_TESTS = $(patsubst verifier/tests/unit/%.c,$(BUILD)/asan/unit/%,$(wildcard verifier/tests/unit/test_*.c))

@@ -17,6 +17,16 @@ capture) list=$capture_list ;;
 *) echo "deps.sh: unknown set '$want' (want full or capture)" >&2; exit 2 ;;
 esac
 
+# Capture runs on GPU nodes where nothing can be installed and pkg-config may
+# be absent: there the compiler itself says whether libcrypto's headers are in.
+if [ "$want" = capture ] && ! command -v pkg-config >/dev/null 2>&1; then
+	if printf '#include <openssl/evp.h>\n' | ${CC:-cc} -E -x c - >/dev/null 2>&1; then
+		exit 0
+	fi
+	echo "deps: OpenSSL's headers (openssl/evp.h) are missing: install libssl-dev (Debian) or openssl-devel" >&2
+	exit 1
+fi
+
 missing=""
 command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"
 for pair in $list; do
