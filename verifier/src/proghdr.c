@@ -120,17 +120,22 @@ void proghdr_source_sha256(const struct textfile *tf, char out[65])
 {
 	struct proghdr h;
 	proghdr_parse(tf, &h);
-	if (!h.verified_line) {
-		sha256_hex(tf->data, tf->len, out);
-		proghdr_free(&h);
-		return;
-	}
-	size_t cut_from = tf->line_start[h.verified_line - 1];
-	size_t cut_to = h.verified_last < tf->n_lines ? tf->line_start[h.verified_last] : tf->len;
 	struct buf b = {0};
-	buf_append(&b, tf->data, cut_from);
-	buf_append(&b, tf->data + cut_to, tf->len - cut_to);
-	sha256_hex(b.s, b.len, out);
+	for (size_t n = 1; n <= tf->n_lines; n++) {
+		size_t from = tf->line_start[n - 1];
+		size_t to = n < tf->n_lines ? tf->line_start[n] : tf->len;
+		bool in_header = h.first_line && n >= h.first_line && n <= h.last_line;
+		bool verified = h.verified_line && n >= h.verified_line && n <= h.verified_last;
+		size_t len, a = 0, e;
+		const char *line = textfile_line(tf, n, &len);
+		e = len;
+		str_trim(line, &a, &e);
+		bool empty_comment = e - a == 2 && line[a] == '/' && line[a + 1] == '/';
+		if (verified || (in_header && empty_comment))
+			continue;
+		buf_append(&b, tf->data + from, to - from);
+	}
+	sha256_hex(b.s ? b.s : "", b.len, out);
 	buf_free(&b);
 	proghdr_free(&h);
 }

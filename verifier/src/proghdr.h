@@ -44,9 +44,11 @@ void proghdr_parse(const struct textfile *tf, struct proghdr *h);
 void proghdr_free(struct proghdr *h);
 
 /* The SHA-256 recorded as source-sha256: of the program's text (LF line
- * endings) with the lines of its Verified paragraph left out.  The
- * paragraph names the evidence, so it is written after the capture; it is
- * a comment, so the program built is the same with or without it. */
+ * endings) with the lines of its Verified paragraph, and the header's
+ * empty `//` lines, left out.  The paragraph names the evidence, so it is
+ * written after the capture, with an empty comment line to set it off;
+ * both are comments, so the program built is the same with or without
+ * them. */
 void proghdr_source_sha256(const struct textfile *tf, char out[65]);
 
 #endif
