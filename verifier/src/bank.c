@@ -44,10 +44,19 @@ void bank_add_evidence(struct bank *b, const struct evfile *ev)
 	}
 }
 
+/* Tracing needs the bank value to round to the page's, so it lies within
+ * half a unit of the page's last digit: a cheap test on doubles that
+ * spares the exact decimal comparison for all but a few candidates. */
+static bool could_trace(const struct num_token *page, const struct num_token *bank)
+{
+	double half = 0.5 * pow(10, -(page->decimals > 300 ? 300 : page->decimals));
+	return fabs(bank->value - page->value) <= half * (1 + 1e-9) + 1e-12 * fabs(page->value);
+}
+
 const struct bank_entry *bank_find(const struct bank *b, const struct num_token *page)
 {
 	for (size_t i = 0; i < b->n; i++)
-		if (numtok_traces_to(page, &b->v[i].tok))
+		if (could_trace(page, &b->v[i].tok) && numtok_traces_to(page, &b->v[i].tok))
 			return &b->v[i];
 	return NULL;
 }
