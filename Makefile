@@ -87,9 +87,9 @@ evidence: $(BUILD)/coursecheck-capture
 # ---- tests ---------------------------------------------------------------
 UNIT_TESTS = $(patsubst verifier/tests/unit/%.c,$(BUILD)/asan/unit/%,$(wildcard verifier/tests/unit/test_*.c))
 
-$(BUILD)/asan/unit/test_%: verifier/tests/unit/test_%.c $(addprefix $(BUILD)/asan/obj/,$(LIB_SRCS:.c=.o))
+$(BUILD)/asan/unit/test_%: verifier/tests/unit/test_%.c $(wildcard verifier/tests/unit/*.h) $(addprefix $(BUILD)/asan/obj/,$(LIB_SRCS:.c=.o))
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) $< $(filter %.o,$^) $(FULL_LIBS) \
+	$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -Iverifier/tests/unit $< $(filter %.o,$^) $(FULL_LIBS) \
 		$(shell pkg-config --cflags --libs cmocka) -o $@
 
 unit: $(UNIT_TESTS)

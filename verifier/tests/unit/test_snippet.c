@@ -23,62 +23,7 @@
 
 #define SRC_PATH "programs/day31-scan-1/scan.cu"
 
-/* ---- diagnostics captured per test ---- */
-
-static FILE *diag_stream;
-static char *diag_buf;
-static size_t diag_len;
-static size_t base_kind[DIAG_KIND_COUNT];
-static size_t base_errors;
-
-static int setup(void **state)
-{
-	(void)state;
-	diag_stream = open_memstream(&diag_buf, &diag_len);
-	if (!diag_stream)
-		return -1;
-	diag_init(diag_stream, false);
-	diag_set_policy(false, false);
-	for (int k = 0; k < DIAG_KIND_COUNT; k++)
-		base_kind[k] = diag_count_kind((enum diag_kind)k);
-	base_errors = diag_count(DIAG_ERROR);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	diag_init(stderr, false);
-	fclose(diag_stream);
-	free(diag_buf);
-	diag_buf = NULL;
-	diag_len = 0;
-	return 0;
-}
-
-static size_t reported(enum diag_kind kind)
-{
-	return diag_count_kind(kind) - base_kind[kind];
-}
-
-static size_t errors(void)
-{
-	return diag_count(DIAG_ERROR) - base_errors;
-}
-
-static const char *output(void)
-{
-	fflush(diag_stream);
-	return diag_buf ? diag_buf : "";
-}
-
-static void assert_output_has(const char *needle)
-{
-	const char *out = output();
-	if (!strstr(out, needle))
-		print_error("diagnostics:\n%s\nlack: %s\n", out, needle);
-	assert_non_null(strstr(out, needle));
-}
+#include "diag_capture.h"
 
 /* ---- helpers ---- */
 
