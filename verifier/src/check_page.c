@@ -149,7 +149,10 @@ int check_page(const char *relpath, const struct check_opts *opts, struct ledger
 	enum repo_status rs = repo_resolve(relpath, &fs, &why);
 	if (rs != REPO_OK || textfile_read(fs, relpath, &ctx.tf, &why) != 0) {
 		struct diag_loc at = {.path = relpath};
-		diag_report(rs == REPO_REFUSED ? D_PATH_REFUSED : D_FILE_UNREADABLE, at, "cannot read page: %s", why);
+		enum diag_kind kind = rs == REPO_REFUSED ? D_PATH_REFUSED
+				      : why == textfile_too_large ? D_FILE_TOO_LARGE
+								  : D_FILE_UNREADABLE;
+		diag_report(kind, at, "cannot read page: %s", why);
 		free(fs);
 		return -1;
 	}

@@ -112,7 +112,10 @@ bool course_report_unusable(enum load_state state, const char *why, const char *
 {
 	if (state == LOAD_OK || state == LOAD_MALFORMED)
 		return false;
-	struct diag *d = diag_begin(state == LOAD_REFUSED ? D_PATH_REFUSED : D_FILE_UNREADABLE, at,
+	enum diag_kind kind = state == LOAD_REFUSED ? D_PATH_REFUSED
+			      : why == textfile_too_large ? D_FILE_TOO_LARGE
+							  : D_FILE_UNREADABLE;
+	struct diag *d = diag_begin(kind, at,
 				    "%s '%s' %s: %s", what, path, state == LOAD_REFUSED ? "is refused" : "cannot be read",
 				    why);
 	if (state == LOAD_REFUSED)

@@ -9,6 +9,8 @@
 
 #include "util.h"
 
+const char textfile_too_large[] = "file is larger than 64 MiB";
+
 static void normalise_and_index(struct textfile *tf, char *raw, size_t n)
 {
 	size_t i = 0, o = 0;
@@ -60,7 +62,7 @@ int textfile_read(const char *fspath, const char *display, struct textfile *tf, 
 		return -1;
 	}
 	if ((unsigned long long)st.st_size > TEXTFILE_MAX_BYTES) {
-		*why = "file is larger than 64 MiB";
+		*why = textfile_too_large;
 		return -1;
 	}
 	FILE *f = fopen(fspath, "rb");
@@ -75,7 +77,7 @@ int textfile_read(const char *fspath, const char *display, struct textfile *tf, 
 			if (cap > TEXTFILE_MAX_BYTES) {
 				fclose(f);
 				free(raw);
-				*why = "file is larger than 64 MiB";
+				*why = textfile_too_large;
 				return -1;
 			}
 			cap *= 2;

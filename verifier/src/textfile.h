@@ -16,6 +16,10 @@
 
 #define TEXTFILE_MAX_BYTES (64u * 1024u * 1024u)
 
+/* The *why of textfile_read for a file over TEXTFILE_MAX_BYTES (compare
+ * the pointer to tell it from a system error). */
+extern const char textfile_too_large[];
+
 struct textfile {
 	char *path;       /* the path as shown in diagnostics (repository-relative) */
 	char *data;       /* normalised text, NUL-terminated */
