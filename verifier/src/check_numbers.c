@@ -1,6 +1,5 @@
 /* check_numbers.c - see check.h: prose numbers, derivations, citations,
  * external numbers and evidence tables, traced to the evidence bank. */
-#include <dirent.h>
 #include <cmark-gfm-core-extensions.h>
 #include <math.h>
 #include <stdint.h>
@@ -139,36 +138,30 @@ static void load_cited(struct cited *c)
 	c->exists = repo_resolve(dir, &fs, &why) == REPO_OK;
 	free(fs);
 	free(dir);
-	char *pages_fs;
+	char **pages;
+	size_t n = course_pages(&pages);
 	bool from_page = false;
-	if (repo_resolve("pages", &pages_fs, &why) == REPO_OK) {
-		DIR *d = opendir(pages_fs);
-		struct dirent *e;
-		while (d && !from_page && (e = readdir(d)) != NULL) {
-			size_t len = strlen(e->d_name);
-			if (len < 4 || strcmp(e->d_name + len - 3, ".md") != 0)
-				continue;
-			char *path = xasprintf("%s/%s", pages_fs, e->d_name);
-			struct textfile tf;
-			if (textfile_read(path, e->d_name, &tf, &why) == 0) {
-				struct frontmatter fm;
-				diag_mute(true);
-				frontmatter_parse(&tf, true, &fm);
-				diag_mute(false);
-				if (fm.lesson && strcmp(fm.lesson, c->lesson) == 0) {
-					from_page = c->exists = true;
-					for (size_t i = 0; i < fm.n_evidence; i++)
-						bank_add_evidence(&c->bank, course_evidence(fm.evidence[i].path));
-				}
-				frontmatter_free(&fm);
-				textfile_free(&tf);
-			}
-			free(path);
+	for (size_t i = 0; i < n && !from_page; i++) {
+		char *fs;
+		struct textfile tf;
+		if (repo_resolve(pages[i], &fs, &why) != REPO_OK || textfile_read(fs, pages[i], &tf, &why) != 0) {
+			free(fs);
+			continue;
 		}
-		if (d)
-			closedir(d);
-		free(pages_fs);
+		free(fs);
+		struct frontmatter fm;
+		diag_mute(true);
+		frontmatter_parse(&tf, true, &fm);
+		diag_mute(false);
+		if (fm.lesson && strcmp(fm.lesson, c->lesson) == 0) {
+			from_page = c->exists = true;
+			for (size_t k = 0; k < fm.n_evidence; k++)
+				bank_add_evidence(&c->bank, course_evidence(fm.evidence[k].path));
+		}
+		frontmatter_free(&fm);
+		textfile_free(&tf);
 	}
+	repo_free_list(pages, n);
 	if (!from_page && c->exists) {
 		char *newest = repo_newest_evidence(c->lesson);
 		if (newest)

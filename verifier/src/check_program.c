@@ -7,8 +7,6 @@
 #include "repo.h"
 #include "util.h"
 
-static struct re path_re = RE_INIT("\\bevidence/[A-Za-z0-9_./-]*[A-Za-z0-9_/]", 0);
-
 static struct diag_loc verified_loc(const struct program *p, size_t start, size_t end)
 {
 	const struct proghdr *h = &p->hdr;
@@ -51,10 +49,9 @@ static void compare_command(const struct program *p, const struct proghdr_value 
 static char *named_evidence(const struct program *p, const char *lesson, const char *newest)
 {
 	const struct proghdr *h = &p->hdr;
-	struct re_match g;
-	if (!h->verified || !re_search(&path_re, h->verified, h->verified_len, 0, &g))
+	size_t s, e;
+	if (!course_verified_path(h, &s, &e))
 		return newest ? xstrdup(newest) : NULL;
-	size_t s = g.start[0], e = g.end[0];
 	char *path = xstrndup(h->verified + s, e - s);
 	struct diag_loc at = verified_loc(p, s, e);
 	char *prefix = xasprintf("evidence/%s/", lesson);

@@ -1,7 +1,6 @@
 /* cli.c - see cli.h. */
 #include "cli.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -70,36 +69,6 @@ static int parse_common(int argc, char **argv, struct common *c, const char *usa
 	return optind;
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Every pages/NAME.md, sorted. */
-static size_t list_pages(char ***out)
-{
-	*out = NULL;
-	char *fs;
-	const char *why;
-	size_t n = 0, cap = 0;
-	if (repo_resolve("pages", &fs, &why) != REPO_OK)
-		return 0;
-	DIR *dir = opendir(fs);
-	struct dirent *e;
-	while (dir && (e = readdir(dir)) != NULL) {
-		size_t len = strlen(e->d_name);
-		if (e->d_name[0] == '.' || len < 4 || strcmp(e->d_name + len - 3, ".md") != 0)
-			continue;
-		*out = xgrow(*out, &cap, n + 1, sizeof **out);
-		(*out)[n++] = xasprintf("pages/%s", e->d_name);
-	}
-	if (dir)
-		closedir(dir);
-	free(fs);
-	qsort(*out, n, sizeof **out, by_name);
-	return n;
-}
-
 static bool readme_exists(const char *lesson, char **rel)
 {
 	*rel = xasprintf("programs/%s/README.md", lesson);
@@ -165,7 +134,7 @@ int cli_verify(int argc, char **argv)
 		}
 	} else {
 		char **names;
-		size_t n = list_pages(&names);
+		size_t n = course_pages(&names);
 		for (size_t i = 0; i < n; i++) {
 			check_page(names[i], &opts, NULL);
 			free(names[i]);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "re.h"
 #include "repo.h"
 #include "util.h"
 
@@ -189,6 +190,41 @@ char *course_lesson_program(const char *lesson, size_t *count)
 	}
 	free(rel);
 	return found;
+}
+
+size_t course_pages(char ***out)
+{
+	*out = NULL;
+	char *fs;
+	const char *why;
+	size_t n = 0, cap = 0;
+	if (repo_resolve("pages", &fs, &why) != REPO_OK)
+		return 0;
+	DIR *dir = opendir(fs);
+	struct dirent *e;
+	while (dir && (e = readdir(dir)) != NULL) {
+		size_t len = strlen(e->d_name);
+		if (e->d_name[0] == '.' || len < 4 || strcmp(e->d_name + len - 3, ".md") != 0)
+			continue;
+		*out = xgrow(*out, &cap, n + 1, sizeof **out);
+		(*out)[n++] = xasprintf("pages/%s", e->d_name);
+	}
+	if (dir)
+		closedir(dir);
+	free(fs);
+	qsort(*out, n, sizeof **out, by_name);
+	return n;
+}
+
+bool course_verified_path(const struct proghdr *h, size_t *start, size_t *end)
+{
+	static struct re path_re = RE_INIT("\\bevidence/[A-Za-z0-9_./-]*[A-Za-z0-9_/]", 0);
+	struct re_match g;
+	if (!h->verified || !re_search(&path_re, h->verified, h->verified_len, 0, &g))
+		return false;
+	*start = g.start[0];
+	*end = g.end[0];
+	return true;
 }
 
 void course_release(void)

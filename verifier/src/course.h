@@ -57,6 +57,13 @@ size_t course_lessons(char ***names);
  * with *count set to how many there are. */
 char *course_lesson_program(const char *lesson, size_t *count);
 
+/* Every pages/NAME.md, sorted, as repository paths; free with
+ * repo_free_list(). */
+size_t course_pages(char ***names);
+/* The evidence path a program's Verified paragraph names, as a byte range
+ * of h->verified; false when it names none. */
+bool course_verified_path(const struct proghdr *h, size_t *start, size_t *end);
+
 void course_release(void);
 
 #endif

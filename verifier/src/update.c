@@ -739,16 +739,13 @@ static bool update_program_header(struct update *u, const char *relpath)
 		fprintf(stderr, "coursecheck update: %s has no Verified paragraph to update\n", relpath);
 		return false;
 	}
-	static struct re path_re = RE_INIT("\\bevidence/[A-Za-z0-9_./-]*[A-Za-z0-9_/]", 0);
-	struct re_match g;
-	char *named = re_search(&path_re, h->verified, h->verified_len, 0, &g)
-			      ? xstrndup(h->verified + g.start[0], g.end[0] - g.start[0])
-			      : NULL;
+	size_t ps, pe;
+	char *named = course_verified_path(h, &ps, &pe) ? xstrndup(h->verified + ps, pe - ps) : NULL;
 	bool ok = pick_runs(u, named);
 	if (ok) {
 		update_facts(u, h->verified, h->verified_len, h->verified_src, 0);
 		if (named && strcmp(named, u->now->path) != 0) {
-			size_t a = h->verified_src[g.start[0]], b = h->verified_src[g.end[0] - 1] + 1;
+			size_t a = h->verified_src[ps], b = h->verified_src[pe - 1] + 1;
 			add_edit(u, a, b, u->now->path, strlen(u->now->path));
 		}
 	}
