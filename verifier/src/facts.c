@@ -51,12 +51,47 @@ static void find_all(struct finder *f, struct re *re, const char *s, size_t len,
 	}
 }
 
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+/* Finds name in s where each space of name may be any run of spaces, tabs
+ * and line breaks: a paragraph may wrap "NVIDIA H200" across two lines. */
+static bool find_name(const char *s, size_t len, const char *name, size_t *start, size_t *end)
+{
+	for (size_t i = 0; i < len; i++) {
+		size_t p = i;
+		const char *q = name;
+		while (*q && p < len) {
+			if (*q == ' ') {
+				if (!is_space(s[p]))
+					break;
+				while (p < len && is_space(s[p]))
+					p++;
+				q++;
+			} else if (s[p] == *q) {
+				p++;
+				q++;
+			} else {
+				break;
+			}
+		}
+		if (!*q) {
+			*start = i;
+			*end = p;
+			return true;
+		}
+	}
+	return false;
+}
+
 size_t facts_find(const char *s, size_t len, const char *gpu, struct fact **out)
 {
 	struct finder f = {0};
-	const char *hit = gpu && *gpu ? memmem(s, len, gpu, strlen(gpu)) : NULL;
-	if (hit)
-		found(&f, FACT_GPU, (size_t)(hit - s), (size_t)(hit - s) + strlen(gpu));
+	size_t gs, ge;
+	if (gpu && *gpu && find_name(s, len, gpu, &gs, &ge))
+		found(&f, FACT_GPU, gs, ge);
 	find_all(&f, &date_re, s, len, FACT_DATE);
 	find_all(&f, &driver_re, s, len, FACT_DRIVER);
 	find_all(&f, &cuda_re, s, len, FACT_CUDA);
@@ -162,6 +197,8 @@ static bool judge(const struct fact_text *t, const struct evfile *ev, const stru
 	size_t line;
 	const char *recorded = evidence_get(&ev->ev, fact_keys[f->kind], &line);
 	struct diag *d;
+	if (f->kind == FACT_GPU)
+		return true; /* found only where the evidence's name stands, wrapped or not */
 	if (f->kind == FACT_FLAG) {
 		if (fact_flag_in_build(recorded, s, len))
 			return true;
