@@ -116,8 +116,10 @@ constexpr int kBlockThreads = 256;
 // The grid is fixed instead of derived from the input size, because the
 // block count is what the lesson is about: it is how many tickets are
 // handed out, how many partial sums the last block reads, and how many
-// blocks pile onto one counter. 1024 blocks is several waves on any card,
-// so early blocks are long finished when the last one starts reading.
+// blocks pile onto one counter. 1024 blocks of 256 threads is more than a
+// small card holds at once, so there early blocks are long finished when the
+// last one starts reading; an H200 (132 SMs of up to 2048 threads) may hold
+// them all in one wave, which narrows the window a missing fence leaves open.
 constexpr int kGridBlocks = 1024;
 
 // 2^22 + 611 floats, every one 1.0f. Each partial sum and the total are then

@@ -261,8 +261,9 @@ __global__ void scanInPlaceRacy(const float* __restrict__ in,
 //
 // Both halves start out holding the input, so the stale read is of a value
 // somebody did write and the mismatch count is the same on every launch.
-// Fill only one half and the same bug reads shared memory nobody wrote
-// (compute-sanitizer --tool initcheck flags that).
+// Fill only one half and the same bug reads shared memory nobody wrote.
+// No tool flags either form: compute-sanitizer's initcheck watches global
+// memory, not shared, so only the comparison with the CPU catches this bug.
 // snippet: no-copy
 __global__ void scanNoCopy(const float* __restrict__ in,
                            float* __restrict__ out, std::size_t n) {
