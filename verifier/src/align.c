@@ -7,24 +7,38 @@
 
 #include "util.h"
 
+/* Appends text with every run of spaces and tabs made one space: a table
+ * pads its columns to the width of their numbers, and a wider number must
+ * not change the shape of its row. */
+static void append_squeezed(struct buf *b, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		bool space = s[i] == ' ' || s[i] == '\t';
+		if (space && b->len && b->s[b->len - 1] == ' ')
+			continue;
+		buf_putc(b, space ? ' ' : s[i]);
+	}
+}
+
 /* The shape of a line: numbers replaced by '#', keeping a number that
- * opens the line when keep_key. */
+ * opens the line when keep_key, and runs of blanks squeezed. */
 static char *shape(const char *s, size_t len, bool keep_key)
 {
 	struct num_token *t;
 	size_t n = numtok_scan(s, len, &t);
 	struct buf b = {0};
+	buf_putc(&b, '|'); /* so a leading blank run squeezes like any other */
 	size_t at = 0;
 	for (size_t i = 0; i < n; i++) {
 		bool key = keep_key && i == 0 && str_is_blank(s, t[i].start);
-		buf_append(&b, s + at, t[i].start - at);
+		append_squeezed(&b, s + at, t[i].start - at);
 		if (key)
 			buf_append(&b, s + t[i].start, t[i].end - t[i].start);
 		else
 			buf_putc(&b, '#');
 		at = t[i].end;
 	}
-	buf_append(&b, s + at, len - at);
+	append_squeezed(&b, s + at, len - at);
 	free(t);
 	return buf_detach(&b);
 }

@@ -120,11 +120,17 @@ static void check_transcript(struct page_ctx *ctx, struct page_block *b)
 	} else if (lines_find_excerpt(&page, &hay, &first, NULL)) {
 		ledger_add(ctx->ledger, LG_CODE, b->line, 1, "transcript", "%s:%zu", ev->path, hay.v[first].src_line);
 	} else {
-		struct lines near = {0};
-		for (size_t i = 0; i < page.n && first + i < hay.n; i++)
+		/* show the one segment (between "..." lines) that drifted */
+		size_t seg_from, seg_to;
+		lines_excerpt_miss(&page, &hay, &seg_from, &seg_to, &first);
+		struct lines seg = {0}, near = {0};
+		for (size_t i = seg_from; i < seg_to; i++)
+			lines_push(&seg, page.v[i].s, page.v[i].len, page.v[i].src_line);
+		for (size_t i = 0; i < seg.n && first + i < hay.n; i++)
 			lines_push(&near, hay.v[first + i].s, hay.v[first + i].len, hay.v[first + i].src_line);
+		lines_normalise(&seg);
 		lines_normalise(&near);
-		size_t src_line, line = first_difference(&page, &near, &src_line);
+		size_t src_line, line = first_difference(&seg, &near, &src_line);
 		struct diag *d = diag_begin(D_TRANSCRIPT_DRIFT, block_loc(ctx, b, line),
 					    "transcript excerpt is not in the stdout of %s", ev->path);
 		if (hay.n)
@@ -132,13 +138,14 @@ static void check_transcript(struct page_ctx *ctx, struct page_block *b)
 				  "the closest run of lines");
 		else
 			diag_note(d, textfile_loc_line(&ev->ev.tf, ev->ev.stdout_line, 0, 0), "the recorded stdout is empty");
-		char *diff = lines_diff(&near, ev->path, &page, ctx->path);
+		char *diff = lines_diff(&near, ev->path, &seg, ctx->path);
 		diag_text(d, diff);
 		free(diff);
 		diag_hint(d, "quote the lines as the evidence has them ('...' alone on a line stands for omitted "
 			     "lines), or run 'coursecheck update %s'",
 			  ctx->path);
 		diag_end(d);
+		lines_free(&seg);
 		lines_free(&near);
 		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "transcript", "not in %s", ev->path);
 	}

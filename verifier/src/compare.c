@@ -194,9 +194,38 @@ static bool is_ellipsis(const struct line *x)
 	return b - a == 3 && memcmp(x->s + a, "...", 3) == 0;
 }
 
+/* Two lines alike but for their digits and the width of their blanks: the
+ * same row of a table in another run. */
+static bool same_shape(const struct line *a, const struct line *b)
+{
+	size_t i = 0, j = 0;
+	for (;;) {
+		bool da = i < a->len && a->s[i] >= '0' && a->s[i] <= '9';
+		bool db = j < b->len && b->s[j] >= '0' && b->s[j] <= '9';
+		bool sa = i < a->len && (a->s[i] == ' ' || a->s[i] == '\t');
+		bool sb = j < b->len && (b->s[j] == ' ' || b->s[j] == '\t');
+		if ((da && db) || (sa && sb)) {
+			while (i < a->len && (da ? (a->s[i] >= '0' && a->s[i] <= '9') || a->s[i] == '.' || a->s[i] == ','
+						 : (a->s[i] == ' ' || a->s[i] == '\t')))
+				i++;
+			while (j < b->len && (db ? (b->s[j] >= '0' && b->s[j] <= '9') || b->s[j] == '.' || b->s[j] == ','
+						 : (b->s[j] == ' ' || b->s[j] == '\t')))
+				j++;
+			continue;
+		}
+		if (i == a->len || j == b->len)
+			return i == a->len && j == b->len;
+		if (a->s[i] != b->s[j])
+			return false;
+		i++;
+		j++;
+	}
+}
+
 /* Compares excerpt lines [from, to) with hay lines starting at at, after
- * removing each side's own common indentation.  Returns the number of
- * equal lines; *all tells whether every line was equal. */
+ * removing each side's own common indentation.  Returns a likeness score
+ * (two for each equal line, one for each line of the same shape); *all
+ * tells whether every line was equal. */
 static size_t segment_match(const struct lines *ex, size_t from, size_t to, const struct lines *hay, size_t at,
 			    bool *all)
 {
@@ -211,9 +240,10 @@ static size_t segment_match(const struct lines *ex, size_t from, size_t to, cons
 	size_t want = x.n;
 	lines_normalise(&x);
 	lines_normalise(&y);
+	/* a score: two for an equal line, one for a line of the same shape */
 	size_t same = 0;
 	for (size_t i = 0; i < x.n && i < y.n; i++)
-		same += line_eq(&x.v[i], &y.v[i]);
+		same += line_eq(&x.v[i], &y.v[i]) ? 2 : same_shape(&x.v[i], &y.v[i]) ? 1 : 0;
 	*all = y.n == want && lines_equal(&x, &y);
 	lines_free(&x);
 	lines_free(&y);
@@ -289,4 +319,45 @@ static bool find_segments(const struct lines *excerpt, const struct lines *hay, 
 		}
 	}
 	return false;
+}
+
+void lines_excerpt_miss(const struct lines *excerpt, const struct lines *hay, size_t *from, size_t *to, size_t *near)
+{
+	*from = 0;
+	*to = excerpt->n;
+	*near = 0;
+	size_t next = 0, s = 0;
+	for (size_t i = 0; i <= excerpt->n; i++) {
+		if (i < excerpt->n && !is_ellipsis(&excerpt->v[i]))
+			continue;
+		if (i > s) {
+			/* segment [s, i): its earliest full match at or after next */
+			bool all = false;
+			size_t at = next;
+			for (; at < hay->n; at++) {
+				segment_match(excerpt, s, i, hay, at, &all);
+				if (all)
+					break;
+			}
+			if (!all) {
+				size_t best = 0;
+				for (size_t h = 0; h < hay->n; h++) {
+					bool whole;
+					size_t same = segment_match(excerpt, s, i, hay, h, &whole);
+					if (same > best) {
+						best = same;
+						*near = h;
+					}
+				}
+				*from = s;
+				*to = i;
+				return;
+			}
+			next = at + (i - s) + 1; /* "..." stands for at least one line */
+			*from = s;
+			*to = i;
+			*near = at;
+		}
+		s = i + 1;
+	}
 }

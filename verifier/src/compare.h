@@ -51,4 +51,10 @@ char *lines_diff(const struct lines *a, const char *a_name, const struct lines *
  * the closest run (most equal lines). */
 bool lines_find_excerpt(const struct lines *excerpt, const struct lines *hay, size_t *first, size_t *line_pos);
 
+/* After lines_find_excerpt failed: the first segment of the excerpt (its
+ * lines [*from, *to)) that has no place after the segments before it, and
+ * the hay index of that segment's closest run, so that a diagnostic can
+ * show the one part that drifted. */
+void lines_excerpt_miss(const struct lines *excerpt, const struct lines *hay, size_t *from, size_t *to, size_t *near);
+
 #endif
