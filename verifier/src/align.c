@@ -206,7 +206,10 @@ void align_place_names(const struct evidence *ev, size_t k, const struct num_tok
 	str_trim(s, &a, &b);
 	while (b > a && (s[b - 1] == ',' || s[b - 1] == ':' || s[b - 1] == ' '))
 		b--;
-	snprintf(row, row_len, "%.*s", (int)(b - a), s + a);
+	struct buf name = {0};
+	append_squeezed(&name, s + a, b - a);
+	snprintf(row, row_len, "%s", name.s ? name.s : "");
+	buf_free(&name);
 	col[0] = '\0';
 	/* the column: the header word over the number, above the nearest rule */
 	for (size_t r = k; r-- > 1;) {
