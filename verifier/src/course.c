@@ -155,7 +155,8 @@ size_t course_lessons(char ***names)
 		closedir(dir);
 	}
 	free(fs);
-	qsort(*names, n, sizeof **names, by_name);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(*names, n, sizeof **names, by_name);
 	return n;
 }
 
@@ -180,7 +181,8 @@ char *course_lesson_program(const char *lesson, size_t *count)
 		}
 		if (dir)
 			closedir(dir);
-		qsort(names, *count, sizeof *names, by_name);
+		if (*count > 1) /* qsort(NULL, 0) is undefined */
+			qsort(names, *count, sizeof *names, by_name);
 		if (*count >= 1)
 			found = xasprintf("%s/%s", rel, names[0]);
 		for (size_t i = 0; i < *count; i++)
@@ -212,7 +214,8 @@ size_t course_pages(char ***out)
 	if (dir)
 		closedir(dir);
 	free(fs);
-	qsort(*out, n, sizeof **out, by_name);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(*out, n, sizeof **out, by_name);
 	return n;
 }
 

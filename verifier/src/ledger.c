@@ -44,7 +44,8 @@ void ledger_print(const struct ledger *lg, const char *page, FILE *out)
 	if (lg->n)
 		memcpy(v, lg->v, lg->n * sizeof *v);
 	/* qsort is not stable: entries of one place keep their order by col */
-	qsort(v, lg->n, sizeof *v, by_place);
+	if (lg->n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(v, lg->n, sizeof *v, by_place);
 	fprintf(out, "ledger of %s\n", page);
 	for (size_t i = 0; i < lg->n; i++)
 		fprintf(out, "%s:%zu:%zu: %-7s %s <- %s\n", page, v[i].line, v[i].col, kind_names[v[i].kind], v[i].claim,

@@ -161,7 +161,8 @@ size_t repo_list_evidence(const char *lesson, char ***paths)
 	}
 	closedir(dir);
 	free(rel);
-	qsort(list, n, sizeof *list, by_age);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(list, n, sizeof *list, by_age);
 	*paths = n ? xmalloc(n * sizeof **paths) : NULL;
 	for (size_t i = 0; i < n; i++)
 		(*paths)[i] = list[i].path;

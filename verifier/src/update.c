@@ -532,7 +532,8 @@ static int by_start(const void *a, const void *b)
 
 static char *apply_edits(struct update *u, size_t *out_len)
 {
-	qsort(u->edits, u->n_edits, sizeof *u->edits, by_start);
+	if (u->n_edits > 1) /* qsort(NULL, 0) is undefined */
+		qsort(u->edits, u->n_edits, sizeof *u->edits, by_start);
 	struct buf out = {0};
 	size_t at = 0;
 	for (size_t i = 0; i < u->n_edits; i++) {
