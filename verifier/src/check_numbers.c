@@ -29,10 +29,9 @@ static void note_nearest(struct diag *d, const struct bank *b, double value)
 		const struct bank_entry *e = near[i];
 		size_t len;
 		const char *line = textfile_line(&e->ev->ev.tf, e->line, &len);
-		(void)line;
 		diag_note(d, textfile_loc_line(&e->ev->ev.tf, e->line, bank_entry_col(e), e->tok.end - e->tok.start),
 			  "%s evidence value: %.*s", i ? "another near" : "the nearest", (int)(e->tok.end - e->tok.start),
-			  textfile_line(&e->ev->ev.tf, e->line, &len) + e->tok.start);
+			  line + e->tok.start);
 	}
 }
 

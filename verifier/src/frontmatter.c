@@ -91,15 +91,13 @@ static void read_evidence(struct reader *r, const yaml_node_t *v)
 			continue;
 		}
 		char *label = scalar(k);
-		if (frontmatter_evidence(fm, label) && fm->n_evidence) {
-			bool dup = false;
-			for (size_t i = 0; i < fm->n_evidence; i++)
-				dup |= strcmp(fm->evidence[i].label, label) == 0;
-			if (dup) {
-				field_problem(r, k, "evidence label '%s' is repeated", label);
-				free(label);
-				continue;
-			}
+		bool repeated = false;
+		for (size_t i = 0; i < fm->n_evidence; i++)
+			repeated |= strcmp(fm->evidence[i].label, label) == 0;
+		if (repeated) {
+			field_problem(r, k, "evidence label '%s' is repeated", label);
+			free(label);
+			continue;
 		}
 		fm->evidence[fm->n_evidence++] = (struct fm_evidence){label, scalar(val), val->start_mark.line + 2,
 								      val->start_mark.column + 1};

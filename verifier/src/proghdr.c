@@ -21,8 +21,7 @@ static bool comment_body(const char *s, size_t len, size_t *start, size_t *end)
 	return true;
 }
 
-static void take_value(const struct textfile *tf, size_t n, const char *s, size_t start, size_t end,
-		       size_t key_len, struct proghdr_value *v)
+static void take_value(size_t n, const char *s, size_t start, size_t end, size_t key_len, struct proghdr_value *v)
 {
 	v->count++;
 	if (v->text)
@@ -32,7 +31,6 @@ static void take_value(const struct textfile *tf, size_t n, const char *s, size_
 	v->text = xstrndup(s + a, b - a);
 	v->line = n;
 	v->col = a + 1;
-	(void)tf;
 }
 
 static bool has_word(const char *s, size_t len, const char *word)
@@ -73,9 +71,9 @@ void proghdr_parse(const struct textfile *tf, struct proghdr *h)
 		const char *body = s + start;
 		size_t blen = end - start;
 		if (str_starts_with(body, blen, "Build:"))
-			take_value(tf, n, s, start, end, 6, &h->build);
+			take_value(n, s, start, end, 6, &h->build);
 		else if (str_starts_with(body, blen, "Run:"))
-			take_value(tf, n, s, start, end, 4, &h->run);
+			take_value(n, s, start, end, 4, &h->run);
 
 		if (in_verified && blen == 0) {
 			in_verified = false;
