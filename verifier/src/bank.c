@@ -61,14 +61,14 @@ const struct bank_entry *bank_find(const struct bank *b, const struct num_token 
 	return NULL;
 }
 
-bool bank_has_value(const struct bank *b, double value, int decimals)
+const struct bank_entry *bank_find_value(const struct bank *b, double value, int decimals)
 {
 	double scale = pow(10, decimals > 15 ? 15 : decimals);
 	for (size_t i = 0; i < b->n; i++)
 		if (llround(b->v[i].tok.value * scale) == llround(value * scale) &&
 		    fabs(b->v[i].tok.value - value) <= 0.5 / scale)
-			return true;
-	return false;
+			return &b->v[i];
+	return NULL;
 }
 
 static double rel_diff(double a, double b)

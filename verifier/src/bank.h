@@ -31,8 +31,9 @@ struct bank {
 void bank_add_evidence(struct bank *b, const struct evfile *ev);
 /* The first entry the page number traces to (numtok_traces_to), or NULL. */
 const struct bank_entry *bank_find(const struct bank *b, const struct num_token *page);
-/* True when some entry has exactly this printed value (for derivation literals). */
-bool bank_has_value(const struct bank *b, double value, int decimals);
+/* The first entry with this value at this many decimals (a derivation's
+ * literal), or NULL. */
+const struct bank_entry *bank_find_value(const struct bank *b, double value, int decimals);
 /* Up to max entries nearest to value by relative difference, distinct
  * values, nearest first.  Returns how many were written to out. */
 size_t bank_nearest(const struct bank *b, double value, const struct bank_entry **out, size_t max);

@@ -95,7 +95,7 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 	for (size_t i = 0; i < r.n_literals; i++) {
 		const struct expr_literal *l = &r.literals[i];
 		bool needs_trace = l->decimals > 0 || fabs(l->value) >= 100;
-		if (expr_literal_is_free(l->value) || !needs_trace || bank_has_value(&nb->bank, l->value, l->decimals))
+		if (expr_literal_is_free(l->value) || !needs_trace || bank_find_value(&nb->bank, l->value, l->decimals))
 			continue;
 		ok = false;
 		struct diag_loc lat = arg_raw != SIZE_MAX ? textfile_loc(&ctx->tf, arg_raw + l->start, l->end - l->start) : at;

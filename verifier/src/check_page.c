@@ -90,20 +90,18 @@ static void readme_defaults(struct page_ctx *ctx)
  * is what `update` carries into the page. */
 static void superseded(const struct page_ctx *ctx, const struct evfile *ev, struct diag_loc at)
 {
-	char *newest = repo_newest_evidence(ctx->lesson);
-	if (newest && strcmp(newest, ev->path) != 0 && strncmp(ev->path, "evidence/", 9) == 0) {
-		int ymd_a, seq_a, ymd_b, seq_b;
-		const char *a = strrchr(ev->path, '/'), *b = strrchr(newest, '/');
-		bool older = a && b && evidence_name_parse(a + 1, &ymd_a, &seq_a) && evidence_name_parse(b + 1, &ymd_b, &seq_b) &&
-			     (ymd_a < ymd_b || (ymd_a == ymd_b && seq_a < seq_b));
-		if (older) {
-			struct diag *d = diag_begin(D_EVIDENCE_SUPERSEDED, at, "the page quotes %s; the lesson's newest run is %s",
-						    ev->path, newest);
-			diag_hint(d, "carry the new run into the page with 'coursecheck update %s'", ctx->path);
-			diag_end(d);
-		}
+	/* the lesson's runs, oldest first: any but the last is superseded */
+	char **runs;
+	size_t n = repo_list_evidence(ctx->lesson, &runs);
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (strcmp(runs[i], ev->path) != 0)
+			continue;
+		struct diag *d = diag_begin(D_EVIDENCE_SUPERSEDED, at, "the page quotes %s; the lesson's newest run is %s",
+					    ev->path, runs[n - 1]);
+		diag_hint(d, "carry the new run into the page with 'coursecheck update %s'", ctx->path);
+		diag_end(d);
 	}
-	free(newest);
+	repo_free_list(runs, n);
 }
 
 static void load_sources(struct page_ctx *ctx)

@@ -22,7 +22,7 @@ struct common {
 	bool strict;
 };
 
-static void setup_diag(void)
+void cli_setup_diag(void)
 {
 	const char *no_color = getenv("NO_COLOR");
 	diag_init(stderr, isatty(STDERR_FILENO) && !(no_color && *no_color));
@@ -91,6 +91,15 @@ static char *operand_path(const char *arg)
 	return xstrdup(arg);
 }
 
+void cli_release(void)
+{
+	check_numbers_release();
+	course_release();
+	re_release_all();
+	numtok_release_patterns();
+	repo_close();
+}
+
 static int finish(const char *what, size_t pages, size_t programs)
 {
 	size_t errors = diag_count(DIAG_ERROR), warnings = diag_count(DIAG_WARNING);
@@ -98,11 +107,7 @@ static int finish(const char *what, size_t pages, size_t programs)
 		pages, pages == 1 ? "" : "s", programs, programs == 1 ? "" : "s", diag_checks(),
 		diag_checks() == 1 ? "" : "s", errors,
 		errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
-	check_numbers_release();
-	course_release();
-	re_release_all();
-	numtok_release_patterns();
-	repo_close();
+	cli_release();
 	return errors ? 1 : 0;
 }
 
@@ -115,7 +120,7 @@ static const char verify_usage[] =
 
 int cli_verify(int argc, char **argv)
 {
-	setup_diag();
+	cli_setup_diag();
 	struct common c = {0};
 	int first = parse_common(argc, argv, &c, verify_usage);
 	if (first < 0)
@@ -169,7 +174,7 @@ static const char explain_usage[] =
 
 int cli_explain(int argc, char **argv)
 {
-	setup_diag();
+	cli_setup_diag();
 	struct common c = {0};
 	int first = parse_common(argc, argv, &c, explain_usage);
 	if (first < 0)

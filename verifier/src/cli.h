@@ -8,6 +8,13 @@
 #define COURSECHECK_CLI_H
 
 int cli_verify(int argc, char **argv);
+
+/* Shared by every command: diagnostics on standard error, in colour only
+ * on a terminal and never when NO_COLOR is set; and the release of
+ * everything the run cached, at exit, so leak checkers stay quiet. */
+void cli_setup_diag(void);
+void cli_release(void);
+
 int cli_explain(int argc, char **argv);
 int cli_ids(int argc, char **argv);
 int cli_source_sha256(int argc, char **argv);

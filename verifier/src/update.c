@@ -27,6 +27,7 @@
 #include "align.h"
 #include "bank.h"
 #include "check.h"
+#include "cli.h"
 #include "compare.h"
 #include "expr.h"
 #include "prose.h"
@@ -108,17 +109,6 @@ static bool follow(const struct update *u, const struct bank_entry *e, struct nu
 		return false;
 	*now_line = u->now->ev.stdout_first + nk;
 	return true;
-}
-
-/* The old bank entry holding exactly value as printed with decimals. */
-static const struct bank_entry *find_exact(const struct bank *b, double value, int decimals)
-{
-	for (size_t i = 0; i < b->n; i++) {
-		const struct num_token *t = &b->v[i].tok;
-		if (t->decimals == decimals && fabs(t->value - value) <= 0.5 * pow(10, -decimals - 1))
-			return &b->v[i];
-	}
-	return NULL;
 }
 
 static void move_number(struct update *u, const struct pnum *p, const struct bank_entry *e)
@@ -225,7 +215,7 @@ static void update_derived(struct update *u, const struct pnum *p)
 		const struct bank_entry *e = NULL;
 		bool needs = l->decimals > 0 || fabs(l->value) >= 100;
 		if (!expr_literal_is_free(l->value) && needs)
-			e = find_exact(&u->old_bank, l->value, l->decimals);
+			e = bank_find_value(&u->old_bank, l->value, l->decimals);
 		struct num_token nt;
 		size_t nl;
 		if (!e || !follow(u, e, &nt, &nl)) {
@@ -807,8 +797,7 @@ int cli_update(int argc, char **argv)
 		fputs("usage: coursecheck update [--dry-run] [--root DIR] FILE...\n", stderr);
 		return 2;
 	}
-	const char *no_color = getenv("NO_COLOR");
-	diag_init(stderr, isatty(STDERR_FILENO) && !(no_color && *no_color));
+	cli_setup_diag();
 	if (repo_open(root) != 0) {
 		fprintf(stderr, "coursecheck update: cannot open repository '%s': %s\n", root, strerror(errno));
 		return 2;
@@ -819,10 +808,6 @@ int cli_update(int argc, char **argv)
 		if (rc > status)
 			status = rc;
 	}
-	check_numbers_release();
-	course_release();
-	re_release_all();
-	numtok_release_patterns();
-	repo_close();
+	cli_release();
 	return status;
 }
