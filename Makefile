@@ -29,7 +29,7 @@ LIB_SRCS  = $(filter-out main.c capture_main.c,$(ALL_SRCS))
 DEPS_FULL    = $(BUILD)/.deps-full
 DEPS_CAPTURE = $(BUILD)/.deps-capture
 
-.PHONY: all verify test programs evidence unit golden capture-test course-test deps clean bench
+.PHONY: all verify test programs evidence unit golden capture-test course-test deps clean bench broken-variants
 
 all: $(DEPS_FULL)
 	@$(MAKE) --no-print-directory $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
@@ -80,6 +80,11 @@ programs: $(BUILD)/coursecheck-capture
 		$(BUILD)/coursecheck-capture --build-only $(BUILD)/programs; \
 	else echo "programs: nvcc not found: lesson programs NOT compiled (install the CUDA toolkit)"; fi
 
+# Every deliberately broken build of the lesson programs; on a GPU machine
+# each is run and its gate must fail (verifier/scripts/broken-variants.sh).
+broken-variants:
+	sh verifier/scripts/broken-variants.sh
+
 # REPEAT=K runs each lesson K times and records which numbers varied.
 evidence: $(BUILD)/coursecheck-capture
 	$(BUILD)/coursecheck-capture $(if $(REPEAT),--repeat $(REPEAT)) $(LESSON)
@@ -110,6 +115,7 @@ test: $(DEPS_FULL)
 	@$(MAKE) --no-print-directory golden
 	@$(MAKE) --no-print-directory capture-test
 	@$(MAKE) --no-print-directory programs
+	@sh verifier/scripts/broken-variants.sh --compile-only
 	@$(MAKE) --no-print-directory course-test
 	@echo "make test: all suites passed"
 
