@@ -619,6 +619,30 @@ static int runLesson() {
     if (status == EXIT_SUCCESS) {
         std::printf("\nboth gated kernels were exact on every launch\n");
     }
+
+    // How many blocks this GPU holds at once. When the whole grid fits, no
+    // block finishes before the last ones start, and the last ticket is
+    // drawn while other partials may still be on their way.
+    int perSmNoFence = 0;
+    int perSmFence = 0;
+    cudaFuncAttributes noFenceAttr{};
+    cudaFuncAttributes fenceAttr{};
+    CHECK(cudaFuncGetAttributes(&noFenceAttr, lastBlockSumNoFence));
+    CHECK(cudaFuncGetAttributes(&fenceAttr, lastBlockSumFence));
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &perSmNoFence, lastBlockSumNoFence, kBlockThreads, 0));
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &perSmFence, lastBlockSumFence, kBlockThreads, 0));
+    const int perSm = perSmNoFence < perSmFence ? perSmNoFence : perSmFence;
+    const int resident = perSm * prop.multiProcessorCount;
+    std::printf("\nsum kernels on this GPU: %d and %d registers per thread, "
+                "%zu bytes of shared memory per block, %d blocks per SM\n",
+                noFenceAttr.numRegs, fenceAttr.numRegs,
+                fenceAttr.sharedSizeBytes, perSm);
+    std::printf("resident at once: %d blocks (%d SMs x %d) for a grid of %d: "
+                "%s\n",
+                resident, prop.multiProcessorCount, perSm, kGridBlocks,
+                resident >= kGridBlocks ? "one wave" : "several waves");
     return status;
 }
 
