@@ -536,6 +536,7 @@ static int runLesson() {
     std::printf("GPU: %s (compute capability %d.%d, %d SMs)\n", prop.name,
                 prop.major, prop.minor, prop.multiProcessorCount);
 
+    // How the grid-stride loop covers the input.
     const std::size_t fullPasses = kFloats / kGridThreads;
     const std::size_t leftover = kFloats % kGridThreads;
     // A block whose threads all stop after the full passes adds exactly this

@@ -14,9 +14,10 @@ may match a reference on purpose (output layouts carry over), so two things
 are left out, and only these:
   - in pages, the code block after a <!-- transcript --> marker (verbatim
     program output, checked against the evidence by coursecheck);
-  - a run whose every word lies inside one string literal that is a printf
+  - a run whose every word lies inside a string literal that is a printf
     column header or row format (a literal holding a % conversion or made
-    only of dashes and spaces).
+    only of dashes and spaces), or inside a printf-family call whose format
+    holds a % conversion (the line of output and the values that fill it).
 Every other shared run is reported as FILE:LINE: N words shared with SEED:LINE,
 followed by the run. Exit status: 0 none found, 1 some found, 2 usage error.
 """
@@ -26,6 +27,32 @@ import re
 import sys
 
 WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def print_calls(text):
+    """Spans of printf-family calls whose format holds a % conversion: a
+    call that prints a line of output, with the arguments that fill it."""
+    spans = []
+    for m in re.finditer(r"\b(?:std::)?(?:f|sn)?printf\s*\(", text):
+        depth, i, in_str = 1, m.end(), False
+        while i < len(text) and depth > 0:
+            c = text[i]
+            if in_str:
+                if c == "\\":
+                    i += 1
+                elif c == '"':
+                    in_str = False
+            elif c == '"':
+                in_str = True
+            elif c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+            i += 1
+        call = text[m.start():i]
+        if re.search(r'"[^"\n]*%[-+ #0-9.]*[a-z]', call):
+            spans.append((m.start(), i))
+    return spans
 
 
 def words_of(text):
@@ -39,6 +66,8 @@ def words_of(text):
         lit = m.group(0)[1:-1]
         if "%" in lit or re.fullmatch(r"[-\s]*", lit):
             fmt_spans.append((m.start(), m.end()))
+    fmt_spans.extend(print_calls(text))
+    fmt_spans.sort()
     import bisect
     fi = 0
     for m in WORD.finditer(text):
