@@ -146,9 +146,12 @@ constexpr unsigned int kLanes = 32;  // lanes per warp
 constexpr unsigned int kBanks = 32;  // shared-memory banks, one word wide
 
 // A tile is 4096 floats (16 KiB as a flat array) scanned by one block of
-// 1024 threads, four elements each. The block is 1024 and not the course's
-// usual 256 because the tile must be large enough that launch 2, a single
-// block, can scan every tile's total: 4096 tiles of 4096 is the reach.
+// 1024 threads, four elements each. The tile size is what sets the
+// pipeline's reach: launch 2, a single block, scans one tile's worth of
+// totals, so 4096 tiles of 4096 elements is the most it covers, whatever
+// the block size (256 threads of sixteen elements would reach as far). The
+// block is 1024 so that each thread handles only four elements; it allows
+// two blocks per SM on an H200, which the program prints.
 constexpr unsigned int kTileElems = 4096;
 constexpr unsigned int kBlockThreads = 1024;
 constexpr unsigned int kPerThread = kTileElems / kBlockThreads;
@@ -230,9 +233,9 @@ struct FlatTree {
     }
 };
 
-// One spare word after every 32: the one-term offset that many later copies
-// of GPU Gems 3's CONFLICT_FREE_OFFSET macro keep. No kernel uses it; the
-// model below prints what it would cost.
+// One spare word after every 32: the first term of GPU Gems 3's
+// CONFLICT_FREE_OFFSET alone, as many later versions of that macro have it.
+// No kernel uses it; the model below prints what it would cost.
 struct PadEvery32 {
     __host__ __device__ static constexpr unsigned int word(unsigned int i) {
         return i + i / kBanks;
@@ -240,13 +243,13 @@ struct PadEvery32 {
 };
 
 // One spare word after every 32 and one more after every 32 x 32 = 1024.
-// The first term turns a lane spacing of 2 * stride words into
-// 2 * stride + 2 * stride / 32. At stride 16 that is 33 instead of 32, odd,
-// so a warp's lanes land in 32 different banks. From stride 32 up the extra
-// is itself even (66, 132, ...) and lanes pair up in banks again. The
-// second term shifts each 1024-element stretch of the tile by one more
-// word, which staggers those lanes once more; the model below checks that
-// no level is left with a conflict.
+// With the first term alone, two lanes whose elements are 2 * stride apart
+// end up 2 * stride * 33 / 32 words apart once stride reaches 16: 33 words
+// at stride 16, an odd distance, so the warp covers all 32 banks. At stride
+// 32 and beyond the distance (66, 132, ...) is even again and lanes start
+// sharing banks. The second term moves every 1024-element stretch of the
+// tile one further word along, which separates those lanes again; the model
+// below checks that no level keeps a conflict.
 // snippet: padded-word
 struct PaddedTree {
     __host__ __device__ static constexpr unsigned int word(unsigned int i) {
