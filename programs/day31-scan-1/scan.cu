@@ -240,8 +240,10 @@ static_assert(2 * kMaxBlock * sizeof(float) <= 48 * 1024,
 // these kernels has a bank conflict, and none of their bugs is about memory
 // speed.
 //
-// Launch for all four: blockDim.x a power of two no larger than kMaxBlock,
-// and ceil(n / blockDim.x) blocks.
+// Launch for all four: blockDim.x no larger than kMaxBlock, and
+// ceil(n / blockDim.x) blocks. The scan itself works for any block size
+// (ceil(log2(blockDim.x)) steps); only the work model and the sweep above
+// assume powers of two.
 
 // Inclusive scan, in place. Wrong: it races.
 //
