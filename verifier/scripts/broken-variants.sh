@@ -139,6 +139,16 @@ for lesson in $lessons; do
         else
             report "$lesson (lesson build): PTX build FAILED"; failures=$((failures + 1))
         fi
+        if [ "$have_sass" -eq 1 ]; then
+            cmd=$(build_line "$src" "" lesson-bin)
+            if (cd "$dir" && eval "$cmd") >>"$dir/control.log" 2>&1 &&
+                why=$(sass_sound "$dir/lesson-bin"); then
+                report "$lesson (lesson build): SASS check passes: $why"
+            else
+                report "$lesson (lesson build): SASS check FAILS on the correct program: ${why:-build failed}"
+                failures=$((failures + 1))
+            fi
+        fi
     fi
 
     for entry in ${spec#* }; do
