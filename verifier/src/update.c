@@ -28,6 +28,7 @@
 #include "bank.h"
 #include "check.h"
 #include "cli.h"
+#include "cliopt.h"
 #include "compare.h"
 #include "expr.h"
 #include "prose.h"
@@ -744,7 +745,7 @@ static bool update_program_header(struct update *u, const char *relpath)
 	return ok;
 }
 
-static int update_file(const char *relpath, bool dry_run)
+static int update_file(const char *relpath, bool dry_run, bool quiet)
 {
 	struct update u = {0};
 	size_t len = strlen(relpath);
@@ -765,7 +766,8 @@ static int update_file(const char *relpath, bool dry_run)
 		if (!dry_run && write_atomically(relpath, text, new_len) != 0)
 			status = 2;
 	}
-	fprintf(stderr, "coursecheck update: %s: %s -> %s: %zu rewrite%s%s, %zu left for a person, %zu claim flip%s\n",
+	if (!quiet)
+		fprintf(stderr, "coursecheck update: %s: %s -> %s: %zu rewrite%s%s, %zu left for a person, %zu claim flip%s\n",
 		relpath, u.old->path, u.now->path, u.n_edits, u.n_edits == 1 ? "" : "s", dry_run ? " (dry run)" : "",
 		u.left, u.flips, u.flips == 1 ? "" : "s");
 	if (!status && (u.left || u.flips))
@@ -775,39 +777,62 @@ static int update_file(const char *relpath, bool dry_run)
 	return status;
 }
 
+static const char update_usage[] =
+	"usage: coursecheck update [OPTION...] FILE...\n"
+	"  Points each FILE (a page, a program README or a program's Verified\n"
+	"  header) at the newest evidence of its lesson and rewrites what is\n"
+	"  mechanical; prints the rewrites as a unified diff.\n"
+	"  --dry-run         print the diff, write nothing\n"
+	"  --root=DIR        the repository (default: the current directory)\n"
+	"  -q, --quiet       no summary lines\n"
+	"  --color=WHEN      auto (default), always or never\n"
+	"  -h, --help        this text\n"
+	"      --version     the version\n"
+	"Exit status: 0 all carried, 1 something left for a person or an error,\n"
+	"2 usage or a file that cannot be read or written.\n";
+
+enum { OPT_DRY_RUN = 0x200 };
+static const struct option update_longs[] = {
+	{"dry-run", no_argument, NULL, OPT_DRY_RUN},
+	{NULL, 0, NULL, 0},
+};
+static const struct cliopt_cmd update_cmd = {"coursecheck update", update_usage, "", update_longs, 0};
+
+static int update_option(int ch, const char *arg, void *ctx)
+{
+	(void)arg;
+	if (ch != OPT_DRY_RUN)
+		return -1;
+	*(bool *)ctx = true;
+	return 0;
+}
+
 int cli_update(int argc, char **argv)
 {
 	bool dry_run = false;
-	const char *root = ".";
-	int i = 1;
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (strcmp(argv[i], "--dry-run") == 0) {
-			dry_run = true;
-		} else if (strcmp(argv[i], "--root") == 0 && i + 1 < argc) {
-			root = argv[++i];
-		} else {
-			fprintf(stderr, "coursecheck update: unknown option '%s'\n"
-					"usage: coursecheck update [--dry-run] [--root DIR] FILE...\n"
-					"  FILE: a page, a program README or a program (its Verified header)\n",
-				argv[i]);
-			return 2;
-		}
-	}
+	struct cliopt o;
+	int i = cliopt_parse(argc, argv, &update_cmd, &o, update_option, &dry_run);
+	if (i < 0)
+		return i == CLIOPT_DONE ? 0 : 2;
 	if (i == argc) {
-		fputs("usage: coursecheck update [--dry-run] [--root DIR] FILE...\n", stderr);
+		cliopt_usage_error(&update_cmd, "no FILE given");
 		return 2;
 	}
-	cli_setup_diag();
+	cli_setup(&o);
+	const char *root = o.root ? o.root : ".";
 	if (repo_open(root) != 0) {
 		fprintf(stderr, "coursecheck update: cannot open repository '%s': %s\n", root, strerror(errno));
 		return 2;
 	}
 	int status = 0;
 	for (; i < argc; i++) {
-		int rc = update_file(argv[i], dry_run);
+		int rc = update_file(argv[i], dry_run, o.quiet);
 		if (rc > status)
 			status = rc;
 	}
+	/* the one rule: an error reported is at least 1 */
+	if (status < 1 && diag_count(DIAG_ERROR))
+		status = 1;
 	cli_release();
 	return status;
 }
