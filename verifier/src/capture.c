@@ -25,7 +25,7 @@ static const char usage_text[] =
 	"usage: coursecheck capture [OPTION...] [LESSON...]\n"
 	"Builds and runs each lesson program under programs/ (all of them when no\n"
 	"LESSON is named) on this GPU machine and writes evidence/LESSON/run-DATE.txt.\n"
-	"  --root DIR          the repository (default: the current folder)\n"
+	"  --root=DIR          the repository (default: the current folder)\n"
 	"  --timeout SECONDS   time limit of each build and each run (default 600)\n"
 	"  --keep-failed       write evidence of failed runs and builds too\n"
 	"  --stale             only lessons whose newest evidence is missing or out of date\n"

@@ -73,13 +73,10 @@ void report_github_emit(FILE *out, const struct diag_record *d)
 		put_place(&msg, &d->notes[i].at);
 		buf_printf(&msg, " note: %s", d->notes[i].message);
 	}
-	if (d->text)
-		buf_printf(&msg, "\n%s", d->text);
+	if (d->text) /* free text ends on a newline: no empty line before the hint */
+		buf_printf(&msg, "\n%.*s", (int)(strlen(d->text) - (d->text[strlen(d->text) - 1] == '\n')), d->text);
 	if (d->hint)
 		buf_printf(&msg, "\nhint: %s", d->hint);
-	/* a trailing newline of the free text would end in %0A: drop it */
-	while (msg.len && msg.s[msg.len - 1] == '\n')
-		msg.s[--msg.len] = '\0';
 	escape(&line, msg.s, false);
 	fprintf(out, "%s\n", line.s);
 	fflush(out);

@@ -7,8 +7,9 @@
  * diagnostic site (named "ID at LINE:COL"): an error is a <failure> whose
  * body is the diagnostic as the text report prints it; a warning passes,
  * with the same text in <system-out>.  A last testcase, "checks", passes
- * and stands for the checks that found nothing; its property "checks"
- * holds the number of checks run on the file.  tests= counts testcases. */
+ * and stands for the checks that found nothing; the suite's property
+ * "checks" holds the number of checks run on the file.  tests= counts
+ * testcases. */
 #include <libxml/xmlwriter.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,8 +61,9 @@ static void text(xmlTextWriterPtr w, const char *s)
 
 static void testcase(xmlTextWriterPtr w, const char *suite, const struct report_item *it)
 {
-	char *name = it->at.line ? xasprintf("%s at %zu:%zu", diag_id(it->kind), it->at.line, it->at.col)
-				 : xasprintf("%s", diag_id(it->kind));
+	char *name = it->at.line && it->at.col ? xasprintf("%s at %zu:%zu", diag_id(it->kind), it->at.line, it->at.col)
+		     : it->at.line		 ? xasprintf("%s at line %zu", diag_id(it->kind), it->at.line)
+						 : xasprintf("%s", diag_id(it->kind));
 	xmlTextWriterStartElement(w, BAD_CAST "testcase");
 	attr(w, "classname", suite);
 	attr(w, "name", name);
@@ -95,18 +97,18 @@ static void suite(xmlTextWriterPtr w, const struct report *r, size_t file, const
 	attr_n(w, "failures", failures);
 	attr_n(w, "errors", 0);
 	attr_n(w, "skipped", 0);
-	for (size_t i = 0; i < r->n_items; i++)
-		if (r->items[i].file == file)
-			testcase(w, name, &r->items[i]);
-	xmlTextWriterStartElement(w, BAD_CAST "testcase");
-	attr(w, "classname", name);
-	attr(w, "name", "checks");
 	xmlTextWriterStartElement(w, BAD_CAST "properties");
 	xmlTextWriterStartElement(w, BAD_CAST "property");
 	attr(w, "name", "checks");
 	attr_n(w, "value", checks);
 	xmlTextWriterEndElement(w);
 	xmlTextWriterEndElement(w);
+	for (size_t i = 0; i < r->n_items; i++)
+		if (r->items[i].file == file)
+			testcase(w, name, &r->items[i]);
+	xmlTextWriterStartElement(w, BAD_CAST "testcase");
+	attr(w, "classname", name);
+	attr(w, "name", "checks");
 	xmlTextWriterEndElement(w);
 	xmlTextWriterEndElement(w);
 }
@@ -144,6 +146,8 @@ int report_render_junit(const struct report *r, const struct report_summary *s)
 	xmlFreeTextWriter(w);
 	size_t len = (size_t)xmlBufferLength(buf);
 	int rc = fwrite(xmlBufferContent(buf), 1, len, r->out) == len ? 0 : -1;
+	if (rc == 0 && (len == 0 || xmlBufferContent(buf)[len - 1] != '\n') && fputc('\n', r->out) == EOF)
+		rc = -1;
 	xmlBufferFree(buf);
 	return rc;
 }

@@ -1,5 +1,5 @@
 /* report_sarif.c - the SARIF 2.1.0 report (see report.h), as GitHub code
- * scanning reads it: one run, the rules from diag.def, each result at the
+ * scanning reads it: one run, the rules of diag.def it uses, each result at the
  * page end with its notes (the program or evidence end) as related
  * locations, columns in Unicode code points, and a fingerprint that does
  * not move when lines are added above a finding.  Built with jansson;
@@ -70,18 +70,28 @@ static const char *level_of(enum diag_level level)
 	return level == DIAG_ERROR ? "error" : level == DIAG_WARNING ? "warning" : "note";
 }
 
-static json_t *rules(void)
+/* The rules the results use, in diag.def's order (the whole table is
+ * `coursecheck ids`; listing only what is used keeps a clean run's log
+ * small).  index[kind] is the kind's ruleIndex, or -1 when unused. */
+static json_t *rules(const struct report *r, long index[DIAG_KIND_COUNT])
 {
+	bool used[DIAG_KIND_COUNT] = {false};
+	for (size_t i = 0; i < r->n_items; i++)
+		used[r->items[i].kind] = true;
 	json_t *a = json_array();
+	long n = 0;
 	for (int k = 0; k < DIAG_KIND_COUNT; k++) {
-		json_t *r = json_object(), *conf = json_object();
-		json_object_set_new(r, "id", json_string(diag_id((enum diag_kind)k)));
-		json_object_set_new(r, "shortDescription", message(diag_description((enum diag_kind)k)));
+		index[k] = used[k] ? n++ : -1;
+		if (!used[k])
+			continue;
+		json_t *rule = json_object(), *conf = json_object();
+		json_object_set_new(rule, "id", json_string(diag_id((enum diag_kind)k)));
+		json_object_set_new(rule, "shortDescription", message(diag_description((enum diag_kind)k)));
 		/* a STAT kind is an error on every page but a draft one */
 		json_object_set_new(conf, "level", json_string(diag_base_level((enum diag_kind)k) == DIAG_WARNING
 								       ? "warning" : "error"));
-		json_object_set_new(r, "defaultConfiguration", conf);
-		json_array_append_new(a, r);
+		json_object_set_new(rule, "defaultConfiguration", conf);
+		json_array_append_new(a, rule);
 	}
 	return a;
 }
@@ -108,12 +118,12 @@ static json_t *fingerprint(const struct report *r, size_t at)
 	return fp;
 }
 
-static json_t *result(const struct report *r, size_t at)
+static json_t *result(const struct report *r, size_t at, const long index[DIAG_KIND_COUNT])
 {
 	const struct report_item *it = &r->items[at];
 	json_t *res = json_object();
 	json_object_set_new(res, "ruleId", json_string(diag_id(it->kind)));
-	json_object_set_new(res, "ruleIndex", json_integer((json_int_t)it->kind));
+	json_object_set_new(res, "ruleIndex", json_integer((json_int_t)index[it->kind]));
 	json_object_set_new(res, "level", json_string(level_of(it->level)));
 	struct buf text = {0};
 	buf_puts(&text, it->message);
@@ -152,7 +162,8 @@ int report_render_sarif(const struct report *r, const struct report_summary *s)
 	json_object_set_new(doc, "version", json_string("2.1.0"));
 	json_object_set_new(driver, "name", json_string("coursecheck"));
 	json_object_set_new(driver, "version", json_string(COURSECHECK_VERSION));
-	json_object_set_new(driver, "rules", rules());
+	long index[DIAG_KIND_COUNT];
+	json_object_set_new(driver, "rules", rules(r, index));
 	json_object_set_new(tool, "driver", driver);
 	json_object_set_new(run, "tool", tool);
 	json_t *inv = json_object(), *invs = json_array();
@@ -163,7 +174,7 @@ int report_render_sarif(const struct report *r, const struct report_summary *s)
 	json_object_set_new(run, "columnKind", json_string("unicodeCodePoints"));
 	json_t *results = json_array();
 	for (size_t i = 0; i < r->n_items; i++)
-		json_array_append_new(results, result(r, i));
+		json_array_append_new(results, result(r, i, index));
 	json_object_set_new(run, "results", results);
 	json_t *props = json_object();
 	json_object_set_new(props, "checks", json_integer((json_int_t)diag_checks()));
