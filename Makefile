@@ -137,8 +137,8 @@ course-test: $(BUILD)/asan/coursecheck
 report-test: $(BUILD)/asan/coursecheck | $(DEPS_TEST)
 	@sh verifier/tests/reports/run.sh $(BUILD)/asan/coursecheck
 
-man-test: | $(DEPS_TEST)
-	@sh verifier/tests/man-lint.sh verifier/doc/coursecheck.1
+man-test: $(BUILD)/coursecheck | $(DEPS_TEST)
+	@sh verifier/tests/man-lint.sh verifier/doc/coursecheck.1 $(BUILD)/coursecheck
 
 install-test: $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
 	@sh verifier/tests/install-test.sh
