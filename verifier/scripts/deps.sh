@@ -7,7 +7,7 @@
 #   deps.sh build     what building the two binaries needs (no cmocka)
 #   deps.sh capture   only what capture needs on a GPU node (libcrypto)
 #   deps.sh test      full, and the checkers `make test` runs: mandoc,
-#                     xmllint, Python's jsonschema (Debian's python3)
+#                     xmllint, Python's jsonschema and yaml (Debian's python3)
 #   deps.sh --check SET   only names what is missing, installs nothing
 #                     (plain `make`: a package build installs nothing)
 set -u
@@ -61,6 +61,7 @@ if [ "$want" = test ]; then
 	done
 	# Debian's python3, whatever python3 comes first on the PATH
 	/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || missing="$missing python3-jsonschema"
+	/usr/bin/python3 -c 'import yaml' >/dev/null 2>&1 || missing="$missing python3-yaml"
 fi
 [ -n "$missing" ] || exit 0
 
