@@ -42,9 +42,7 @@ void cli_setup(const struct cliopt *o)
 	cli_setup_diag();
 }
 
-/* Sets up the report and the diagnostics for what cliopt_parse found.
- * Returns 0, or -1 after a usage message. */
-static int cli_begin(const struct cliopt_cmd *cmd, const char *name, const struct cliopt *o, bool formats_all)
+int cli_begin(const struct cliopt_cmd *cmd, const char *name, const struct cliopt *o, bool formats_all)
 {
 	run.name = name;
 	run.opt = *o;
@@ -112,8 +110,7 @@ static int cli_status(int floor)
 	return floor > status ? floor : status;
 }
 
-/* Renders the report, writes --output, and gives the exit status. */
-static int cli_end(int floor, size_t pages, size_t programs)
+int cli_end(int floor, size_t pages, size_t programs)
 {
 	struct report_summary s = {pages, programs, cli_status(floor)};
 	if (report_finish(&s) != 0) {

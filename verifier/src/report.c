@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "report_impl.h"
+#include "textfile.h"
 #include "util.h"
 
 static struct report rep = {.open_file = REPORT_NO_FILE};
@@ -117,6 +118,29 @@ void report_ledger(const char *page, const struct ledger *lg)
 	}
 }
 
+/* Byte offset off of tf as a line and a code-point column. */
+static struct report_place place_of(const struct textfile *tf, size_t off)
+{
+	struct diag_loc at = textfile_loc(tf, off, 0);
+	size_t col = 1;
+	for (size_t i = 0; at.text && i + 1 < at.col && i < at.text_len; i++)
+		col += ((unsigned char)at.text[i] & 0xC0) != 0x80;
+	return (struct report_place){at.line, col};
+}
+
+void report_update(const char *path, const struct textfile *tf, const char *from, const char *to,
+		   const struct report_rewrite *rw, size_t n, size_t left, size_t flips, bool written)
+{
+	rep.updates = xgrow(rep.updates, &rep.cap_updates, rep.n_updates + 1, sizeof *rep.updates);
+	struct report_update_file *u = &rep.updates[rep.n_updates++];
+	*u = (struct report_update_file){xstrdup(path), xstrdup(from), xstrdup(to), NULL, n, left, flips, written};
+	u->rewrites = xcalloc(n ? n : 1, sizeof *u->rewrites);
+	for (size_t i = 0; i < n; i++)
+		u->rewrites[i] = (struct report_rewrite_copy){place_of(tf, rw[i].start), place_of(tf, rw[i].end),
+							      xstrndup(tf->data + rw[i].start, rw[i].end - rw[i].start),
+							      xstrdup(rw[i].new_text)};
+}
+
 static void free_where(struct report_where *w)
 {
 	free(w->path);
@@ -144,6 +168,18 @@ static void release(void)
 		free(rep.ledgers[i].path);
 		ledger_free(&rep.ledgers[i].lg);
 	}
+	for (size_t i = 0; i < rep.n_updates; i++) {
+		struct report_update_file *u = &rep.updates[i];
+		for (size_t k = 0; k < u->n_rewrites; k++) {
+			free(u->rewrites[k].old_text);
+			free(u->rewrites[k].new_text);
+		}
+		free(u->rewrites);
+		free(u->path);
+		free(u->from);
+		free(u->to);
+	}
+	free(rep.updates);
 	free(rep.items);
 	free(rep.files);
 	free(rep.ledgers);

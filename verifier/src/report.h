@@ -13,7 +13,8 @@
  * report_junit.c) renders from the records kept here (report_impl.h).
  *
  * The report is process-wide state, like diag's reporter: one per command.
- * The JSON layout is described by verifier/schema/coursecheck-report-1.json.
+ * The JSON layout is described by verifier/schema/coursecheck-report-1.json
+ * (verify, explain and update).
  */
 #ifndef COURSECHECK_REPORT_H
 #define COURSECHECK_REPORT_H
@@ -45,6 +46,19 @@ void report_file_end(void);
 
 /* Keeps a copy of a page's ledger for explain's JSON report. */
 void report_ledger(const char *page, const struct ledger *lg);
+
+/* One rewrite that `update` makes (or would make, under --dry-run): the
+ * bytes [start, end) of the file's text become new_text. */
+struct report_rewrite {
+	size_t start, end;
+	const char *new_text;
+};
+struct textfile;
+/* Keeps, for update's JSON report, what update did to one file: the runs
+ * it carried from and to, its rewrites (sorted, not overlapping), how many
+ * items it left for a person, its claim flips, whether it wrote the file. */
+void report_update(const char *path, const struct textfile *tf, const char *from, const char *to,
+		   const struct report_rewrite *rw, size_t n, size_t left, size_t flips, bool written);
 
 struct report_summary {
 	size_t pages, programs;

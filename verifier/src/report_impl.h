@@ -51,6 +51,21 @@ struct report_page_ledger {
 	struct ledger lg;
 };
 
+/* A place in a file's text: line, and column in code points (1-based). */
+struct report_place {
+	size_t line, col;
+};
+struct report_rewrite_copy {
+	struct report_place from, to; /* to: the character after the old text */
+	char *old_text, *new_text;
+};
+struct report_update_file {
+	char *path, *from, *to;
+	struct report_rewrite_copy *rewrites;
+	size_t n_rewrites, left, flips;
+	bool written;
+};
+
 struct report {
 	enum report_format format;
 	FILE *out;
@@ -62,6 +77,8 @@ struct report {
 	size_t open_file; /* REPORT_NO_FILE when none */
 	struct report_page_ledger *ledgers;
 	size_t n_ledgers, cap_ledgers;
+	struct report_update_file *updates;
+	size_t n_updates, cap_updates;
 };
 
 /* "error", "warning", "note" */

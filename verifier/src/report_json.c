@@ -130,6 +130,41 @@ static json_t *ledger(const struct report_page_ledger *pl)
 	return o;
 }
 
+static json_t *place(struct report_place p)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "line", json_integer((json_int_t)p.line));
+	json_object_set_new(o, "column", json_integer((json_int_t)p.col));
+	return o;
+}
+
+/* What update did to each file, rewrite by rewrite. */
+static json_t *updates(const struct report *r)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < r->n_updates; i++) {
+		const struct report_update_file *u = &r->updates[i];
+		json_t *o = json_object(), *rws = json_array();
+		json_object_set_new(o, "path", report_json_str(u->path));
+		json_object_set_new(o, "from", report_json_str(u->from));
+		json_object_set_new(o, "to", report_json_str(u->to));
+		for (size_t k = 0; k < u->n_rewrites; k++) {
+			json_t *w = json_object();
+			json_object_set_new(w, "start", place(u->rewrites[k].from));
+			json_object_set_new(w, "end", place(u->rewrites[k].to));
+			json_object_set_new(w, "old", report_json_str(u->rewrites[k].old_text));
+			json_object_set_new(w, "new", report_json_str(u->rewrites[k].new_text));
+			json_array_append_new(rws, w);
+		}
+		json_object_set_new(o, "rewrites", rws);
+		json_object_set_new(o, "left_for_a_person", json_integer((json_int_t)u->left));
+		json_object_set_new(o, "claim_flips", json_integer((json_int_t)u->flips));
+		json_object_set_new(o, "written", json_boolean(u->written));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 int report_render_json(const struct report *r, const struct report_summary *s)
 {
 	json_t *doc = json_object(), *tool = json_object(), *diags = json_array(), *sum = json_object();
@@ -149,6 +184,8 @@ int report_render_json(const struct report *r, const struct report_summary *s)
 			json_array_append_new(lgs, ledger(&r->ledgers[i]));
 		json_object_set_new(doc, "ledgers", lgs);
 	}
+	if (strcmp(r->command, "update") == 0)
+		json_object_set_new(doc, "updates", updates(r));
 	json_object_set_new(sum, "pages", json_integer((json_int_t)s->pages));
 	json_object_set_new(sum, "programs", json_integer((json_int_t)s->programs));
 	json_object_set_new(sum, "checks", json_integer((json_int_t)diag_checks()));

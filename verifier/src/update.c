@@ -34,11 +34,13 @@
 #include "prose.h"
 #include "re.h"
 #include "repo.h"
+#include "report.h"
 #include "util.h"
 
 struct edit {
 	size_t start, end; /* byte range of the old text */
 	char *text;        /* what replaces it */
+	bool dropped;      /* it overlapped an earlier one */
 };
 
 struct update {
@@ -59,7 +61,7 @@ static void add_edit(struct update *u, size_t start, size_t end, const char *tex
 	if (end - start == len && memcmp(u->ctx.tf.data + start, text, len) == 0)
 		return; /* unchanged */
 	u->edits = xgrow(u->edits, &u->cap_edits, u->n_edits + 1, sizeof *u->edits);
-	u->edits[u->n_edits++] = (struct edit){start, end, xstrndup(text, len)};
+	u->edits[u->n_edits++] = (struct edit){start, end, xstrndup(text, len), false};
 }
 
 static void leave(struct update *u, size_t off, const char *fmt, ...) PRINTF_LIKE(3, 4);
@@ -528,9 +530,10 @@ static char *apply_edits(struct update *u, size_t *out_len)
 	struct buf out = {0};
 	size_t at = 0;
 	for (size_t i = 0; i < u->n_edits; i++) {
-		const struct edit *e = &u->edits[i];
+		struct edit *e = &u->edits[i];
 		if (e->start < at) {
 			leave(u, e->start, "two rewrites overlap here; the second was dropped");
+			e->dropped = true;
 			continue;
 		}
 		buf_append(&out, u->ctx.tf.data + at, e->start - at);
@@ -745,6 +748,18 @@ static bool update_program_header(struct update *u, const char *relpath)
 	return ok;
 }
 
+/* The rewrites applied, for the JSON report (--format=json). */
+static void report_rewrites(const struct update *u, const char *relpath, bool written)
+{
+	struct report_rewrite *rw = xcalloc(u->n_edits ? u->n_edits : 1, sizeof *rw);
+	size_t n = 0;
+	for (size_t i = 0; i < u->n_edits; i++)
+		if (!u->edits[i].dropped)
+			rw[n++] = (struct report_rewrite){u->edits[i].start, u->edits[i].end, u->edits[i].text};
+	report_update(relpath, &u->ctx.tf, u->old->path, u->now->path, rw, n, u->left, u->flips, written);
+	free(rw);
+}
+
 static int update_file(const char *relpath, bool dry_run, bool quiet)
 {
 	struct update u = {0};
@@ -760,16 +775,21 @@ static int update_file(const char *relpath, bool dry_run, bool quiet)
 	size_t new_len;
 	char *text = apply_edits(&u, &new_len);
 	int status = 0;
-	if (new_len != u.ctx.tf.len || memcmp(text, u.ctx.tf.data, new_len) != 0) {
+	bool changed = new_len != u.ctx.tf.len || memcmp(text, u.ctx.tf.data, new_len) != 0;
+	bool json = report_format_now() == REPORT_JSON;
+	if (changed && !json) {
 		print_diff(relpath, u.ctx.tf.data, u.ctx.tf.len, text, new_len);
 		fflush(stdout); /* the diff before the summary, however the streams are joined */
-		if (!dry_run && write_atomically(relpath, text, new_len) != 0)
-			status = 2;
 	}
+	if (changed && !dry_run && write_atomically(relpath, text, new_len) != 0)
+		status = 2;
+	if (json)
+		report_rewrites(&u, relpath, changed && !dry_run && status == 0);
 	if (!quiet)
-		fprintf(stderr, "coursecheck update: %s: %s -> %s: %zu rewrite%s%s, %zu left for a person, %zu claim flip%s\n",
-		relpath, u.old->path, u.now->path, u.n_edits, u.n_edits == 1 ? "" : "s", dry_run ? " (dry run)" : "",
-		u.left, u.flips, u.flips == 1 ? "" : "s");
+		fprintf(stderr,
+			"coursecheck update: %s: %s -> %s: %zu rewrite%s%s, %zu left for a person, %zu claim flip%s\n",
+			relpath, u.old->path, u.now->path, u.n_edits, u.n_edits == 1 ? "" : "s",
+			dry_run ? " (dry run)" : "", u.left, u.flips, u.flips == 1 ? "" : "s");
 	if (!status && (u.left || u.flips))
 		status = 1;
 	free(text);
@@ -783,6 +803,9 @@ static const char update_usage[] =
 	"  header) at the newest evidence of its lesson and rewrites what is\n"
 	"  mechanical; prints the rewrites as a unified diff.\n"
 	"  --dry-run         print the diff, write nothing\n"
+	"  --format=FORMAT   text (default: a unified diff) or json (each rewrite\n"
+	"                    with its old and new text and span)\n"
+	"  --output=FILE     write the JSON report (or, as text, the diagnostics) to FILE\n"
 	"  --root=DIR        the repository (default: the current directory)\n"
 	"  -q, --quiet       no summary lines\n"
 	"  --color=WHEN      auto (default), always or never\n"
@@ -796,7 +819,7 @@ static const struct option update_longs[] = {
 	{"dry-run", no_argument, NULL, OPT_DRY_RUN},
 	{NULL, 0, NULL, 0},
 };
-static const struct cliopt_cmd update_cmd = {"coursecheck update", update_usage, "", update_longs, 0};
+static const struct cliopt_cmd update_cmd = {"coursecheck update", update_usage, "", update_longs, CLIOPT_REPORT};
 
 static int update_option(int ch, const char *arg, void *ctx)
 {
@@ -818,21 +841,21 @@ int cli_update(int argc, char **argv)
 		cliopt_usage_error(&update_cmd, "no FILE given");
 		return 2;
 	}
-	cli_setup(&o);
+	if (cli_begin(&update_cmd, "update", &o, false) != 0)
+		return 2;
 	const char *root = o.root ? o.root : ".";
 	if (repo_open(root) != 0) {
 		fprintf(stderr, "coursecheck update: cannot open repository '%s': %s\n", root, strerror(errno));
 		return 2;
 	}
 	int status = 0;
-	for (; i < argc; i++) {
+	size_t files = 0;
+	for (; i < argc; i++, files++) {
 		int rc = update_file(argv[i], dry_run, o.quiet);
 		if (rc > status)
 			status = rc;
 	}
-	/* the one rule: an error reported is at least 1 */
-	if (status < 1 && diag_count(DIAG_ERROR))
-		status = 1;
+	status = cli_end(status, files, 0);
 	cli_release();
 	return status;
 }

@@ -60,6 +60,21 @@ for course in clean fail; do
 	check "$course: explain json exits $RC, not $explain_want" [ $RC -eq $explain_want ]
 	check "$course: explain json against the schema" $PY "$HERE/validate.py" "$SCHEMA/coursecheck-report-1.json" "$T/out"
 done
+# update's JSON report, from the golden case that rewrites four numbers
+mkdir -p "$T/upd"
+cp -R "$TOP/verifier/tests/fixtures/demo/." "$T/upd/"
+(cd "$CASES/update-changed-count" && find . -mindepth 1 -maxdepth 1 ! -name expected.txt ! -name args ! -name base ! -name setup.sh -exec cp -R {} "$T/upd/" \;)
+(cd "$T/upd" && SEAL="$TOP/verifier/tests/seal-evidence.sh" COURSECHECK="$BIN" sh "$CASES/update-changed-count/setup.sh") >/dev/null 2>&1
+cp "$T/upd/pages/day01-demo.md" "$T/page.before"
+run upd update --dry-run --format=json pages/day01-demo.md
+check "update --dry-run --format=json exits $RC, not 0" [ $RC -eq 0 ]
+check "update json against the schema" $PY "$HERE/validate.py" "$SCHEMA/coursecheck-report-1.json" "$T/out"
+check "update json has no rewrite" grep -q '"new": "69,001"' "$T/out"
+check "update --dry-run --format=json wrote the page" cmp -s "$T/page.before" "$T/upd/pages/day01-demo.md"
+run upd update --format=json pages/day01-demo.md
+check "update --format=json does not say it wrote" grep -q '"written": true' "$T/out"
+check "update --format=json did not write the page" grep -q '69,001' "$T/upd/pages/day01-demo.md"
+
 check "fail: the json report holds no diagnostic" [ "$($PY -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["diagnostics"]))' "$T/fail.json")" = 2 ]
 check "fail: the sarif result has no relatedLocations" grep -q '"relatedLocations"' "$T/fail.sarif"
 check "fail: github lines are not 2" [ "$(cd "$T/fail" && "$BIN" verify --format=github 2>/dev/null | wc -l)" -eq 2 ]
