@@ -32,7 +32,8 @@ static const char usage_text[] =
 	"  -j, --jobs=N        builds at once (default: the number of CPUs)\n"
 	"  --repeat K          run each program K times; record which numbers varied\n"
 	"  --build-only OUTDIR build each program into OUTDIR/LESSON/; no run, no evidence\n"
-	"  -q, --color=WHEN    accepted, as by every command\n"
+	"  -q, --quiet         no summary line\n"
+	"  --color=WHEN        accepted, as by every command\n"
 	"  -h, --help          this text\n"
 	"      --version       the version\n"
 	"Exit status: 0 all captured, 1 some lesson failed, 2 usage.\n";
@@ -47,6 +48,7 @@ struct options {
 	const char *build_only;
 	char **lessons;
 	size_t n_lessons;
+	bool quiet; /* -q: no summary line */
 };
 
 /* ---- options ---- */
@@ -133,6 +135,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	if (first < 0)
 		return first == CLIOPT_DONE ? 1 : 2;
 	o->root = common.root;
+	o->quiet = common.quiet;
 	o->lessons = xcalloc((size_t)(argc - first) + 1, sizeof *o->lessons);
 	for (int i = first; i < argc; i++)
 		o->lessons[o->n_lessons++] = argv[i];
@@ -354,7 +357,8 @@ static int capture_lessons(const struct options *o, const char *now)
 					    o->build_only, now, &f.machine, f.node, f.commit, f.dirty};
 		capture_schedule(ls, n, &plan, &tally);
 	}
-	summary(o, n_names, current, &tally);
+	if (!o->quiet || tally.interrupted)
+		summary(o, n_names, current, &tally);
 	for (size_t i = 0; i < n; i++)
 		lesson_free(&ls[i]);
 	free(ls);

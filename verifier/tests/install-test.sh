@@ -23,7 +23,7 @@ check "the completion is not at usr/share/bash-completion/completions/coursechec
 check "the installed man page has mode 644" [ "$(stat -c %a "$D/usr/share/man/man1/coursecheck.1")" = 644 ]
 check "the installed binary does not run" sh -c "'$D/usr/bin/coursecheck' --version | grep -q '^coursecheck [0-9]'"
 check "the installed capture binary does not run" sh -c "'$D/usr/bin/coursecheck-capture' --version | grep -q '^coursecheck-capture [0-9]'"
-check "something was installed outside PREFIX" [ "$(cd "$D" && find . -type f | grep -v '^\./usr/' | wc -l)" -eq 0 ]
+check "something was installed outside PREFIX" [ "$(cd "$D" && find . -type f | grep -vc '^\./usr/')" -eq 0 ]
 if command -v bash >/dev/null 2>&1; then
 	out=$(bash -c ". '$D/usr/share/bash-completion/completions/coursecheck'
 		COMP_WORDS=(coursecheck ver); COMP_CWORD=1; _coursecheck; echo \"\${COMPREPLY[*]}\"
@@ -49,5 +49,14 @@ check "LDFLAGS does not reach the linker" grep -q -- '-Wl,--as-needed .*-o .*/co
 check "WERROR=0 keeps -Werror" sh -c "! grep -q -- -Werror '$T/n'"
 make -n -B --no-print-directory BUILD="$T/b" "$T/b/coursecheck" >"$T/n" 2>&1
 check "the project's own build drops -Werror" grep -q -- '-Werror' "$T/n"
+# plain `make` installs no package: it names what is missing and stops
+# (no package is found under an empty pkg-config search path)
+PKG_CONFIG_LIBDIR=$T/none PKG_CONFIG_PATH='' sh verifier/scripts/deps.sh --check build >"$T/deps" 2>&1
+rc=$?
+check "deps.sh --check exits $rc with every package missing, not 1" [ $rc -eq 1 ]
+check "deps.sh --check does not name the missing packages" grep -q 'libjansson-dev' "$T/deps"
+check "deps.sh --check installs" sh -c "! grep -q installing '$T/deps'"
+check "plain make does not run deps.sh --check" sh -c "make -n --no-print-directory all | grep -q 'deps.sh --check build'"
+check "make verify does not install what it lacks" sh -c "make -n --no-print-directory -B verify | grep -q 'deps.sh full$'"
 echo "install: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]

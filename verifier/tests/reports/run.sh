@@ -123,19 +123,19 @@ check "GITHUB_ACTIONS=false chooses github" fails grep -q '^::' "$T/out"
 esc=$(printf '\033')
 colored() { grep -q "$esc\[" "$T/err"; }
 color_run() { (cd "$T/fail" && env -u NO_COLOR -u CLICOLOR_FORCE "$@" "$BIN" verify ${COLOR_ARG:-}) >"$T/out" 2>"$T/err"; }
-COLOR_ARG= color_run TERM=xterm
+COLOR_ARG='' color_run TERM=xterm
 check "not a terminal, yet colour" fails colored
 COLOR_ARG=--color=always color_run TERM=xterm
 check "--color=always gives no colour" colored
 COLOR_ARG=--color=always color_run NO_COLOR=1
 check "NO_COLOR does not win over --color=always" fails colored
-COLOR_ARG= color_run CLICOLOR_FORCE=1 TERM=xterm
+COLOR_ARG='' color_run CLICOLOR_FORCE=1 TERM=xterm
 check "CLICOLOR_FORCE=1 gives no colour" colored
-COLOR_ARG= color_run CLICOLOR_FORCE=0 TERM=xterm
+COLOR_ARG='' color_run CLICOLOR_FORCE=0 TERM=xterm
 check "CLICOLOR_FORCE=0 gives colour" fails colored
 COLOR_ARG=--color=never color_run CLICOLOR_FORCE=1
 check "--color=never does not win over CLICOLOR_FORCE" fails colored
-COLOR_ARG= color_run CLICOLOR_FORCE=1 NO_COLOR=1
+COLOR_ARG='' color_run CLICOLOR_FORCE=1 NO_COLOR=1
 check "NO_COLOR does not win over CLICOLOR_FORCE" fails colored
 if command -v script >/dev/null 2>&1; then
 	# a real terminal: colour by default, none under TERM=dumb
