@@ -80,11 +80,40 @@ static int open_repo(const char *name, const char *root)
 	return 0;
 }
 
+/* Whether path lies in the course's own folders (pages/, programs/,
+ * evidence/): a report never writes over the data it checks. */
+static bool in_course_folders(const char *path)
+{
+	char *copy = xstrdup(path), *slash = strrchr(copy, '/');
+	if (slash)
+		*slash = '\0';
+	char *dir = realpath(slash ? (*copy ? copy : "/") : ".", NULL), *root = realpath(repo_root(), NULL);
+	bool inside = false;
+	static const char *const folders[] = {"pages", "programs", "evidence"};
+	for (size_t i = 0; dir && root && i < ARRAY_LEN(folders); i++) {
+		char *top = xasprintf("%s/%s", root, folders[i]);
+		size_t n = strlen(top);
+		inside |= strncmp(dir, top, n) == 0 && (dir[n] == '\0' || dir[n] == '/');
+		free(top);
+	}
+	free(dir);
+	free(root);
+	free(copy);
+	return inside;
+}
+
 /* Writes the report kept in memory to --output's file. */
 static int write_output(void)
 {
 	fclose(run.out);
 	run.out = NULL;
+	if (in_course_folders(run.opt.output)) {
+		fprintf(stderr, "coursecheck %s: --output=%s: refused: a report is not written into pages/, programs/ or "
+				"evidence/\n", run.name, run.opt.output);
+		free(run.buffer);
+		run.buffer = NULL;
+		return -1;
+	}
 	/* TODO(merge): through the one atomic writer (filewrite_replace) */
 	FILE *f = fopen(run.opt.output, "w");
 	int rc = 0;

@@ -111,6 +111,13 @@ check "--output=FILE (text) has not the diagnostics" grep -q '\[snippet-drift\]'
 run fail verify --output=no/such/dir/report.json --format=json
 check "--output into a missing folder exits $RC, not 2" [ $RC -eq 2 ]
 
+cp "$T/fail/pages/day01-demo.md" "$T/page.kept"
+run fail verify --format=json --output=pages/day01-demo.md
+check "--output over a page exits $RC, not 2" [ $RC -eq 2 ]
+check "--output wrote over a page" cmp -s "$T/page.kept" "$T/fail/pages/day01-demo.md"
+run fail verify --format=json --output=evidence/day01-demo/report.json
+check "--output wrote into evidence/" [ ! -e "$T/fail/evidence/day01-demo/report.json" ]
+
 # GitHub's default: GITHUB_ACTIONS=true and standard output not a terminal
 (cd "$T/fail" && GITHUB_ACTIONS=true "$BIN" verify) >"$T/out" 2>"$T/err"
 check "GITHUB_ACTIONS=true does not choose --format=github" grep -q '^::error file=pages/day01-demo.md' "$T/out"
