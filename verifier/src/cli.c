@@ -327,10 +327,9 @@ static int verify_affected(char **files, int n, const struct check_opts *opts, s
 	char **lessons = xcalloc((size_t)n + 1, sizeof *lessons);
 	size_t nl = 0;
 	int status = 0;
-	bool *page_done = NULL;
 	char **all;
 	size_t n_all = course_pages(&all);
-	page_done = xcalloc(n_all + 1, sizeof *page_done);
+	bool *page_done = xcalloc(n_all + 1, sizeof *page_done);
 	for (int i = 0; i < n; i++) {
 		char *rel = operand_path(files[i]);
 		char *lesson = lesson_of_path(rel);
@@ -344,12 +343,18 @@ static int verify_affected(char **files, int n, const struct check_opts *opts, s
 			else
 				lessons[nl++] = lesson;
 		} else if (strncmp(rel, "pages/", 6) == 0 && len > 3 && strcmp(rel + len - 3, ".md") == 0) {
-			for (size_t k = 0; k < n_all; k++)
-				if (strcmp(all[k], rel) == 0 && !page_done[k]) {
+			size_t k = 0;
+			while (k < n_all && strcmp(all[k], rel) != 0)
+				k++;
+			if (k == n_all || !page_done[k]) {
+				if (k < n_all)
 					page_done[k] = true;
-					if (verify_page(rel, opts, NULL) == 0)
-						++*pages;
-				}
+				/* one the course does not list is checked too: it says why */
+				if (verify_page(rel, opts, NULL) == 0)
+					++*pages;
+				else
+					status = 2;
+			}
 		} else if (!run.opt.quiet) {
 			fprintf(stderr, "coursecheck verify: %s: affects no page or program\n", rel);
 		}
@@ -383,6 +388,10 @@ int cli_verify(int argc, char **argv)
 		return 2;
 	size_t pages = 0, programs = 0;
 	int status = 0;
+	if (v.affected && first == argc) {
+		cliopt_usage_error(&verify_cmd, "--affected takes the changed files as operands");
+		return 2;
+	}
 	if (v.affected) {
 		status = verify_affected(argv + first, argc - first, &v.check, &pages, &programs);
 	} else if (first < argc) {
