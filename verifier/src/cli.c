@@ -116,15 +116,15 @@ static int write_output(void)
 	}
 	/* TODO(merge): through the one atomic writer (filewrite_replace) */
 	FILE *f = fopen(run.opt.output, "w");
-	int rc = 0;
-	if (!f || fwrite(run.buffer, 1, run.buffer_len, f) != run.buffer_len || fclose(f) != 0) {
-		fprintf(stderr, "coursecheck %s: cannot write %s: %s\n", run.name, run.opt.output, strerror(errno));
-		rc = -1;
-	} else {
-		f = NULL;
+	int rc = f ? 0 : -1;
+	if (f) {
+		bool written = fwrite(run.buffer, 1, run.buffer_len, f) == run.buffer_len;
+		/* fclose once, whatever fwrite did; either failing is a write error */
+		if (fclose(f) != 0 || !written)
+			rc = -1;
 	}
-	if (f)
-		fclose(f);
+	if (rc != 0)
+		fprintf(stderr, "coursecheck %s: cannot write %s: %s\n", run.name, run.opt.output, strerror(errno));
 	free(run.buffer);
 	run.buffer = NULL;
 	return rc;

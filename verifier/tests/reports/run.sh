@@ -118,6 +118,11 @@ check "--output wrote over a page" cmp -s "$T/page.kept" "$T/fail/pages/day01-de
 run fail verify --format=json --output=evidence/day01-demo/report.json
 check "--output wrote into evidence/" [ ! -e "$T/fail/evidence/day01-demo/report.json" ]
 
+(cd "$T/fail" && "$BIN" verify --format=json --output=/dev/full) >/dev/null 2>"$T/err"
+RC=$?
+check "--output=/dev/full exits $RC, not 2" [ $RC -eq 2 ]
+check "--output=/dev/full does not say so" grep -q 'cannot write /dev/full' "$T/err"
+
 # GitHub's default: GITHUB_ACTIONS=true and standard output not a terminal
 (cd "$T/fail" && GITHUB_ACTIONS=true "$BIN" verify) >"$T/out" 2>"$T/err"
 check "GITHUB_ACTIONS=true does not choose --format=github" grep -q '^::error file=pages/day01-demo.md' "$T/out"
