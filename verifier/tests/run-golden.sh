@@ -4,6 +4,7 @@
 # own files laid over it).  The runner copies it to a scratch folder, runs
 # its optional setup.sh there, then runs
 #     coursecheck $(cat args)          (args defaults to "verify")
+# under NO_COLOR=1 and what a file `env` adds (env(1) arguments)
 # and compares standard output and error, and a last line "[exit N]", with
 # expected.txt (the summary's check count masked as N unless the case has a
 # file keep-check-count; also in the JSON, SARIF and JUnit reports).  UPDATE=1 rewrites expected.txt instead (review the diff).
@@ -27,7 +28,7 @@ for name in $names; do
 		cp -R "$here/fixtures/$(cat "$src/base")/." "$work/"
 	fi
 	# the case's own files, without the runner's control files
-	(cd "$src" && find . -mindepth 1 -maxdepth 1 ! -name expected.txt ! -name args ! -name base ! -name setup.sh ! -name keep-check-count \
+	(cd "$src" && find . -mindepth 1 -maxdepth 1 ! -name expected.txt ! -name args ! -name base ! -name setup.sh ! -name keep-check-count ! -name env \
 		-exec cp -R {} "$work/" \;)
 	# setup scripts may seal hand-made evidence: $SEAL ROOT FILE
 	export SEAL="$here/seal-evidence.sh" COURSECHECK="$bin"
@@ -37,7 +38,11 @@ for name in $names; do
 	args=verify
 	[ -f "$src/args" ] && args=$(cat "$src/args")
 	# shellcheck disable=SC2086
-	out=$(cd "$work" && NO_COLOR=1 "$bin" $args 2>&1; echo "[exit $?]")
+	# an optional file `env` holds arguments of env(1): NAME=VALUE, -u NAME
+	envargs=
+	[ -f "$src/env" ] && envargs=$(cat "$src/env")
+	# shellcheck disable=SC2086
+	out=$(cd "$work" && NO_COLOR=1 env $envargs "$bin" $args 2>&1; echo "[exit $?]")
 	# The summary's check count is internal: a new check would churn every
 	# case. It is kept only in cases about counting (a file named
 	# keep-check-count).
