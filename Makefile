@@ -104,7 +104,11 @@ verify: $(DEPS_FULL)
 # last line of `make test`.
 programs: $(BUILD)/coursecheck-capture
 	@if command -v nvcc >/dev/null 2>&1; then \
-		$(BUILD)/coursecheck-capture --build-only $(BUILD)/programs; \
+		$(BUILD)/coursecheck-capture --build-only $(BUILD)/programs 2>$(BUILD)/.programs.log; rc=$$?; \
+		cat $(BUILD)/.programs.log; \
+		sed -n 's/^capture: [0-9]* lessons*, \([0-9]*\) built, \([0-9]*\) failed$$/programs: \1 passed, \2 failed/p' \
+			$(BUILD)/.programs.log; \
+		exit $$rc; \
 	else echo "programs: nvcc not found: lesson programs NOT compiled (install the CUDA toolkit)"; \
 		echo "lesson programs not compiled: nvcc not found" >> $(BUILD)/.skipped; fi
 
