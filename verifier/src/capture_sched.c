@@ -12,6 +12,7 @@
 #include "capture_proc.h"
 #include "capture_text.h"
 #include "capture_write.h"
+#include "filewrite.h"
 #include "util.h"
 
 #define TAIL_LINES 20
@@ -342,9 +343,9 @@ static void start_build(struct sched *s, struct job *j)
 	j->workdir = p->build_only ? xasprintf("%s/%s", p->build_only, j->ls->name) : xasprintf("%s/work", j->scratch);
 	char *copy = xasprintf("%s/%s", j->workdir, j->ls->file);
 	char *out = scratch_file(j, "build.out"), *err = scratch_file(j, "build.err");
-	int r = make_dirs(j->workdir, &why);
+	int r = filewrite_mkdirs(j->workdir, &why);
 	if (r == 0)
-		r = write_file(copy, j->ls->source, j->ls->source_len, &why);
+		r = filewrite_replace(copy, copy, j->ls->source, j->ls->source_len, &why);
 	if (r == 0)
 		r = proc_start(&j->proc, j->ls->build, j->workdir, out, err, NULL, p->timeout, &why);
 	free(copy);
