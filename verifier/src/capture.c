@@ -412,7 +412,9 @@ int capture_command(int argc, char **argv)
 	}
 	if (status == 0) {
 		proc_catch_signals();
+		proc_become_reaper();
 		status = capture_lessons(&o, now);
+		proc_reap_strays();
 		proc_release_signals();
 	}
 	free(o.lessons);

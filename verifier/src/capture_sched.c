@@ -72,7 +72,8 @@ static void show_tail(const struct job *j, const char *what, const char *err_pat
 	for (int i = 0; i < 2; i++) {
 		struct transcript t;
 		char *why = NULL;
-		if (transcript_read(paths[i], TRANSCRIPT_MAX_BYTES, &t, &why) != 0) {
+		/* One byte over the cap: what a run stopped at the cap left. */
+		if (transcript_read(paths[i], TRANSCRIPT_MAX_BYTES + 1, &t, &why) != 0) {
 			free(why);
 			continue;
 		}
@@ -347,7 +348,7 @@ static void start_build(struct sched *s, struct job *j)
 	if (r == 0)
 		r = filewrite_replace(copy, copy, j->ls->source, j->ls->source_len, &why);
 	if (r == 0)
-		r = proc_start(&j->proc, j->ls->build, j->workdir, out, err, NULL, p->timeout, &why);
+		r = proc_start(&j->proc, j->ls->build, j->workdir, out, err, NULL, p->timeout, TRANSCRIPT_MAX_BYTES, &why);
 	free(copy);
 	free(out);
 	free(err);
@@ -425,7 +426,7 @@ static void start_run(struct sched *s, struct job *j, size_t gpu)
 	char **envp = proc_env_with(set, ARRAY_LEN(set));
 	char *out = run_file(j, j->runs + 1, "out"), *err = run_file(j, j->runs + 1, "err");
 	char *why = NULL;
-	int r = proc_start(&j->proc, j->ls->run, j->workdir, out, err, envp, s->plan->timeout, &why);
+	int r = proc_start(&j->proc, j->ls->run, j->workdir, out, err, envp, s->plan->timeout, TRANSCRIPT_MAX_BYTES, &why);
 	proc_env_free(envp);
 	free(visible);
 	free(out);
