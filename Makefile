@@ -98,8 +98,8 @@ unit: $(UNIT_TESTS)
 golden: $(BUILD)/asan/coursecheck
 	@sh verifier/tests/run-golden.sh $(BUILD)/asan/coursecheck verifier/tests/cases
 
-capture-test: $(BUILD)/asan/coursecheck-capture
-	@sh verifier/tests/capture/run.sh $(BUILD)/asan/coursecheck-capture
+capture-test: $(BUILD)/asan/coursecheck-capture $(BUILD)/asan/coursecheck
+	@sh verifier/tests/capture/run.sh $(BUILD)/asan/coursecheck-capture $(BUILD)/asan/coursecheck
 
 course-test: $(BUILD)/asan/coursecheck
 	$(BUILD)/asan/coursecheck verify
