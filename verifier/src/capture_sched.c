@@ -2,12 +2,14 @@
 #include "capture_sched.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "capture_proc.h"
 #include "capture_text.h"
@@ -16,6 +18,7 @@
 #include "util.h"
 
 #define TAIL_LINES 20
+#define TAIL_BYTES (64u * 1024u)
 #define NAP_S 0.05
 #define SAMPLE_EVERY_S 1.0
 #define CAPTURE_TOOL "coursecheck-capture 1"
@@ -64,6 +67,38 @@ static void say(const struct job *j, const char *fmt, ...)
 	free(msg);
 }
 
+/* The last TAIL_BYTES of an output file, from its first whole line, as a
+ * transcript: a run stopped at the output cap left 60 MiB, of which only
+ * the last lines are shown. */
+static int read_tail(const char *path, struct transcript *t, char **why)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		*why = xstrdup(strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	size_t size = (size_t)st.st_size, want = size < TAIL_BYTES ? size : TAIL_BYTES;
+	char *data = xmalloc(want + 1);
+	ssize_t got = pread(fd, data, want, (off_t)(size - want));
+	close(fd);
+	if (got < 0) {
+		*why = xstrdup(strerror(errno));
+		free(data);
+		return -1;
+	}
+	size_t from = 0;
+	if (want < size) { /* started mid-line: drop the piece */
+		char *nl = memchr(data, '\n', (size_t)got);
+		from = nl ? (size_t)(nl + 1 - data) : 0;
+	}
+	transcript_from_memory(data + from, (size_t)got - from, t);
+	free(data);
+	return 0;
+}
+
 /* Shows the end of an output file: stderr, or stdout when stderr is empty. */
 static void show_tail(const struct job *j, const char *what, const char *err_path, const char *out_path)
 {
@@ -72,8 +107,7 @@ static void show_tail(const struct job *j, const char *what, const char *err_pat
 	for (int i = 0; i < 2; i++) {
 		struct transcript t;
 		char *why = NULL;
-		/* One byte over the cap: what a run stopped at the cap left. */
-		if (transcript_read(paths[i], TRANSCRIPT_MAX_BYTES + 1, &t, &why) != 0) {
+		if (read_tail(paths[i], &t, &why) != 0) {
 			free(why);
 			continue;
 		}
