@@ -152,12 +152,11 @@ static void become(int fd, int target)
 		dup2(fd, target);
 }
 
-static void child_exec(const char *path, char *const argv[], char *const envp[], const char *dir,
+static void child_exec(pid_t parent, const char *path, char *const argv[], char *const envp[], const char *dir,
 		       int in, int out, int err, int report)
 {
 	/* A session of its own: no controlling terminal (a read of /dev/tty
 	 * fails at once), and its process group is its pid. */
-	pid_t parent = getppid();
 	setsid();
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
@@ -196,9 +195,10 @@ static pid_t spawn(const char *path, char *const argv[], char *const envp[], con
 	}
 	fcntl(report[0], F_SETFD, FD_CLOEXEC);
 	fcntl(report[1], F_SETFD, FD_CLOEXEC);
+	pid_t self = getpid();
 	pid_t pid = fork();
 	if (pid == 0)
-		child_exec(path, argv, envp, dir, in, out, err, report[1]);
+		child_exec(self, path, argv, envp, dir, in, out, err, report[1]);
 	int fork_errno = errno;
 	close(in);
 	close(report[1]);
