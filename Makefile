@@ -37,7 +37,7 @@ bashcompdir ?= $(PREFIX)/share/bash-completion/completions
 INSTALL ?= install
 
 # The capture binary's sources: libc and libcrypto only.
-CAPTURE_SRCS = util.c diag.c cliopt.c textfile.c sha256.c repo.c evidence.c proghdr.c \
+CAPTURE_SRCS = util.c diag.c cliopt.c textfile.c sha256.c repo.c evidence.c proghdr.c filewrite.c \
                $(notdir $(wildcard $(SRC)/capture*.c))
 CAPTURE_LIB  = $(filter-out capture_main.c,$(CAPTURE_SRCS))
 # Everything else belongs to the full verifier.
@@ -145,8 +145,8 @@ unit: $(UNIT_TESTS)
 golden: $(BUILD)/asan/coursecheck
 	@sh verifier/tests/run-golden.sh $(BUILD)/asan/coursecheck verifier/tests/cases
 
-capture-test: $(BUILD)/asan/coursecheck-capture
-	@sh verifier/tests/capture/run.sh $(BUILD)/asan/coursecheck-capture
+capture-test: $(BUILD)/asan/coursecheck-capture $(BUILD)/asan/coursecheck
+	@sh verifier/tests/capture/run.sh $(BUILD)/asan/coursecheck-capture $(BUILD)/asan/coursecheck
 
 course-test: $(BUILD)/asan/coursecheck
 	$(BUILD)/asan/coursecheck verify

@@ -15,6 +15,7 @@
 #include "capture_proc.h"
 #include "capture_sched.h"
 #include "cliopt.h"
+#include "filewrite.h"
 #include "repo.h"
 #include "util.h"
 
@@ -332,9 +333,13 @@ static int capture_lessons(const struct options *o, const char *now)
 		repo_free_list(names, n_names);
 		return status;
 	}
+	/* What killed captures left: their scratch folders and temporaries. */
+	scratch_sweep();
+	for (size_t i = 0; i < n_names; i++)
+		lesson_sweep_evidence(names[i]);
 	char *outdir = NULL, *why = NULL;
 	if (o->build_only) {
-		if (make_dirs(o->build_only, &why) != 0 || !(outdir = realpath(o->build_only, NULL))) {
+		if (filewrite_mkdirs(o->build_only, &why) != 0 || !(outdir = realpath(o->build_only, NULL))) {
 			fprintf(stderr, "capture: --build-only %s: %s\n", o->build_only, why ? why : strerror(errno));
 			free(why);
 			repo_free_list(names, n_names);
@@ -385,7 +390,9 @@ int capture_command(int argc, char **argv)
 	}
 	if (status == 0) {
 		proc_catch_signals();
+		proc_become_reaper();
 		status = capture_lessons(&o, now);
+		proc_reap_strays();
 		proc_release_signals();
 	}
 	free(o.lessons);

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "cliopt.h"
+#include "filewrite.h"
 #include "course.h"
 #include "diag.h"
 #include "proghdr.h"
@@ -114,17 +115,14 @@ static int write_output(void)
 		run.buffer = NULL;
 		return -1;
 	}
-	/* TODO(merge): through the one atomic writer (filewrite_replace) */
-	FILE *f = fopen(run.opt.output, "w");
-	int rc = f ? 0 : -1;
-	if (f) {
-		bool written = fwrite(run.buffer, 1, run.buffer_len, f) == run.buffer_len;
-		/* fclose once, whatever fwrite did; either failing is a write error */
-		if (fclose(f) != 0 || !written)
-			rc = -1;
+	/* through the one atomic writer: a reader of the report (a CI step, an
+	 * editor) never sees half of it, and a report file keeps its mode */
+	char *why = NULL;
+	int rc = filewrite_replace(run.opt.output, run.opt.output, run.buffer, run.buffer_len, &why);
+	if (rc != 0) {
+		fprintf(stderr, "coursecheck %s: %s\n", run.name, why);
+		free(why);
 	}
-	if (rc != 0)
-		fprintf(stderr, "coursecheck %s: cannot write %s: %s\n", run.name, run.opt.output, strerror(errno));
 	free(run.buffer);
 	run.buffer = NULL;
 	return rc;

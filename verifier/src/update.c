@@ -31,6 +31,7 @@
 #include "cliopt.h"
 #include "compare.h"
 #include "expr.h"
+#include "filewrite.h"
 #include "prose.h"
 #include "re.h"
 #include "repo.h"
@@ -545,36 +546,17 @@ static char *apply_edits(struct update *u, size_t *out_len)
 	return buf_detach(&out);
 }
 
-/* Writes through a temporary file in the same folder and a rename, so a
- * reader sees the old page or the new one, never half of one. */
+/* Writes through the one atomic writer (filewrite.h): a reader sees the
+ * old page or the new one, never half of one; the mode is kept and a
+ * link is written through to its target inside the repository. */
 static int write_atomically(const char *relpath, const char *text, size_t len)
 {
-	char *fs;
-	const char *why;
-	if (repo_resolve(relpath, &fs, &why) != REPO_OK) {
-		fprintf(stderr, "coursecheck update: %s: %s\n", relpath, why);
-		return -1;
+	char *why = NULL;
+	int rc = filewrite_replace_repo(relpath, text, len, &why);
+	if (rc != 0) {
+		fprintf(stderr, "coursecheck update: %s\n", why);
+		free(why);
 	}
-	char *tmp = xasprintf("%s.update-XXXXXX", fs);
-	int fd = mkstemp(tmp);
-	int rc = -1;
-	if (fd >= 0) {
-		FILE *f = fdopen(fd, "wb");
-		if (f && fwrite(text, 1, len, f) == len && fflush(f) == 0 && fsync(fd) == 0 && fclose(f) == 0) {
-			f = NULL;
-			rc = rename(tmp, fs);
-		}
-		if (f)
-			fclose(f);
-		if (rc != 0) {
-			fprintf(stderr, "coursecheck update: cannot write %s: %s\n", relpath, strerror(errno));
-			unlink(tmp);
-		}
-	} else {
-		fprintf(stderr, "coursecheck update: cannot create a temporary file beside %s: %s\n", relpath, strerror(errno));
-	}
-	free(tmp);
-	free(fs);
 	return rc;
 }
 
