@@ -414,7 +414,7 @@ size_t page_segments(const struct page *pg, cmark_node *node, struct seg **out)
 		case CMARK_NODE_HTML_INLINE: {
 			struct marker m;
 			marker_parse(lit, strlen(lit), &m);
-			bool annot = m.status == MARKER_OK && (m.kind == MK_DERIVE || m.kind == MK_CITE || m.kind == MK_EXT);
+			bool annot = m.status == MARKER_OK && marker_is_inline(m.kind);
 			push_seg(&s, annot ? SEG_ANNOT : SEG_OPAQUE, lit, strlen(lit));
 			break;
 		}
