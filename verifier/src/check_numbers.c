@@ -12,6 +12,7 @@
 #include "drift.h"
 #include "prose.h"
 #include "expr.h"
+#include "place.h"
 #include "repo.h"
 #include "util.h"
 
@@ -84,9 +85,14 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 	size_t arg_raw = p->annot->raw_off != SIZE_MAX ? p->annot->raw_off + p->annot->marker.arg_start : SIZE_MAX;
 	struct expr_result r;
 	diag_checks_add(1);
-	if (expr_eval(arg, len, &r) != 0) {
+	/* places resolve in the page's default evidence (place.h) */
+	struct place_env pe;
+	place_env_init(&pe, ctx->ev[0], &ctx->tf, p->annot->s, p->annot->raw_off, line);
+	struct expr_env env = place_env_expr(&pe);
+	if (expr_eval_env(arg, len, &env, &r) != 0) {
 		struct diag_loc eat = arg_raw != SIZE_MAX ? textfile_loc(&ctx->tf, arg_raw + r.err_offset, 1) : at;
-		diag_report(D_DERIVE_SYNTAX, eat, "cannot evaluate the derivation of %s: %s", claim, r.err);
+		if (!pe.reported)
+			diag_report(D_DERIVE_SYNTAX, eat, "cannot evaluate the derivation of %s: %s", claim, r.err);
 		ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, claim, "derivation does not evaluate");
 		expr_result_free(&r);
 		free(claim);
