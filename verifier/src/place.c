@@ -83,9 +83,26 @@ struct wanted {
 	char *row, *column; /* [ROW | COLUMN]; column NULL for [KEY] (row holds the key) */
 };
 
-static bool parse_wanted(const char *text, size_t len, struct wanted *w, char *err, size_t errlen)
+static bool parse_parts(const char *text, size_t len, struct wanted *w, char *err, size_t errlen);
+
+static bool parse_wanted(const char *raw, size_t raw_len, struct wanted *w, char *err, size_t errlen)
 {
 	memset(w, 0, sizeof *w);
+	/* in a table cell the page writes the separator as "\|" */
+	struct buf unescaped = {0};
+	for (size_t i = 0; i < raw_len; i++)
+		if (!(raw[i] == '\\' && i + 1 < raw_len && raw[i + 1] == '|'))
+			buf_putc(&unescaped, raw[i]);
+	buf_putc(&unescaped, '\0');
+	const char *text = unescaped.s;
+	size_t len = unescaped.len - 1;
+	bool ok = parse_parts(text, len, w, err, errlen);
+	buf_free(&unescaped);
+	return ok;
+}
+
+static bool parse_parts(const char *text, size_t len, struct wanted *w, char *err, size_t errlen)
+{
 	const char *bar = memchr(text, '|', len);
 	struct buf a = {0}, b = {0};
 	squeeze(&a, text, bar ? (size_t)(bar - text) : len);

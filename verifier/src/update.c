@@ -309,8 +309,11 @@ static char *claim_followed(struct update *u, const char *arg, size_t len, const
  * listed for a person and left as it was. */
 static void update_claim(struct update *u, const struct seg *g)
 {
-	if (g->raw_off == SIZE_MAX)
+	if (g->raw_off == SIZE_MAX) {
+		leave(u, 0, "a claim annotation ('%.*s') is not found as written in the page: not carried",
+		      (int)(g->len > 60 ? 60 : g->len), g->s);
 		return;
+	}
 	size_t len;
 	const char *arg = prose_annot_arg(g, &len);
 	size_t arg_raw = g->raw_off + g->marker.arg_start;
