@@ -114,8 +114,11 @@ static bool same_line(const struct bank_entry *a, const struct bank_entry *b)
 	return a->ev == b->ev && a->line == b->line;
 }
 
-/* One group: the numbers idx[0..m) of the unit. */
-static void trace_group(const struct claims_unit *u, const size_t *idx, size_t m, struct claims_trace *out)
+/* One group: the numbers idx[0..m) of the unit; anchors[0..n_anchors)
+ * are the places its place-bound numbers name, which count towards the
+ * line the group shares. */
+static void trace_group(const struct claims_unit *u, const size_t *idx, size_t m, const struct bank_entry *anchors,
+			size_t n_anchors, struct claims_trace *out)
 {
 	const struct bank_entry *(*c)[MAX_CANDS] = xcalloc(m + 1, sizeof *c);
 	size_t *nc = xcalloc(m + 1, sizeof *nc);
@@ -127,6 +130,11 @@ static void trace_group(const struct claims_unit *u, const size_t *idx, size_t m
 	for (size_t i = 0; i < m; i++)
 		for (size_t a = 0; a < nc[i] && a < MAX_CANDS; a++) {
 			size_t count = 0;
+			for (size_t k = 0; k < n_anchors; k++)
+				if (same_line(c[i][a], &anchors[k])) {
+					count++;
+					break;
+				}
 			for (size_t j = 0; j < m; j++)
 				for (size_t b = 0; b < nc[j] && b < MAX_CANDS; b++)
 					if (same_line(c[i][a], c[j][b])) {
@@ -138,7 +146,7 @@ static void trace_group(const struct claims_unit *u, const size_t *idx, size_t m
 				best = c[i][a];
 			}
 		}
-	bool shared = m >= 2 && best_count >= 2;
+	bool shared = m + (n_anchors ? 1 : 0) >= 2 && best_count >= 2;
 	for (size_t i = 0; i < m; i++) {
 		struct claims_trace *t = &out[idx[i]];
 		memset(t, 0, sizeof *t);
@@ -168,11 +176,30 @@ static void trace_group(const struct claims_unit *u, const size_t *idx, size_t m
 			continue;
 		}
 		/* all the others share a line this one is not on */
-		t->off_line = shared && m >= 3 && best_count == m - 1;
+		t->off_line = shared && m >= 3 && best_count == m - 1 + (n_anchors ? 1 : 0);
 		t->ambiguous = nc[i] > 1 || t->off_line;
 	}
 	free(c);
 	free(nc);
+}
+
+/* The place a place-bound number names, quietly (its own check reports). */
+static bool anchor_of(const struct claims_unit *u, const struct pnum *p, struct bank_entry *out)
+{
+	enum marker_kind k = p->annot ? p->annot->marker.kind : MK_PLAIN;
+	if (k != MK_AT && k != MK_ONE_RUN && k != MK_RANGE && k != MK_MIN && k != MK_MAX)
+		return false;
+	size_t alen;
+	const char *arg = prose_annot_arg(p->annot, &alen);
+	if (alen < 2 || arg[0] != '[' || arg[alen - 1] != ']' || !u->ctx->ev || !u->ctx->ev[0])
+		return false;
+	struct place_env pe;
+	place_env_init(&pe, u->ctx->ev[0], NULL, NULL, SIZE_MAX, 0);
+	struct place_hit h;
+	if (!place_resolve_one(&pe, arg + 1, alen - 2, &h))
+		return false;
+	*out = (struct bank_entry){h.tok, h.ev, h.line, h.stdout_index};
+	return true;
 }
 
 void claims_trace_unit(const struct claims_unit *u, const bool *want, struct claims_trace *out)
@@ -183,17 +210,21 @@ void claims_trace_unit(const struct claims_unit *u, const bool *want, struct cla
 	for (size_t i = 0; i < u->n_nums; i++)
 		sid[i] = u->seg_cell ? 0 : sentence_at(u, base, seg_of(u, &u->nums[i]), u->nums[i].tok.start);
 	/* numbers come in text order, so a sentence's numbers are consecutive */
+	struct bank_entry *anchors = xcalloc(u->n_nums + 1, sizeof *anchors);
 	for (size_t i = 0; i < u->n_nums;) {
-		size_t j = i, m = 0;
+		size_t j = i, m = 0, n_anchors = 0;
 		while (j < u->n_nums && sid[j] == sid[i]) {
 			if (want[j])
 				idx[m++] = j;
+			else if (anchor_of(u, &u->nums[j], &anchors[n_anchors]))
+				n_anchors++;
 			j++;
 		}
 		if (m)
-			trace_group(u, idx, m, out);
+			trace_group(u, idx, m, anchors, n_anchors, out);
 		i = j;
 	}
+	free(anchors);
 	free(idx);
 	free(sid);
 	free(base);

@@ -366,7 +366,7 @@ static bool resolve(struct place_env *pe, const char *text, size_t len, struct p
 	for (size_t i = 0; i < n && i < 4; i++)
 		diag_note(d, place_loc(&hits[i]), "one of them: %.*s", (int)(hits[i].tok.end - hits[i].tok.start),
 			  textfile_line(&pe->ev->ev.tf, hits[i].line, &(size_t){0}) + hits[i].tok.start);
-	diag_hint(d, "a place must name one number: name the column as well, or another row");
+	diag_hint(d, "a place must name one number: this row and column occur in more than one table; name a row or a column that occurs once");
 	diag_end(d);
 	return false;
 }
