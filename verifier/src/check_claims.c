@@ -19,13 +19,22 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\n';
 }
 
-/* Sentence starts inside text s[0..len) before offset `before`: a '.', '!'
- * or '?' followed by blanks and more text.  *ends is set when the text
- * ends with such a terminator (the next text opens a new sentence). */
-static size_t starts_before(const char *s, size_t len, size_t before, bool *ends)
+/* The sentences of a unit: for each segment, the sentence at its start
+ * and the offsets inside it where a new sentence starts (after a '.', '!'
+ * or '?' and blanks, before more text).  Found once per unit, so a long
+ * paragraph costs one pass. */
+struct sentences {
+	size_t *base;   /* per segment */
+	size_t *first;  /* per segment: its first entry in starts */
+	size_t *starts; /* sentence start offsets, segment by segment */
+	size_t n_starts, cap;
+};
+
+/* Records the sentence starts inside s[0..len); returns whether the text
+ * ends with a terminator (the next text opens a new sentence). */
+static bool scan_starts(struct sentences *st, const char *s, size_t len)
 {
-	size_t n = 0;
-	*ends = false;
+	bool ends = false;
 	for (size_t j = 0; j < len; j++) {
 		if (s[j] != '.' && s[j] != '!' && s[j] != '?')
 			continue;
@@ -34,61 +43,91 @@ static size_t starts_before(const char *s, size_t len, size_t before, bool *ends
 		size_t k = j + 1;
 		while (k < len && is_blank(s[k]))
 			k++;
-		if (k == len)
-			*ends = true;
-		else if (k <= before)
-			n++;
+		if (k == len) {
+			ends = true;
+		} else {
+			st->starts = xgrow(st->starts, &st->cap, st->n_starts + 1, sizeof *st->starts);
+			st->starts[st->n_starts++] = k;
+		}
+		j = k - 1;
 	}
-	return n;
+	return ends;
 }
 
-/* The sentence of every segment's start, into base[]: a claim written
- * after "... faster." belongs to the sentence it follows. */
-static size_t *sentence_bases(const struct claims_unit *u)
+/* A claim written after "... faster." belongs to the sentence it follows:
+ * a segment's base is the sentence its first text opens. */
+static void sentences_find(const struct claims_unit *u, struct sentences *st)
 {
-	size_t *base = xcalloc(u->n_segs + 1, sizeof *base);
+	memset(st, 0, sizeof *st);
+	st->base = xcalloc(u->n_segs + 1, sizeof *st->base);
+	st->first = xcalloc(u->n_segs + 2, sizeof *st->first);
 	size_t running = 0;
 	bool pending = false;
 	for (size_t i = 0; i < u->n_segs; i++) {
 		const struct seg *g = &u->segs[i];
+		st->first[i] = st->n_starts;
 		if (u->seg_cell) {
-			base[i] = u->seg_cell[i];
+			st->base[i] = u->seg_cell[i];
 			continue;
 		}
 		if (g->kind == SEG_TEXT && !str_is_blank(g->s, g->len)) {
 			if (pending)
 				running++;
-			base[i] = running;
-			bool ends;
-			running += starts_before(g->s, g->len, g->len, &ends);
-			pending = ends;
+			st->base[i] = running;
+			size_t before = st->n_starts;
+			pending = scan_starts(st, g->s, g->len);
+			running += st->n_starts - before;
 		} else {
-			base[i] = running;
+			st->base[i] = running;
 		}
 	}
-	return base;
+	st->first[u->n_segs] = st->n_starts;
 }
 
-static size_t sentence_at(const struct claims_unit *u, const size_t *base, size_t seg, size_t off)
+static void sentences_free(struct sentences *st)
+{
+	free(st->base);
+	free(st->first);
+	free(st->starts);
+}
+
+static size_t sentence_at(const struct claims_unit *u, const struct sentences *st, size_t seg, size_t off)
 {
 	if (u->seg_cell)
 		return u->seg_cell[seg];
-	bool ends;
-	return base[seg] + starts_before(u->segs[seg].s, u->segs[seg].len, off, &ends);
+	/* starts of this segment are ascending: count those at or before off */
+	size_t lo = st->first[seg], hi = st->first[seg + 1];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (st->starts[mid] <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return st->base[seg] + (lo - st->first[seg]);
 }
 
-/* The segment a number was read from. */
-static size_t seg_of(const struct claims_unit *u, const struct pnum *p)
+/* The segment a number was read from; numbers come in text order, so
+ * *cursor moves forward with them (a fresh search only when it must). */
+static size_t seg_of(const struct claims_unit *u, const struct pnum *p, size_t *cursor)
 {
-	for (size_t i = 0; i < u->n_segs; i++)
-		if (u->segs[i].kind == SEG_TEXT && u->segs[i].s == p->text)
-			return i;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = pass ? 0 : *cursor; i < u->n_segs; i++)
+			if (u->segs[i].kind == SEG_TEXT && u->segs[i].s == p->text) {
+				*cursor = i;
+				return i;
+			}
+	}
 	return 0;
 }
 
 /* ---- tracing a group together ---------------------------------------------- */
 
-#define MAX_CANDS 64
+/* Candidates kept per number, and the numbers of a group whose shared
+ * line is looked for: a sentence of thousands of numbers (a hostile page)
+ * costs no more than a few dozen. */
+#define MAX_CANDS 16
+#define MAX_GROUP 32
 
 static bool could_trace(const struct num_token *page, const struct num_token *bank)
 {
@@ -127,7 +166,7 @@ static void trace_group(const struct claims_unit *u, const size_t *idx, size_t m
 	/* the line holding most of the group's numbers (each counted once) */
 	const struct bank_entry *best = NULL;
 	size_t best_count = 0;
-	for (size_t i = 0; i < m; i++)
+	for (size_t i = 0; i < m && m <= MAX_GROUP; i++)
 		for (size_t a = 0; a < nc[i] && a < MAX_CANDS; a++) {
 			size_t count = 0;
 			for (size_t k = 0; k < n_anchors; k++)
@@ -204,11 +243,13 @@ static bool anchor_of(const struct claims_unit *u, const struct pnum *p, struct 
 
 void claims_trace_unit(const struct claims_unit *u, const bool *want, struct claims_trace *out)
 {
-	size_t *base = sentence_bases(u);
+	struct sentences st;
+	sentences_find(u, &st);
 	size_t *sid = xcalloc(u->n_nums + 1, sizeof *sid);
 	size_t *idx = xcalloc(u->n_nums + 1, sizeof *idx);
+	size_t cursor = 0;
 	for (size_t i = 0; i < u->n_nums; i++)
-		sid[i] = u->seg_cell ? 0 : sentence_at(u, base, seg_of(u, &u->nums[i]), u->nums[i].tok.start);
+		sid[i] = u->seg_cell ? 0 : sentence_at(u, &st, seg_of(u, &u->nums[i], &cursor), u->nums[i].tok.start);
 	/* numbers come in text order, so a sentence's numbers are consecutive */
 	struct bank_entry *anchors = xcalloc(u->n_nums + 1, sizeof *anchors);
 	for (size_t i = 0; i < u->n_nums;) {
@@ -227,7 +268,7 @@ void claims_trace_unit(const struct claims_unit *u, const bool *want, struct cla
 	free(anchors);
 	free(idx);
 	free(sid);
-	free(base);
+	sentences_free(&st);
 }
 
 static struct place_hit hit_of(const struct bank_entry *e)
@@ -569,27 +610,28 @@ static bool yes_no_cell(const struct claims_unit *u, size_t cell)
 	return yn;
 }
 
-static void unannotated(const struct claims_unit *u, const size_t *base)
+static void unannotated(const struct claims_unit *u, const struct sentences *st)
 {
 	size_t n_sent = 1;
 	for (size_t i = 0; i < u->n_segs; i++) {
-		size_t s = sentence_at(u, base, i, u->segs[i].len) + 1;
+		size_t s = sentence_at(u, st, i, u->segs[i].len) + 1;
 		if (s > n_sent)
 			n_sent = s;
 	}
 	bool *numbers = xcalloc(n_sent + 1, 1), *claimed = xcalloc(n_sent + 1, 1), *said = xcalloc(n_sent + 1, 1);
 	bool any_number = false, any_claim = false;
+	size_t cursor = 0;
 	for (size_t i = 0; i < u->n_nums; i++) {
 		const struct pnum *p = &u->nums[i];
 		const char *why = p->annot ? NULL : prose_skip_reason(&p->tok);
 		if (why && strcmp(why, "a year") == 0)
 			continue;
-		numbers[sentence_at(u, base, seg_of(u, p), p->tok.start)] = true;
+		numbers[sentence_at(u, st, seg_of(u, p, &cursor), p->tok.start)] = true;
 		any_number = true;
 	}
 	for (size_t i = 0; i < u->n_segs; i++)
 		if (u->segs[i].kind == SEG_ANNOT && u->segs[i].marker.kind == MK_CLAIM) {
-			claimed[base[i]] = true;
+			claimed[st->base[i]] = true;
 			any_claim = true;
 		}
 	for (size_t i = 0; i < u->n_segs; i++) {
@@ -604,7 +646,7 @@ static void unannotated(const struct claims_unit *u, const size_t *base)
 			if (cell_yn)
 				str_trim(g->s, &ws, &we);
 			from = cell_yn ? g->len : m.end[0];
-			size_t s = sentence_at(u, base, i, ws);
+			size_t s = sentence_at(u, st, i, ws);
 			/* a table row is one statement: a claim anywhere in it, a number anywhere in it */
 			bool has_number = u->seg_cell ? any_number : numbers[s];
 			bool has_claim = u->seg_cell ? any_claim : claimed[s];
@@ -634,7 +676,8 @@ void claims_check_unit(const struct claims_unit *u)
 			check_claim(u, &u->segs[i]);
 	if (!u->ctx->opts || !u->ctx->opts->strict)
 		return;
-	size_t *base = sentence_bases(u);
-	unannotated(u, base);
-	free(base);
+	struct sentences st;
+	sentences_find(u, &st);
+	unannotated(u, &st);
+	sentences_free(&st);
 }

@@ -88,6 +88,10 @@ static bool parse_parts(const char *text, size_t len, struct wanted *w, char *er
 static bool parse_wanted(const char *raw, size_t raw_len, struct wanted *w, char *err, size_t errlen)
 {
 	memset(w, 0, sizeof *w);
+	if (raw_len > EXPR_MAX_PLACE) {
+		snprintf(err, errlen, "a place is %zu bytes long, over the limit of %d bytes", raw_len, EXPR_MAX_PLACE);
+		return false;
+	}
 	/* in a table cell the page writes the separator as "\|" */
 	struct buf unescaped = {0};
 	for (size_t i = 0; i < raw_len; i++)
