@@ -276,12 +276,49 @@ static struct place_hit hit_of(const struct bank_entry *e)
 	return (struct place_hit){e->ev, e->stdout_index, e->line, e->tok};
 }
 
+/* The written name of a bank entry's place, remembered: naming scans the
+ * evidence, and a page may cite one place thousands of times.  The cache
+ * is keyed by the entry (stable for one page's bank) and emptied per page
+ * by claims_release_names(). */
+#define NAME_SLOTS 4096
+static struct {
+	const struct bank_entry *e;
+	char *name;
+} names[NAME_SLOTS];
+
+static const char *entry_name(const struct bank_entry *e)
+{
+	size_t h = ((uintptr_t)e / sizeof *e) % NAME_SLOTS;
+	for (size_t k = 0; k < NAME_SLOTS; k++, h = (h + 1) % NAME_SLOTS) {
+		if (names[h].e == e)
+			return names[h].name;
+		if (names[h].e)
+			continue;
+		struct place_hit hit = hit_of(e);
+		char name[400];
+		place_name(&hit, name, sizeof name);
+		names[h].e = e;
+		names[h].name = xstrdup(name);
+		return names[h].name;
+	}
+	return ""; /* full: nameless rather than slow */
+}
+
+void claims_release_names(void)
+{
+	for (size_t i = 0; i < NAME_SLOTS; i++) {
+		free(names[i].name);
+		names[i].e = NULL;
+		names[i].name = NULL;
+	}
+}
+
 static void describe_entry(const struct bank_entry *e, struct buf *b)
 {
 	struct place_hit h = hit_of(e);
-	char where[512], name[400];
+	char where[512];
+	const char *name = entry_name(e);
 	place_where(&h, where, sizeof where);
-	place_name(&h, name, sizeof name);
 	buf_printf(b, "%s%s%s", where, name[0] ? " " : "", name);
 }
 
@@ -299,13 +336,18 @@ static void volatile_note(struct diag *d, const struct place_hit *h)
 	buf_free(&b);
 }
 
-static void report_volatile(const struct claims_unit *u, const struct pnum *p, const struct place_hit *h)
+/* e: the bank entry of h when there is one (its name is remembered). */
+static void report_volatile(const struct claims_unit *u, const struct pnum *p, const struct place_hit *h,
+			    const struct bank_entry *e)
 {
 	if (!u->ctx->opts || !u->ctx->opts->strict || !place_is_volatile(h))
 		return;
 	char *num = prose_text(p);
 	char name[400];
-	place_name(h, name, sizeof name);
+	if (e)
+		snprintf(name, sizeof name, "%s", entry_name(e));
+	else
+		place_name(h, name, sizeof name);
 	struct diag *d = diag_begin(D_NUMBER_VOLATILE, prose_loc(u->ctx, p, u->line),
 				    "%s is one run's value of a place that varied between the %u repeats of %s", num,
 				    place_repeats(h), h->ev->path);
@@ -326,7 +368,7 @@ void claims_report_trace(const struct claims_unit *u, const struct pnum *p, cons
 		ledger_add(ctx->ledger, LG_TRACED, at.line, at.col, num, "%s:%zu:%zu", t->at->ev->path, t->at->line,
 			   bank_entry_col(t->at));
 		struct place_hit h = hit_of(t->at);
-		report_volatile(u, p, &h);
+		report_volatile(u, p, &h, t->at);
 		free(num);
 		return;
 	}
@@ -351,8 +393,7 @@ void claims_report_trace(const struct claims_unit *u, const struct pnum *p, cons
 		char name[400] = "";
 		for (size_t i = 0; i < t->n_cands && i < 4; i++) {
 			struct place_hit h = hit_of(t->cands[i]);
-			char nm[400];
-			place_name(&h, nm, sizeof nm);
+			const char *nm = entry_name(t->cands[i]);
 			if (!name[0] && nm[0])
 				snprintf(name, sizeof name, "%s", nm);
 			diag_note(d, place_loc(&h), "%s%s", i ? "or here" : "here", nm[0] ? "" : " (no place name picks it out)");
@@ -449,7 +490,7 @@ void claims_check_place_number(const struct claims_unit *u, const struct pnum *p
 		}
 		traced_at(u, p, &h, kind == MK_AT ? "at" : "one run at");
 		if (kind == MK_AT)
-			report_volatile(u, p, &h);
+			report_volatile(u, p, &h, NULL);
 		return;
 	}
 	double vals[1024];
@@ -638,14 +679,26 @@ static void unannotated(const struct claims_unit *u, const struct sentences *st)
 		const struct seg *g = &u->segs[i];
 		if (g->kind != SEG_TEXT)
 			continue;
-		struct re_match m;
-		size_t from = 0;
 		bool cell_yn = u->seg_cell && yes_no_cell(u, u->seg_cell[i]);
-		while (from < g->len && (cell_yn || re_search(&direction_words, g->s, g->len, from, &m))) {
-			size_t ws = cell_yn ? 0 : m.start[1], we = cell_yn ? g->len : m.end[1];
-			if (cell_yn)
+		/* one search per sentence piece of the segment, within the piece:
+		 * the first direction word decides, and a bounded subject keeps a
+		 * long paragraph linear */
+		size_t first = u->seg_cell ? 0 : st->first[i], last = u->seg_cell ? 0 : st->first[i + 1];
+		for (size_t piece = first; piece <= last; piece++) {
+			size_t pa = piece == first ? 0 : st->starts[piece - 1];
+			size_t pb = piece < last ? st->starts[piece] : g->len;
+			struct re_match m;
+			size_t ws, we;
+			if (cell_yn) {
+				ws = 0;
+				we = g->len;
 				str_trim(g->s, &ws, &we);
-			from = cell_yn ? g->len : m.end[0];
+			} else if (pb > pa && re_search(&direction_words, g->s + pa, pb - pa, 0, &m)) {
+				ws = pa + m.start[1];
+				we = pa + m.end[1];
+			} else {
+				continue;
+			}
 			size_t s = sentence_at(u, st, i, ws);
 			/* a table row is one statement: a claim anywhere in it, a number anywhere in it */
 			bool has_number = u->seg_cell ? any_number : numbers[s];

@@ -62,4 +62,8 @@ void claims_check_unit(const struct claims_unit *u);
  * the range's low number (NULL otherwise). */
 void claims_check_place_number(const struct claims_unit *u, const struct pnum *p, const struct pnum *low);
 
+/* Forgets the place names remembered for the page just checked (its bank
+ * is about to be freed). */
+void claims_release_names(void);
+
 #endif

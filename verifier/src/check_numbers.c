@@ -581,6 +581,7 @@ void check_numbers(struct page_ctx *ctx)
 		else if (b->kind == BK_TABLE)
 			check_plain_table(&nb, b);
 	}
+	claims_release_names();
 	bank_free(&nb.bank);
 }
 
