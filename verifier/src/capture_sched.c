@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "capture_proc.h"
+#include "capture_repeats.h"
 #include "capture_text.h"
 #include "capture_write.h"
 #include "filewrite.h"
@@ -256,6 +257,25 @@ struct outcome {
 	long failed_repeat;            /* 1-based run that failed when repeating, else 0 */
 };
 
+/* Every repeat's value of each volatile number, sealed (capture_repeats.h). */
+static void add_repeat_values(struct buf *h, const struct volatility *vol, const struct transcript *out)
+{
+	if (vol->values_dropped) {
+		char k[32];
+		snprintf(k, sizeof k, "over %u bytes", VOLATILITY_MAX_VALUES);
+		header_add(h, "repeat-values-omitted", k);
+		return;
+	}
+	char *values = volatility_describe_values(vol);
+	if (values && values[0]) {
+		char seal[SHA256_HEX_LEN + 1];
+		repeats_seal(values, out->text, out->len, seal);
+		header_add(h, "repeat-values", values);
+		header_add(h, "repeat-values-sha256", seal);
+	}
+	free(values);
+}
+
 /* The header fields every evidence file has, in the order of the format. */
 static void add_facts(struct buf *h, const struct sched *s, const struct job *j, const struct outcome *o,
 		      const struct gpu *g)
@@ -309,6 +329,7 @@ static char *compose(const struct sched *s, const struct job *j, const struct ou
 			char *v = volatility_describe(&j->vol);
 			header_add(&h, "volatile", v);
 			free(v);
+			add_repeat_values(&h, &j->vol, o->out);
 		}
 	}
 	add_output_flags(&h, "stdout", o->out);

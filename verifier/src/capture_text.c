@@ -173,9 +173,47 @@ static bool next_line(const struct transcript *t, size_t *pos, size_t *end)
 	return true;
 }
 
+/* Keeps run `run`'s value of number m (NULL: that run printed none there):
+ * a number that varies for the first time gets the first value for every
+ * run before, the ones it did not differ in. */
+static void record_value(struct volatility *v, size_t m, const struct transcript *first, const char *other,
+			 size_t other_len)
+{
+	struct number_pos *p = &v->nums[m];
+	if (v->values_dropped || (!p->varies && !p->values))
+		return;
+	struct buf b = {0};
+	size_t had = p->values ? strlen(p->values) : 0;
+	if (p->values) {
+		buf_puts(&b, p->values);
+		free(p->values);
+	} else {
+		for (size_t r = 1; r < v->runs; r++) {
+			if (r > 1)
+				buf_putc(&b, ',');
+			buf_append(&b, first->text + p->off, p->len);
+		}
+	}
+	buf_putc(&b, ',');
+	if (other)
+		buf_append(&b, other, other_len);
+	else
+		buf_putc(&b, '-');
+	v->values_bytes += b.len - had;
+	p->values = buf_detach(&b);
+	if (v->values_bytes > VOLATILITY_MAX_VALUES) {
+		v->values_dropped = true;
+		for (size_t i = 0; i < v->n; i++) {
+			free(v->nums[i].values);
+			v->nums[i].values = NULL;
+		}
+	}
+}
+
 void volatility_init(struct volatility *v, const struct transcript *first)
 {
 	memset(v, 0, sizeof *v);
+	v->runs = 1;
 	struct span *spans = NULL;
 	size_t cap = 0, pos = 0, end, line = 0;
 	while (next_line(first, &pos, &end)) {
@@ -183,7 +221,7 @@ void volatility_init(struct volatility *v, const struct transcript *first)
 		size_t k = numbers_of_line(first->text, pos, end, &spans, &cap);
 		for (size_t i = 0; i < k; i++) {
 			v->nums = xgrow(v->nums, &v->cap, v->n + 1, sizeof *v->nums);
-			v->nums[v->n++] = (struct number_pos){line, spans[i].off - pos + 1, spans[i].off, spans[i].len, false};
+			v->nums[v->n++] = (struct number_pos){line, spans[i].off - pos + 1, spans[i].off, spans[i].len, false, NULL};
 		}
 		pos = end + 1;
 	}
@@ -192,6 +230,7 @@ void volatility_init(struct volatility *v, const struct transcript *first)
 
 void volatility_compare(struct volatility *v, const struct transcript *first, const struct transcript *other)
 {
+	v->runs++;
 	struct span *spans = NULL;
 	size_t cap = 0, pos = 0, end = 0, line = 0;
 	bool have = next_line(other, &pos, &end);
@@ -212,6 +251,9 @@ void volatility_compare(struct volatility *v, const struct transcript *first, co
 			if (!have || k != j - i || !spans ||
 			    !same_value(first->text + p->off, p->len, other->text + spans[m - i].off, spans[m - i].len))
 				v->nums[m].varies = true;
+			bool present = have && k == j - i && spans;
+			record_value(v, m, first, present ? other->text + spans[m - i].off : NULL,
+				     present ? spans[m - i].len : 0);
 		}
 		i = j;
 	}
@@ -229,8 +271,21 @@ char *volatility_describe(const struct volatility *v)
 	return buf_detach(&b);
 }
 
+char *volatility_describe_values(const struct volatility *v)
+{
+	if (v->values_dropped)
+		return NULL;
+	struct buf b = {0};
+	for (size_t i = 0; i < v->n; i++)
+		if (v->nums[i].varies && v->nums[i].values)
+			buf_printf(&b, "%s%zu:%zu=%s", b.len ? " " : "", v->nums[i].line, v->nums[i].col, v->nums[i].values);
+	return buf_detach(&b);
+}
+
 void volatility_free(struct volatility *v)
 {
+	for (size_t i = 0; i < v->n; i++)
+		free(v->nums[i].values);
 	free(v->nums);
 	memset(v, 0, sizeof *v);
 }

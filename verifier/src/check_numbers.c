@@ -8,9 +8,11 @@
 
 #include "bank.h"
 #include "check.h"
+#include "check_claims.h"
 #include "drift.h"
 #include "prose.h"
 #include "expr.h"
+#include "place.h"
 #include "repo.h"
 #include "util.h"
 
@@ -83,9 +85,14 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 	size_t arg_raw = p->annot->raw_off != SIZE_MAX ? p->annot->raw_off + p->annot->marker.arg_start : SIZE_MAX;
 	struct expr_result r;
 	diag_checks_add(1);
-	if (expr_eval(arg, len, &r) != 0) {
+	/* places resolve in the page's default evidence (place.h) */
+	struct place_env pe;
+	place_env_init(&pe, ctx->ev[0], &ctx->tf, p->annot->s, p->annot->raw_off, line);
+	struct expr_env env = place_env_expr(&pe);
+	if (expr_eval_env(arg, len, &env, &r) != 0) {
 		struct diag_loc eat = arg_raw != SIZE_MAX ? textfile_loc(&ctx->tf, arg_raw + r.err_offset, 1) : at;
-		diag_report(D_DERIVE_SYNTAX, eat, "cannot evaluate the derivation of %s: %s", claim, r.err);
+		if (!pe.reported)
+			diag_report(D_DERIVE_SYNTAX, eat, "cannot evaluate the derivation of %s: %s", claim, r.err);
 		ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, claim, "derivation does not evaluate");
 		expr_result_free(&r);
 		free(claim);
@@ -232,10 +239,20 @@ static void check_ext(struct numbers *nb, const struct pnum *p, size_t line)
 	free(claim);
 }
 
-/* An annotated number is judged by its annotation alone. */
-static void check_annotated(struct numbers *nb, const struct pnum *p, size_t line)
+/* An annotated number is judged by its annotation alone; low is a range's
+ * low number. */
+static void check_annotated(struct numbers *nb, const struct pnum *p, const struct pnum *low, size_t line)
 {
 	switch (p->annot->marker.kind) {
+	case MK_AT:
+	case MK_RANGE:
+	case MK_MIN:
+	case MK_MAX:
+	case MK_ONE_RUN: {
+		struct claims_unit u = {.ctx = nb->ctx, .bank = &nb->bank, .line = line};
+		claims_check_place_number(&u, p, low);
+		break;
+	}
 	case MK_DERIVE:
 		check_derived(nb, p, line);
 		break;
@@ -248,23 +265,38 @@ static void check_annotated(struct numbers *nb, const struct pnum *p, size_t lin
 	}
 }
 
-static void check_prose_number(struct numbers *nb, const struct pnum *p, size_t line, bool threshold)
+/* The numbers of a unit (a paragraph or a plain table's row), in order:
+ * annotated ones by their annotation, the rest traced together. */
+static void check_unit_numbers(struct numbers *nb, const struct claims_unit *u)
 {
-	if (p->annot) {
-		check_annotated(nb, p, line);
-		return;
+	bool *want = xcalloc(u->n_nums + 1, sizeof *want);
+	struct claims_trace *tr = xcalloc(u->n_nums + 1, sizeof *tr);
+	for (size_t i = 0; i < u->n_nums; i++)
+		want[i] = !u->nums[i].annot && !u->nums[i].range_low && !prose_skip_reason(&u->nums[i].tok);
+	claims_trace_unit(u, want, tr);
+	for (size_t i = 0; i < u->n_nums; i++) {
+		const struct pnum *p = &u->nums[i];
+		if (p->range_low)
+			continue; /* judged with the range's high number */
+		if (p->annot) {
+			check_annotated(nb, p, p->low != SIZE_MAX ? &u->nums[p->low] : NULL, u->line);
+			continue;
+		}
+		if (!want[i]) {
+			char *claim = prose_text(p);
+			struct diag_loc at = prose_loc(nb->ctx, p, u->line);
+			ledger_add(nb->ctx->ledger, LG_SKIPPED, at.line, at.col, claim, "%s", prose_skip_reason(&p->tok));
+			free(claim);
+			continue;
+		}
+		diag_checks_add(1);
+		if (tr[i].at)
+			claims_report_trace(u, p, &tr[i]);
+		else
+			untraced(nb, p, u->line);
 	}
-	const char *why = threshold ? prose_skip_reason(&p->tok) : NULL;
-	if (why) {
-		char *claim = prose_text(p);
-		struct diag_loc at = prose_loc(nb->ctx, p, line);
-		ledger_add(nb->ctx->ledger, LG_SKIPPED, at.line, at.col, claim, "%s", why);
-		free(claim);
-		return;
-	}
-	diag_checks_add(1);
-	if (!trace_in(nb, &nb->bank, p, line, LG_TRACED, ""))
-		untraced(nb, p, line);
+	free(tr);
+	free(want);
 }
 
 static void check_prose(struct numbers *nb, cmark_node *node)
@@ -274,10 +306,60 @@ static void check_prose(struct numbers *nb, cmark_node *node)
 	struct pnum *nums;
 	size_t n = prose_collect(nb->ctx, node, &segs, &n_segs, &nums);
 	size_t line = (size_t)cmark_node_get_start_line(node);
-	for (size_t i = 0; i < n; i++)
-		check_prose_number(nb, &nums[i], line, true);
+	struct claims_unit u = {nb->ctx, &nb->bank, segs, n_segs, NULL, nums, n, line};
+	check_unit_numbers(nb, &u);
+	claims_check_unit(&u);
 	free(nums);
 	free(segs);
+}
+
+/* A table row as one unit: the segments and numbers of its cells, one
+ * after the other; owned by the caller, freed with row_unit_free(). */
+struct row_unit {
+	struct claims_unit u;
+	struct seg *segs;
+	size_t *cells;
+	struct pnum *nums;
+	struct seg **keep; /* the cells' own segment arrays, which the numbers point into */
+	size_t n_keep, cap_segs, cap_cells, cap_nums;
+};
+
+static void row_unit_add_cell(struct row_unit *ru, struct page_ctx *ctx, cmark_node *cell, size_t cell_index)
+{
+	struct seg *segs;
+	size_t n_segs;
+	struct pnum *nums;
+	size_t n = prose_collect(ctx, cell, &segs, &n_segs, &nums);
+	size_t first = ru->u.n_nums;
+	for (size_t i = 0; i < n; i++) {
+		ru->nums = xgrow(ru->nums, &ru->cap_nums, ru->u.n_nums + 1, sizeof *ru->nums);
+		ru->nums[ru->u.n_nums] = nums[i];
+		if (nums[i].low != SIZE_MAX)
+			ru->nums[ru->u.n_nums].low = first + nums[i].low;
+		ru->u.n_nums++;
+	}
+	for (size_t i = 0; i < n_segs; i++) {
+		ru->segs = xgrow(ru->segs, &ru->cap_segs, ru->u.n_segs + 1, sizeof *ru->segs);
+		ru->cells = xgrow(ru->cells, &ru->cap_cells, ru->u.n_segs + 1, sizeof *ru->cells);
+		ru->segs[ru->u.n_segs] = segs[i];
+		ru->cells[ru->u.n_segs++] = cell_index;
+	}
+	free(nums);
+	ru->keep = xrealloc(ru->keep, (ru->n_keep + 1) * sizeof *ru->keep);
+	ru->keep[ru->n_keep++] = segs;
+	ru->u.segs = ru->segs;
+	ru->u.seg_cell = ru->cells;
+	ru->u.nums = ru->nums;
+}
+
+static void row_unit_free(struct row_unit *ru)
+{
+	for (size_t i = 0; i < ru->n_keep; i++)
+		free(ru->keep[i]);
+	free(ru->keep);
+	free(ru->segs);
+	free(ru->cells);
+	free(ru->nums);
 }
 
 /* ---- evidence tables ------------------------------------------------- */
@@ -322,27 +404,30 @@ static size_t row_on_line(const struct row *r, const char *s, size_t len, bool *
 	return matched;
 }
 
-static void gather_row(struct numbers *nb, cmark_node *row_node, struct row *r, struct seg ***keep, size_t *n_keep)
+static void gather_row(struct numbers *nb, cmark_node *row_node, struct row *r, struct row_unit *ru)
 {
 	r->line = (size_t)cmark_node_get_start_line(row_node);
+	ru->u.line = r->line;
+	size_t k = 0;
 	for (cmark_node *cell = cmark_node_first_child(row_node); cell; cell = cmark_node_next(cell)) {
-		struct seg *segs;
-		size_t n_segs;
-		struct pnum *nums;
-		size_t n = prose_collect(nb->ctx, cell, &segs, &n_segs, &nums);
-		for (size_t i = 0; i < n; i++) {
-			if (nums[i].annot) {
-				check_annotated(nb, &nums[i], r->line);
+		size_t seg0 = ru->u.n_segs, num0 = ru->u.n_nums;
+		row_unit_add_cell(ru, nb->ctx, cell, k++);
+		for (size_t i = num0; i < ru->u.n_nums; i++) {
+			const struct pnum *p = &ru->nums[i];
+			if (p->range_low)
+				continue;
+			if (p->annot) {
+				check_annotated(nb, p, p->low != SIZE_MAX ? &ru->nums[p->low] : NULL, r->line);
 				continue;
 			}
 			r->nums = xgrow(r->nums, &r->cap_nums, r->n_nums + 1, sizeof *r->nums);
-			r->nums[r->n_nums++] = nums[i];
+			r->nums[r->n_nums++] = *p;
 		}
-		if (n == 0) {
+		if (ru->u.n_nums == num0) {
 			struct buf text = {0};
-			for (size_t i = 0; i < n_segs; i++)
-				if (segs[i].kind == SEG_TEXT || segs[i].kind == SEG_OPAQUE)
-					buf_append(&text, segs[i].s, segs[i].len);
+			for (size_t i = seg0; i < ru->u.n_segs; i++)
+				if (ru->segs[i].kind == SEG_TEXT || ru->segs[i].kind == SEG_OPAQUE)
+					buf_append(&text, ru->segs[i].s, ru->segs[i].len);
 			size_t a = 0, b = text.len;
 			if (text.s)
 				str_trim(text.s, &a, &b);
@@ -352,10 +437,6 @@ static void gather_row(struct numbers *nb, cmark_node *row_node, struct row *r, 
 			}
 			buf_free(&text);
 		}
-		free(nums);
-		/* the row's numbers point into the segments: keep them alive */
-		*keep = xrealloc(*keep, (*n_keep + 1) * sizeof **keep);
-		(*keep)[(*n_keep)++] = segs;
 	}
 }
 
@@ -387,13 +468,14 @@ static void check_table(struct numbers *nb, struct page_block *b)
 	size_t n_lines = ev->ev.n_stdout;
 	size_t *owner = xcalloc(n_lines + 1, sizeof *owner); /* page line of the row resting there */
 	size_t prev = 0; /* stdout index + 1 of the previous row's line */
-	struct seg **keep = NULL;
-	size_t n_keep = 0;
 	for (cmark_node *row_node = cmark_node_first_child(b->node); row_node; row_node = cmark_node_next(row_node)) {
 		if (cmark_gfm_extensions_get_table_row_is_header(row_node))
 			continue;
 		struct row r = {0};
-		gather_row(nb, row_node, &r, &keep, &n_keep);
+		struct row_unit ru = {.u = {.ctx = ctx, .bank = &nb->bank}};
+		gather_row(nb, row_node, &r, &ru);
+		claims_check_unit(&ru.u);
+		row_unit_free(&ru);
 		if (r.n_nums == 0 && r.n_texts == 0) {
 			row_free(&r);
 			continue;
@@ -447,18 +529,24 @@ static void check_table(struct numbers *nb, struct page_block *b)
 		}
 		row_free(&r);
 	}
-	for (size_t i = 0; i < n_keep; i++)
-		free(keep[i]);
-	free(keep);
 	free(owner);
 }
 
-/* A table without the marker is prose, cell by cell. */
+/* A table without the marker is prose, row by row: the numbers of a row
+ * are traced together, each cell is a sentence for its claims. */
 static void check_plain_table(struct numbers *nb, struct page_block *b)
 {
-	for (cmark_node *row = cmark_node_first_child(b->node); row; row = cmark_node_next(row))
+	for (cmark_node *row = cmark_node_first_child(b->node); row; row = cmark_node_next(row)) {
+		struct row_unit ru = {.u = {.ctx = nb->ctx, .bank = &nb->bank}};
+		ru.u.line = (size_t)cmark_node_get_start_line(row);
+		size_t k = 0;
 		for (cmark_node *cell = cmark_node_first_child(row); cell; cell = cmark_node_next(cell))
-			check_prose(nb, cell);
+			row_unit_add_cell(&ru, nb->ctx, cell, k++);
+		check_unit_numbers(nb, &ru.u);
+		if (!cmark_gfm_extensions_get_table_row_is_header(row))
+			claims_check_unit(&ru.u);
+		row_unit_free(&ru);
+	}
 }
 
 void check_numbers(struct page_ctx *ctx)
@@ -493,6 +581,7 @@ void check_numbers(struct page_ctx *ctx)
 		else if (b->kind == BK_TABLE)
 			check_plain_table(&nb, b);
 	}
+	claims_release_names();
 	bank_free(&nb.bank);
 }
 

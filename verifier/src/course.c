@@ -1,6 +1,8 @@
 /* course.c - see course.h. */
 #include "course.h"
 
+#include "capture_repeats.h"
+
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +64,32 @@ static char *lesson_of_path(const char *relpath)
 	return slash ? xstrndup(a, (size_t)(slash - a)) : xstrdup("");
 }
 
+/* The repeat-values header lies outside body-sha256 and carries its own
+ * seal (capture_repeats.h): a hand-edited value is evidence-edited too. */
+static void check_repeat_values(struct evfile *e, const char *relpath)
+{
+	size_t line;
+	const char *values = evidence_get(&e->ev, "repeat-values", &line);
+	if (!values)
+		return;
+	const char *seal = evidence_get(&e->ev, "repeat-values-sha256", NULL);
+	const struct textfile *tf = &e->ev.tf;
+	size_t from = tf->line_start[e->ev.stdout_first - 1], to = tf->line_start[e->ev.stderr_line - 1];
+	char actual[SHA256_HEX_LEN + 1];
+	repeats_seal(values, tf->data + from, to - from, actual);
+	size_t at;
+	bool formed = repeats_well_formed(values, &at);
+	if (formed && seal && strcmp(seal, actual) == 0)
+		return;
+	e->intact = false;
+	struct diag *d = diag_begin(D_EVIDENCE_EDITED, textfile_loc_line(tf, line, formed ? 0 : 16 + at, 0),
+				    !formed ? "repeat-values is not 'LINE:COL=V,V,...' entries with one value per repeat"
+				    : seal ? "repeat-values does not match its repeat-values-sha256: it was edited after capture"
+					   : "repeat-values has no repeat-values-sha256 seal");
+	diag_hint(d, "restore it with 'git checkout -- %s', or capture the lesson again", relpath);
+	diag_end(d);
+}
+
 struct evfile *course_evidence(const char *relpath)
 {
 	for (size_t i = 0; i < n_evfiles; i++)
@@ -105,6 +133,7 @@ struct evfile *course_evidence(const char *relpath)
 		diag_hint(d, "restore it with 'git checkout -- %s', or capture the lesson again", relpath);
 		diag_end(d);
 	}
+	check_repeat_values(e, relpath);
 	return e;
 }
 

@@ -27,11 +27,13 @@
 #include "align.h"
 #include "bank.h"
 #include "check.h"
+#include "claim.h"
 #include "cli.h"
 #include "cliopt.h"
 #include "compare.h"
 #include "expr.h"
 #include "filewrite.h"
+#include "place.h"
 #include "prose.h"
 #include "re.h"
 #include "repo.h"
@@ -172,13 +174,15 @@ static bool crosses(const struct pnum *p, const char *expr, size_t len, double w
 	return difference && (was * now < 0 || (was != 0 && now == 0));
 }
 
-static void claim_flip(struct update *u, const struct pnum *p, double was, double now, const char *what)
+/* Reports the flip when the sentence states a direction; returns whether
+ * it did (a crossing under no direction word is an ordinary new value). */
+static bool claim_flip(struct update *u, const struct pnum *p, double was, double now, const char *what)
 {
 	size_t a, b;
 	sentence_of(&u->ctx.tf, p->raw_off, &a, &b);
 	struct re_match g;
 	if (!re_search(&direction_re, u->ctx.tf.data + a, b - a, 0, &g))
-		return;
+		return false;
 	char *claim = prose_text(p);
 	struct diag *d = diag_begin(D_CLAIM_FLIP, prose_loc(&u->ctx, p, 0),
 				    "the %s %s was %.4g and is now %.4g: the sentence's '%.*s' is no longer true", what,
@@ -193,6 +197,183 @@ static void claim_flip(struct update *u, const struct pnum *p, double was, doubl
 	free(sentence);
 	free(claim);
 	u->flips++;
+	return true;
+}
+
+/* ---- claims and places ------------------------------------------------ */
+
+/* The place annotation's argument without its brackets, or false. */
+static bool place_arg(const struct pnum *p, const char **text, size_t *len)
+{
+	size_t n;
+	const char *a = prose_annot_arg(p->annot, &n);
+	if (n < 2 || a[0] != '[' || a[n - 1] != ']')
+		return false;
+	*text = a + 1;
+	*len = n - 2;
+	return true;
+}
+
+static void rewrite_number(struct update *u, const struct pnum *p, double value)
+{
+	char buf[128];
+	size_t n = numtok_format_like(&p->tok, p->text, value, buf, sizeof buf);
+	if (n == 0)
+		leave(u, p->raw_off, "cannot print the new value in this number's format");
+	else
+		add_edit(u, p->raw_off, p->raw_off + (p->tok.end - p->tok.start), buf, n);
+}
+
+/* A number bound to a place (at, one-run, min, max, range) takes the
+ * place's new value, or its new bounds over the repeats.  Returns false
+ * for the other annotations. */
+static bool update_place_number(struct update *u, const struct pnum *p, const struct pnum *low)
+{
+	enum marker_kind kind = p->annot->marker.kind;
+	if (kind != MK_AT && kind != MK_ONE_RUN && kind != MK_MIN && kind != MK_MAX && kind != MK_RANGE)
+		return false;
+	const char *text;
+	size_t len;
+	if (!place_arg(p, &text, &len)) {
+		if (kind == MK_ONE_RUN) {
+			const struct bank_entry *e = bank_find(&u->old_bank, &p->tok);
+			if (e)
+				move_number(u, p, e);
+			else
+				leave(u, p->raw_off, "this one-run number is not in the old run either: not moved");
+		}
+		return true;
+	}
+	struct place_env pe;
+	place_env_init(&pe, u->now, NULL, NULL, SIZE_MAX, 0);
+	struct place_hit h;
+	if (!place_resolve_one(&pe, text, len, &h)) {
+		leave(u, p->raw_off, "[%.*s] names no single number of %s: not moved", (int)len, text, u->now->path);
+		return true;
+	}
+	if (kind == MK_AT || kind == MK_ONE_RUN) {
+		rewrite_number(u, p, h.tok.value);
+		return true;
+	}
+	double vals[1024];
+	size_t n = place_repeat_values(&h, vals, 1024);
+	if (n == 0) {
+		leave(u, p->raw_off, "a repeat of %s printed no number at [%.*s]: not moved", u->now->path, (int)len, text);
+		return true;
+	}
+	double lo = vals[0], hi = vals[0];
+	for (size_t i = 1; i < n; i++) {
+		lo = fmin(lo, vals[i]);
+		hi = fmax(hi, vals[i]);
+	}
+	if (kind == MK_MIN)
+		rewrite_number(u, p, lo);
+	else if (kind == MK_MAX)
+		rewrite_number(u, p, hi);
+	else {
+		if (low)
+			rewrite_number(u, low, lo);
+		rewrite_number(u, p, hi);
+	}
+	return true;
+}
+
+/* The claim's text with its evidence literals followed into the new run;
+ * the literal edits go to *edits (page offsets from arg_raw). */
+static char *claim_followed(struct update *u, const char *arg, size_t len, const struct claim_result *r, size_t arg_raw,
+			    struct edit **edits, size_t *n_edits)
+{
+	struct buf out = {0};
+	size_t at = 0, cap = 0;
+	for (size_t i = 0; i < r->n_literals; i++) {
+		const struct expr_literal *l = &r->literals[i];
+		buf_append(&out, arg + at, l->start - at);
+		at = l->end;
+		bool needs = l->decimals > 0 || fabs(l->value) >= 100;
+		const struct bank_entry *e =
+			!expr_literal_is_free(l->value) && needs ? bank_find_value(&u->old_bank, l->value, l->decimals) : NULL;
+		struct num_token nt;
+		size_t nl;
+		if (!e || !follow(u, e, &nt, &nl)) {
+			buf_append(&out, arg + l->start, l->end - l->start);
+			continue;
+		}
+		char lit[64];
+		int n = snprintf(lit, sizeof lit, "%.*f", nt.decimals, nt.value);
+		buf_append(&out, lit, (size_t)n);
+		*edits = xgrow(*edits, &cap, *n_edits + 1, sizeof **edits);
+		(*edits)[(*n_edits)++] = (struct edit){arg_raw + l->start, arg_raw + l->end, xstrndup(lit, (size_t)n), false};
+	}
+	buf_append(&out, arg + at, len - at);
+	return buf_detach(&out);
+}
+
+/* A claim annotation: its literals follow the new run and it is
+ * evaluated there; a claim that was true and is now false is a claim flip,
+ * listed for a person and left as it was. */
+static void update_claim(struct update *u, const struct seg *g)
+{
+	if (g->raw_off == SIZE_MAX) {
+		leave(u, 0, "a claim annotation ('%.*s') is not found as written in the page: not carried",
+		      (int)(g->len > 60 ? 60 : g->len), g->s);
+		return;
+	}
+	size_t len;
+	const char *arg = prose_annot_arg(g, &len);
+	size_t arg_raw = g->raw_off + g->marker.arg_start;
+	struct place_env old_places, new_places;
+	place_env_init(&old_places, u->old, NULL, NULL, SIZE_MAX, 0);
+	place_env_init(&new_places, u->now, NULL, NULL, SIZE_MAX, 0);
+	struct expr_env old_env = place_env_expr(&old_places), new_env = place_env_expr(&new_places);
+	struct claim_result was, now;
+	if (claim_eval(arg, len, &old_env, &was) != 0) {
+		leave(u, g->raw_off, "this claim does not evaluate on %s: %s", u->old->path, was.err);
+		claim_result_free(&was);
+		return;
+	}
+	struct edit *edits = NULL;
+	size_t n_edits = 0;
+	char *text = claim_followed(u, arg, len, &was, arg_raw, &edits, &n_edits);
+	if (claim_eval(text, strlen(text), &new_env, &now) != 0) {
+		leave(u, g->raw_off, "this claim does not evaluate on %s: %s", u->now->path, now.err);
+	} else if (now.truth) {
+		for (size_t i = 0; i < n_edits; i++)
+			add_edit(u, edits[i].start, edits[i].end, edits[i].text, strlen(edits[i].text));
+	} else if (!was.truth) {
+		leave(u, g->raw_off, "this claim was already false for %s, and is false for %s", u->old->path, u->now->path);
+	} else {
+		struct diag *d = diag_begin(D_CLAIM_FLIP, prose_seg_loc(&u->ctx, g, 0),
+					    "this claim was true for %s and is false for %s: %.*s", u->old->path, u->now->path,
+					    (int)len, arg);
+		for (size_t i = 0; i < now.n_cmps && i < was.n_cmps; i++) {
+			const struct claim_cmp *o = &was.cmps[i], *c = &now.cmps[i];
+			diag_note(d, textfile_loc(&u->ctx.tf, arg_raw + o->start, o->end - o->start),
+				  "%.*s: was %.10g %s %.10g, now %.10g %s %.10g (%s)", (int)(o->end - o->start), arg + o->start,
+				  o->lhs, o->op, o->rhs, c->lhs, c->op, c->rhs, c->truth ? "true" : "false");
+		}
+		for (size_t i = 0; i < new_places.n && i < old_places.n && i < was.n_places; i++) {
+			const struct expr_place *pl = &was.places[i];
+			const char *fn = pl->fn == EXPR_PLACE_MIN ? "min " : pl->fn == EXPR_PLACE_MAX ? "max " : "";
+			diag_note(d, place_loc(&new_places.hits[i]), "%s%.*s was %.10g, now %.10g", fn, (int)(pl->end - pl->start),
+				  arg + pl->start, old_places.values[i], new_places.values[i]);
+		}
+		diag_hint(d, "rewrite the sentence and its claim for the new run; update leaves the claim as it was");
+		diag_end(d);
+		u->flips++;
+	}
+	for (size_t i = 0; i < n_edits; i++)
+		free(edits[i].text);
+	free(edits);
+	free(text);
+	claim_result_free(&was);
+	claim_result_free(&now);
+}
+
+static void update_claims(struct update *u, const struct seg *segs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (segs[i].kind == SEG_ANNOT && segs[i].marker.kind == MK_CLAIM)
+			update_claim(u, &segs[i]);
 }
 
 /* ---- derivations --------------------------------------------------------- */
@@ -203,7 +384,11 @@ static void update_derived(struct update *u, const struct pnum *p)
 	const char *arg = prose_annot_arg(p->annot, &len);
 	size_t arg_raw = p->annot->raw_off + p->annot->marker.arg_start;
 	struct expr_result r;
-	if (expr_eval(arg, len, &r) != 0) {
+	struct place_env old_places, new_places;
+	place_env_init(&old_places, u->old, NULL, NULL, SIZE_MAX, 0);
+	place_env_init(&new_places, u->now, NULL, NULL, SIZE_MAX, 0);
+	struct expr_env old_env = place_env_expr(&old_places), new_env = place_env_expr(&new_places);
+	if (expr_eval_env(arg, len, &old_env, &r) != 0) {
 		leave(u, p->raw_off, "its derivation does not evaluate: %s", r.err);
 		expr_result_free(&r);
 		return;
@@ -240,13 +425,11 @@ static void update_derived(struct update *u, const struct pnum *p)
 		buf_free(&expr);
 		return;
 	}
-	if (expr_eval(expr.s, expr.len, &r) != 0) {
+	if (expr_eval_env(expr.s, expr.len, &new_env, &r) != 0) {
 		leave(u, p->raw_off, "the updated derivation does not evaluate: %s", r.err);
 	} else {
 		const char *what;
-		if (crosses(p, expr.s, expr.len, was, r.value, &what)) {
-			claim_flip(u, p, was, r.value, what);
-		} else {
+		if (!crosses(p, expr.s, expr.len, was, r.value, &what) || !claim_flip(u, p, was, r.value, what)) {
 			char buf[128];
 			size_t n = numtok_format_like(&p->tok, p->text, r.value, buf, sizeof buf);
 			if (n)
@@ -259,13 +442,15 @@ static void update_derived(struct update *u, const struct pnum *p)
 
 /* ---- prose and tables ------------------------------------------------- */
 
-static void update_number(struct update *u, const struct pnum *p, const struct bank_entry *forced)
+static void update_number(struct update *u, const struct pnum *p, const struct pnum *low, const struct bank_entry *forced)
 {
 	if (p->raw_off == SIZE_MAX)
 		return;
 	if (p->annot) {
 		if (p->annot->marker.kind == MK_DERIVE && p->annot->raw_off != SIZE_MAX)
 			update_derived(u, p);
+		else if (update_place_number(u, p, low))
+			return;
 		return; /* cite and ext do not follow this lesson's runs */
 	}
 	if (!forced && prose_skip_reason(&p->tok))
@@ -287,7 +472,9 @@ static void update_block_numbers(struct update *u, cmark_node *node)
 	struct pnum *nums;
 	size_t n = prose_collect(&u->ctx, node, &segs, &n_segs, &nums);
 	for (size_t i = 0; i < n; i++)
-		update_number(u, &nums[i], NULL);
+		if (!nums[i].range_low)
+			update_number(u, &nums[i], nums[i].low != SIZE_MAX ? &nums[nums[i].low] : NULL, NULL);
+	update_claims(u, segs, n_segs);
 	free(nums);
 	free(segs);
 }
@@ -309,13 +496,16 @@ static void update_table(struct update *u, cmark_node *table)
 			struct pnum *nums;
 			size_t n = prose_collect(&u->ctx, cell, &segs, &n_segs, &nums);
 			for (size_t i = 0; i < n; i++) {
+				if (nums[i].range_low)
+					continue;
 				if (nums[i].annot) {
-					update_number(u, &nums[i], NULL);
+					update_number(u, &nums[i], nums[i].low != SIZE_MAX ? &nums[nums[i].low] : NULL, NULL);
 					continue;
 				}
 				all = xgrow(all, &cap, n_all + 1, sizeof *all);
 				all[n_all++] = nums[i];
 			}
+			update_claims(u, segs, n_segs);
 			free(nums);
 			keep = xrealloc(keep, (n_keep + 1) * sizeof *keep);
 			keep[n_keep++] = segs;
@@ -336,7 +526,7 @@ static void update_table(struct update *u, cmark_node *table)
 		if (!found && n_all)
 			leave(u, all[0].raw_off, "this table row is on no line of the old run: not moved");
 		for (size_t i = 0; found && i < n_all; i++)
-			update_number(u, &all[i], at[i]);
+			update_number(u, &all[i], NULL, at[i]);
 		free(at);
 		free(all);
 		for (size_t i = 0; i < n_keep; i++)

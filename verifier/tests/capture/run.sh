@@ -395,9 +395,17 @@ check "repeats is '$(field "$E" repeats)', not 3" [ "$(field "$E" repeats)" = 3 
 check "volatile is '$(field "$E" volatile)', not '2:5'" [ "$(field "$E" volatile)" = "2:5" ]
 check "the evidence does not parse" valid "$E"
 check "the progress line does not count the runs" err_has "(3 runs, 1 volatile), exit 0"
+# every repeat's value of the volatile pid, sealed over the kept stdout
+RV=$(field "$E" repeat-values)
+check "repeat-values is '$RV', not 2:5 with 3 values" [ "$(printf '%s' "$RV" | sed -n 's/^2:5=[0-9]*,[0-9]*,[0-9]*$/ok/p')" = ok ]
+FIRST=$(printf '%s' "${RV#2:5=}" | cut -d, -f1)
+check "repeat-values starts with $FIRST, not the kept run's pid" [ "$FIRST" = "$(stdout_of "$E" | sed -n '2s/^pid //p')" ]
+check "repeat-values-sha256 is not the seal of the values and the stdout" \
+	[ "$(field "$E" repeat-values-sha256)" = "$( { printf '%s\n' "$RV"; stdout_of "$E"; } | sha)" ]
 cap --repeat 2 hello
 check "volatile is '$(field "$R/evidence/hello/run-$DAY.txt" volatile)', not 'none'" \
 	[ "$(field "$R/evidence/hello/run-$DAY.txt" volatile)" = none ]
+check "repeat-values is there though nothing varied" not has_field "$R/evidence/hello/run-$DAY.txt" repeat-values
 no_litter
 end
 
