@@ -29,7 +29,7 @@ LIB_SRCS  = $(filter-out main.c capture_main.c,$(ALL_SRCS))
 DEPS_FULL    = $(BUILD)/.deps-full
 DEPS_CAPTURE = $(BUILD)/.deps-capture
 
-.PHONY: all verify test programs evidence unit golden capture-test course-test deps clean bench
+.PHONY: all verify test programs evidence unit golden capture-test slurm-test course-test deps clean bench
 
 all: $(DEPS_FULL)
 	@$(MAKE) --no-print-directory $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
@@ -80,9 +80,12 @@ programs: $(BUILD)/coursecheck-capture
 		$(BUILD)/coursecheck-capture --build-only $(BUILD)/programs; \
 	else echo "programs: nvcc not found: lesson programs NOT compiled (install the CUDA toolkit)"; fi
 
-# REPEAT=K runs each lesson K times and records which numbers varied.
+# REPEAT=K runs each lesson K times and records which numbers varied;
+# SCHEDULER=slurm submits one Slurm array job, one task and GPU per lesson
+# (SBATCH="--partition=gpu --account=course" passes options to sbatch).
 evidence: $(BUILD)/coursecheck-capture
-	$(BUILD)/coursecheck-capture $(if $(REPEAT),--repeat $(REPEAT)) $(LESSON)
+	$(BUILD)/coursecheck-capture $(if $(REPEAT),--repeat $(REPEAT)) \
+		$(if $(filter slurm,$(SCHEDULER)),--slurm $(foreach o,$(SBATCH),--sbatch=$(o))) $(LESSON)
 
 # ---- tests ---------------------------------------------------------------
 UNIT_TESTS = $(patsubst verifier/tests/unit/%.c,$(BUILD)/asan/unit/%,$(wildcard verifier/tests/unit/test_*.c))
@@ -101,6 +104,10 @@ golden: $(BUILD)/asan/coursecheck
 capture-test: $(BUILD)/asan/coursecheck-capture
 	@sh verifier/tests/capture/run.sh $(BUILD)/asan/coursecheck-capture
 
+# A one-node Slurm cluster started (and stopped) by the test itself.
+slurm-test: $(BUILD)/asan/coursecheck-capture
+	@sh verifier/tests/slurm/run.sh $(BUILD)/asan/coursecheck-capture
+
 course-test: $(BUILD)/asan/coursecheck
 	$(BUILD)/asan/coursecheck verify
 	@sh verifier/tests/mutate.sh $(BUILD)/asan/coursecheck
@@ -109,6 +116,7 @@ test: $(DEPS_FULL)
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory golden
 	@$(MAKE) --no-print-directory capture-test
+	@$(MAKE) --no-print-directory slurm-test
 	@$(MAKE) --no-print-directory programs
 	@$(MAKE) --no-print-directory course-test
 	@echo "make test: all suites passed"

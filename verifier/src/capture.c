@@ -14,6 +14,7 @@
 #include "capture_lesson.h"
 #include "capture_proc.h"
 #include "capture_sched.h"
+#include "capture_slurm.h"
 #include "repo.h"
 #include "util.h"
 
@@ -31,6 +32,14 @@ static const char usage_text[] =
 	"  -j N                builds at once (default: the number of CPUs)\n"
 	"  --repeat K          run each program K times; record which numbers varied\n"
 	"  --build-only OUTDIR build each program into OUTDIR/LESSON/; no run, no evidence\n"
+	"Through Slurm (one array job, one task and one GPU per lesson):\n"
+	"  --slurm             submit the lessons to Slurm and follow the job to its end\n"
+	"  --no-wait           with --slurm: print the job id and return\n"
+	"  --collect JOBID     follow a job submitted with --no-wait and summarise it\n"
+	"  --gres GRES         each task's generic resources (default gpu:1)\n"
+	"  --partition NAME    --account NAME   passed to sbatch\n"
+	"  --array-limit N     at most N tasks at once (sbatch --array=...%N)\n"
+	"  --sbatch OPTION     any other sbatch option, as it is (repeatable)\n"
 	"  --help              this text\n"
 	"Exit status: 0 all captured, 1 some lesson failed, 2 usage.\n";
 
@@ -45,6 +54,14 @@ struct options {
 	char **lessons;
 	size_t n_lessons;
 	bool help;
+	/* Slurm */
+	bool slurm;
+	bool no_wait;
+	const char *collect;
+	const char *gres, *partition, *account;
+	long array_limit;
+	const char **sbatch_args;
+	size_t n_sbatch_args;
 };
 
 /* ---- options ---- */
@@ -101,8 +118,9 @@ static int parse_valued(struct options *o, int argc, char **argv, int *i, bool *
 	static const struct {
 		const char *name;
 		long lo, hi;
-	} numeric[] = {{"--timeout", 1, MAX_TIMEOUT_S}, {"-j", 1, 4096}, {"--repeat", 1, 1000}};
-	long *targets[] = {&o->timeout, &o->jobs, &o->repeat};
+	} numeric[] = {{"--timeout", 1, MAX_TIMEOUT_S}, {"-j", 1, 4096}, {"--repeat", 1, 1000},
+		       {"--array-limit", 1, 100000}};
+	long *targets[] = {&o->timeout, &o->jobs, &o->repeat, &o->array_limit};
 	bool matched;
 	*done = true;
 	for (size_t k = 0; k < ARRAY_LEN(numeric); k++) {
@@ -115,15 +133,22 @@ static int parse_valued(struct options *o, int argc, char **argv, int *i, bool *
 				 : usage_error("%s needs a value", numeric[k].name);
 		return 0;
 	}
-	const char **paths[] = {&o->root, &o->build_only};
-	const char *names[] = {"--root", "--build-only"};
+	const char **paths[] = {&o->root, &o->build_only, &o->collect, &o->gres, &o->partition, &o->account};
+	const char *names[] = {"--root", "--build-only", "--collect", "--gres", "--partition", "--account"};
 	for (size_t k = 0; k < ARRAY_LEN(names); k++) {
 		const char *v = option_value(argc, argv, i, names[k], &matched);
 		if (!matched)
 			continue;
 		if (!v || !*v)
-			return usage_error("%s needs a folder", names[k]);
+			return usage_error("%s needs a value", names[k]);
 		*paths[k] = v;
+		return 0;
+	}
+	const char *v = option_value(argc, argv, i, "--sbatch", &matched);
+	if (matched) {
+		if (!v || !*v)
+			return usage_error("--sbatch needs an sbatch option");
+		o->sbatch_args[o->n_sbatch_args++] = v;
 		return 0;
 	}
 	*done = false;
@@ -138,6 +163,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	o->jobs = cpus > 0 ? cpus : 1;
 	o->lessons = xcalloc((size_t)argc + 1, sizeof *o->lessons);
+	o->sbatch_args = xcalloc((size_t)argc + 1, sizeof *o->sbatch_args);
 	bool options_end = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -154,11 +180,22 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->keep_failed = true;
 		else if (strcmp(a, "--stale") == 0)
 			o->stale = true;
+		else if (strcmp(a, "--slurm") == 0)
+			o->slurm = true;
+		else if (strcmp(a, "--no-wait") == 0)
+			o->no_wait = true;
 		else if (parse_valued(o, argc, argv, &i, &done) != 0)
 			return 2;
 		else if (!done)
 			return usage_error("unknown option %s", a);
 	}
+	bool slurm_only = o->no_wait || o->gres || o->partition || o->account || o->array_limit || o->n_sbatch_args;
+	if (slurm_only && !o->slurm)
+		return usage_error("--no-wait, --gres, --partition, --account, --array-limit and --sbatch go with --slurm");
+	if (o->slurm && (o->build_only || o->collect))
+		return usage_error("--slurm cannot go with %s", o->build_only ? "--build-only" : "--collect");
+	if (o->collect && o->n_lessons)
+		return usage_error("--collect takes a job id, not lessons");
 	return 0;
 }
 
@@ -302,6 +339,7 @@ static int visible_devices(int **only, size_t *n, char **why)
 struct facts {
 	struct machine machine;
 	char *node;
+	char *slurm_job, *slurm_node; /* when this capture is a Slurm task */
 	char *commit;
 	const char *dirty;
 };
@@ -318,6 +356,7 @@ static int read_facts(struct facts *f, char **why)
 	if (r != 0)
 		return -1;
 	f->node = node_name();
+	slurm_task_facts(&f->slurm_job, &f->slurm_node);
 	f->commit = repo_commit(repo_root(), &f->dirty);
 	return 0;
 }
@@ -326,6 +365,8 @@ static void free_facts(struct facts *f)
 {
 	machine_free(&f->machine);
 	free(f->node);
+	free(f->slurm_job);
+	free(f->slurm_node);
 	free(f->commit);
 }
 
@@ -342,6 +383,58 @@ static void summary(const struct options *o, size_t considered, size_t current, 
 			proc_signal_name(t->interrupted) ? proc_signal_name(t->interrupted) : "a signal");
 }
 
+/* The small capture binary the Slurm tasks run: this one, or the
+ * repository's build/coursecheck-capture when this is the full binary.
+ * Malloc'd absolute path, or NULL after saying why. */
+static char *task_binary(void)
+{
+	char *self = realpath("/proc/self/exe", NULL);
+	const char *base = self ? strrchr(self, '/') : NULL;
+	if (base && strcmp(base + 1, "coursecheck-capture") == 0)
+		return self;
+	free(self);
+	char *rel = xasprintf("%s/build/coursecheck-capture", repo_root());
+	char *small = realpath(rel, NULL);
+	if (!small || access(small, X_OK) != 0) {
+		fprintf(stderr, "capture: the Slurm tasks run %s, which is not built (make build/coursecheck-capture)\n",
+			rel);
+		free(small);
+		small = NULL;
+	}
+	free(rel);
+	return small;
+}
+
+/* --slurm: the chosen (and, with --stale, out-of-date) lessons go to one
+ * array job; nothing is built or run here. */
+static int capture_slurm(const struct options *o, char **names, size_t n_names)
+{
+	size_t n, failed, current;
+	struct lesson *ls = load(o, names, n_names, &n, &failed, &current);
+	char **chosen = xcalloc(n ? n : 1, sizeof *chosen);
+	for (size_t i = 0; i < n; i++)
+		chosen[i] = ls[i].name;
+	int status = failed ? 1 : 0;
+	char *bin = n ? task_binary() : NULL;
+	if (!n) {
+		fprintf(stderr, "capture: %zu lesson%s, %zu up to date, %zu failed: nothing to submit\n", n_names,
+			n_names == 1 ? "" : "s", current, failed);
+	} else if (!bin) {
+		status = 2;
+	} else {
+		struct slurm_options so = {o->gres, o->partition, o->account, o->array_limit, o->sbatch_args,
+					   o->n_sbatch_args, !o->no_wait, o->timeout, o->repeat, o->keep_failed};
+		int r = slurm_capture(&so, bin, chosen, n);
+		status = r > status ? r : status;
+	}
+	free(bin);
+	free(chosen);
+	for (size_t i = 0; i < n; i++)
+		lesson_free(&ls[i]);
+	free(ls);
+	return status;
+}
+
 /* Everything after the options and the repository are settled. */
 static int capture_lessons(const struct options *o, const char *now)
 {
@@ -349,6 +442,11 @@ static int capture_lessons(const struct options *o, const char *now)
 	size_t n_names = 0;
 	int status = choose(o, &names, &n_names);
 	if (status) {
+		repo_free_list(names, n_names);
+		return status;
+	}
+	if (o->slurm) {
+		status = capture_slurm(o, names, n_names);
 		repo_free_list(names, n_names);
 		return status;
 	}
@@ -374,7 +472,8 @@ static int capture_lessons(const struct options *o, const char *now)
 		free(why);
 	} else if (n) {
 		struct capture_plan plan = {(double)o->timeout, o->keep_failed, o->jobs, o->repeat, outdir,
-					    o->build_only, now, &f.machine, f.node, f.commit, f.dirty};
+					    o->build_only, now, &f.machine, f.node, f.commit, f.dirty,
+					    f.slurm_job, f.slurm_node};
 		capture_schedule(ls, n, &plan, &tally);
 	}
 	summary(o, n_names, current, &tally);
@@ -394,6 +493,7 @@ int capture_command(int argc, char **argv)
 	if (status == 0 && o.help) {
 		fputs(usage_text, stdout);
 		free(o.lessons);
+		free(o.sbatch_args);
 		return 0;
 	}
 	const char *now = getenv("COURSECHECK_NOW");
@@ -405,11 +505,14 @@ int capture_command(int argc, char **argv)
 		fprintf(stderr, "capture: --root %s: %s\n", o.root ? o.root : ".", strerror(errno));
 		status = 2;
 	}
-	if (status == 0) {
+	if (status == 0 && o.collect) {
+		status = slurm_collect(o.collect);
+	} else if (status == 0) {
 		proc_catch_signals();
 		status = capture_lessons(&o, now);
 		proc_release_signals();
 	}
 	free(o.lessons);
+	free(o.sbatch_args);
 	return status;
 }

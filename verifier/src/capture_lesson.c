@@ -303,6 +303,17 @@ int write_file(const char *path, const char *data, size_t len, char **why)
 
 char *scratch_dir(const char *lesson, char **why)
 {
+	/* A Slurm task builds in its node's own scratch space, not on the
+	 * shared file system the repository lives on. */
+	const char *forced = getenv("COURSECHECK_SCRATCH");
+	if (forced && *forced) {
+		char *dir = xasprintf("%s/coursecheck-capture-%s-XXXXXX", forced, lesson);
+		if (mkdtemp(dir))
+			return dir;
+		*why = xasprintf("cannot make a scratch folder under COURSECHECK_SCRATCH=%s: %s", forced, strerror(errno));
+		free(dir);
+		return NULL;
+	}
 	char *base = xasprintf("%s/build/capture", repo_root());
 	char *err = NULL;
 	char *dir = NULL;
