@@ -48,7 +48,7 @@ DEPS_FULL    = $(BUILD)/.deps-full
 DEPS_CAPTURE = $(BUILD)/.deps-capture
 
 .PHONY: all verify test programs evidence unit golden capture-test course-test deps clean bench \
-	install uninstall report-test man-test install-test wiring-test broken-variants reference-overlap
+	install uninstall report-test man-test install-test wiring-test broken-variants reference-overlap slurm-test
 
 # Plain `make` installs no system package: it names what is missing.
 all:
@@ -127,9 +127,12 @@ reference-overlap:
 		else echo "reference-overlap: $(SEEDS) not found: the course was NOT checked against the reference documents"; fi; \
 	else echo "reference-overlap: python3 not found: NOT checked"; fi
 
-# REPEAT=K runs each lesson K times and records which numbers varied.
+# REPEAT=K runs each lesson K times and records which numbers varied;
+# SCHEDULER=slurm submits one Slurm array job, one task and GPU per lesson
+# (SBATCH="--partition=gpu --account=course" passes options to sbatch).
 evidence: $(BUILD)/coursecheck-capture
-	$(BUILD)/coursecheck-capture $(if $(REPEAT),--repeat $(REPEAT)) $(LESSON)
+	$(BUILD)/coursecheck-capture $(if $(REPEAT),--repeat $(REPEAT)) \
+		$(if $(filter slurm,$(SCHEDULER)),--slurm $(foreach o,$(SBATCH),--sbatch=$(o))) $(LESSON)
 
 # ---- tests ---------------------------------------------------------------
 UNIT_TESTS = $(patsubst verifier/tests/unit/%.c,$(BUILD)/asan/unit/%,$(wildcard verifier/tests/unit/test_*.c))
@@ -147,6 +150,10 @@ golden: $(BUILD)/asan/coursecheck
 
 capture-test: $(BUILD)/asan/coursecheck-capture $(BUILD)/asan/coursecheck
 	@sh verifier/tests/capture/run.sh $(BUILD)/asan/coursecheck-capture $(BUILD)/asan/coursecheck
+
+# A one-node Slurm cluster started (and stopped) by the test itself.
+slurm-test: $(BUILD)/asan/coursecheck-capture
+	@sh verifier/tests/slurm/run.sh $(BUILD)/asan/coursecheck-capture
 
 course-test: $(BUILD)/asan/coursecheck
 	$(BUILD)/asan/coursecheck verify
@@ -177,6 +184,7 @@ test: $(DEPS_FULL) $(DEPS_TEST)
 	@$(MAKE) --no-print-directory man-test
 	@$(MAKE) --no-print-directory install-test
 	@$(MAKE) --no-print-directory wiring-test
+	@$(MAKE) --no-print-directory slurm-test
 	@$(MAKE) --no-print-directory programs
 	@sh verifier/scripts/broken-variants.sh --compile-only
 	@$(MAKE) --no-print-directory reference-overlap

@@ -14,6 +14,7 @@
 #include "capture_lesson.h"
 #include "capture_proc.h"
 #include "capture_sched.h"
+#include "capture_slurm.h"
 #include "cliopt.h"
 #include "filewrite.h"
 #include "repo.h"
@@ -33,6 +34,15 @@ static const char usage_text[] =
 	"  -j, --jobs=N        builds at once (default: the number of CPUs)\n"
 	"  --repeat K          run each program K times; record which numbers varied\n"
 	"  --build-only OUTDIR build each program into OUTDIR/LESSON/; no run, no evidence\n"
+	"Through Slurm (one array job, one task and one GPU per lesson):\n"
+	"  --slurm             submit the lessons to Slurm and follow the job to its end\n"
+	"  --no-wait           with --slurm: print the job id and return\n"
+	"  --collect=JOBID     follow a job submitted with --no-wait and summarise it\n"
+	"  --gres=GRES         each task's generic resources (default gpu:1)\n"
+	"  --partition=NAME    the partition, passed to sbatch\n"
+	"  --account=NAME      the account, passed to sbatch\n"
+	"  --array-limit=N     at most N tasks at once (sbatch --array=...%N)\n"
+	"  --sbatch=OPTION     any other sbatch option, as it is (repeatable)\n"
 	"  -q, --quiet         no summary line\n"
 	"  --color=WHEN        accepted, as by every command\n"
 	"  -h, --help          this text\n"
@@ -50,6 +60,14 @@ struct options {
 	char **lessons;
 	size_t n_lessons;
 	bool quiet; /* -q: no summary line */
+	/* Slurm */
+	bool slurm;
+	bool no_wait;
+	const char *collect;
+	const char *gres, *partition, *account;
+	long array_limit;
+	const char **sbatch_args; /* borrowed from argv */
+	size_t n_sbatch_args;
 };
 
 /* ---- options ---- */
@@ -67,7 +85,10 @@ static bool parse_long(const char *s, long lo, long hi, long *out)
 	return true;
 }
 
-enum { OPT_TIMEOUT = 0x200, OPT_KEEP_FAILED, OPT_STALE, OPT_REPEAT, OPT_BUILD_ONLY };
+enum {
+	OPT_TIMEOUT = 0x200, OPT_KEEP_FAILED, OPT_STALE, OPT_REPEAT, OPT_BUILD_ONLY,
+	OPT_SLURM, OPT_NO_WAIT, OPT_COLLECT, OPT_GRES, OPT_PARTITION, OPT_ACCOUNT, OPT_ARRAY_LIMIT, OPT_SBATCH
+};
 
 static const struct option capture_longs[] = {
 	{"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -76,6 +97,14 @@ static const struct option capture_longs[] = {
 	{"jobs", required_argument, NULL, 'j'},
 	{"repeat", required_argument, NULL, OPT_REPEAT},
 	{"build-only", required_argument, NULL, OPT_BUILD_ONLY},
+	{"slurm", no_argument, NULL, OPT_SLURM},
+	{"no-wait", no_argument, NULL, OPT_NO_WAIT},
+	{"collect", required_argument, NULL, OPT_COLLECT},
+	{"gres", required_argument, NULL, OPT_GRES},
+	{"partition", required_argument, NULL, OPT_PARTITION},
+	{"account", required_argument, NULL, OPT_ACCOUNT},
+	{"array-limit", required_argument, NULL, OPT_ARRAY_LIMIT},
+	{"sbatch", required_argument, NULL, OPT_SBATCH},
 	{NULL, 0, NULL, 0},
 };
 
@@ -113,6 +142,29 @@ static int capture_option(int ch, const char *arg, void *ctx)
 			return cliopt_usage_error(p->cmd, "--build-only needs a folder");
 		o->build_only = arg;
 		return 0;
+	case OPT_SLURM:
+		o->slurm = true;
+		return 0;
+	case OPT_NO_WAIT:
+		o->no_wait = true;
+		return 0;
+	case OPT_ARRAY_LIMIT:
+		return numeric(p->cmd, "--array-limit", arg, 1, 100000, &o->array_limit);
+	case OPT_COLLECT:
+	case OPT_GRES:
+	case OPT_PARTITION:
+	case OPT_ACCOUNT:
+	case OPT_SBATCH: {
+		static const char *const names[] = {"--collect", "--gres", "--partition", "--account", "--sbatch"};
+		if (!*arg)
+			return cliopt_usage_error(p->cmd, "%s needs a value", names[ch - OPT_COLLECT]);
+		if (ch == OPT_SBATCH)
+			o->sbatch_args[o->n_sbatch_args++] = arg;
+		else
+			*(ch == OPT_COLLECT ? &o->collect : ch == OPT_GRES ? &o->gres : ch == OPT_PARTITION ? &o->partition
+											     : &o->account) = arg;
+		return 0;
+	}
 	default:
 		return -1;
 	}
@@ -132,6 +184,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 				       usage_text, "j:", capture_longs, 0};
 	struct parse_ctx ctx = {&cmd, o};
 	struct cliopt common;
+	o->sbatch_args = xcalloc((size_t)argc + 1, sizeof *o->sbatch_args);
 	int first = cliopt_parse(argc, argv, &cmd, &common, capture_option, &ctx);
 	if (first < 0)
 		return first == CLIOPT_DONE ? 1 : 2;
@@ -140,6 +193,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 	o->lessons = xcalloc((size_t)(argc - first) + 1, sizeof *o->lessons);
 	for (int i = first; i < argc; i++)
 		o->lessons[o->n_lessons++] = argv[i];
+	bool slurm_only = o->no_wait || o->gres || o->partition || o->account || o->array_limit || o->n_sbatch_args;
+	const char *misuse = slurm_only && !o->slurm ? "--no-wait, --gres, --partition, --account, --array-limit and --sbatch go with --slurm"
+			   : o->slurm && o->build_only ? "--slurm cannot go with --build-only"
+			   : o->slurm && o->collect ? "--slurm cannot go with --collect"
+			   : o->collect && o->n_lessons ? "--collect takes a job id, not lessons"
+							  : NULL;
+	if (misuse) {
+		cliopt_usage_error(&cmd, "%s", misuse);
+		return 2;
+	}
 	return 0;
 }
 
@@ -283,6 +346,7 @@ static int visible_devices(int **only, size_t *n, char **why)
 struct facts {
 	struct machine machine;
 	char *node;
+	char *slurm_job, *slurm_node; /* when this capture is a Slurm task */
 	char *commit;
 	const char *dirty;
 };
@@ -299,6 +363,7 @@ static int read_facts(struct facts *f, char **why)
 	if (r != 0)
 		return -1;
 	f->node = node_name();
+	slurm_task_facts(&f->slurm_job, &f->slurm_node);
 	f->commit = repo_commit(repo_root(), &f->dirty);
 	return 0;
 }
@@ -307,6 +372,8 @@ static void free_facts(struct facts *f)
 {
 	machine_free(&f->machine);
 	free(f->node);
+	free(f->slurm_job);
+	free(f->slurm_node);
 	free(f->commit);
 }
 
@@ -323,6 +390,58 @@ static void summary(const struct options *o, size_t considered, size_t current, 
 			proc_signal_name(t->interrupted) ? proc_signal_name(t->interrupted) : "a signal");
 }
 
+/* The small capture binary the Slurm tasks run: this one, or the
+ * repository's build/coursecheck-capture when this is the full binary.
+ * Malloc'd absolute path, or NULL after saying why. */
+static char *task_binary(void)
+{
+	char *self = realpath("/proc/self/exe", NULL);
+	const char *base = self ? strrchr(self, '/') : NULL;
+	if (base && strcmp(base + 1, "coursecheck-capture") == 0)
+		return self;
+	free(self);
+	char *rel = xasprintf("%s/build/coursecheck-capture", repo_root());
+	char *small = realpath(rel, NULL);
+	if (!small || access(small, X_OK) != 0) {
+		fprintf(stderr, "capture: the Slurm tasks run %s, which is not built (make build/coursecheck-capture)\n",
+			rel);
+		free(small);
+		small = NULL;
+	}
+	free(rel);
+	return small;
+}
+
+/* --slurm: the chosen (and, with --stale, out-of-date) lessons go to one
+ * array job; nothing is built or run here. */
+static int capture_slurm(const struct options *o, char **names, size_t n_names)
+{
+	size_t n, failed, current;
+	struct lesson *ls = load(o, names, n_names, &n, &failed, &current);
+	char **chosen = xcalloc(n ? n : 1, sizeof *chosen);
+	for (size_t i = 0; i < n; i++)
+		chosen[i] = ls[i].name;
+	int status = failed ? 1 : 0;
+	char *bin = n ? task_binary() : NULL;
+	if (!n) {
+		fprintf(stderr, "capture: %zu lesson%s, %zu up to date, %zu failed: nothing to submit\n", n_names,
+			n_names == 1 ? "" : "s", current, failed);
+	} else if (!bin) {
+		status = 2;
+	} else {
+		struct slurm_options so = {o->gres, o->partition, o->account, o->array_limit, o->sbatch_args,
+					   o->n_sbatch_args, !o->no_wait, o->timeout, o->repeat, o->keep_failed};
+		int r = slurm_capture(&so, bin, chosen, n);
+		status = r > status ? r : status;
+	}
+	free(bin);
+	free(chosen);
+	for (size_t i = 0; i < n; i++)
+		lesson_free(&ls[i]);
+	free(ls);
+	return status;
+}
+
 /* Everything after the options and the repository are settled. */
 static int capture_lessons(const struct options *o, const char *now)
 {
@@ -337,6 +456,11 @@ static int capture_lessons(const struct options *o, const char *now)
 	scratch_sweep();
 	for (size_t i = 0; i < n_names; i++)
 		lesson_sweep_evidence(names[i]);
+	if (o->slurm) {
+		status = capture_slurm(o, names, n_names);
+		repo_free_list(names, n_names);
+		return status;
+	}
 	char *outdir = NULL, *why = NULL;
 	if (o->build_only) {
 		if (filewrite_mkdirs(o->build_only, &why) != 0 || !(outdir = realpath(o->build_only, NULL))) {
@@ -359,7 +483,8 @@ static int capture_lessons(const struct options *o, const char *now)
 		free(why);
 	} else if (n) {
 		struct capture_plan plan = {(double)o->timeout, o->keep_failed, o->jobs, o->repeat, outdir,
-					    o->build_only, now, &f.machine, f.node, f.commit, f.dirty};
+					    o->build_only, now, &f.machine, f.node, f.commit, f.dirty,
+					    f.slurm_job, f.slurm_node};
 		capture_schedule(ls, n, &plan, &tally);
 	}
 	if (!o->quiet || tally.interrupted)
@@ -388,7 +513,9 @@ int capture_command(int argc, char **argv)
 		fprintf(stderr, "capture: --root %s: %s\n", o.root ? o.root : ".", strerror(errno));
 		status = 2;
 	}
-	if (status == 0) {
+	if (status == 0 && o.collect) {
+		status = slurm_collect(o.collect);
+	} else if (status == 0) {
 		proc_catch_signals();
 		proc_become_reaper();
 		status = capture_lessons(&o, now);
@@ -396,5 +523,6 @@ int capture_command(int argc, char **argv)
 		proc_release_signals();
 	}
 	free(o.lessons);
+	free(o.sbatch_args);
 	return status;
 }

@@ -256,8 +256,18 @@ bool lesson_stale(const struct lesson *ls, const char **reason)
  * $TMPDIR, so that a later capture can tell whose they are. */
 #define TMP_SCRATCH_PREFIX "coursecheck-capture-"
 
+/* A Slurm task sets COURSECHECK_SCRATCH to its node's own scratch space, so
+ * that builds and runs stay off the shared file system the repository is on. */
+static const char *forced_scratch(void)
+{
+	const char *forced = getenv("COURSECHECK_SCRATCH");
+	return forced && *forced ? forced : NULL;
+}
+
 static const char *tmp_folder(void)
 {
+	if (forced_scratch())
+		return forced_scratch();
 	const char *tmp = getenv("TMPDIR");
 	return tmp && *tmp ? tmp : "/tmp";
 }
@@ -265,7 +275,7 @@ static const char *tmp_folder(void)
 char *scratch_dir(const char *lesson, char **why)
 {
 	char *err = NULL;
-	char *base = filewrite_mkdirs_repo("build/capture", &err);
+	char *base = forced_scratch() ? NULL : filewrite_mkdirs_repo("build/capture", &err);
 	char *dir = NULL;
 	if (base) {
 		dir = xasprintf("%s/%s-%s-XXXXXX", base, filewrite_owner(), lesson);

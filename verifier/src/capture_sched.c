@@ -292,6 +292,10 @@ static void add_facts(struct buf *h, const struct sched *s, const struct job *j,
 	header_add(h, "cuda", s->plan->machine->cuda);
 	header_add(h, "captured", j->captured);
 	header_add(h, "node", s->plan->node);
+	if (s->plan->slurm_job) {
+		header_add(h, "slurm-job", s->plan->slurm_job);
+		header_add(h, "slurm-node", s->plan->slurm_node ? s->plan->slurm_node : s->plan->node);
+	}
 	header_add(h, "exit", o->exit);
 }
 
