@@ -29,7 +29,7 @@ LIB_SRCS  = $(filter-out main.c capture_main.c,$(ALL_SRCS))
 DEPS_FULL    = $(BUILD)/.deps-full
 DEPS_CAPTURE = $(BUILD)/.deps-capture
 
-.PHONY: all verify test programs evidence unit golden capture-test course-test deps clean bench
+.PHONY: all verify test programs evidence unit golden capture-test course-test deps deps-test clean bench
 
 all: $(DEPS_FULL)
 	@$(MAKE) --no-print-directory $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
@@ -101,11 +101,16 @@ golden: $(BUILD)/asan/coursecheck
 capture-test: $(BUILD)/asan/coursecheck-capture
 	@sh verifier/tests/capture/run.sh $(BUILD)/asan/coursecheck-capture
 
+# deps.sh with no pkg-config and stand-in apt-get and id (no root needed)
+deps-test:
+	@sh verifier/tests/deps/run.sh
+
 course-test: $(BUILD)/asan/coursecheck
 	$(BUILD)/asan/coursecheck verify
 	@sh verifier/tests/mutate.sh $(BUILD)/asan/coursecheck
 
 test: $(DEPS_FULL)
+	@$(MAKE) --no-print-directory deps-test
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory golden
 	@$(MAKE) --no-print-directory capture-test

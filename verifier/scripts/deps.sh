@@ -28,30 +28,43 @@ if [ "$want" = capture ] && ! command -v pkg-config >/dev/null 2>&1; then
 fi
 
 missing=""
-command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"
+have_pc=yes
+command -v pkg-config >/dev/null 2>&1 || { have_pc=no; missing=" pkg-config"; }
 for pair in $list; do
 	mod=${pair%%:*} pkg=${pair#*:}
-	if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists "$mod"; then
+	if [ $have_pc = no ] || ! pkg-config --exists "$mod"; then
 		missing="$missing $pkg"
 	fi
 done
 # cmark-gfm's extensions have no .pc file of their own (libcmark-gfm.pc links
-# them); their header says whether the -dev package is there.
+# them); their header says whether the -dev package is there.  Without
+# pkg-config nothing is known, so the package is named with the others.
 if [ "$want" = full ]; then
-	inc=$(pkg-config --variable=includedir libcmark-gfm 2>/dev/null || echo /usr/include)
-	[ -f "$inc/cmark-gfm-core-extensions.h" ] || missing="$missing libcmark-gfm-extensions-dev"
+	inc=/usr/include
+	[ $have_pc = no ] || inc=$(pkg-config --variable=includedir libcmark-gfm 2>/dev/null || echo /usr/include)
+	if [ $have_pc = no ] || [ ! -f "$inc/cmark-gfm-core-extensions.h" ]; then
+		missing="$missing libcmark-gfm-extensions-dev"
+	fi
 fi
 [ -n "$missing" ] || exit 0
 
 line="apt-get install -y --no-install-recommends$missing"
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing$missing" >&2
-	{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive $line; } >/dev/null 2>&1 || {
-		echo "deps: '$line' failed; run it by hand to see why" >&2
-		exit 1
-	}
-	exit 0
+	# apt's own words are kept and shown when it fails: "it failed" alone
+	# sends the user to run it again by hand to find out why.
+	log=$(mktemp "${TMPDIR:-/tmp}/deps-apt.XXXXXX") || exit 1
+	if { apt-get update -qq && DEBIAN_FRONTEND=noninteractive $line; } >"$log" 2>&1; then
+		rm -f "$log"
+		exit 0
+	fi
+	echo "deps: '$line' failed; apt-get said:" >&2
+	sed 's/^/deps:   /' "$log" >&2
+	rm -f "$log"
+	exit 1
 fi
+# A fresh Debian has no sudo: the line is given to run as root, or through su.
 echo "deps: missing Debian packages:$missing" >&2
-echo "deps: install them with:  sudo $line" >&2
+echo "deps: install them as root with:  apt-get update && $line" >&2
+echo "deps: or, from this account:  su -c 'apt-get update && $line'" >&2
 exit 1
