@@ -250,7 +250,9 @@ static struct lesson *load(const struct options *o, char **names, size_t n, size
 		const char *reason;
 		struct lesson *l = &ls[*n_loaded];
 		if (lesson_load(names[i], l, &why) != 0) {
-			fprintf(stderr, "capture: %s: %s\n", names[i], why);
+			char *shown = str_escape_controls(names[i]); /* one line, whatever the name */
+			fprintf(stderr, "capture: %s: %s\n", shown, why);
+			free(shown);
 			free(why);
 			lesson_free(l);
 			++*failed;

@@ -476,7 +476,7 @@ void check_numbers(struct page_ctx *ctx)
 				   "not checked: the page has no usable evidence (see the errors above)");
 		/* a page with front matter has had its missing evidence field
 		 * reported; a README has only the lesson's evidence folder */
-		if (ctx->is_readme && !ctx->fm.present && ctx->n_ev == 0)
+		if (ctx->is_readme && !ctx->fm.present && ctx->n_ev == 0 && course_evidence_folder_usable(ctx->lesson))
 			diag_report(D_EVIDENCE_NONE, textfile_loc_line(&ctx->tf, 1, 0, 0),
 				    "lesson '%s' has no evidence yet: this README's numbers and transcripts cannot be checked",
 				    ctx->lesson);

@@ -61,9 +61,10 @@ static int parse_common(int argc, char **argv, struct common *c, const char *usa
 			return -1;
 		}
 	}
-	if (repo_open(c->root ? c->root : ".") != 0) {
-		fprintf(stderr, "coursecheck %s: cannot open repository '%s': %s\n", argv[0], c->root ? c->root : ".",
-			strerror(errno));
+	char *why;
+	if (repo_find(c->root, &why) != 0) {
+		fprintf(stderr, "coursecheck %s: %s\n", argv[0], why);
+		free(why);
 		return -1;
 	}
 	return optind;
@@ -79,16 +80,11 @@ static bool readme_exists(const char *lesson, char **rel)
 	return ok;
 }
 
-/* Names on the command line are repository paths; a path given from the
- * current directory inside the repository is made relative to its root. */
+/* Names on the command line are taken from the current folder (or from
+ * the root with --root) and normalised: see repo_operand(). */
 static char *operand_path(const char *arg)
 {
-	if (arg[0] != '/')
-		return xstrdup(arg);
-	size_t n = strlen(repo_root());
-	if (strncmp(arg, repo_root(), n) == 0 && arg[n] == '/')
-		return xstrdup(arg + n + 1);
-	return xstrdup(arg);
+	return repo_operand(arg);
 }
 
 void cli_release(void)
@@ -116,7 +112,7 @@ static const char verify_usage[] =
 	"  Checks pages against their programs and evidence.  With no PAGE: every\n"
 	"  pages/*.md, every programs/*/README.md and every lesson program.\n"
 	"  --as published  check at published strictness (warnings are errors)\n"
-	"  --root DIR      the repository (default: the current directory)\n";
+	"  --root DIR      the course (default: found from the current folder upward)\n";
 
 int cli_verify(int argc, char **argv)
 {

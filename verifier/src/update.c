@@ -778,7 +778,7 @@ static int update_file(const char *relpath, bool dry_run)
 int cli_update(int argc, char **argv)
 {
 	bool dry_run = false;
-	const char *root = ".";
+	const char *root = NULL;
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (strcmp(argv[i], "--dry-run") == 0) {
@@ -798,13 +798,17 @@ int cli_update(int argc, char **argv)
 		return 2;
 	}
 	cli_setup_diag();
-	if (repo_open(root) != 0) {
-		fprintf(stderr, "coursecheck update: cannot open repository '%s': %s\n", root, strerror(errno));
+	char *why;
+	if (repo_find(root, &why) != 0) {
+		fprintf(stderr, "coursecheck update: %s\n", why);
+		free(why);
 		return 2;
 	}
 	int status = 0;
 	for (; i < argc; i++) {
-		int rc = update_file(argv[i], dry_run);
+		char *rel = repo_operand(argv[i]);
+		int rc = update_file(rel, dry_run);
+		free(rel);
 		if (rc > status)
 			status = rc;
 	}

@@ -6,7 +6,8 @@
 #     coursecheck $(cat args)          (args defaults to "verify")
 # and compares standard output and error, and a last line "[exit N]", with
 # expected.txt (the summary's check count masked as N unless the case has a
-# file keep-check-count).  UPDATE=1 rewrites expected.txt instead (review the diff).
+# file keep-check-count).  A file `cwd` names the folder, inside the case,
+# to run it from (the course is then found upward).  UPDATE=1 rewrites expected.txt instead (review the diff).
 #
 #   run-golden.sh BINARY CASES [NAME...]
 set -u
@@ -27,7 +28,7 @@ for name in $names; do
 		cp -R "$here/fixtures/$(cat "$src/base")/." "$work/"
 	fi
 	# the case's own files, without the runner's control files
-	(cd "$src" && find . -mindepth 1 -maxdepth 1 ! -name expected.txt ! -name args ! -name base ! -name setup.sh ! -name keep-check-count \
+	(cd "$src" && find . -mindepth 1 -maxdepth 1 ! -name expected.txt ! -name args ! -name base ! -name setup.sh ! -name keep-check-count ! -name cwd \
 		-exec cp -R {} "$work/" \;)
 	# setup scripts may seal hand-made evidence: $SEAL ROOT FILE
 	export SEAL="$here/seal-evidence.sh" COURSECHECK="$bin"
@@ -37,7 +38,9 @@ for name in $names; do
 	args=verify
 	[ -f "$src/args" ] && args=$(cat "$src/args")
 	# shellcheck disable=SC2086
-	out=$(cd "$work" && NO_COLOR=1 "$bin" $args 2>&1; echo "[exit $?]")
+	dir=.
+	[ -f "$src/cwd" ] && dir=$(cat "$src/cwd")
+	out=$(cd "$work/$dir" && NO_COLOR=1 "$bin" $args 2>&1; echo "[exit $?]")
 	# The summary's check count is internal: a new check would churn every
 	# case. It is kept only in cases about counting (a file named
 	# keep-check-count).

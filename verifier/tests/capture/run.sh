@@ -544,6 +544,18 @@ check "no summary" grep -qx "capture: 3 lessons, 0 captured, 3 failed" "$T/err"
 no_litter
 end
 
+begin control-char-lesson
+mkrepo ctlname hello:hello
+name=$(printf 'he\nllo')
+mkdir "$R/programs/$name" && cp "$HERE/progs/hello.c" "$R/programs/$name/hello.cu"
+cap
+check "exit status $RC, not 1" [ "$RC" -eq 1 ]
+check "the name is not refused" err_has "capture: he\\\\nllo: the lesson folder's name holds the control byte 0x0a"
+check "evidence was written for it" [ ! -e "$R/evidence/$name" ]
+check "the other lesson was not captured" [ "$(count_evidence hello)" = 1 ]
+no_litter
+end
+
 begin unknown-lesson
 mkrepo unknown hello:hello
 cap nosuch
