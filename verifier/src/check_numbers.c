@@ -148,6 +148,10 @@ static void load_cited(struct cited *c)
 			continue;
 		}
 		free(fs);
+		if (tf.has_nul || tf.not_utf8) { /* refused when it is checked itself */
+			textfile_free(&tf);
+			continue;
+		}
 		struct frontmatter fm;
 		diag_mute(true);
 		frontmatter_parse(&tf, true, &fm);

@@ -116,7 +116,7 @@ static void load_sources(struct page_ctx *ctx)
 		struct program *p = course_program(norm ? norm : ctx->fm.program);
 		free(norm);
 		struct diag_loc at = textfile_loc_line(&ctx->tf, ctx->fm.program_line, ctx->fm.program_col, 0);
-		if (!course_report_unusable(p->state, p->why, p->path, at, "program"))
+		if (!course_report_unusable(p->state, p->why, p->path, at, "program") && p->state == LOAD_OK)
 			ctx->prog = p;
 	}
 	ctx->n_ev = ctx->fm.n_evidence;
@@ -164,8 +164,7 @@ int check_page(const char *relpath, const struct check_opts *opts, struct ledger
 		return -1;
 	}
 	free(fs);
-	if (ctx.tf.has_nul) {
-		diag_report(D_FILE_ENCODING, textfile_loc_line(&ctx.tf, 1, 0, 0), "page holds a NUL byte: it is not text");
+	if (textfile_report_encoding(&ctx.tf, "page")) {
 		textfile_free(&ctx.tf);
 		return 0;
 	}

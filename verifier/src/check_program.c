@@ -95,7 +95,8 @@ void check_program(const char *lesson, const struct check_opts *opts)
 	free(folder);
 	struct program *p = course_program(path);
 	free(path);
-	if (course_report_unusable(p->state, p->why, p->path, (struct diag_loc){.path = p->path}, "program"))
+	if (course_report_unusable(p->state, p->why, p->path, (struct diag_loc){.path = p->path}, "program") ||
+	    p->state != LOAD_OK)
 		return;
 	diag_checks_add(1);
 	if (!p->hdr.build.text || p->hdr.build.count > 1)

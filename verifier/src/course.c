@@ -48,6 +48,10 @@ struct program *course_program(const char *relpath)
 		return p;
 	}
 	free(fs);
+	if (textfile_report_encoding(&p->tf, "program")) { /* no parser sees it */
+		p->state = LOAD_MALFORMED;
+		return p;
+	}
 	snippet_scan(&p->tf, true, &p->snippets);
 	proghdr_parse(&p->tf, &p->hdr);
 	proghdr_source_sha256(&p->tf, p->sha256);

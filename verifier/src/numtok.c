@@ -10,6 +10,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 
 #include "numtok.h"
+#include "textfile.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -258,47 +259,11 @@ static bool make_token(const char *text, const PCRE2_SIZE *ov, const struct patt
  */
 #define INVALID_UTF8_STANDIN '\x1A'
 
-/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms,
- * no surrogates, nothing past U+10FFFF, which is what PCRE2 accepts), or 0. */
-static size_t utf8_sequence_length(const unsigned char *s, size_t left)
-{
-	static const uint32_t smallest[5] = {0, 0, 0x80, 0x800, 0x10000};
-	unsigned char lead = s[0];
-	size_t n;
-	uint32_t cp;
-	if (lead < 0x80)
-		return 1;
-	if (lead >= 0xC2 && lead <= 0xDF)
-		n = 2, cp = lead & 0x1Fu;
-	else if (lead >= 0xE0 && lead <= 0xEF)
-		n = 3, cp = lead & 0x0Fu;
-	else if (lead >= 0xF0 && lead <= 0xF4)
-		n = 4, cp = lead & 0x07u;
-	else
-		return 0;
-	if (n > left)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3Fu);
-	}
-	if (cp < smallest[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return n;
-}
-
-/* Offset of the first invalid UTF-8 byte in text, or len when there is none. */
+/* utf8_sequence_length() and utf8_first_invalid() are textfile's: one
+ * definition of valid UTF-8 for the whole tool. */
 static size_t first_invalid_utf8(const char *text, size_t len)
 {
-	const unsigned char *s = (const unsigned char *)text;
-	for (size_t i = 0; i < len;) {
-		size_t n = utf8_sequence_length(s + i, len - i);
-		if (n == 0)
-			return i;
-		i += n;
-	}
-	return len;
+	return utf8_first_invalid(text, len);
 }
 
 /* A malloc'd copy of text with every byte of an invalid sequence replaced. */

@@ -641,6 +641,8 @@ static bool load_page(struct update *u, const char *relpath)
 		return false;
 	}
 	free(fs);
+	if (textfile_report_encoding(&u->ctx.tf, "page"))
+		return false;
 	u->ctx.is_readme = strncmp(relpath, "programs/", 9) == 0;
 	diag_mute(true);
 	frontmatter_parse(&u->ctx.tf, !u->ctx.is_readme, &u->ctx.fm);
