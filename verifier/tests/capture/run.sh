@@ -387,6 +387,18 @@ check "volatile is '$(field "$R/evidence/hello/run-$DAY.txt" volatile)', not 'no
 no_litter
 end
 
+begin repeat-exponent
+mkrepo repeatexp expo:expo
+cap --repeat 3 expo
+E=$R/evidence/expo/run-$DAY.txt
+check "exit status $RC, not 0" [ "$RC" -eq 0 ]
+# 2:9 the %e latency as one number (its 42 stable), 3:7 at the sign as the
+# verifier's token starts, 3:21 the grouped total as one number
+check "volatile is '$(field "$E" volatile)', not '2:9 3:7 3:21'" [ "$(field "$E" volatile)" = "2:9 3:7 3:21" ]
+check "the evidence does not parse" valid "$E"
+no_litter
+end
+
 begin repeat-alignment
 mkrepo align shift:shift
 STANDIN_COUNTER=$T/counter
