@@ -4,17 +4,31 @@
 # and fails, so `make verify` and `make test` never stop on a bare linker error.
 #
 #   deps.sh full      everything `coursecheck` needs (verify, explain, tests)
+#   deps.sh build     what building the two binaries needs (no cmocka)
 #   deps.sh capture   only what capture needs on a GPU node (libcrypto)
+#   deps.sh test      full, and the checkers `make test` runs: mandoc,
+#                     xmllint, Python's jsonschema and yaml (Debian's python3)
+#   deps.sh --check SET   only names what is missing, installs nothing
+#                     (plain `make`: a package build installs nothing)
 set -u
+check_only=false
+if [ "${1:-}" = --check ]; then
+	check_only=true
+	shift
+fi
 want=${1:-full}
 
 # pkg-config module  Debian package
-full_list="libpcre2-8:libpcre2-dev libcmark-gfm:libcmark-gfm-dev yaml-0.1:libyaml-dev libcrypto:libssl-dev cmocka:libcmocka-dev"
+build_list="libpcre2-8:libpcre2-dev libcmark-gfm:libcmark-gfm-dev yaml-0.1:libyaml-dev libcrypto:libssl-dev jansson:libjansson-dev libxml-2.0:libxml2-dev"
+full_list="$build_list cmocka:libcmocka-dev"
 capture_list="libcrypto:libssl-dev"
+# command  Debian package (the test set's checkers)
+test_tools="mandoc:mandoc xmllint:libxml2-utils"
 case $want in
-full) list=$full_list ;;
+build) list=$build_list ;;
+full | test) list=$full_list ;;
 capture) list=$capture_list ;;
-*) echo "deps.sh: unknown set '$want' (want full or capture)" >&2; exit 2 ;;
+*) echo "deps.sh: unknown set '$want' (want full, test or capture)" >&2; exit 2 ;;
 esac
 
 # Capture runs on GPU nodes where nothing can be installed and pkg-config may
@@ -39,17 +53,25 @@ done
 # cmark-gfm's extensions have no .pc file of their own (libcmark-gfm.pc links
 # them); their header says whether the -dev package is there.  Without
 # pkg-config nothing is known, so the package is named with the others.
-if [ "$want" = full ]; then
+if [ "$want" != capture ]; then
 	inc=/usr/include
 	[ $have_pc = no ] || inc=$(pkg-config --variable=includedir libcmark-gfm 2>/dev/null || echo /usr/include)
 	if [ $have_pc = no ] || [ ! -f "$inc/cmark-gfm-core-extensions.h" ]; then
 		missing="$missing libcmark-gfm-extensions-dev"
 	fi
 fi
+if [ "$want" = test ]; then
+	for pair in $test_tools; do
+		command -v "${pair%%:*}" >/dev/null 2>&1 || missing="$missing ${pair#*:}"
+	done
+	# Debian's python3, whatever python3 comes first on the PATH
+	/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || missing="$missing python3-jsonschema"
+	/usr/bin/python3 -c 'import yaml' >/dev/null 2>&1 || missing="$missing python3-yaml"
+fi
 [ -n "$missing" ] || exit 0
 
 line="apt-get install -y --no-install-recommends$missing"
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+if ! $check_only && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing$missing" >&2
 	# apt's own words are kept and shown when it fails: "it failed" alone
 	# sends the user to run it again by hand to find out why.

@@ -14,6 +14,7 @@
 #include "capture_lesson.h"
 #include "capture_proc.h"
 #include "capture_sched.h"
+#include "cliopt.h"
 #include "repo.h"
 #include "util.h"
 
@@ -24,14 +25,17 @@ static const char usage_text[] =
 	"usage: coursecheck capture [OPTION...] [LESSON...]\n"
 	"Builds and runs each lesson program under programs/ (all of them when no\n"
 	"LESSON is named) on this GPU machine and writes evidence/LESSON/run-DATE.txt.\n"
-	"  --root DIR          the repository (default: the current folder)\n"
+	"  --root=DIR          the repository (default: the current folder)\n"
 	"  --timeout SECONDS   time limit of each build and each run (default 600)\n"
 	"  --keep-failed       write evidence of failed runs and builds too\n"
 	"  --stale             only lessons whose newest evidence is missing or out of date\n"
-	"  -j N                builds at once (default: the number of CPUs)\n"
+	"  -j, --jobs=N        builds at once (default: the number of CPUs)\n"
 	"  --repeat K          run each program K times; record which numbers varied\n"
 	"  --build-only OUTDIR build each program into OUTDIR/LESSON/; no run, no evidence\n"
-	"  --help              this text\n"
+	"  -q, --quiet         no summary line\n"
+	"  --color=WHEN        accepted, as by every command\n"
+	"  -h, --help          this text\n"
+	"      --version       the version\n"
 	"Exit status: 0 all captured, 1 some lesson failed, 2 usage.\n";
 
 struct options {
@@ -44,23 +48,10 @@ struct options {
 	const char *build_only;
 	char **lessons;
 	size_t n_lessons;
-	bool help;
+	bool quiet; /* -q: no summary line */
 };
 
 /* ---- options ---- */
-
-static int usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("capture: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\n", stderr);
-	fputs(usage_text, stderr);
-	return 2;
-}
 
 static bool parse_long(const char *s, long lo, long hi, long *out)
 {
@@ -75,61 +66,58 @@ static bool parse_long(const char *s, long lo, long hi, long *out)
 	return true;
 }
 
-/* An option that takes a value: "--name VALUE", "--name=VALUE", or for a
- * short option "-jN".  Returns the value (NULL if missing) and advances *i. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, bool *matched)
+enum { OPT_TIMEOUT = 0x200, OPT_KEEP_FAILED, OPT_STALE, OPT_REPEAT, OPT_BUILD_ONLY };
+
+static const struct option capture_longs[] = {
+	{"timeout", required_argument, NULL, OPT_TIMEOUT},
+	{"keep-failed", no_argument, NULL, OPT_KEEP_FAILED},
+	{"stale", no_argument, NULL, OPT_STALE},
+	{"jobs", required_argument, NULL, 'j'},
+	{"repeat", required_argument, NULL, OPT_REPEAT},
+	{"build-only", required_argument, NULL, OPT_BUILD_ONLY},
+	{NULL, 0, NULL, 0},
+};
+
+struct parse_ctx {
+	const struct cliopt_cmd *cmd;
+	struct options *o;
+};
+
+static int numeric(const struct cliopt_cmd *cmd, const char *name, const char *v, long lo, long hi, long *out)
 {
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-	*matched = false;
-	if (strncmp(a, name, n) != 0)
-		return NULL;
-	if (a[n] == '\0') {
-		*matched = true;
-		return *i + 1 < argc ? argv[++*i] : NULL;
-	}
-	bool is_long = name[1] == '-';
-	if ((is_long && a[n] == '=') || (!is_long && n == 2)) {
-		*matched = true;
-		return a + n + (is_long ? 1 : 0);
-	}
-	return NULL;
+	if (parse_long(v, lo, hi, out))
+		return 0;
+	return cliopt_usage_error(cmd, "bad value for %s: '%s' (a whole number from %ld to %ld)", name, v, lo, hi);
 }
 
-static int parse_valued(struct options *o, int argc, char **argv, int *i, bool *done)
+static int capture_option(int ch, const char *arg, void *ctx)
 {
-	static const struct {
-		const char *name;
-		long lo, hi;
-	} numeric[] = {{"--timeout", 1, MAX_TIMEOUT_S}, {"-j", 1, 4096}, {"--repeat", 1, 1000}};
-	long *targets[] = {&o->timeout, &o->jobs, &o->repeat};
-	bool matched;
-	*done = true;
-	for (size_t k = 0; k < ARRAY_LEN(numeric); k++) {
-		const char *v = option_value(argc, argv, i, numeric[k].name, &matched);
-		if (!matched)
-			continue;
-		if (!parse_long(v, numeric[k].lo, numeric[k].hi, targets[k]))
-			return v ? usage_error("bad value for %s: '%s' (a whole number from %ld to %ld)", numeric[k].name, v,
-					       numeric[k].lo, numeric[k].hi)
-				 : usage_error("%s needs a value", numeric[k].name);
+	struct parse_ctx *p = ctx;
+	struct options *o = p->o;
+	switch (ch) {
+	case OPT_TIMEOUT:
+		return numeric(p->cmd, "--timeout", arg, 1, MAX_TIMEOUT_S, &o->timeout);
+	case 'j':
+		return numeric(p->cmd, "-j", arg, 1, 4096, &o->jobs);
+	case OPT_REPEAT:
+		return numeric(p->cmd, "--repeat", arg, 1, 1000, &o->repeat);
+	case OPT_KEEP_FAILED:
+		o->keep_failed = true;
 		return 0;
-	}
-	const char **paths[] = {&o->root, &o->build_only};
-	const char *names[] = {"--root", "--build-only"};
-	for (size_t k = 0; k < ARRAY_LEN(names); k++) {
-		const char *v = option_value(argc, argv, i, names[k], &matched);
-		if (!matched)
-			continue;
-		if (!v || !*v)
-			return usage_error("%s needs a folder", names[k]);
-		*paths[k] = v;
+	case OPT_STALE:
+		o->stale = true;
 		return 0;
+	case OPT_BUILD_ONLY:
+		if (!*arg)
+			return cliopt_usage_error(p->cmd, "--build-only needs a folder");
+		o->build_only = arg;
+		return 0;
+	default:
+		return -1;
 	}
-	*done = false;
-	return 0;
 }
 
+/* Returns 0; 1 after --help or --version (exit 0); 2 after a usage error. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	memset(o, 0, sizeof *o);
@@ -137,28 +125,20 @@ static int parse_options(int argc, char **argv, struct options *o)
 	o->repeat = 1;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	o->jobs = cpus > 0 ? cpus : 1;
-	o->lessons = xcalloc((size_t)argc + 1, sizeof *o->lessons);
-	bool options_end = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (options_end || a[0] != '-' || strcmp(a, "-") == 0) {
-			o->lessons[o->n_lessons++] = argv[i];
-			continue;
-		}
-		bool done;
-		if (strcmp(a, "--") == 0)
-			options_end = true;
-		else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
-			o->help = true;
-		else if (strcmp(a, "--keep-failed") == 0)
-			o->keep_failed = true;
-		else if (strcmp(a, "--stale") == 0)
-			o->stale = true;
-		else if (parse_valued(o, argc, argv, &i, &done) != 0)
-			return 2;
-		else if (!done)
-			return usage_error("unknown option %s", a);
-	}
+	/* the small binary names itself in --version and messages */
+	const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	const struct cliopt_cmd cmd = {strcmp(base, "capture") == 0 ? "coursecheck capture" : "coursecheck-capture",
+				       usage_text, "j:", capture_longs, 0};
+	struct parse_ctx ctx = {&cmd, o};
+	struct cliopt common;
+	int first = cliopt_parse(argc, argv, &cmd, &common, capture_option, &ctx);
+	if (first < 0)
+		return first == CLIOPT_DONE ? 1 : 2;
+	o->root = common.root;
+	o->quiet = common.quiet;
+	o->lessons = xcalloc((size_t)(argc - first) + 1, sizeof *o->lessons);
+	for (int i = first; i < argc; i++)
+		o->lessons[o->n_lessons++] = argv[i];
 	return 0;
 }
 
@@ -379,7 +359,8 @@ static int capture_lessons(const struct options *o, const char *now)
 					    o->build_only, now, &f.machine, f.node, f.commit, f.dirty};
 		capture_schedule(ls, n, &plan, &tally);
 	}
-	summary(o, n_names, current, &tally);
+	if (!o->quiet || tally.interrupted)
+		summary(o, n_names, current, &tally);
 	for (size_t i = 0; i < n; i++)
 		lesson_free(&ls[i]);
 	free(ls);
@@ -393,11 +374,8 @@ int capture_command(int argc, char **argv)
 {
 	struct options o;
 	int status = parse_options(argc, argv, &o);
-	if (status == 0 && o.help) {
-		fputs(usage_text, stdout);
-		free(o.lessons);
-		return 0;
-	}
+	if (status == 1)
+		return 0; /* --help or --version */
 	const char *now = getenv("COURSECHECK_NOW");
 	if (status == 0 && now && !valid_now(now)) {
 		fprintf(stderr, "capture: COURSECHECK_NOW=%s is not a UTC time like 2026-11-30T10:05:12Z\n", now);

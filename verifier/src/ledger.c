@@ -22,6 +22,11 @@ void ledger_add(struct ledger *lg, enum ledger_kind kind, size_t line, size_t co
 	va_end(ap);
 }
 
+const char *ledger_kind_name(enum ledger_kind kind)
+{
+	return kind_names[kind];
+}
+
 static int by_place(const void *a, const void *b)
 {
 	const struct ledger_entry *x = a, *y = b;
@@ -38,7 +43,7 @@ size_t ledger_count(const struct ledger *lg, enum ledger_kind kind)
 	return n;
 }
 
-void ledger_print(const struct ledger *lg, const char *page, FILE *out)
+struct ledger_entry *ledger_sorted(const struct ledger *lg)
 {
 	struct ledger_entry *v = xmalloc((lg->n ? lg->n : 1) * sizeof *v);
 	if (lg->n)
@@ -46,6 +51,12 @@ void ledger_print(const struct ledger *lg, const char *page, FILE *out)
 	/* qsort is not stable: entries of one place keep their order by col */
 	if (lg->n > 1) /* qsort(NULL, 0) is undefined */
 		qsort(v, lg->n, sizeof *v, by_place);
+	return v;
+}
+
+void ledger_print(const struct ledger *lg, const char *page, FILE *out)
+{
+	struct ledger_entry *v = ledger_sorted(lg);
 	fprintf(out, "ledger of %s\n", page);
 	for (size_t i = 0; i < lg->n; i++)
 		fprintf(out, "%s:%zu:%zu: %-7s %s <- %s\n", page, v[i].line, v[i].col, kind_names[v[i].kind], v[i].claim,

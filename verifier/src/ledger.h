@@ -41,9 +41,14 @@ struct ledger {
 
 void ledger_add(struct ledger *lg, enum ledger_kind kind, size_t line, size_t col, const char *claim,
 		const char *source_fmt, ...) PRINTF_LIKE(6, 7);
+/* The entries sorted by line and column: a shallow copy (the strings stay
+ * the ledger's); free() the array. */
+struct ledger_entry *ledger_sorted(const struct ledger *lg);
 /* Prints the entries sorted by line and column, then the totals. */
 void ledger_print(const struct ledger *lg, const char *page, FILE *out);
 size_t ledger_count(const struct ledger *lg, enum ledger_kind kind);
+/* The word a kind is printed as ("traced"); the JSON report uses it too. */
+const char *ledger_kind_name(enum ledger_kind kind);
 void ledger_free(struct ledger *lg);
 
 #endif

@@ -29,16 +29,19 @@
 #include "drift.h"
 #include "check.h"
 #include "cli.h"
+#include "cliopt.h"
 #include "compare.h"
 #include "expr.h"
 #include "prose.h"
 #include "re.h"
 #include "repo.h"
+#include "report.h"
 #include "util.h"
 
 struct edit {
 	size_t start, end; /* byte range of the old text */
 	char *text;        /* what replaces it */
+	bool dropped;      /* it overlapped an earlier one */
 };
 
 struct update {
@@ -62,7 +65,7 @@ static void add_edit(struct update *u, size_t start, size_t end, const char *tex
 	if (end - start == len && memcmp(u->ctx.tf.data + start, text, len) == 0)
 		return; /* unchanged */
 	u->edits = xgrow(u->edits, &u->cap_edits, u->n_edits + 1, sizeof *u->edits);
-	u->edits[u->n_edits++] = (struct edit){start, end, xstrndup(text, len)};
+	u->edits[u->n_edits++] = (struct edit){start, end, xstrndup(text, len), false};
 }
 
 static void leave(struct update *u, size_t off, const char *fmt, ...) PRINTF_LIKE(3, 4);
@@ -630,9 +633,10 @@ static char *apply_edits(struct update *u, size_t *out_len)
 	struct buf out = {0};
 	size_t at = 0;
 	for (size_t i = 0; i < u->n_edits; i++) {
-		const struct edit *e = &u->edits[i];
+		struct edit *e = &u->edits[i];
 		if (e->start < at) {
 			leave(u, e->start, "two rewrites overlap here; the second was dropped");
+			e->dropped = true;
 			continue;
 		}
 		buf_append(&out, u->ctx.tf.data + at, e->start - at);
@@ -1001,7 +1005,19 @@ static bool update_program_header(struct update *u, const char *relpath)
 	return ok;
 }
 
-static int update_file(const char *relpath, bool dry_run)
+/* The rewrites applied, for the JSON report (--format=json). */
+static void report_rewrites(const struct update *u, const char *relpath, bool written)
+{
+	struct report_rewrite *rw = xcalloc(u->n_edits ? u->n_edits : 1, sizeof *rw);
+	size_t n = 0;
+	for (size_t i = 0; i < u->n_edits; i++)
+		if (!u->edits[i].dropped)
+			rw[n++] = (struct report_rewrite){u->edits[i].start, u->edits[i].end, u->edits[i].text};
+	report_update(relpath, &u->ctx.tf, u->old->path, u->now->path, rw, n, u->left, u->flips, written);
+	free(rw);
+}
+
+static int update_file(const char *relpath, bool dry_run, bool quiet)
 {
 	struct update u = {0};
 	size_t len = strlen(relpath);
@@ -1018,17 +1034,23 @@ static int update_file(const char *relpath, bool dry_run)
 	size_t new_len;
 	char *text = apply_edits(&u, &new_len);
 	int status = 0;
-	if (new_len != u.ctx.tf.len || memcmp(text, u.ctx.tf.data, new_len) != 0) {
+	bool changed = new_len != u.ctx.tf.len || memcmp(text, u.ctx.tf.data, new_len) != 0;
+	bool json = report_format_now() == REPORT_JSON;
+	if (changed && !json) {
 		print_diff(relpath, u.ctx.tf.data, u.ctx.tf.len, text, new_len);
 		fflush(stdout); /* the diff before the summary, however the streams are joined */
-		if (!dry_run && write_atomically(relpath, text, new_len) != 0)
-			status = 2;
 	}
-	fprintf(stderr, "coursecheck update: %s: %s -> %s: %zu rewrite%s%s, %zu left for a person, %zu claim flip%s\n",
-		relpath, u.old->path, u.now->path, u.n_edits, u.n_edits == 1 ? "" : "s", dry_run ? " (dry run)" : "",
-		u.left, u.flips, u.flips == 1 ? "" : "s");
-	/* the worst diagnostic decides, as in verify: left items and claim
-	 * flips are errors */
+	if (changed && !dry_run && write_atomically(relpath, text, new_len) != 0)
+		status = 2;
+	if (json)
+		report_rewrites(&u, relpath, changed && !dry_run && status == 0);
+	if (!quiet)
+		fprintf(stderr,
+			"coursecheck update: %s: %s -> %s: %zu rewrite%s%s, %zu left for a person, %zu claim flip%s\n",
+			relpath, u.old->path, u.now->path, u.n_edits, u.n_edits == 1 ? "" : "s",
+			dry_run ? " (dry run)" : "", u.left, u.flips, u.flips == 1 ? "" : "s");
+	/* the worst diagnostic decides, as in verify: left items, claim
+	 * flips and refusals are errors */
 	if (!status && diag_count(DIAG_ERROR) > errors_before)
 		status = 1;
 	free(text);
@@ -1036,43 +1058,68 @@ static int update_file(const char *relpath, bool dry_run)
 	return status;
 }
 
+static const char update_usage[] =
+	"usage: coursecheck update [OPTION...] FILE...\n"
+	"  Points each FILE (a page, a program README or a program's Verified\n"
+	"  header) at the newest evidence of its lesson and rewrites what is\n"
+	"  mechanical; prints the rewrites as a unified diff.\n"
+	"  --dry-run         print the diff, write nothing\n"
+	"  --format=FORMAT   text (default: a unified diff) or json (each rewrite\n"
+	"                    with its old and new text and span)\n"
+	"  --output=FILE     write the JSON report (or, as text, the diagnostics) to FILE\n"
+	"  --root=DIR        the course (default: found from the current folder upward)\n"
+	"  -q, --quiet       no summary lines\n"
+	"  --color=WHEN      auto (default), always or never\n"
+	"  -h, --help        this text\n"
+	"      --version     the version\n"
+	"Exit status: 0 all carried, 1 an error (something left for a person, a\n"
+	"claim flip, a refused run), 2 usage or a file that cannot be read or written.\n";
+
+enum { OPT_DRY_RUN = 0x200 };
+static const struct option update_longs[] = {
+	{"dry-run", no_argument, NULL, OPT_DRY_RUN},
+	{NULL, 0, NULL, 0},
+};
+static const struct cliopt_cmd update_cmd = {"coursecheck update", update_usage, "", update_longs, CLIOPT_REPORT};
+
+static int update_option(int ch, const char *arg, void *ctx)
+{
+	(void)arg;
+	if (ch != OPT_DRY_RUN)
+		return -1;
+	*(bool *)ctx = true;
+	return 0;
+}
+
 int cli_update(int argc, char **argv)
 {
 	bool dry_run = false;
-	const char *root = NULL;
-	int i = 1;
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (strcmp(argv[i], "--dry-run") == 0) {
-			dry_run = true;
-		} else if (strcmp(argv[i], "--root") == 0 && i + 1 < argc) {
-			root = argv[++i];
-		} else {
-			fprintf(stderr, "coursecheck update: unknown option '%s'\n"
-					"usage: coursecheck update [--dry-run] [--root DIR] FILE...\n"
-					"  FILE: a page, a program README or a program (its Verified header)\n",
-				argv[i]);
-			return 2;
-		}
-	}
+	struct cliopt o;
+	int i = cliopt_parse(argc, argv, &update_cmd, &o, update_option, &dry_run);
+	if (i < 0)
+		return i == CLIOPT_DONE ? 0 : 2;
 	if (i == argc) {
-		fputs("usage: coursecheck update [--dry-run] [--root DIR] FILE...\n", stderr);
+		cliopt_usage_error(&update_cmd, "no FILE given");
 		return 2;
 	}
-	cli_setup_diag();
+	if (cli_begin(&update_cmd, "update", &o, false) != 0)
+		return 2;
 	char *why;
-	if (repo_find(root, &why) != 0) {
+	if (repo_find(o.root, &why) != 0) {
 		fprintf(stderr, "coursecheck update: %s\n", why);
 		free(why);
 		return 2;
 	}
 	int status = 0;
-	for (; i < argc; i++) {
+	size_t files = 0;
+	for (; i < argc; i++, files++) {
 		char *rel = repo_operand(argv[i]);
-		int rc = update_file(rel, dry_run);
+		int rc = update_file(rel, dry_run, o.quiet);
 		free(rel);
 		if (rc > status)
 			status = rc;
 	}
+	status = cli_end(status, files, 0);
 	cli_release();
 	return status;
 }

@@ -626,5 +626,5 @@ check "evidence was written" [ ! -e "$R/evidence" ]
 no_litter
 end
 
-echo "$pass passed, $failed failed"
+echo "capture: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -36,7 +36,7 @@ exit 0
 X
 chmod +x "$T/bin/id" "$T/bin/apt-get"
 
-LINE="apt-get install -y --no-install-recommends pkg-config libpcre2-dev libcmark-gfm-dev libyaml-dev libssl-dev libcmocka-dev libcmark-gfm-extensions-dev"
+LINE="apt-get install -y --no-install-recommends pkg-config libpcre2-dev libcmark-gfm-dev libyaml-dev libssl-dev libjansson-dev libxml2-dev libcmocka-dev libcmark-gfm-extensions-dev"
 pass=0
 failed=0
 result() { # NAME WHY
@@ -78,5 +78,5 @@ case $out in *"as root with:  apt-get update && $LINE"*) ;; *) why="${why:-no ro
 case $out in *"su -c 'apt-get update && $LINE'"*) ;; *) why="${why:-no su -c line: $out}" ;; esac
 result user-gets-line "$why"
 
-echo "$pass passed, $failed failed"
+echo "deps: $pass passed, $failed failed"
 [ $failed = 0 ]
