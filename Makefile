@@ -47,7 +47,7 @@ LIB_SRCS  = $(filter-out main.c capture_main.c,$(ALL_SRCS))
 DEPS_FULL    = $(BUILD)/.deps-full
 DEPS_CAPTURE = $(BUILD)/.deps-capture
 
-.PHONY: all verify test programs evidence unit golden capture-test course-test deps clean bench \
+.PHONY: all verify test programs evidence unit golden capture-test course-test deps deps-test folder-test clean bench \
 	install uninstall report-test man-test install-test wiring-test broken-variants reference-overlap slurm-test
 
 # Plain `make` installs no system package: it names what is missing.
@@ -155,6 +155,14 @@ capture-test: $(BUILD)/asan/coursecheck-capture $(BUILD)/asan/coursecheck
 slurm-test: $(BUILD)/asan/coursecheck-capture
 	@sh verifier/tests/slurm/run.sh $(BUILD)/asan/coursecheck-capture
 
+# deps.sh with no pkg-config and stand-in apt-get and id (no root needed)
+deps-test:
+	@sh verifier/tests/deps/run.sh
+
+# course folders the checking user cannot list (as nobody when run as root)
+folder-test: $(BUILD)/asan/coursecheck
+	@sh verifier/tests/folders/run.sh $(BUILD)/asan/coursecheck
+
 course-test: $(BUILD)/asan/coursecheck
 	$(BUILD)/asan/coursecheck verify
 	@sh verifier/tests/mutate.sh $(BUILD)/asan/coursecheck
@@ -177,6 +185,8 @@ wiring-test: $(BUILD)/coursecheck | $(DEPS_TEST)
 test: $(DEPS_FULL) $(DEPS_TEST)
 	@rm -f $(BUILD)/.skipped
 	@$(MAKE) --no-print-directory $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
+	@$(MAKE) --no-print-directory deps-test
+	@$(MAKE) --no-print-directory folder-test
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory golden
 	@$(MAKE) --no-print-directory capture-test

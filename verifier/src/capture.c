@@ -41,7 +41,7 @@ static const char usage_text[] =
 	"  --gres=GRES         each task's generic resources (default gpu:1)\n"
 	"  --partition=NAME    the partition, passed to sbatch\n"
 	"  --account=NAME      the account, passed to sbatch\n"
-	"  --array-limit=N     at most N tasks at once (sbatch --array=...%N)\n"
+	"  --array-limit=N     at most N tasks at once (the %N of the array job)\n"
 	"  --sbatch=OPTION     any other sbatch option, as it is (repeatable)\n"
 	"  -q, --quiet         no summary line\n"
 	"  --color=WHEN        accepted, as by every command\n"
@@ -294,7 +294,9 @@ static struct lesson *load(const struct options *o, char **names, size_t n, size
 		const char *reason;
 		struct lesson *l = &ls[*n_loaded];
 		if (lesson_load(names[i], l, &why) != 0) {
-			fprintf(stderr, "capture: %s: %s\n", names[i], why);
+			char *shown = str_escape_controls(names[i]); /* one line, whatever the name */
+			fprintf(stderr, "capture: %s: %s\n", shown, why);
+			free(shown);
 			free(why);
 			lesson_free(l);
 			++*failed;
@@ -502,8 +504,10 @@ int capture_command(int argc, char **argv)
 {
 	struct options o;
 	int status = parse_options(argc, argv, &o);
-	if (status == 1)
+	if (status == 1) {
+		free(o.sbatch_args);
 		return 0; /* --help or --version */
+	}
 	const char *now = getenv("COURSECHECK_NOW");
 	if (status == 0 && now && !valid_now(now)) {
 		fprintf(stderr, "capture: COURSECHECK_NOW=%s is not a UTC time like 2026-11-30T10:05:12Z\n", now);

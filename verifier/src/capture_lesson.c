@@ -174,6 +174,15 @@ int lesson_load(const char *name, struct lesson *ls, char **why)
 {
 	memset(ls, 0, sizeof *ls);
 	ls->name = xstrdup(name);
+	/* The name goes into the evidence header on one line: a line feed
+	 * would split it and the file would fail its own parser (F12). */
+	unsigned char c = str_control_byte(name);
+	if (c) {
+		*why = xasprintf("the lesson folder's name holds the control byte 0x%02x, which no evidence header "
+				 "can carry: rename the folder",
+				 c);
+		return -1;
+	}
 	if (find_program(name, ls, why) != 0)
 		return -1;
 	char *fs;

@@ -75,6 +75,19 @@ static void untraced(struct numbers *nb, const struct pnum *p, size_t line)
 	free(claim);
 }
 
+/* A derivation literal bound to the older run where it traced, as a prose
+ * number is (drift.h). */
+static bool literal_drift(const struct page_ctx *ctx, const char *lit, size_t len, struct drift *dr)
+{
+	if (ctx->n_ev == 0)
+		return false;
+	struct num_token *t;
+	size_t n = numtok_scan(lit, len, &t);
+	bool bound = n == 1 && drift_find(ctx->lesson, ctx->ev[0], &t[0], dr);
+	free(t);
+	return bound;
+}
+
 static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 {
 	struct page_ctx *ctx = nb->ctx;
@@ -108,8 +121,16 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 		struct diag_loc lat = arg_raw != SIZE_MAX ? textfile_loc(&ctx->tf, arg_raw + l->start, l->end - l->start) : at;
 		struct diag *d = diag_begin(D_DERIVE_UNANCHORED, lat, "literal %.*s of the derivation of %s is not in the evidence",
 					    (int)(l->end - l->start), arg + l->start, claim);
-		note_nearest(d, &nb->bank, l->value);
-		diag_hint(d, "a derivation may use only evidence numbers and powers of ten or two");
+		struct drift dr;
+		bool bound = literal_drift(ctx, arg + l->start, l->end - l->start, &dr);
+		if (bound)
+			drift_note(d, &dr);
+		else
+			note_nearest(d, &nb->bank, l->value);
+		if (bound)
+			diag_hint(d, "the run changed: 'coursecheck update %s' carries the new value", ctx->path);
+		else
+			diag_hint(d, "a derivation may use only evidence numbers and powers of ten or two");
 		diag_end(d);
 	}
 	double half = 0.5 * pow(10, -p->tok.decimals);
@@ -155,6 +176,10 @@ static void load_cited(struct cited *c)
 			continue;
 		}
 		free(fs);
+		if (tf.has_nul || tf.not_utf8) { /* refused when it is checked itself */
+			textfile_free(&tf);
+			continue;
+		}
 		struct frontmatter fm;
 		diag_mute(true);
 		frontmatter_parse(&tf, true, &fm);
@@ -440,6 +465,29 @@ static void gather_row(struct numbers *nb, cmark_node *row_node, struct row *r, 
 	}
 }
 
+/* A row that rested on one line of an older run: a note for each of its
+ * numbers whose place there now holds something else.  Returns true when
+ * it added one. */
+static bool row_drift(const struct page_ctx *ctx, const struct row *r, const struct evfile *ev, struct diag *d)
+{
+	if (r->n_nums == 0)
+		return false;
+	struct num_token *toks = xcalloc(r->n_nums, sizeof *toks);
+	struct drift *dr = xcalloc(r->n_nums, sizeof *dr);
+	for (size_t i = 0; i < r->n_nums; i++)
+		toks[i] = r->nums[i].tok;
+	bool noted = false;
+	if (drift_find_row(ctx->lesson, ev, toks, r->n_nums, dr))
+		for (size_t i = 0; i < r->n_nums; i++)
+			if (!dr[i].followed || strcmp(dr[i].old_text, dr[i].now_text) != 0) {
+				drift_note(d, &dr[i]);
+				noted = true;
+			}
+	free(dr);
+	free(toks);
+	return noted;
+}
+
 static void row_failed(struct numbers *nb, const struct row *r, const struct evfile *ev, size_t best, size_t best_line,
 		       bool out_of_order)
 {
@@ -451,10 +499,14 @@ static void row_failed(struct numbers *nb, const struct row *r, const struct evf
 	if (out_of_order)
 		diag_note(d, textfile_loc_line(&ev->ev.tf, best_line, 0, 0),
 			  "the row rests on this line, which comes before the previous row's");
-	else if (best_line)
+	bool bound = !out_of_order && row_drift(ctx, r, ev, d);
+	if (!out_of_order && !bound && best_line)
 		diag_note(d, textfile_loc_line(&ev->ev.tf, best_line, 0, 0),
 			  "the closest line holds %zu of the row's %zu numbers in order", best, r->n_nums);
-	diag_hint(d, "copy the row's values from one line of the transcript, keeping the transcript's order");
+	if (bound)
+		diag_hint(d, "the run changed: 'coursecheck update %s' carries the new values", ctx->path);
+	else
+		diag_hint(d, "copy the row's values from one line of the transcript, keeping the transcript's order");
 	diag_end(d);
 	ledger_add(ctx->ledger, LG_FAILED, r->line, 1, "table row", "not on one line of %s", ev->path);
 }
@@ -564,7 +616,7 @@ void check_numbers(struct page_ctx *ctx)
 				   "not checked: the page has no usable evidence (see the errors above)");
 		/* a page with front matter has had its missing evidence field
 		 * reported; a README has only the lesson's evidence folder */
-		if (ctx->is_readme && !ctx->fm.present && ctx->n_ev == 0)
+		if (ctx->is_readme && !ctx->fm.present && ctx->n_ev == 0 && course_evidence_folder_usable(ctx->lesson))
 			diag_report(D_EVIDENCE_NONE, textfile_loc_line(&ctx->tf, 1, 0, 0),
 				    "lesson '%s' has no evidence yet: this README's numbers and transcripts cannot be checked",
 				    ctx->lesson);

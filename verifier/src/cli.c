@@ -70,12 +70,15 @@ int cli_begin(const struct cliopt_cmd *cmd, const char *name, const struct cliop
 	return 0;
 }
 
-/* Opens the repository: --root, else the current folder. */
+/* Opens the course: --root DIR (which must hold one), else the nearest
+ * folder at or above the current one that does (repo_find).  A run that
+ * finds no course checks nothing: it is refused, never a pass. */
 static int open_repo(const char *name, const char *root)
 {
-	if (repo_open(root ? root : ".") != 0) {
-		fprintf(stderr, "coursecheck %s: cannot open repository '%s': %s\n", name, root ? root : ".",
-			strerror(errno));
+	char *why;
+	if (repo_find(root, &why) != 0) {
+		fprintf(stderr, "coursecheck %s: %s\n", name, why);
+		free(why);
 		return -1;
 	}
 	return 0;
@@ -159,16 +162,11 @@ static bool readme_exists(const char *lesson, char **rel)
 	return ok;
 }
 
-/* Names on the command line are repository paths; a path given from the
- * current directory inside the repository is made relative to its root. */
+/* Names on the command line are taken from the current folder (or from
+ * the root with --root) and normalised: see repo_operand(). */
 static char *operand_path(const char *arg)
 {
-	if (arg[0] != '/')
-		return xstrdup(arg);
-	size_t n = strlen(repo_root());
-	if (strncmp(arg, repo_root(), n) == 0 && arg[n] == '/')
-		return xstrdup(arg + n + 1);
-	return xstrdup(arg);
+	return repo_operand(arg);
 }
 
 void cli_release(void)
@@ -213,7 +211,7 @@ static const char verify_usage[] =
 	"                    check the pages and programs they affect (pre-commit)\n"
 	"  --format=FORMAT   text (default), json, sarif, github or junit\n"
 	"  --output=FILE     write the report to FILE instead of standard output\n"
-	"  --root=DIR        the repository (default: the current directory)\n"
+	"  --root=DIR        the course (default: found from the current folder upward)\n"
 	"  -q, --quiet       only diagnostics: no summary line\n"
 	"  --color=WHEN      auto (default), always or never\n"
 	"  -h, --help        this text\n"
@@ -418,7 +416,7 @@ static const char explain_usage[] =
 	"  --as=published    check at published strictness (warnings are errors)\n"
 	"  --format=FORMAT   text (default) or json (the ledgers and the diagnostics)\n"
 	"  --output=FILE     write to FILE instead of standard output\n"
-	"  --root=DIR        the repository (default: the current directory)\n"
+	"  --root=DIR        the course (default: found from the current folder upward)\n"
 	"  -q, --quiet       no summary line\n"
 	"  --color=WHEN      auto (default), always or never\n"
 	"  -h, --help        this text\n"

@@ -7,7 +7,9 @@
 # under NO_COLOR=1 and what a file `env` adds (env(1) arguments)
 # and compares standard output and error, and a last line "[exit N]", with
 # expected.txt (the summary's check count masked as N unless the case has a
-# file keep-check-count; also in the JSON, SARIF and JUnit reports).  UPDATE=1 rewrites expected.txt instead (review the diff).
+# file keep-check-count; also in the JSON, SARIF and JUnit reports).  A file
+# `cwd` names the folder, inside the case, to run it from (the course is then
+# found upward).  UPDATE=1 rewrites expected.txt instead (review the diff).
 #
 #   run-golden.sh BINARY CASES [NAME...]
 set -u
@@ -28,7 +30,7 @@ for name in $names; do
 		cp -R "$here/fixtures/$(cat "$src/base")/." "$work/"
 	fi
 	# the case's own files, without the runner's control files
-	(cd "$src" && find . -mindepth 1 -maxdepth 1 ! -name expected.txt ! -name args ! -name base ! -name setup.sh ! -name keep-check-count ! -name env \
+	(cd "$src" && find . -mindepth 1 -maxdepth 1 ! -name expected.txt ! -name args ! -name base ! -name setup.sh ! -name keep-check-count ! -name env ! -name cwd \
 		-exec cp -R {} "$work/" \;)
 	# setup scripts may seal hand-made evidence: $SEAL ROOT FILE
 	export SEAL="$here/seal-evidence.sh" COURSECHECK="$bin"
@@ -42,7 +44,9 @@ for name in $names; do
 	envargs=
 	[ -f "$src/env" ] && envargs=$(cat "$src/env")
 	# shellcheck disable=SC2086
-	out=$(cd "$work" && NO_COLOR=1 env $envargs "$bin" $args 2>&1; echo "[exit $?]")
+	dir=.
+	[ -f "$src/cwd" ] && dir=$(cat "$src/cwd")
+	out=$(cd "$work/$dir" && NO_COLOR=1 env $envargs "$bin" $args 2>&1; echo "[exit $?]")
 	# The summary's check count is internal: a new check would churn every
 	# case. It is kept only in cases about counting (a file named
 	# keep-check-count).

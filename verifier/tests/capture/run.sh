@@ -409,6 +409,18 @@ check "repeat-values is there though nothing varied" not has_field "$R/evidence/
 no_litter
 end
 
+begin repeat-exponent
+mkrepo repeatexp expo:expo
+cap --repeat 3 expo
+E=$R/evidence/expo/run-$DAY.txt
+check "exit status $RC, not 0" [ "$RC" -eq 0 ]
+# 2:9 the %e latency as one number (its 42 stable), 3:7 at the sign as the
+# verifier's token starts, 3:21 the grouped total as one number
+check "volatile is '$(field "$E" volatile)', not '2:9 3:7 3:21'" [ "$(field "$E" volatile)" = "2:9 3:7 3:21" ]
+check "the evidence does not parse" valid "$E"
+no_litter
+end
+
 begin repeat-alignment
 mkrepo align shift:shift
 STANDIN_COUNTER=$T/counter
@@ -563,6 +575,18 @@ check "two .cu files are not refused" err_has "capture: two: no program: program
 check "a missing Run: line is not refused" err_has "capture: nohdr: no run command: programs/nohdr/vol.cu has no '// Run: COMMAND' header line"
 check "an empty lesson is not refused" err_has "capture: empty: no program: programs/empty/ holds no .cu file"
 check "no summary" grep -qx "capture: 3 lessons, 0 captured, 3 failed" "$T/err"
+no_litter
+end
+
+begin control-char-lesson
+mkrepo ctlname hello:hello
+name=$(printf 'he\nllo')
+mkdir "$R/programs/$name" && cp "$HERE/progs/hello.c" "$R/programs/$name/hello.cu"
+cap
+check "exit status $RC, not 1" [ "$RC" -eq 1 ]
+check "the name is not refused" err_has "capture: he\\\\nllo: the lesson folder's name holds the control byte 0x0a"
+check "evidence was written for it" [ ! -e "$R/evidence/$name" ]
+check "the other lesson was not captured" [ "$(count_evidence hello)" = 1 ]
 no_litter
 end
 
