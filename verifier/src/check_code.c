@@ -223,8 +223,8 @@ void check_measured(struct page_ctx *ctx)
 			ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "measured", "no usable evidence");
 			continue;
 		}
-		size_t from = page_line_offset(&ctx->pg, b->line);
-		size_t to = page_line_offset(&ctx->pg, b->end_line + 1);
+		size_t from, to;
+		page_block_range(&ctx->pg, b, &from, &to);
 		struct fact_text t = {.s = ctx->tf.data + from, .len = to - from, .file = &ctx->tf, .base = from};
 		struct fact_range *r;
 		size_t n_r;

@@ -273,7 +273,7 @@ static void check_prose(struct numbers *nb, cmark_node *node)
 	size_t n_segs;
 	struct pnum *nums;
 	size_t n = prose_collect(nb->ctx, node, &segs, &n_segs, &nums);
-	size_t line = (size_t)cmark_node_get_start_line(node);
+	size_t line = page_node_line(&nb->ctx->pg, node);
 	for (size_t i = 0; i < n; i++)
 		check_prose_number(nb, &nums[i], line, true);
 	free(nums);
@@ -324,7 +324,7 @@ static size_t row_on_line(const struct row *r, const char *s, size_t len, bool *
 
 static void gather_row(struct numbers *nb, cmark_node *row_node, struct row *r, struct seg ***keep, size_t *n_keep)
 {
-	r->line = (size_t)cmark_node_get_start_line(row_node);
+	r->line = page_node_line(&nb->ctx->pg, row_node);
 	for (cmark_node *cell = cmark_node_first_child(row_node); cell; cell = cmark_node_next(cell)) {
 		struct seg *segs;
 		size_t n_segs;

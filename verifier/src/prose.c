@@ -43,7 +43,7 @@ size_t prose_collect(struct page_ctx *ctx, cmark_node *node, struct seg **segs_o
 	size_t n = page_segments(&ctx->pg, node, &segs);
 	struct pnum *v = NULL;
 	size_t count = 0, cap = 0;
-	size_t line = (size_t)cmark_node_get_start_line(node);
+	size_t line = page_node_line(&ctx->pg, node);
 	for (size_t i = 0; i < n; i++) {
 		struct seg *g = &segs[i];
 		if (g->kind == SEG_ANNOT) {
