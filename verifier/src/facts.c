@@ -35,10 +35,14 @@ static void found(struct finder *f, enum fact_kind kind, size_t start, size_t en
 	f->v[f->n++] = (struct fact){kind, start, end};
 }
 
+/* s is valid UTF-8 (facts_find makes sure): each search starts where the
+ * last ended and PCRE2 does not re-check the rest of the text, so a
+ * paragraph of many facts is read once per pattern. */
 static void find_all(struct finder *f, struct re *re, const char *s, size_t len, enum fact_kind kind)
 {
 	struct re_match g;
-	for (size_t off = 0; off <= len && re_search(re, s, len, off, &g); off = g.end[0] > off ? g.end[0] : off + 1) {
+	for (size_t off = 0; off <= len && re_search_valid(re, s, len, off, &g);
+	     off = g.end[0] > off ? g.end[0] : off + 1) {
 		size_t a = g.start[1], b = g.end[1];
 		if (kind == FACT_FLAG) {
 			/* sentence punctuation after the last flag is not part of it */
@@ -86,9 +90,29 @@ static bool find_name(const char *s, size_t len, const char *name, size_t *start
 	return false;
 }
 
+/* Facts are found in a copy where each byte of an invalid UTF-8 sequence
+ * reads as a stand-in (same offsets), so one bad byte cannot hide the
+ * facts of a whole paragraph from PCRE2. */
+#define FACTS_INVALID_STANDIN '\x1A'
+
 size_t facts_find(const char *s, size_t len, const char *gpu, struct fact **out)
 {
 	struct finder f = {0};
+	char *copy = NULL;
+	size_t bad = re_utf8_invalid_at(s, len);
+	if (bad < len) {
+		copy = xmalloc(len + 1);
+		memcpy(copy, s, len);
+		copy[len] = '\0';
+		for (size_t i = bad; i < len;) {
+			size_t at = i + re_utf8_invalid_at(copy + i, len - i);
+			if (at == len)
+				break;
+			copy[at] = FACTS_INVALID_STANDIN;
+			i = at + 1;
+		}
+		s = copy;
+	}
 	size_t gs, ge;
 	if (gpu && *gpu && find_name(s, len, gpu, &gs, &ge))
 		found(&f, FACT_GPU, gs, ge);
@@ -97,6 +121,7 @@ size_t facts_find(const char *s, size_t len, const char *gpu, struct fact **out)
 	find_all(&f, &cuda_re, s, len, FACT_CUDA);
 	find_all(&f, &cc_re, s, len, FACT_CC);
 	find_all(&f, &flag_re, s, len, FACT_FLAG);
+	free(copy);
 	*out = f.v;
 	return f.n;
 }
