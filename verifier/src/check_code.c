@@ -121,16 +121,24 @@ static void check_transcript(struct page_ctx *ctx, struct page_block *b)
 		ledger_add(ctx->ledger, LG_CODE, b->line, 1, "transcript", "%s:%zu", ev->path, hay.v[first].src_line);
 	} else {
 		/* show the one segment (between "..." lines) that drifted */
-		size_t seg_from, seg_to;
-		lines_excerpt_miss(&page, &hay, &seg_from, &seg_to, &first);
+		size_t seg_from, seg_to, near_len;
+		lines_excerpt_miss(&page, &hay, &seg_from, &seg_to, &first, &near_len);
 		struct lines seg = {0}, near = {0};
 		for (size_t i = seg_from; i < seg_to; i++)
 			lines_push(&seg, page.v[i].s, page.v[i].len, page.v[i].src_line);
-		for (size_t i = 0; i < seg.n && first + i < hay.n; i++)
+		for (size_t i = 0; i < near_len && first + i < hay.n; i++)
 			lines_push(&near, hay.v[first + i].s, hay.v[first + i].len, hay.v[first + i].src_line);
 		lines_normalise(&seg);
 		lines_normalise(&near);
-		size_t src_line, line = first_difference(&seg, &near, &src_line);
+		/* located where the minimal diff first parts the two: a line
+		 * missing from the page is reported at the page line after it */
+		size_t ai, bi, src_line = 0, line = 0;
+		if (lines_first_change(&near, &seg, &ai, &bi)) {
+			line = seg.n ? seg.v[bi < seg.n ? bi : seg.n - 1].src_line : 0;
+			src_line = near.n ? near.v[ai < near.n ? ai : near.n - 1].src_line : 0;
+		} else {
+			line = first_difference(&seg, &near, &src_line);
+		}
 		struct diag *d = diag_begin(D_TRANSCRIPT_DRIFT, block_loc(ctx, b, line),
 					    "transcript excerpt is not in the stdout of %s", ev->path);
 		if (hay.n)
