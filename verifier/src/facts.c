@@ -195,12 +195,16 @@ static struct diag_loc loc_of(const struct fact_text *t, size_t start, size_t en
 {
 	size_t a = file_off(t, start);
 	size_t b = end > start ? file_off(t, end - 1) + 1 : a;
-	/* a span that wraps to the next line underlines only its first part */
-	size_t line_end = a;
-	while (line_end < t->file->len && t->file->data[line_end] != '\n')
-		line_end++;
-	if (b > line_end)
-		b = line_end;
+	/* a span that wraps to the next line underlines only its first part
+	 * (looked for within the span: a scan to the end of a long line for
+	 * each fact was quadratic) */
+	if (b > t->file->len)
+		b = t->file->len;
+	if (b < a)
+		b = a;
+	const char *nl = memchr(t->file->data + a, '\n', b - a);
+	if (nl)
+		b = (size_t)(nl - t->file->data);
 	return textfile_loc(t->file, a, b - a);
 }
 

@@ -503,15 +503,45 @@ static size_t line_nesting(const char *s, size_t len)
 	return i == len && same ? 0 : depth;
 }
 
-/* Bounds nesting before cmark-gfm sees the text: 0.29.0.gfm.6 takes
- * quadratic time on many lists opened before a fence (GHSA-66g8-4hjf-77xh,
- * fixed upstream in 0.29.0.gfm.10, which Debian 12 does not ship).  A line
- * that opens more than PAGE_MAX_NESTING lists or block quotes is blanked
- * (as the front matter is, so line numbers stay) and reported. */
-static void bound_nesting(struct page *pg, char *md, size_t from)
+/* The cells a line would give as a table row: its '|' that are not
+ * escaped, plus one. */
+static size_t line_cells(const char *s, size_t len)
+{
+	size_t n = 1;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '\\')
+			i++;
+		else if (s[i] == '|')
+			n++;
+	}
+	return n;
+}
+
+static void table_too_wide(struct page *pg, size_t line, size_t cells, size_t more_lines)
+{
+	struct diag *d = diag_begin(D_TABLE_WIDE, textfile_loc_line(pg->tf, line, 1, 0),
+				    "this line has %zu table cells, more than the %d the verifier reads: it is not checked",
+				    cells, PAGE_MAX_COLUMNS);
+	if (more_lines)
+		diag_note(d, textfile_loc_line(pg->tf, line, 0, 0), "%zu more line%s as wide are not checked either",
+			  more_lines, more_lines == 1 ? "" : "s");
+	diag_hint(d, "split the table: at most %d columns", PAGE_MAX_COLUMNS);
+	diag_end(d);
+	pg->problems++;
+}
+
+/* Bounds the text before cmark-gfm sees it.  0.29.0.gfm.6, which Debian
+ * 12 ships, takes quadratic time on many lists opened before a fence
+ * (GHSA-66g8-4hjf-77xh, fixed in 0.29.0.gfm.10) and on wide tables
+ * (GHSA-w4qg-3vf7-m9x5, fixed in 0.29.0.gfm.12).  A line that opens more
+ * than PAGE_MAX_NESTING lists or block quotes, or would be a table row of
+ * more than PAGE_MAX_COLUMNS cells, is blanked (as the front matter is, so
+ * line numbers stay) and reported: once for each limit, with a count. */
+static void bound_lines(struct page *pg, char *md, size_t from)
 {
 	const struct textfile *tf = pg->tf;
-	size_t first = 0, first_depth = 0, more = 0;
+	size_t deep = 0, deep_depth = 0, deep_more = 0;
+	size_t wide = 0, wide_cells = 0, wide_more = 0;
 	for (size_t n = 1; n <= tf->n_lines; n++) {
 		size_t off = tf->line_start[n - 1];
 		if (off < from)
@@ -519,16 +549,26 @@ static void bound_nesting(struct page *pg, char *md, size_t from)
 		size_t len;
 		textfile_line(tf, n, &len);
 		size_t depth = line_nesting(md + off, len);
-		if (depth <= PAGE_MAX_NESTING)
+		size_t cells = depth <= PAGE_MAX_NESTING ? line_cells(md + off, len) : 0;
+		if (depth > PAGE_MAX_NESTING) {
+			if (deep)
+				deep_more++;
+			else
+				deep = n, deep_depth = depth;
+		} else if (cells > PAGE_MAX_COLUMNS) {
+			if (wide)
+				wide_more++;
+			else
+				wide = n, wide_cells = cells;
+		} else {
 			continue;
+		}
 		memset(md + off, ' ', len);
-		if (first)
-			more++;
-		else
-			first = n, first_depth = depth;
 	}
-	if (first)
-		page_nesting(pg, first, 1, first_depth, more);
+	if (deep)
+		page_nesting(pg, deep, 1, deep_depth, deep_more);
+	if (wide)
+		table_too_wide(pg, wide, wide_cells, wide_more);
 }
 
 void page_parse(const struct textfile *tf, size_t first_body_line, struct page *pg)
@@ -543,7 +583,7 @@ void page_parse(const struct textfile *tf, size_t first_body_line, struct page *
 	for (size_t i = 0; i < skip; i++)
 		if (md[i] != '\n')
 			md[i] = ' ';
-	bound_nesting(pg, md, skip);
+	bound_lines(pg, md, skip);
 	cmark_gfm_core_extensions_ensure_registered();
 	cmark_parser *parser = cmark_parser_new(CMARK_OPT_SOURCEPOS);
 	cmark_syntax_extension *table = cmark_find_syntax_extension("table");

@@ -11,7 +11,8 @@
  *
  * Work is bounded: the tree is walked with cmark's iterator (no
  * recursion), and a line that opens more than PAGE_MAX_NESTING lists or
- * block quotes is blanked before cmark-gfm sees it (page-nesting).
+ * block quotes (page-nesting), or holds more than PAGE_MAX_COLUMNS table
+ * cells (table-too-wide), is blanked before cmark-gfm sees it.
  *
  * page_parse() also reports the structural problems of markers (unknown,
  * malformed, dangling, conflicting) and unmarked code blocks.  The page
@@ -37,6 +38,9 @@ enum block_kind {
 /* Lists and block quotes nest at most this deep; past it the text is not
  * read (reported as page-nesting).  The course nests two or three deep. */
 #define PAGE_MAX_NESTING 32
+/* A table row holds at most this many cells (table-too-wide); wider lines
+ * are not read.  The course's widest table has six. */
+#define PAGE_MAX_COLUMNS 128
 
 struct page_block {
 	enum block_kind kind;
