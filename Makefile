@@ -29,7 +29,7 @@ LIB_SRCS  = $(filter-out main.c capture_main.c,$(ALL_SRCS))
 DEPS_FULL    = $(BUILD)/.deps-full
 DEPS_CAPTURE = $(BUILD)/.deps-capture
 
-.PHONY: all verify test programs evidence unit golden capture-test course-test deps clean bench
+.PHONY: all verify test programs evidence unit golden hostile capture-test course-test deps clean bench
 
 all: $(DEPS_FULL)
 	@$(MAKE) --no-print-directory $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
@@ -101,6 +101,12 @@ golden: $(BUILD)/asan/coursecheck
 capture-test: $(BUILD)/asan/coursecheck-capture
 	@sh verifier/tests/capture/run.sh $(BUILD)/asan/coursecheck-capture
 
+# Hostile inputs at two sizes each, counted by callgrind (valgrind): every
+# family must end with its diagnostic and do linear work.  The plain -O2
+# binary: under valgrind the sanitized one would take minutes.
+hostile: $(BUILD)/coursecheck
+	@sh verifier/tests/hostile/run.sh $(BUILD)/coursecheck
+
 course-test: $(BUILD)/asan/coursecheck
 	$(BUILD)/asan/coursecheck verify
 	@sh verifier/tests/mutate.sh $(BUILD)/asan/coursecheck
@@ -108,6 +114,7 @@ course-test: $(BUILD)/asan/coursecheck
 test: $(DEPS_FULL)
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory golden
+	@$(MAKE) --no-print-directory hostile
 	@$(MAKE) --no-print-directory capture-test
 	@$(MAKE) --no-print-directory programs
 	@$(MAKE) --no-print-directory course-test

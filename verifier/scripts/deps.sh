@@ -8,8 +8,9 @@
 set -u
 want=${1:-full}
 
-# pkg-config module  Debian package
-full_list="libpcre2-8:libpcre2-dev libcmark-gfm:libcmark-gfm-dev yaml-0.1:libyaml-dev libcrypto:libssl-dev cmocka:libcmocka-dev"
+# pkg-config module  Debian package (valgrind: the hostile-input suite of make test
+# counts work with callgrind)
+full_list="libpcre2-8:libpcre2-dev libcmark-gfm:libcmark-gfm-dev yaml-0.1:libyaml-dev libcrypto:libssl-dev cmocka:libcmocka-dev valgrind:valgrind"
 capture_list="libcrypto:libssl-dev"
 case $want in
 full) list=$full_list ;;

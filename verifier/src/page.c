@@ -503,17 +503,27 @@ static size_t line_nesting(const char *s, size_t len)
 	return i == len && same ? 0 : depth;
 }
 
-/* The cells a line would give as a table row: its '|' that are not
- * escaped, plus one. */
+/* The cells a line would give as a table row: one more than its '|'
+ * that are not escaped, less a leading and a trailing one. */
 static size_t line_cells(const char *s, size_t len)
 {
+	size_t a = 0, b = len;
+	str_trim(s, &a, &b);
 	size_t n = 1;
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '\\')
+	bool last_pipe = false;
+	for (size_t i = a; i < b; i++) {
+		last_pipe = false;
+		if (s[i] == '\\') {
 			i++;
-		else if (s[i] == '|')
+		} else if (s[i] == '|') {
 			n++;
+			last_pipe = true;
+		}
 	}
+	if (n > 1 && s[a] == '|')
+		n--;
+	if (n > 1 && last_pipe)
+		n--;
 	return n;
 }
 
