@@ -275,6 +275,7 @@ struct keyed {
 	size_t n;
 };
 
+/* struct lines_index (compare.h): the hay's keys and the map of core ids */
 struct key_ids {
 	struct strmap map;
 	size_t next;
@@ -406,22 +407,38 @@ static size_t closest_run(const struct lines *ex, size_t sf, size_t st, const st
 /* The segments between "..." lines, placed greedily: each at its earliest
  * exact match after the one before (and at least one omitted line).  If
  * any placement exists the greedy one does, so this is the whole search. */
-static bool place_segments(const struct lines *excerpt, const struct lines *hay, const size_t *seg_from,
+void lines_index_build(struct lines_index *ix, const struct lines *hay)
+{
+	struct key_ids *ids = xcalloc(1, sizeof *ids);
+	struct keyed *hk = xcalloc(1, sizeof *hk);
+	make_keys(ids, hay, 0, hay->n, hk);
+	ix->hay = hay;
+	ix->ids = ids;
+	ix->keys = hk;
+}
+
+void lines_index_free(struct lines_index *ix)
+{
+	if (ix->keys)
+		free(ix->keys->k);
+	if (ix->ids)
+		strmap_free(&ix->ids->map);
+	free(ix->keys);
+	free(ix->ids);
+	memset(ix, 0, sizeof *ix);
+}
+
+static bool place_segments(const struct lines *excerpt, struct lines_index *ix, const size_t *seg_from,
 			   const size_t *seg_to, size_t n_seg, size_t *seg_at, size_t *failed)
 {
-	struct key_ids ids = {0};
-	struct keyed hk;
-	make_keys(&ids, hay, 0, hay->n, &hk);
 	size_t next = 0, g = 0;
 	for (; g < n_seg; g++) {
-		size_t at = find_segment(excerpt, seg_from[g], seg_to[g], hay, &hk, &ids, next);
+		size_t at = find_segment(excerpt, seg_from[g], seg_to[g], ix->hay, ix->keys, ix->ids, next);
 		if (at == SIZE_MAX)
 			break;
 		seg_at[g] = at;
 		next = at + (seg_to[g] - seg_from[g]) + 1;
 	}
-	free(hk.k);
-	strmap_free(&ids.map);
 	*failed = g;
 	return g == n_seg;
 }
@@ -446,12 +463,22 @@ static size_t excerpt_segments(const struct lines *excerpt, size_t **from, size_
 
 bool lines_find_excerpt(const struct lines *excerpt, const struct lines *hay, size_t *first, size_t *line_pos)
 {
+	struct lines_index ix;
+	lines_index_build(&ix, hay);
+	bool found = lines_find_excerpt_in(excerpt, &ix, first, line_pos);
+	lines_index_free(&ix);
+	return found;
+}
+
+bool lines_find_excerpt_in(const struct lines *excerpt, struct lines_index *ix, size_t *first, size_t *line_pos)
+{
+	const struct lines *hay = ix->hay;
 	size_t *seg_from, *seg_to;
 	size_t n_seg = excerpt_segments(excerpt, &seg_from, &seg_to);
 	*first = 0;
 	size_t *seg_at = xmalloc((n_seg + 1) * sizeof *seg_at);
 	size_t failed = 0;
-	bool found = n_seg > 0 && place_segments(excerpt, hay, seg_from, seg_to, n_seg, seg_at, &failed);
+	bool found = n_seg > 0 && place_segments(excerpt, ix, seg_from, seg_to, n_seg, seg_at, &failed);
 	if (found) {
 		*first = seg_at[0];
 		if (line_pos) {
@@ -534,7 +561,10 @@ void lines_excerpt_miss(const struct lines *excerpt, const struct lines *hay, si
 	*near = 0;
 	*near_len = excerpt->n;
 	if (n_seg > 0) {
-		place_segments(excerpt, hay, seg_from, seg_to, n_seg, seg_at, &g);
+		struct lines_index ix;
+		lines_index_build(&ix, hay);
+		place_segments(excerpt, &ix, seg_from, seg_to, n_seg, seg_at, &g);
+		lines_index_free(&ix);
 		if (g == n_seg)
 			g = n_seg - 1; /* all placed: nothing is missing (not called so) */
 		*from = seg_from[g];

@@ -51,6 +51,19 @@ char *lines_diff(const struct lines *a, const char *a_name, const struct lines *
  * the closest run (most equal lines). */
 bool lines_find_excerpt(const struct lines *excerpt, const struct lines *hay, size_t *first, size_t *line_pos);
 
+/* An index of hay for many excerpt searches in it: the keys of its lines,
+ * built once (linear in hay).  hay is borrowed and must outlive it, as
+ * must the excerpts searched with it (the index keeps their lines' text). */
+struct lines_index {
+	const struct lines *hay;
+	struct key_ids *ids;
+	struct keyed *keys;
+};
+void lines_index_build(struct lines_index *ix, const struct lines *hay);
+void lines_index_free(struct lines_index *ix);
+/* lines_find_excerpt in an indexed hay. */
+bool lines_find_excerpt_in(const struct lines *excerpt, struct lines_index *ix, size_t *first, size_t *line_pos);
+
 /* After lines_find_excerpt failed: the first segment of the excerpt (its
  * lines [*from, *to)) that has no place after the segments before it, and
  * the run of hay closest to it, hay[*near, *near + *near_len): its length

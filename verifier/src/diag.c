@@ -189,6 +189,11 @@ void diag_file_end(void)
 	reporter.file_shown = reporter.file_hidden = 0;
 }
 
+bool diag_quiet(void)
+{
+	return reporter.muted || (reporter.file && reporter.file_shown >= DIAG_MAX_PER_FILE);
+}
+
 struct diag *diag_begin(enum diag_kind kind, struct diag_loc at, const char *fmt, ...)
 {
 	struct diag *d = xcalloc(1, sizeof *d);

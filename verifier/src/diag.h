@@ -68,6 +68,11 @@ void diag_mute(bool muted);
 #define DIAG_MAX_PER_FILE 200
 void diag_file_begin(const char *path);
 void diag_file_end(void);
+/* True when the next diagnostic would not be printed (muted, or past its
+ * file's cap): a check may then skip work done only for the message (a
+ * closest run, a diff), so a file of many problems costs no more than
+ * the cap's worth of messages. */
+bool diag_quiet(void);
 
 /* The level a kind has under the current policy. */
 enum diag_level diag_level_of(enum diag_kind kind);

@@ -11,6 +11,7 @@
 #   facts-flags     a measured paragraph of N flags
 #   facts-dates     a measured paragraph of N dates
 #   transcript      an excerpt "ok / ... / FAIL" against N stdout lines "ok"
+#   transcripts     N/10 excerpts "ok / ... / ok" against N stdout lines "ok"
 #   ev-header       an evidence file with N more header fields
 #   snippets        a source of N snippets, one of them quoted
 #   unclosed        the lesson's program with N snippets never closed
@@ -44,6 +45,11 @@ transcript)
 	{ sed -n '/^stdout: /q;p' "$root/$ev"; printf 'stdout: %d\n' "$n"; rep "$n" 'ok\n'; printf 'stderr: 0\n'; } >"$f"
 	sh "$(dirname "$0")/../seal-evidence.sh" "$root" "$f"
 	{ fm evidence/day01-demo/run-2026-12-01.txt; printf '<!-- transcript -->\n```text\nok\n...\nFAIL\n```\n'; } >"$page" ;;
+transcripts)
+	f=$root/evidence/day01-demo/run-2026-12-01.txt
+	{ sed -n '/^stdout: /q;p' "$root/$ev"; printf 'stdout: %d\n' "$n"; rep "$n" 'ok\n'; printf 'stderr: 0\n'; } >"$f"
+	sh "$(dirname "$0")/../seal-evidence.sh" "$root" "$f"
+	{ fm evidence/day01-demo/run-2026-12-01.txt; rep $((n / 10)) '<!-- transcript -->\n```text\nok\n...\nok\n```\n\n'; } >"$page" ;;
 ev-header)
 	awk -v n="$n" '/^stdout: / && !done { for (i = 0; i < n; i++) printf "x-%d: v\n", i; done = 1 } { print }' \
 		"$root/$ev" >"$root/ev.tmp" && mv "$root/ev.tmp" "$root/$ev"
