@@ -4,6 +4,8 @@
 #   make test          unit tests, golden cases, capture tests, the course
 #   make programs      compile every lesson program with its Build: line (needs nvcc)
 #   make evidence      capture evidence on a GPU node (LESSON=day31-scan-1 for one)
+#   make fuzz          run each libFuzzer target for FUZZ_SECONDS (needs clang;
+#                      see verifier/tests/fuzz/fuzz.mk for fuzz-bundle, fuzz-merge)
 #
 # `make verify` and `make test` install the Debian packages they lack when run
 # as root, and otherwise print the exact apt-get line (verifier/scripts/deps.sh).
@@ -109,6 +111,7 @@ test: $(DEPS_FULL)
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory golden
 	@$(MAKE) --no-print-directory capture-test
+	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory programs
 	@$(MAKE) --no-print-directory course-test
 	@echo "make test: all suites passed"
@@ -118,3 +121,5 @@ bench: $(BUILD)/coursecheck
 
 clean:
 	rm -rf $(BUILD)
+
+include verifier/tests/fuzz/fuzz.mk

@@ -5,6 +5,8 @@
 #
 #   deps.sh full      everything `coursecheck` needs (verify, explain, tests)
 #   deps.sh capture   only what capture needs on a GPU node (libcrypto)
+#   deps.sh fuzz      clang and its libFuzzer runtime, for `make fuzz` only
+#                     (`make verify` and `make test` never need clang)
 set -u
 want=${1:-full}
 
@@ -14,7 +16,8 @@ capture_list="libcrypto:libssl-dev"
 case $want in
 full) list=$full_list ;;
 capture) list=$capture_list ;;
-*) echo "deps.sh: unknown set '$want' (want full or capture)" >&2; exit 2 ;;
+fuzz) list="" ;;
+*) echo "deps.sh: unknown set '$want' (want full, capture or fuzz)" >&2; exit 2 ;;
 esac
 
 # Capture runs on GPU nodes where nothing can be installed and pkg-config may
@@ -28,7 +31,17 @@ if [ "$want" = capture ] && ! command -v pkg-config >/dev/null 2>&1; then
 fi
 
 missing=""
-command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"
+if [ "$want" = fuzz ]; then
+	# clang itself, and libFuzzer's runtime (a package of its own in Debian)
+	if command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1; then
+		rt=$("${FUZZ_CC:-clang}" --print-runtime-dir 2>/dev/null)
+		[ -f "$rt/libclang_rt.fuzzer-x86_64.a" ] || [ -f "$rt/libclang_rt.fuzzer.a" ] || missing=" libclang-rt-dev"
+	else
+		missing=" clang libclang-rt-dev"
+	fi
+	command -v llvm-symbolizer >/dev/null 2>&1 || missing="$missing llvm"
+fi
+command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 for pair in $list; do
 	mod=${pair%%:*} pkg=${pair#*:}
 	if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists "$mod"; then
