@@ -76,12 +76,12 @@ FUZZ_BINS   = $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
 
 $(BUILD)/fuzz/obj/%.o: $(SRC)/%.c $(wildcard $(SRC)/*.h) $(SRC)/diag.def | $(DEPS_FUZZ)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -O1 -gline-tables-only $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 		$(FULL_CFLAGS) -c $< -o $@
 
 $(BUILD)/fuzz/fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DIR)/fuzz_util.c $(FUZZ_HDRS) $(FUZZ_OBJS) $(FUZZ_FIXTURE) | $(DEPS_FUZZ)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer $(FULL_CFLAGS) -I$(SRC) -I$(FUZZ_DIR) \
+	$(FUZZ_CC) $(WARN) -O1 -gline-tables-only $(FUZZ_SAN) -fsanitize=fuzzer $(FULL_CFLAGS) -I$(SRC) -I$(FUZZ_DIR) \
 		$< $(FUZZ_DIR)/fuzz_util.c $(FUZZ_EXTRA_$*) $(FUZZ_OBJS) $(FUZZ_LDEXTRA_$*) $(FULL_LIBS) -o $@
 
 fuzz-build: $(DEPS_FUZZ) $(DEPS_FULL)
@@ -96,3 +96,7 @@ fuzz-merge: fuzz-build
 
 fuzz-bundle: fuzz-build
 	@sh $(FUZZ_DIR)/bundle.sh $(BUILD)/fuzz $(BUILD)/fuzz-bundle "$(FUZZ_ALL)"
+
+# The objects are made by pattern rules only: keep make from deleting them
+# as intermediate files after each link.
+.SECONDARY: $(FUZZ_OBJS) $(addprefix $(BUILD)/asan/obj/,$(LIB_SRCS:.c=.o)) $(FUZZ_FIXTURE)

@@ -91,7 +91,7 @@ wait
 # The summary: execs summed over the runs; cov and ft the highest any run
 # reached (libFuzzer's own counters: edges and features of the product).
 {
-	printf '%-14s %12s %7s %7s %7s  %s\n' target execs cov ft corpus findings
+	printf '%-14s %12s %7s %7s %7s  %s\n' target execs cov ft new findings
 	for t in $targets; do
 		dir=$out/$t
 		execs=0 cov=0 ft=0
@@ -106,7 +106,9 @@ wait
 			[ "${f:-0}" -gt "$ft" ] && ft=$f
 		done
 		corpus=$(ls "$dir/corpus" | wc -l)
-		finds=$(cd "$dir" && ls crash-* leak-* timeout-* oom-* slow-unit-* 2>/dev/null | tr '\n' ' ')
+		nf=$(cd "$dir" && ls crash-* leak-* timeout-* oom-* slow-unit-* 2>/dev/null | wc -l)
+		finds=$(cd "$dir" && ls crash-* leak-* timeout-* oom-* slow-unit-* 2>/dev/null | head -3 | tr '\n' ' ')
+		[ "$nf" -gt 3 ] && finds="$finds... ($nf in all)"
 		printf '%-14s %12s %7s %7s %7s  %s\n' "$t" "$execs" "$cov" "$ft" "$corpus" "${finds:-none}"
 	done
 	echo "($seconds s per target, $jobs process(es) each; logs and findings under $out)"
