@@ -25,17 +25,18 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 DEPS_FUZZ    = $(BUILD)/.deps-fuzz
 
-# The product calls the path oracle judges (path_oracle.h), wrapped at link
-# time in fuzz_verify only.
+# The product calls the path oracle judges (path_oracle.h): fuzz_verify
+# links copies of the product's objects whose references to them are
+# renamed to the oracle's wrappers, __wrap_NAME.
 FUZZ_WRAPPED = fopen open openat opendir stat lstat access mkstemp rename renameat renameat2 \
                link linkat unlink unlinkat mkdir rmdir nftw execve
-FUZZ_WRAP    = $(foreach f,$(FUZZ_WRAPPED),-Wl,--wrap=$(f))
+FUZZ_REDEFINE = $(foreach f,$(FUZZ_WRAPPED),--redefine-sym $(f)=__wrap_$(f))
+OBJCOPY      ?= objcopy
 
 FUZZ_HDRS    = $(wildcard $(FUZZ_DIR)/*.h) $(FUZZ_DIR)/path_oracle.c $(wildcard $(SRC)/*.h) $(SRC)/diag.def
 FUZZ_FIXTURE = $(BUILD)/fuzz-gen/fuzz_fixture.c
-# what each target links besides its own file and fuzz_util.c
+# what fuzz_verify links besides its own file and fuzz_util.c
 FUZZ_EXTRA_verify = $(FUZZ_DIR)/path_oracle.c $(FUZZ_FIXTURE)
-FUZZ_LDEXTRA_verify = $(FUZZ_WRAP)
 
 .PHONY: fuzz fuzz-build fuzz-replay fuzz-bundle fuzz-merge
 
@@ -50,12 +51,22 @@ $(FUZZ_FIXTURE): $(FUZZ_DIR)/embed-fixture.sh $(wildcard verifier/tests/fixtures
 # ---- replay build: gcc, ASan + UBSan, the product's sanitized objects ----
 FUZZ_REPLAY_BINS = $(addprefix $(BUILD)/asan/fuzz/fuzz_,$(FUZZ_ALL))
 
-$(BUILD)/asan/fuzz/fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DIR)/replay.c $(FUZZ_DIR)/fuzz_util.c $(FUZZ_HDRS) \
-		$(addprefix $(BUILD)/asan/obj/,$(LIB_SRCS:.c=.o)) $(FUZZ_FIXTURE)
+REPLAY_OBJS = $(addprefix $(BUILD)/asan/obj/,$(LIB_SRCS:.c=.o))
+REPLAY_ORACLE_OBJS = $(addprefix $(BUILD)/asan/oracle/,$(LIB_SRCS:.c=.o))
+
+$(BUILD)/asan/fuzz/fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DIR)/replay.c $(FUZZ_DIR)/fuzz_util.c $(FUZZ_HDRS) $(REPLAY_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -I$(FUZZ_DIR) \
-		$< $(FUZZ_DIR)/replay.c $(FUZZ_DIR)/fuzz_util.c $(FUZZ_EXTRA_$*) \
-		$(addprefix $(BUILD)/asan/obj/,$(LIB_SRCS:.c=.o)) $(FUZZ_LDEXTRA_$*) $(FULL_LIBS) -o $@
+		$< $(FUZZ_DIR)/replay.c $(FUZZ_DIR)/fuzz_util.c $(REPLAY_OBJS) $(FULL_LIBS) -o $@
+$(BUILD)/asan/fuzz/fuzz_verify: $(FUZZ_DIR)/fuzz_verify.c $(FUZZ_DIR)/replay.c $(FUZZ_DIR)/fuzz_util.c $(FUZZ_HDRS) \
+		$(REPLAY_ORACLE_OBJS) $(FUZZ_FIXTURE)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -I$(FUZZ_DIR) \
+		$< $(FUZZ_DIR)/replay.c $(FUZZ_DIR)/fuzz_util.c $(FUZZ_EXTRA_verify) $(REPLAY_ORACLE_OBJS) $(FULL_LIBS) -o $@
+$(BUILD)/asan/oracle/%.o: $(BUILD)/asan/obj/%.o
+	@mkdir -p $(dir $@)
+	@echo "objcopy (path oracle) $@"
+	@$(OBJCOPY) $(FUZZ_REDEFINE) $< $@
 
 # Each target replays its corpus and its regressions, once, in name order.
 fuzz-replay: $(DEPS_FULL)
@@ -79,10 +90,20 @@ $(BUILD)/fuzz/obj/%.o: $(SRC)/%.c $(wildcard $(SRC)/*.h) $(SRC)/diag.def | $(DEP
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -O1 -gline-tables-only $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 		$(FULL_CFLAGS) -c $< -o $@
 
-$(BUILD)/fuzz/fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DIR)/fuzz_util.c $(FUZZ_HDRS) $(FUZZ_OBJS) $(FUZZ_FIXTURE) | $(DEPS_FUZZ)
+FUZZ_ORACLE_OBJS = $(addprefix $(BUILD)/fuzz/oracle/,$(LIB_SRCS:.c=.o))
+FUZZ_LINK = $(FUZZ_CC) $(WARN) -O1 -gline-tables-only $(FUZZ_SAN) -fsanitize=fuzzer $(FULL_CFLAGS) -I$(SRC) -I$(FUZZ_DIR)
+
+$(BUILD)/fuzz/fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DIR)/fuzz_util.c $(FUZZ_HDRS) $(FUZZ_OBJS) | $(DEPS_FUZZ)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(WARN) -O1 -gline-tables-only $(FUZZ_SAN) -fsanitize=fuzzer $(FULL_CFLAGS) -I$(SRC) -I$(FUZZ_DIR) \
-		$< $(FUZZ_DIR)/fuzz_util.c $(FUZZ_EXTRA_$*) $(FUZZ_OBJS) $(FUZZ_LDEXTRA_$*) $(FULL_LIBS) -o $@
+	$(FUZZ_LINK) $< $(FUZZ_DIR)/fuzz_util.c $(FUZZ_OBJS) $(FULL_LIBS) -o $@
+$(BUILD)/fuzz/fuzz_verify: $(FUZZ_DIR)/fuzz_verify.c $(FUZZ_DIR)/fuzz_util.c $(FUZZ_HDRS) $(FUZZ_ORACLE_OBJS) \
+		$(FUZZ_FIXTURE) | $(DEPS_FUZZ)
+	@mkdir -p $(dir $@)
+	$(FUZZ_LINK) $< $(FUZZ_DIR)/fuzz_util.c $(FUZZ_EXTRA_verify) $(FUZZ_ORACLE_OBJS) $(FULL_LIBS) -o $@
+$(BUILD)/fuzz/oracle/%.o: $(BUILD)/fuzz/obj/%.o
+	@mkdir -p $(dir $@)
+	@echo "objcopy (path oracle) $@"
+	@$(OBJCOPY) $(FUZZ_REDEFINE) $< $@
 
 fuzz-build: $(DEPS_FUZZ) $(DEPS_FULL)
 	@$(MAKE) --no-print-directory $(FUZZ_BINS)
@@ -99,4 +120,4 @@ fuzz-bundle: fuzz-build
 
 # The objects are made by pattern rules only: keep make from deleting them
 # as intermediate files after each link.
-.SECONDARY: $(FUZZ_OBJS) $(addprefix $(BUILD)/asan/obj/,$(LIB_SRCS:.c=.o)) $(FUZZ_FIXTURE)
+.SECONDARY: $(FUZZ_OBJS) $(FUZZ_ORACLE_OBJS) $(REPLAY_OBJS) $(REPLAY_ORACLE_OBJS) $(FUZZ_FIXTURE)

@@ -17,7 +17,8 @@
  * runs (path_oracle.h); the dry run writes nothing; every ledger entry
  * has a claim and a source and names a line of the page; and, checked
  * once at start, the fixture itself passes with no error (so the course
- * is set up right and a finding is the input's doing).
+ * is set up right and a finding is the input's doing), and the oracle
+ * aborts a read outside the course and a write inside it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -186,6 +189,25 @@ static void run_update(void)
 	FUZZ_CHECK(rc >= 0 && rc <= 2, "update exit status %d", rc);
 }
 
+/* The oracle must catch what it is there for: in a child, an armed
+ * oracle must abort a read outside the course and a write inside it. */
+static void oracle_self_test(const char *outside, const char *mode)
+{
+	char inside[2 * PATH_MAX];
+	snprintf(inside, sizeof inside, "%s/%s", course, PAGE);
+	pid_t pid = fork();
+	if (pid == 0) {
+		fuzz_report_fd = null_fd; /* the expected report is noise */
+		path_oracle_arm(course, true);
+		FILE *f = __wrap_fopen(outside ? outside : inside, mode);
+		(void)f;
+		_exit(0);
+	}
+	int st;
+	FUZZ_CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT,
+		   "the path oracle let fopen(\"%s\", \"%s\") through", outside ? outside : inside, mode);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -210,6 +232,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	textfile_free(&tf);
 	FUZZ_CHECK(errors == 0, "the fixture course does not pass (%zu errors): the harness is broken", errors);
 	FUZZ_CHECK(path_oracle_checked() > 0, "the path oracle saw no file access: the wrapping is not linked");
+	oracle_self_test("/etc/passwd", "r");
+	oracle_self_test(NULL, "w");
 	return 0;
 }
 

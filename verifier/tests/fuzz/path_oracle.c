@@ -107,14 +107,14 @@ static bool flags_write(int flags)
 	return (flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND)) != 0 || (flags & O_TMPFILE) == O_TMPFILE;
 }
 
-#define WRAP(ret, name, params) \
-	ret __real_##name params;   \
-	ret __wrap_##name params
+/* The product's objects call __wrap_NAME where they called NAME
+ * (fuzz.mk renames their references); the wrappers call the real NAME. */
+#define WRAP(ret, name, params) ret __wrap_##name params
 
 WRAP(FILE *, fopen, (const char *path, const char *mode))
 {
 	judge("fopen", AT_FDCWD, path, mode_writes(mode));
-	return __real_fopen(path, mode);
+	return fopen(path, mode);
 }
 
 WRAP(int, open, (const char *path, int flags, ...))
@@ -127,7 +127,7 @@ WRAP(int, open, (const char *path, int flags, ...))
 		va_end(ap);
 	}
 	judge("open", AT_FDCWD, path, flags_write(flags));
-	return __real_open(path, flags, mode);
+	return open(path, flags, mode);
 }
 
 WRAP(int, openat, (int dirfd, const char *path, int flags, ...))
@@ -140,65 +140,65 @@ WRAP(int, openat, (int dirfd, const char *path, int flags, ...))
 		va_end(ap);
 	}
 	judge("openat", dirfd, path, flags_write(flags));
-	return __real_openat(dirfd, path, flags, mode);
+	return openat(dirfd, path, flags, mode);
 }
 
 WRAP(DIR *, opendir, (const char *path))
 {
 	judge("opendir", AT_FDCWD, path, false);
-	return __real_opendir(path);
+	return opendir(path);
 }
 
 WRAP(int, stat, (const char *path, struct stat *st))
 {
 	judge("stat", AT_FDCWD, path, false);
-	return __real_stat(path, st);
+	return stat(path, st);
 }
 
 WRAP(int, lstat, (const char *path, struct stat *st))
 {
 	judge("lstat", AT_FDCWD, path, false);
-	return __real_lstat(path, st);
+	return lstat(path, st);
 }
 
 WRAP(int, access, (const char *path, int how))
 {
 	judge("access", AT_FDCWD, path, false);
-	return __real_access(path, how);
+	return access(path, how);
 }
 
 WRAP(int, mkstemp, (char *tmpl))
 {
 	judge("mkstemp", AT_FDCWD, tmpl, true);
-	return __real_mkstemp(tmpl);
+	return mkstemp(tmpl);
 }
 
 WRAP(int, rename, (const char *from, const char *to))
 {
 	judge("rename", AT_FDCWD, from, true);
 	judge("rename", AT_FDCWD, to, true);
-	return __real_rename(from, to);
+	return rename(from, to);
 }
 
 WRAP(int, renameat, (int fd1, const char *from, int fd2, const char *to))
 {
 	judge("renameat", fd1, from, true);
 	judge("renameat", fd2, to, true);
-	return __real_renameat(fd1, from, fd2, to);
+	return renameat(fd1, from, fd2, to);
 }
 
 WRAP(int, renameat2, (int fd1, const char *from, int fd2, const char *to, unsigned flags))
 {
 	judge("renameat2", fd1, from, true);
 	judge("renameat2", fd2, to, true);
-	return __real_renameat2(fd1, from, fd2, to, flags);
+	return renameat2(fd1, from, fd2, to, flags);
 }
 
 WRAP(int, link, (const char *from, const char *to))
 {
 	judge("link", AT_FDCWD, from, true);
 	judge("link", AT_FDCWD, to, true);
-	return __real_link(from, to);
+	return link(from, to);
 }
 
 WRAP(int, linkat, (int fd1, const char *from, int fd2, const char *to, int flags))
@@ -206,43 +206,43 @@ WRAP(int, linkat, (int fd1, const char *from, int fd2, const char *to, int flags
 	/* linkat(fd, "", AT_FDCWD, to, AT_EMPTY_PATH) links an O_TMPFILE */
 	judge("linkat", fd1, from && *from ? from : NULL, true);
 	judge("linkat", fd2, to, true);
-	return __real_linkat(fd1, from, fd2, to, flags);
+	return linkat(fd1, from, fd2, to, flags);
 }
 
 WRAP(int, unlink, (const char *path))
 {
 	judge("unlink", AT_FDCWD, path, true);
-	return __real_unlink(path);
+	return unlink(path);
 }
 
 WRAP(int, unlinkat, (int dirfd, const char *path, int flags))
 {
 	judge("unlinkat", dirfd, path, true);
-	return __real_unlinkat(dirfd, path, flags);
+	return unlinkat(dirfd, path, flags);
 }
 
 WRAP(int, mkdir, (const char *path, mode_t mode))
 {
 	judge("mkdir", AT_FDCWD, path, true);
-	return __real_mkdir(path, mode);
+	return mkdir(path, mode);
 }
 
 WRAP(int, rmdir, (const char *path))
 {
 	judge("rmdir", AT_FDCWD, path, true);
-	return __real_rmdir(path);
+	return rmdir(path);
 }
 
 WRAP(int, nftw, (const char *path, int (*fn)(const char *, const struct stat *, int, struct FTW *), int fds,
 		 int flags))
 {
 	judge("nftw", AT_FDCWD, path, false);
-	return __real_nftw(path, fn, fds, flags);
+	return nftw(path, fn, fds, flags);
 }
 
 WRAP(int, execve, (const char *path, char *const argv[], char *const envp[]))
 {
 	if (oracle.armed)
 		violation("execve", path, "runs a program, which checking never does");
-	return __real_execve(path, argv, envp);
+	return execve(path, argv, envp);
 }

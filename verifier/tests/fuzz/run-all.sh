@@ -49,7 +49,8 @@ max_len() {
 	case $1 in
 	numtok) echo 4096 ;;
 	expr) echo 8192 ;;
-	frontmatter | snippet | evidence) echo 16384 ;;
+	frontmatter | snippet) echo 16384 ;;
+	evidence) echo 8192 ;; # align_runs is a longest common subsequence: lines squared
 	*) echo 65536 ;;
 	esac
 }
