@@ -17,6 +17,7 @@
 #ifndef COURSECHECK_FUZZ_H
 #define COURSECHECK_FUZZ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,6 +40,14 @@ _Noreturn void fuzz_fail(const char *file, int line, const char *cond, const cha
 /* Diagnostics go to /dev/null (opened once, before any path oracle is
  * armed): the targets judge the parsers' results, not their wording. */
 void fuzz_quiet(void);
+
+/* True when data is text the reader lets through to a parser: no NUL
+ * byte and valid UTF-8 (RFC 3629: no overlong forms, no surrogates,
+ * nothing past U+10FFFF).  Pages and programs that are not are refused
+ * when read (file-encoding) before cmark-gfm, libyaml or PCRE2 sees them,
+ * so the parser targets skip them too; fuzz_verify, which reads from
+ * disk, feeds them to the reader itself. */
+bool fuzz_is_text(const uint8_t *data, size_t size);
 
 /* One piece of an input split at "@@@@" lines. */
 struct fuzz_part {

@@ -8,8 +8,9 @@
  * no CR, counted right, each change flagged; the evidence text composed
  * from it parses, is intact, and gives back every stdout and stderr line
  * exactly; the tail is a suffix of whole lines; a run compared with
- * itself varies nowhere, every number found is digits at its line and
- * column, and the description lists exactly the numbers that vary.
+ * itself varies nowhere, every number found holds a digit, lies within
+ * one line and sits at its column, and the description lists exactly the
+ * numbers that vary.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,17 +63,28 @@ static void check_section(const struct evidence *ev, size_t first, size_t n, con
 	}
 }
 
+static bool has_digit(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] >= '0' && s[i] <= '9')
+			return true;
+	return false;
+}
+
 static void check_volatility(const struct transcript *first, const struct transcript *other)
 {
 	struct volatility v;
 	volatility_init(&v, first);
 	for (size_t i = 0; i < v.n; i++) {
 		const struct number_pos *p = &v.nums[i];
-		FUZZ_CHECK(p->off + p->len <= first->len && p->len > 0 && first->text[p->off] >= '0' &&
-				   first->text[p->off] <= '9' && !p->varies,
-			   "number %zu at %zu+%zu", i, p->off, p->len);
-		FUZZ_CHECK(p->line >= 1 && p->line <= first->n_lines && p->col >= 1 && p->col <= p->off + 1,
-			   "number %zu at %zu:%zu", i, p->line, p->col);
+		FUZZ_CHECK(p->off + p->len <= first->len && p->len > 0 && !p->varies &&
+				   !memchr(first->text + p->off, '\n', p->len) &&
+				   has_digit(first->text + p->off, p->len),
+			   "number %zu at %zu+%zu is not a number within a line", i, p->off, p->len);
+		size_t bol = p->off - (p->col - 1);
+		FUZZ_CHECK(p->line >= 1 && p->line <= first->n_lines && p->col >= 1 && p->col <= p->off + 1 &&
+				   (bol == 0 || first->text[bol - 1] == '\n'),
+			   "number %zu at %zu:%zu does not sit at its column", i, p->line, p->col);
 	}
 	volatility_compare(&v, first, first);
 	for (size_t i = 0; i < v.n; i++)

@@ -134,6 +134,8 @@ static void check_header(const struct textfile *tf)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	if (!fuzz_is_text(data, size))
+		return 0; /* refused at read: no parser sees it (fuzz.h) */
 	fuzz_quiet();
 	struct textfile tf;
 	textfile_from_memory((const char *)data, size, "programs/fz/fz.cu", &tf);
