@@ -4,7 +4,8 @@
  * Input: PAGE [@@@@ PROGRAM [@@@@ EVIDENCE]].  Once per process the
  * harness writes a scratch course (the test fixture demo, embedded in the
  * binary: one lesson day01-demo with its page, program and evidence)
- * under /dev/shm (or $TMPDIR), and removes it at exit.  For each input it
+ * under /dev/shm (or $TMPDIR), named by its pid, and removes it at exit;
+ * one left by a process that died of a finding is swept by the next.  For each input it
  * writes PAGE as pages/day01-demo.md, PROGRAM (or the fixture's) as the
  * lesson's program, and EVIDENCE, when given, as a newer run
  * evidence/day01-demo/run-2026-12-01.txt; a body-sha256 or source-sha256
@@ -20,6 +21,7 @@
  * is set up right and a finding is the input's doing), and the oracle
  * aborts a read outside the course and a write inside it.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -208,6 +210,27 @@ static void oracle_self_test(const char *outside, const char *mode)
 		   "the path oracle let fopen(\"%s\", \"%s\") through", outside ? outside : inside, mode);
 }
 
+/* A process that dies of a finding never runs its atexit: the next one
+ * sweeps the scratch courses whose process is gone (named by pid). */
+static void sweep_dead(const char *tmp)
+{
+	DIR *d = opendir(tmp);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		int pid;
+		if (sscanf(e->d_name, "coursecheck-fuzz-%d.", &pid) != 1 || pid <= 0)
+			continue;
+		if (kill(pid, 0) == 0 || errno != ESRCH)
+			continue; /* alive, or not ours to judge */
+		char path[2 * PATH_MAX];
+		snprintf(path, sizeof path, "%s/%s", tmp, e->d_name);
+		nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	}
+	closedir(d);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -219,7 +242,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	null_fd = open("/dev/null", O_WRONLY);
 	const char *tmp = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	char dir[PATH_MAX];
-	snprintf(dir, sizeof dir, "%s/coursecheck-fuzz.XXXXXX", tmp);
+	sweep_dead(tmp);
+	snprintf(dir, sizeof dir, "%s/coursecheck-fuzz-%d.XXXXXX", tmp, (int)getpid());
 	if (!mkdtemp(dir) || !realpath(dir, course))
 		fuzz_fail(__FILE__, __LINE__, "mkdtemp", "%s: %s", dir, strerror(errno));
 	atexit(remove_course);

@@ -4,8 +4,9 @@
 # Runs every fuzz target for SECONDS, all at once, and writes a summary
 # (execs, cov, ft, corpus, findings per target) to OUTDIR/summary.txt and
 # standard output.  In a bundle (bundle.sh) the defaults find everything
-# next to this script: bin/ the targets, lib/ the shared libraries (and the
-# loader, when the bundle carries one), corpus/, regressions/ and dict/.
+# next to this script: bin/ the targets, lib/ the shared libraries (lib/glibc
+# the C library and its loader, used only when the machine's own is too
+# old), corpus/, regressions/ and dict/.
 # `make fuzz` passes --bin build/fuzz --data verifier/tests/fuzz.
 #
 # JOBS=K runs K processes per target (default 1; on 16 cores with 8
@@ -36,7 +37,11 @@ loader=""
 if [ -d "$here/lib" ] && [ "$bin" = "$here/bin" ]; then
 	LD_LIBRARY_PATH=$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 	export LD_LIBRARY_PATH
-	[ -x "$here/lib/ld-linux-x86-64.so.2" ] && loader="$here/lib/ld-linux-x86-64.so.2 --library-path $here/lib"
+	probe=$(ls "$bin"/fuzz_* | head -1)
+	if ! "$probe" -runs=0 >/dev/null 2>&1 && [ -x "$here/lib/glibc/ld-linux-x86-64.so.2" ]; then
+		loader="$here/lib/glibc/ld-linux-x86-64.so.2 --library-path $here/lib/glibc:$here/lib"
+		echo "run-all: this machine's C library is too old for the targets: using the bundle's" >&2
+	fi
 fi
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
