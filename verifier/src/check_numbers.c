@@ -649,8 +649,13 @@ void check_numbers(struct page_ctx *ctx)
 	for (size_t i = 0; i < ctx->n_ev; i++)
 		usable &= ctx->ev[i] && ctx->ev[i]->state == LOAD_OK;
 	if (!usable) {
+		/* said of the body as a whole: its first line, or the page's last
+		 * when the front matter is all there is */
+		size_t line = ctx->fm.first_body_line;
+		if (line > ctx->tf.n_lines)
+			line = ctx->tf.n_lines ? ctx->tf.n_lines : 1;
 		if (!ctx->is_readme || ctx->fm.present || ctx->n_ev > 0)
-			ledger_add(ctx->ledger, LG_FAILED, ctx->fm.first_body_line, 1, "numbers",
+			ledger_add(ctx->ledger, LG_FAILED, line, 1, "numbers",
 				   "not checked: the page has no usable evidence (see the errors above)");
 		/* a page with front matter has had its missing evidence field
 		 * reported; a README has only the lesson's evidence folder */

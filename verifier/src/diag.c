@@ -146,6 +146,8 @@ static void put_caret(struct buf *b, struct diag_loc at)
 	size_t from = 0;
 	if (at.col > 120)
 		from = at.col - 60;
+	if (from > len)
+		from = len; /* a column past the line's end: show its end */
 	size_t to = len;
 	if (to - from > 200)
 		to = from + 200;

@@ -70,7 +70,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct num_token *r = NULL;
 		size_t rn = numtok_scan(buf, m, &r);
 		FUZZ_CHECK(rn == 1, "token %zu formatted as '%s' rescans as %zu tokens", i, buf, rn);
-		FUZZ_CHECK(r[0].value == k->value && (r[0].decimals == k->decimals || !plain_mantissa(text, k)),
+		/* a mantissa that rounds up to the next power of ten ("9.99e00"
+		 * whose double is 10) comes back one exponent up, so with one
+		 * decimal place less: the same value, the same digits shown */
+		bool carried = k->has_exponent && r[0].decimals == k->decimals - 1;
+		FUZZ_CHECK(r[0].value == k->value && (r[0].decimals == k->decimals || !plain_mantissa(text, k) || carried),
 			   "token %zu formatted as '%s' rescans as %.17g with %d decimals, not %.17g with %d", i, buf,
 			   r[0].value, r[0].decimals, k->value, k->decimals);
 		FUZZ_CHECK(strcmp(r[0].unit, k->unit) == 0, "token %zu formatted as '%s' has unit '%s', not '%s'", i, buf,
