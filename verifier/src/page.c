@@ -293,6 +293,7 @@ static void page_nesting(struct page *pg, size_t line, size_t col, size_t depth,
 			  more_lines, more_lines == 1 ? "" : "s");
 	diag_hint(d, "nest lists and block quotes at most %d levels deep", PAGE_MAX_NESTING);
 	diag_end(d);
+	pg->unread++;
 	pg->problems++;
 }
 
@@ -538,6 +539,7 @@ static void table_too_wide(struct page *pg, size_t line, size_t cells, size_t mo
 	diag_hint(d, "split the table: at most %d columns", PAGE_MAX_COLUMNS);
 	diag_end(d);
 	pg->problems++;
+	pg->unread++;
 }
 
 /* Bounds the text before cmark-gfm sees it.  0.29.0.gfm.6, which Debian

@@ -64,6 +64,7 @@ struct page {
 	struct page_block *blocks; /* in document order */
 	size_t n_blocks;
 	size_t problems;           /* structural problems reported */
+	size_t unread;             /* lines blanked past a limit (page-nesting, table-too-wide): not read */
 };
 
 /* Parses tf from first_body_line on (the front matter before it is not

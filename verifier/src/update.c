@@ -1062,6 +1062,16 @@ static bool load_page(struct update *u, const char *relpath)
 	frontmatter_parse(&u->ctx.tf, !u->ctx.is_readme, &u->ctx.fm);
 	page_parse(&u->ctx.tf, u->ctx.fm.first_body_line, &u->ctx.pg);
 	diag_mute(false);
+	if (u->ctx.pg.unread) {
+		/* text the parser did not read would be left as it is, silently
+		 * out of date: the page is not carried until it can be read */
+		struct diag *d = diag_begin(D_UPDATE_REFUSED, textfile_loc_line(&u->ctx.tf, 1, 0, 0),
+					    "not updated: %zu part%s of the page nest too deep or are too wide to be read",
+					    u->ctx.pg.unread, u->ctx.pg.unread == 1 ? "" : "s");
+		diag_hint(d, "'coursecheck verify %s' shows where; fix those lines, then run update", relpath);
+		diag_end(d);
+		return false;
+	}
 	if (u->ctx.fm.lesson) {
 		u->ctx.lesson = xstrdup(u->ctx.fm.lesson);
 	} else if (u->ctx.is_readme) {
