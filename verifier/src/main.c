@@ -7,6 +7,7 @@
 
 #include "capture.h"
 #include "cli.h"
+#include "review.h"
 #include "update.h"
 
 static const char usage[] =
@@ -14,6 +15,7 @@ static const char usage[] =
 	"\n"
 	"  verify [--as published] [PAGE...]   check pages, program READMEs and programs\n"
 	"  explain PAGE...                     print the ledger of every claim of a page\n"
+	"  review [--output DIR] [PAGE...]     write HTML pages showing every claim beside its evidence\n"
 	"  capture [LESSON...]                 run lessons on this GPU machine, write evidence\n"
 	"  update [--dry-run] FILE...          carry the newest evidence into pages and headers\n"
 	"  ids                                 list the diagnostic kinds and their ids\n"
@@ -29,6 +31,7 @@ int main(int argc, char **argv)
 	} commands[] = {
 		{"verify", cli_verify},
 		{"explain", cli_explain},
+		{"review", cli_review},
 		{"capture", capture_command},
 		{"update", cli_update},
 		{"ids", cli_ids},
