@@ -37,38 +37,44 @@ static void note_nearest(struct diag *d, const struct bank *b, double value)
 }
 
 /* For review: the row and column names of an evidence place (align.c's
- * naming, as drift notes use it), or the header key it is. */
-static void detail_place(struct ledger_entry *le, const struct evidence *ev, size_t k, const struct num_token *tok,
-			 size_t file_line)
+ * naming, as drift notes use it), or the header key it is; malloc'd, or
+ * NULL when it has no name. */
+static char *place_name(const struct evidence *ev, size_t k, const struct num_token *tok, size_t file_line)
 {
-	if (!le)
-		return;
 	if (k == SIZE_MAX) {
 		for (size_t i = 0; i < ev->n_fields; i++)
 			if (ev->fields[i].line == file_line)
-				ledger_detail(le, "header field \"%s\"", ev->fields[i].key);
-		return;
+				return xasprintf("header field \"%s\"", ev->fields[i].key);
+		return NULL;
 	}
 	char row[128], col[64];
 	align_place_names(ev, k, tok, row, sizeof row, col, sizeof col);
 	if (row[0] && col[0])
-		ledger_detail(le, "row \"%s\", column \"%s\"", row, col);
-	else if (row[0] || col[0])
-		ledger_detail(le, "%s \"%s\"", row[0] ? "row" : "column", row[0] ? row : col);
+		return xasprintf("row \"%s\", column \"%s\"", row, col);
+	if (row[0] || col[0])
+		return xasprintf("%s \"%s\"", row[0] ? "row" : "column", row[0] ? row : col);
+	return NULL;
 }
 
-/* For review: the evidence token a page number rests on, its place, and
- * the rounding when the page shows fewer digits. */
+/* For review: the evidence token a number rests on, named by its place
+ * (after what, a literal of a derivation); and the rounding when the page
+ * shows fewer digits than the evidence. */
 static void ledger_bank_entry(struct ledger_entry *le, const struct bank_entry *e, const struct num_token *page,
-			      const char *claim, const char *note)
+			      const char *claim, const char *what)
 {
 	if (!le)
 		return;
 	size_t len;
 	const char *line = textfile_line(&e->ev->ev.tf, e->line, &len);
 	size_t tl = e->tok.end - e->tok.start;
-	ledger_ref(le, e->ev->path, e->line, e->line, bank_entry_col(e), tl, note ? "%s" : NULL, note);
-	detail_place(le, &e->ev->ev, e->stdout_index, &e->tok, e->line);
+	char *place = place_name(&e->ev->ev, e->stdout_index, &e->tok, e->line);
+	if (what && place)
+		ledger_ref(le, e->ev->path, e->line, e->line, bank_entry_col(e), tl, "%s: %s", what, place);
+	else if (what || place)
+		ledger_ref(le, e->ev->path, e->line, e->line, bank_entry_col(e), tl, "%s", what ? what : place);
+	else
+		ledger_ref(le, e->ev->path, e->line, e->line, bank_entry_col(e), tl, NULL);
+	free(place);
 	if (page && page->value != e->tok.value)
 		ledger_detail(le, "%s = %.*s rounded to %d significant digit%s", claim, (int)tl, line + e->tok.start,
 			      page->sig_digits, page->sig_digits == 1 ? "" : "s");
@@ -176,6 +182,9 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 										 : "a small whole number, needs no evidence");
 		}
 	}
+	if (ok && r.value != p->tok.value)
+		ledger_detail(le, "%s = %.6g rounded to %d significant digit%s", claim, r.value, p->tok.sig_digits,
+			      p->tok.sig_digits == 1 ? "" : "s");
 	free(origin);
 	expr_result_free(&r);
 	free(claim);

@@ -532,9 +532,14 @@ static void put_ref(struct buf *b, const struct ledger_ref *ref)
 	buf_puts(b, "</pre></div>");
 }
 
-static void put_diag(struct buf *b, const struct rdiag *g, size_t i)
+/* A diagnostic; the list at the top has the anchor (id), the copy in an
+ * item's row none (ids are unique). */
+static void put_diag(struct buf *b, const struct rdiag *g, size_t i, bool anchor)
 {
-	buf_printf(b, "<div class=\"diag %s\" id=\"d%zu\"><p class=\"msg\"><strong>", g->error ? "err" : "warn", i);
+	buf_printf(b, "<div class=\"diag %s\"", g->error ? "err" : "warn");
+	if (anchor)
+		buf_printf(b, " id=\"d%zu\"", i);
+	buf_puts(b, "><p class=\"msg\"><strong>");
 	put_escs(b, g->head);
 	buf_puts(b, "</strong></p>");
 	if (g->body && *g->body) {
@@ -584,7 +589,7 @@ static void put_row(struct render *r, size_t i)
 	}
 	for (size_t d = 0; d < r->diags.n; d++)
 		if (r->diags.v[d].owner == (long)i)
-			put_diag(b, &r->diags.v[d], d);
+			put_diag(b, &r->diags.v[d], d, false);
 	buf_puts(b, "</td></tr>\n");
 }
 
@@ -790,7 +795,7 @@ static const char css[] =
 	"table.pairs{width:100%;border-collapse:collapse;font-size:.86em;margin:.4rem 0 1.2rem}\n"
 	"table.pairs caption{text-align:left;font-weight:600;color:var(--muted)}\n"
 	"table.pairs th,table.pairs td{border:1px solid var(--line);padding:.25rem .4rem;vertical-align:top;text-align:left}\n"
-	"table.pairs pre{margin:.2rem 0;font-size:.95em}\n"
+	"table.pairs pre{margin:.2rem 0;font-size:.95em}#pane pre{font-size:.8em;position:relative}\n"
 	"tr:target{outline:3px solid #000}\n"
 	".evline .ln{display:inline-block;min-width:3.5ch;color:var(--muted);user-select:none;margin-right:1ch;text-align:right}\n"
 	"strong.tok{background:#ffe066;outline:1px solid #7a6400;font-weight:700}\n"
@@ -816,6 +821,7 @@ static const char js[] =
 	"var at=d.createElement('p');at.className='at';at.textContent='page line '+row.getAttribute('data-at');body.appendChild(at);\n"
 	"var s=d.createElement('p');s.className='src';s.textContent='checked against: '+c[2].textContent;body.appendChild(s);\n"
 	"var ev=d.createElement('div');ev.className='evidence';ev.innerHTML=c[3].innerHTML;body.appendChild(ev);\n"
+	"var tok=ev.querySelector('strong.tok');if(tok){var pre=tok.parentNode;pre.scrollLeft=Math.max(0,tok.offsetLeft-pre.clientWidth/2);}\n"
 	"if(sel)sel.classList.remove('sel');sel=d.getElementById('i'+i);if(sel)sel.classList.add('sel');}\n"
 	"function pick(t){return t&&t.closest?t.closest('.main .item[data-i], .main .badge[data-i]'):null;}\n"
 	"d.addEventListener('click',function(e){var t=pick(e.target);if(!t)return;e.preventDefault();show(t.getAttribute('data-i'));});\n"
@@ -894,7 +900,7 @@ char *review_render(const char *relpath, const struct ledger *lg, const char *di
 		buf_printf(b, "<div class=\"found\"><h2>What the gate found (%zu)</h2><ol>", r.diags.n);
 		for (size_t i = 0; i < r.diags.n; i++) {
 			buf_puts(b, "<li>");
-			put_diag(b, &r.diags.v[i], i);
+			put_diag(b, &r.diags.v[i], i, true);
 			if (r.diags.v[i].owner >= 0)
 				buf_printf(b, "<p><a href=\"#r%ld\">the item it explains</a></p>", r.diags.v[i].owner);
 			buf_puts(b, "</li>");
