@@ -4,6 +4,7 @@
 #   make test          unit tests, golden cases, capture tests, the course
 #   make programs      compile every lesson program with its Build: line (needs nvcc)
 #   make evidence      capture evidence on a GPU node (LESSON=day31-scan-1 for one)
+#   make review        the technical review of every page as HTML, in build/review/
 #
 # `make verify` and `make test` install the Debian packages they lack when run
 # as root, and otherwise print the exact apt-get line (verifier/scripts/deps.sh).
@@ -28,8 +29,9 @@ LIB_SRCS  = $(filter-out main.c capture_main.c,$(ALL_SRCS))
 
 DEPS_FULL    = $(BUILD)/.deps-full
 DEPS_CAPTURE = $(BUILD)/.deps-capture
+DEPS_TEST    = $(BUILD)/.deps-test
 
-.PHONY: all verify test programs evidence unit golden capture-test course-test deps clean bench
+.PHONY: all verify test programs evidence unit golden capture-test course-test deps clean bench review review-test
 
 all: $(DEPS_FULL)
 	@$(MAKE) --no-print-directory $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
@@ -40,6 +42,9 @@ $(DEPS_FULL):
 $(DEPS_CAPTURE):
 	@sh verifier/scripts/deps.sh capture
 	@mkdir -p $(BUILD) && touch $@
+$(DEPS_TEST): $(DEPS_FULL)
+	@sh verifier/scripts/deps.sh test
+	@touch $@
 deps: $(DEPS_FULL)
 
 # ---- the two binaries, plain and sanitized -----------------------------
@@ -101,6 +106,14 @@ golden: $(BUILD)/asan/coursecheck
 capture-test: $(BUILD)/asan/coursecheck-capture
 	@sh verifier/tests/capture/run.sh $(BUILD)/asan/coursecheck-capture
 
+# Every page checked by the review gate, as HTML beside its evidence.
+review: $(DEPS_FULL)
+	@$(MAKE) --no-print-directory $(BUILD)/coursecheck
+	$(BUILD)/coursecheck review --output $(BUILD)/review
+
+review-test: $(BUILD)/asan/coursecheck $(DEPS_TEST)
+	@sh verifier/tests/review/run.sh $(BUILD)/asan/coursecheck
+
 course-test: $(BUILD)/asan/coursecheck
 	$(BUILD)/asan/coursecheck verify
 	@sh verifier/tests/mutate.sh $(BUILD)/asan/coursecheck
@@ -111,6 +124,7 @@ test: $(DEPS_FULL)
 	@$(MAKE) --no-print-directory capture-test
 	@$(MAKE) --no-print-directory programs
 	@$(MAKE) --no-print-directory course-test
+	@$(MAKE) --no-print-directory review-test
 	@echo "make test: all suites passed"
 
 bench: $(BUILD)/coursecheck

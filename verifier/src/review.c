@@ -991,15 +991,20 @@ static void put_index(struct buf *b, const struct index_row *rows, size_t n)
 	buf_puts(b, "</tbody></table></div>\n</body>\n</html>\n");
 }
 
+/* The one place review-write is raised: what could not be written and why. */
+static void write_failed(const char *path, const char *what, char *why)
+{
+	diag_report(D_REVIEW_WRITE, (struct diag_loc){.path = path}, "cannot %s: %s", what, why);
+	free(why);
+}
+
 static int write_out(const char *dir, const char *name, const char *text, size_t len)
 {
 	char *path = xasprintf("%s/%s", dir, name);
 	char *why = NULL;
 	int rc = review_write_file(path, text, len, &why);
-	if (rc != 0) {
-		diag_report(D_REVIEW_WRITE, (struct diag_loc){.path = path}, "cannot write the review: %s", why);
-		free(why);
-	}
+	if (rc != 0)
+		write_failed(path, "write the review", why);
 	free(path);
 	return rc;
 }
@@ -1040,7 +1045,8 @@ static size_t course_review_pages(char ***out)
 	return n;
 }
 
-static void review_one(const char *rel, const char *dir, struct index_row *row, int *status)
+/* Checks and renders one page; returns whether its review was written. */
+static bool review_one(const char *rel, const char *dir, struct index_row *row, int *status)
 {
 	char *text = NULL;
 	size_t text_len = 0;
@@ -1054,6 +1060,7 @@ static void review_one(const char *rel, const char *dir, struct index_row *row, 
 	struct check_opts opts = {.strict = true}; /* the gate */
 	struct ledger lg = {0};
 	int rc = check_page(rel, &opts, &lg);
+	bool written = false;
 	fclose(mem);
 	cli_setup_diag();
 	fputs(text ? text : "", stderr);
@@ -1070,12 +1077,15 @@ static void review_one(const char *rel, const char *dir, struct index_row *row, 
 		char *html = review_render(rel, &lg, text ? text : "", &row->v, &len);
 		if (write_out(dir, row->file, html, len) != 0)
 			*status = 2;
+		else
+			written = true;
 		free(html);
 	} else {
 		*status = 2;
 	}
 	ledger_free(&lg);
 	free(text);
+	return written;
 }
 
 static const char review_usage[] =
@@ -1116,8 +1126,7 @@ int cli_review(int argc, char **argv)
 	}
 	char *why = NULL;
 	if (review_make_dirs(out, &why) != 0) {
-		diag_report(D_REVIEW_WRITE, (struct diag_loc){.path = out}, "cannot make the review folder: %s", why);
-		free(why);
+		write_failed(out, "make the review folder", why);
 		cli_release();
 		return 2;
 	}
@@ -1137,8 +1146,9 @@ int cli_review(int argc, char **argv)
 	}
 	struct index_row *rows = xcalloc(n ? n : 1, sizeof *rows);
 	int status = 0;
+	size_t written = 0;
 	for (size_t i = 0; i < n; i++)
-		review_one(pages[i], out, &rows[i], &status);
+		written += review_one(pages[i], out, &rows[i], &status);
 	struct buf index = {0};
 	put_index(&index, rows, n);
 	if (write_out(out, "index.html", index.s, index.len) != 0)
@@ -1156,9 +1166,9 @@ int cli_review(int argc, char **argv)
 	free(rows);
 	free(pages);
 	size_t errors = diag_count(DIAG_ERROR), warnings = diag_count(DIAG_WARNING);
-	fprintf(stderr, "coursecheck review: %zu page%s written to %s/, %zu failing the gate, %zu check%s: %zu error%s, "
-			"%zu warning%s\n",
-		n, n == 1 ? "" : "s", out, failing, diag_checks(), diag_checks() == 1 ? "" : "s", errors,
+	fprintf(stderr, "coursecheck review: %zu of %zu page%s written to %s/, %zu failing the gate, %zu check%s: "
+			"%zu error%s, %zu warning%s\n",
+		written, n, n == 1 ? "" : "s", out, failing, diag_checks(), diag_checks() == 1 ? "" : "s", errors,
 		errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
 	cli_release();
 	return status ? status : errors ? 1 : 0;
