@@ -170,21 +170,42 @@ static void rdiags_free(struct rdiags *ds)
 	free(ds->v);
 }
 
-/* A diagnostic explains the failed item at its place, or else a failed
- * item on its line whose span holds its column. */
+/* The first of the entries (sorted by line) on line, or n. */
+static size_t first_on_line(const struct ledger_entry **v, size_t n, size_t line)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid]->line < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A diagnostic explains the failed item at its place, or else the failed
+ * item nearest before its column on its line (a derivation's literal sits
+ * in the annotation after its number), or else a failed item on its line. */
 static void rdiags_attach(struct rdiags *ds, const struct ledger_entry **v, size_t n)
 {
 	for (size_t d = 0; d < ds->n; d++) {
 		struct rdiag *g = &ds->v[d];
 		if (!g->line)
 			continue;
+		size_t from = first_on_line(v, n, g->line), to = from;
+		while (to < n && v[to]->line == g->line)
+			to++;
 		long best = -1;
-		for (size_t i = 0; i < n && best < 0; i++)
-			if (v[i]->kind == LG_FAILED && v[i]->line == g->line && v[i]->col == g->col)
+		for (size_t i = from; i < to && best < 0; i++)
+			if (v[i]->kind == LG_FAILED && v[i]->col == g->col)
 				best = (long)i;
-		for (size_t i = 0; i < n && best < 0; i++)
-			if (v[i]->kind == LG_FAILED && v[i]->line == g->line &&
-			    (v[i]->span == 0 || (g->col >= v[i]->col && g->col < v[i]->col + v[i]->span + 64)))
+		for (size_t i = from; i < to && best < 0; i++) /* the nearest failed claim before it */
+			if (v[i]->kind == LG_FAILED && v[i]->col <= g->col && (i + 1 == to || v[i + 1]->col > g->col ||
+									       v[i + 1]->kind != LG_FAILED))
+				best = (long)i;
+		for (size_t i = from; i < to && best < 0; i++)
+			if (v[i]->kind == LG_FAILED)
 				best = (long)i;
 		g->owner = best;
 	}
@@ -210,6 +231,7 @@ struct item {
 
 struct render {
 	const char *page;
+	size_t *bfirst, *bend; /* the items of top-level block k: [bfirst[k], bend[k]) */
 	const struct textfile *tf;
 	const struct ledger *lg;
 	struct item *items;
@@ -593,17 +615,19 @@ static void put_row(struct render *r, size_t i)
 	buf_puts(b, "</td></tr>\n");
 }
 
-static void put_pairs(struct render *r, size_t block)
+/* The pairs table of a block's items [from, to) (block SIZE_MAX: the
+ * items outside every block, wherever they sort). */
+static void put_pairs(struct render *r, size_t block, size_t from, size_t to)
 {
 	bool any = false;
-	for (size_t i = 0; i < r->n && !any; i++)
+	for (size_t i = from; i < to && !any; i++)
 		any = r->items[i].block == block;
 	if (!any)
 		return;
 	buf_puts(&r->out, "<table class=\"pairs\"><caption>What this block claims and its evidence</caption>"
 			  "<thead><tr><th scope=\"col\">kind</th><th scope=\"col\">the page says</th>"
 			  "<th scope=\"col\">checked against</th><th scope=\"col\">evidence and details</th></tr></thead><tbody>\n");
-	for (size_t i = 0; i < r->n; i++)
+	for (size_t i = from; i < to; i++)
 		if (r->items[i].block == block)
 			put_row(r, i);
 	buf_puts(&r->out, "</tbody></table>\n");
@@ -625,15 +649,25 @@ static void put_body(struct render *r)
 	free(md);
 	unlink_outward(doc);
 	cmark_llist *exts = cmark_parser_get_syntax_extensions(parser);
-	/* each item belongs to the top-level block holding its line */
+	/* each item belongs to the top-level block holding its line: the
+	 * items are sorted by line and the blocks come in line order, so one
+	 * sweep assigns them (linear, whatever the page's size) */
 	size_t nb = 0;
-	for (cmark_node *c = cmark_node_first_child(doc); c; c = cmark_node_next(c), nb++) {
+	for (cmark_node *c = cmark_node_first_child(doc); c; c = cmark_node_next(c))
+		nb++;
+	r->bfirst = xcalloc(nb + 1, sizeof *r->bfirst);
+	r->bend = xcalloc(nb + 1, sizeof *r->bend);
+	size_t i = 0, k = 0;
+	for (cmark_node *c = cmark_node_first_child(doc); c; c = cmark_node_next(c), k++) {
 		size_t from = (size_t)cmark_node_get_start_line(c), to = (size_t)cmark_node_get_end_line(c);
-		for (size_t i = 0; i < r->n; i++)
-			if (r->items[i].block == SIZE_MAX && r->items[i].e->line >= from && r->items[i].e->line <= to)
-				r->items[i].block = nb;
+		while (i < r->n && r->items[i].e->line < from)
+			i++;
+		r->bfirst[k] = i;
+		for (; i < r->n && r->items[i].e->line <= to; i++)
+			r->items[i].block = k;
+		r->bend[k] = i;
 	}
-	size_t k = 0;
+	k = 0;
 	for (cmark_node *c = cmark_node_first_child(doc); c; c = cmark_node_next(c), k++) {
 		char *html = cmark_render_html(c, CMARK_OPT_DEFAULT, exts);
 		struct buf whole = r->out;
@@ -645,7 +679,7 @@ static void put_body(struct render *r)
 		buf_printf(&r->out, "<div class=\"blk\" data-lines=\"%d-%d\">", cmark_node_get_start_line(c),
 			   cmark_node_get_end_line(c));
 		bool badges = false;
-		for (size_t i = 0; i < r->n; i++) {
+		for (size_t i = r->bfirst[k]; i < r->bend[k]; i++) {
 			struct item *it = &r->items[i];
 			if (it->block != k || it->placed)
 				continue;
@@ -661,7 +695,7 @@ static void put_body(struct render *r)
 		if (inner.s)
 			buf_append(&r->out, inner.s, inner.len);
 		buf_free(&inner);
-		put_pairs(r, k);
+		put_pairs(r, k, r->bfirst[k], r->bend[k]);
 		buf_puts(&r->out, "</div>\n");
 	}
 	/* items outside every block (the front matter, a place past the end) */
@@ -677,9 +711,11 @@ static void put_body(struct render *r)
 				r->items[i].placed = true;
 			}
 		buf_puts(&r->out, "</p>");
-		put_pairs(r, SIZE_MAX);
+		put_pairs(r, SIZE_MAX, 0, r->n);
 		buf_puts(&r->out, "</div>\n");
 	}
+	free(r->bfirst);
+	free(r->bend);
 	cmark_parser_free(parser);
 	cmark_node_free(doc);
 }
@@ -795,7 +831,7 @@ static const char css[] =
 	"table.pairs{width:100%;border-collapse:collapse;font-size:.86em;margin:.4rem 0 1.2rem}\n"
 	"table.pairs caption{text-align:left;font-weight:600;color:var(--muted)}\n"
 	"table.pairs th,table.pairs td{border:1px solid var(--line);padding:.25rem .4rem;vertical-align:top;text-align:left}\n"
-	"table.pairs pre{margin:.2rem 0;font-size:.95em}#pane pre{font-size:.8em;position:relative}\n"
+	"table.pairs pre{margin:.2rem 0;font-size:.95em}#pane pre{font-size:.8em;position:relative}#pane h2{font-size:1.15rem;margin:0 0 .3rem}#pane h3{margin:.2rem 0}\n"
 	"tr:target{outline:3px solid #000}\n"
 	".evline .ln{display:inline-block;min-width:3.5ch;color:var(--muted);user-select:none;margin-right:1ch;text-align:right}\n"
 	"strong.tok{background:#ffe066;outline:1px solid #7a6400;font-weight:700}\n"

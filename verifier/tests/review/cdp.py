@@ -87,7 +87,8 @@ def main():
         target = b.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         s = b.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         b.send("Emulation.setDeviceMetricsOverride",
-               {"width": 1400, "height": 1000, "deviceScaleFactor": 1, "mobile": False}, s)
+               {"width": int(os.environ.get("CDP_WIDTH", 1400)), "height": 1000,
+                "deviceScaleFactor": float(os.environ.get("CDP_ZOOM", 1)), "mobile": False}, s)
         b.send("Page.navigate", {"url": "file://" + os.path.abspath(page)}, s)
         for _ in range(100):
             if evaluate(b, s, "document.readyState") == "complete":
