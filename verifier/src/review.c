@@ -309,10 +309,19 @@ static int by_event(const void *a, const void *b)
 	return (x->item > y->item) - (x->item < y->item);
 }
 
+/* Copies the page's text; a sentinel character the page itself holds
+ * becomes U+FFFD, so that no page can forge or break a mark. */
 static void put_source(struct buf *b, const struct textfile *tf, size_t from, size_t to, size_t skip)
 {
-	for (size_t k = from; k < to; k++)
+	for (size_t k = from; k < to; k++) {
+		const unsigned char *u = (const unsigned char *)tf->data + k;
+		if (k + 2 < tf->len && k + 2 < to && u[0] == 0xEE && u[1] == 0x80 && u[2] >= 0x80 && u[2] <= 0x83) {
+			buf_puts(b, "\xEF\xBF\xBD");
+			k += 2;
+			continue;
+		}
 		buf_putc(b, k < skip && tf->data[k] != '\n' ? ' ' : tf->data[k]);
+	}
 }
 
 static char *marked_source(const struct render *r, size_t *len)
@@ -790,7 +799,7 @@ static const char css[] =
 	"*{box-sizing:border-box}\n"
 	"body{margin:0;font:1rem/1.55 system-ui,-apple-system,'Segoe UI',sans-serif;color:var(--fg);background:var(--bg)}\n"
 	".top,.foot{padding:1rem 1.5rem;border-bottom:1px solid var(--line)}\n"
-	".wrap{display:grid;grid-template-columns:minmax(0,1fr) minmax(18rem,36%);gap:1.5rem;padding:0 1.5rem}\n"
+	".wrap{display:grid;grid-template-columns:minmax(0,1fr) minmax(18rem,42%);gap:1.5rem;padding:0 1.5rem}\n"
 	".main{min-width:0;max-width:52rem}\n"
 	"#pane{position:sticky;top:0;align-self:start;max-height:100vh;overflow:auto;padding:1rem;"
 	"border-left:3px solid var(--line);background:#fafafa}\n"
