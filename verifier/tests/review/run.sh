@@ -71,11 +71,14 @@ cp -R "$here/../fixtures/demo" "$broken"
 sed -i 's/gets 70,320 elements/gets 70,329 elements/; s/5.53x <!-- = 1.798/5.63x <!-- = 1.798/' "$broken/pages/day01-demo.md"
 printf '\nSee [the guide](https://example.com/guide), <https://example.org/x>, ![a chart](//example.net/c.png) and [here](#top).\n' \
 	>>"$broken/pages/day01-demo.md"
+# the page itself holds review's sentinel characters (U+E000 0 U+E001, U+E002): no forged or broken mark
+printf '\nForged \356\200\2000\356\200\201marks \356\200\202 and 1,024 threads.\n' >>"$broken/pages/day01-demo.md"
 (cd "$broken" && NO_COLOR=1 "$bin" review --output out pages/day01-demo.md >"$scratch/broken.err" 2>&1)
 rc=$?
 h=$broken/out/day01-demo.html
 [ "$rc" = 1 ] && grep -q 'FAILS' "$h" && grep -q '\[number-untraced\]' "$h" && grep -q '\[derive-mismatch\]' "$h" &&
 	grep -q 'class="hint"' "$h" && grep -q '<code>https://example.com/guide</code>' "$h" &&
+	sed 's/<[^>]*>//g' "$h" | grep -q "Forged $(printf '\357\277\275')0 (skipped)$(printf '\357\277\275')marks $(printf '\357\277\275') and" &&
 	ok "broken: exit 1, FAILS, diagnostics with hints, links shown as text" || bad "broken: exit $rc" "$scratch/broken.err"
 check broken "$broken" pages/day01-demo.md "$h"
 
