@@ -593,7 +593,7 @@ static void put_row(struct render *r, size_t i)
 	struct buf *b = &r->out;
 	const struct ledger_entry *e = r->items[i].e;
 	const char *cls = styles[e->kind].cls;
-	buf_printf(b, "<tr id=\"r%zu\" class=\"k-%s\" data-i=\"%zu\" data-kind=\"%s\" data-at=\"%zu:%zu\">", i, cls, i,
+	buf_printf(b, "<tr id=\"r%zu\" class=\"kind-%s\" data-i=\"%zu\" data-kind=\"%s\" data-at=\"%zu:%zu\">", i, cls, i,
 		   ledger_kind_name(e->kind), e->line, e->col);
 	buf_printf(b, "<td class=\"kind\"><span class=\"sw k-%s\"></span>", cls);
 	put_escs(b, item_word(e));
@@ -799,11 +799,13 @@ static const char css[] =
 	"*{box-sizing:border-box}\n"
 	"body{margin:0;font:1rem/1.55 system-ui,-apple-system,'Segoe UI',sans-serif;color:var(--fg);background:var(--bg)}\n"
 	".top,.foot{padding:1rem 1.5rem;border-bottom:1px solid var(--line)}\n"
-	".wrap{display:grid;grid-template-columns:minmax(0,1fr) minmax(18rem,42%);gap:1.5rem;padding:0 1.5rem}\n"
+	".wrap{padding:0 1.5rem}#pane{display:none}\n"
+	/* the evidence pane needs the script; without it the tables show the pairs */
+	".js .wrap{display:grid;grid-template-columns:minmax(0,1fr) minmax(18rem,42%);gap:1.5rem}.js #pane{display:block}\n"
 	".main{min-width:0;max-width:52rem}\n"
 	"#pane{position:sticky;top:0;align-self:start;max-height:100vh;overflow:auto;padding:1rem;"
 	"border-left:3px solid var(--line);background:#fafafa}\n"
-	"@media (max-width:60rem){.wrap{display:block;padding:0 1rem}#pane{position:sticky;bottom:0;max-height:45vh;"
+	"@media (max-width:60rem){.js .wrap{display:block;padding:0 1rem}#pane{position:sticky;bottom:0;max-height:45vh;"
 	"border-left:0;border-top:3px solid var(--line);box-shadow:0 -2px 6px rgba(0,0,0,.15)}"
 	"table.pairs{display:block;overflow-x:auto}}\n"
 	"pre{overflow-x:auto;background:#f4f4f4;padding:.5rem;border:1px solid #ddd}\n"
@@ -851,9 +853,9 @@ static const char css[] =
 	".js table.pairs{display:none}.js.tables table.pairs{display:table}\n"
 	".js-only{display:none}.js .js-only{display:inline}\n"
 	"body:has(#hide-skipped:checked) .item.k-skipped{background:none;border:0;color:inherit;opacity:1}\n"
-	"body:has(#hide-skipped:checked) tr.k-skipped,body:has(#hide-skipped:checked) .badge.k-skipped{display:none}\n"
+	"body:has(#hide-skipped:checked) tr.kind-skipped,body:has(#hide-skipped:checked) .badge.k-skipped{display:none}\n"
 	".legend ul{padding-left:1.2rem}.legend li{margin:.15rem 0}\n"
-	"@media print{#pane,.ctl{display:none}.wrap{display:block}"
+	"@media print{.js #pane,#pane,.ctl{display:none}.js .wrap,.wrap{display:block}"
 	".js table.pairs,table.pairs{display:table!important}"
 	"pre{white-space:pre-wrap}a{color:inherit}.item,.badge{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
 	"tr,.diag{break-inside:avoid}}\n";
@@ -869,7 +871,10 @@ static const char js[] =
 	"var tok=ev.querySelector('strong.tok');if(tok){var pre=tok.parentNode;pre.scrollLeft=Math.max(0,tok.offsetLeft-pre.clientWidth/2);}\n"
 	"if(sel)sel.classList.remove('sel');sel=d.getElementById('i'+i);if(sel)sel.classList.add('sel');}\n"
 	"function pick(t){return t&&t.closest?t.closest('.main .item[data-i], .main .badge[data-i]'):null;}\n"
-	"d.addEventListener('click',function(e){var t=pick(e.target);if(!t)return;e.preventDefault();show(t.getAttribute('data-i'));});\n"
+	"d.addEventListener('click',function(e){var t=pick(e.target);if(!t){var a=e.target.closest&&e.target.closest('a.explains');"
+	"if(!a)return;e.preventDefault();var i=a.getAttribute('href').slice(2);show(i);"
+	"var m=d.getElementById('i'+i);if(m){m.scrollIntoView({block:'center'});m.focus();}return;}"
+	"e.preventDefault();show(t.getAttribute('data-i'));});\n"
 	"d.addEventListener('keydown',function(e){if(e.key!=='Enter'&&e.key!==' ')return;var t=pick(e.target);"
 	"if(!t)return;e.preventDefault();show(t.getAttribute('data-i'));});\n"
 	"var st=d.getElementById('show-tables');if(st)st.addEventListener('change',function(){"
@@ -947,7 +952,7 @@ char *review_render(const char *relpath, const struct ledger *lg, const char *di
 			buf_puts(b, "<li>");
 			put_diag(b, &r.diags.v[i], i, true);
 			if (r.diags.v[i].owner >= 0)
-				buf_printf(b, "<p><a href=\"#r%ld\">the item it explains</a></p>", r.diags.v[i].owner);
+				buf_printf(b, "<p><a class=\"explains\" href=\"#r%ld\">the item it explains</a></p>", r.diags.v[i].owner);
 			buf_puts(b, "</li>");
 		}
 		buf_puts(b, "</ol></div>");
