@@ -88,11 +88,17 @@ def main():
     explain, page, root = sys.argv[1:4]
     want = Counter()
     refs = []
-    line_re = re.compile(r"^(?P<page>[^:]+):(?P<l>\d+):(?P<c>\d+): (?P<kind>\S+)\s+(?P<claim>.*) <- (?P<src>.*)$")
+    line_re = re.compile(r"^(?P<page>[^:]+):(?P<l>\d+):(?P<c>\d+): (?P<kind>\S+)\s+(?P<claim>.*) <- (?P<src>.*)$", re.S)
+    pending = None  # a claim that wraps (a GPU name across two lines) goes on on the next line
     for line in open(explain, encoding="utf-8"):
-        m = line_re.match(line.rstrip("\n"))
+        line = line.rstrip("\n")
+        if pending is not None:
+            line, pending = pending + "\n" + line, None
+        m = line_re.match(line)
         if m:
             want[(m["l"] + ":" + m["c"], m["kind"], m["claim"], m["src"])] += 1
+        elif re.match(r"^[^:]+:\d+:\d+: \S+ ", line) and " <- " not in line:
+            pending = line
     text = open(page, encoding="utf-8").read()
     p = Rows()
     p.feed(text)

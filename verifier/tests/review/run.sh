@@ -100,7 +100,16 @@ rc=$?
 [ "$rc" = 0 ] && ok "day31: written, exit 0" || bad "day31: exit $rc" "$scratch/real.err"
 check day31 "$root" pages/day31-scan-1.md "$real/day31-scan-1.html"
 
-# 6. in a browser: click the first traced number, the pane shows its evidence line
+# 6. the pages of golden cases with each kind of failure
+if sh "$here/sweep.sh" "$bin" cite-existing cite-untraced derive-mismatch derive-unanchored derive-syntax \
+	ext-no-reason ext-with-reason fact-flag fact-gpu-wrapped number-traced-forms number-untraced snippet-drift \
+	table-cell-changed table-row-shared table-rows-swapped transcript-drift >"$scratch/sweep.txt" 2>&1; then
+	ok "$(tail -1 "$scratch/sweep.txt")"
+else
+	bad "sweep of golden pages" "$scratch/sweep.txt"
+fi
+
+# 7. in a browser: click the first traced number, the pane shows its evidence line
 if ! command -v chromium >/dev/null 2>&1; then
 	echo "SKIP review-browser: chromium is not installed (apt-get install chromium; deps.sh test installs it as root)"
 else
