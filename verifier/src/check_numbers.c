@@ -80,6 +80,27 @@ static void ledger_bank_entry(struct ledger_entry *le, const struct bank_entry *
 			      page->sig_digits, page->sig_digits == 1 ? "" : "s");
 }
 
+/* For review: the other places of the bank the number also traces to,
+ * so that a reviewer sees when the first match may be the wrong row (a
+ * thread count that is also a device limit).  The first few are quoted. */
+#define OTHER_PLACES_QUOTED 3
+static void ledger_other_places(struct ledger_entry *le, const struct bank *b, const struct bank_entry *first,
+				const struct num_token *page)
+{
+	if (!le)
+		return;
+	size_t n = 0;
+	for (const struct bank_entry *e = bank_find_after(b, page, NULL); e; e = bank_find_after(b, page, e)) {
+		if (e == first)
+			continue;
+		if (n++ < OTHER_PLACES_QUOTED)
+			ledger_bank_entry(le, e, NULL, NULL, "also here");
+	}
+	if (n)
+		ledger_detail(le, "ambiguous: %zu other place%s of the evidence hold%s this number%s", n, n == 1 ? "" : "s",
+			      n == 1 ? "s" : "", n > OTHER_PLACES_QUOTED ? " (the first are quoted)" : " (quoted)");
+}
+
 static bool trace_in(struct numbers *nb, const struct bank *b, const struct pnum *p, size_t line, enum ledger_kind kind,
 		     const char *how)
 {
@@ -92,6 +113,7 @@ static bool trace_in(struct numbers *nb, const struct bank *b, const struct pnum
 					     e->ev->path, e->line, bank_entry_col(e));
 	ledger_span(le, at.span);
 	ledger_bank_entry(le, e, &p->tok, claim, NULL);
+	ledger_other_places(le, b, e, &p->tok);
 	free(claim);
 	return true;
 }
