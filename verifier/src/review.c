@@ -408,10 +408,17 @@ static void unlink_outward(cmark_node *doc)
 	free(v);
 }
 
+/* A traced number that other places of the evidence also hold: the
+ * reviewer should check that the first is the one the sentence means. */
+static bool ambiguous(const struct ledger_entry *e)
+{
+	return e->kind == LG_TRACED && e->n_refs > 1;
+}
+
 static void put_item_open(struct buf *b, const struct item *it, size_t i, bool in_link)
 {
 	const struct ledger_entry *e = it->e;
-	const char *cls = styles[e->kind].cls;
+	const char *cls = ambiguous(e) ? "traced amb" : styles[e->kind].cls;
 	if (in_link)
 		buf_printf(b, "<span class=\"item k-%s\" id=\"i%zu\" data-i=\"%zu\" tabindex=\"0\" role=\"button\" title=\"", cls,
 			   i, i);
@@ -481,7 +488,8 @@ static void put_marked_html(struct render *r, const char *html, size_t block)
 			size_t i;
 			if (k == 0x82) {
 				if (open_item != SIZE_MAX && !in_tag)
-					buf_printf(&r->out, "<span class=\"vh\"> (%s)</span>%s", item_word(r->items[open_item].e),
+					buf_printf(&r->out, "<span class=\"vh\"> (%s%s)</span>%s", item_word(r->items[open_item].e),
+						   ambiguous(r->items[open_item].e) ? ", ambiguous" : "",
 						   r->items[open_item].as_mark ? "</span>" : "</a>");
 				open_item = SIZE_MAX;
 				continue;
@@ -602,8 +610,6 @@ static void put_row(struct render *r, size_t i)
 	buf_printf(b, "</a> <span class=\"at\">line %zu:%zu</span></td><td class=\"src\">", e->line, e->col);
 	put_escs(b, e->source);
 	buf_puts(b, "</td><td class=\"ev\">");
-	for (size_t k = 0; k < e->n_refs; k++)
-		put_ref(b, &e->refs[k]);
 	if (e->detail) {
 		buf_puts(b, "<ul class=\"detail\">");
 		const char *p = e->detail;
@@ -618,6 +624,8 @@ static void put_row(struct render *r, size_t i)
 		}
 		buf_puts(b, "</ul>");
 	}
+	for (size_t k = 0; k < e->n_refs; k++)
+		put_ref(b, &e->refs[k]);
 	for (size_t d = 0; d < r->diags.n; d++)
 		if (r->diags.v[d].owner == (long)i)
 			put_diag(b, &r->diags.v[d], d, false);
@@ -785,6 +793,8 @@ static void put_legend(struct buf *b)
 			   styles[k].legend);
 	buf_printf(b, "<li><span class=\"item k-%s\">%s</span> %s</li>", claim_style.cls, claim_style.word,
 		   claim_style.legend);
+	buf_puts(b, "<li><span class=\"item k-traced amb\">traced</span> a traced number that other places of the "
+		    "evidence hold too: check that the first is the one the sentence means</li>");
 	buf_puts(b, "</ul><p>Each kind has its own underline (solid, double, dashed, dotted, wavy) and its name "
 		    "in the tables, so colour is never the only sign.  Select an item to see its evidence.</p>"
 		    "<p class=\"ctl\"><label><input type=\"checkbox\" id=\"hide-skipped\"> hide skipped numbers</label> "
@@ -834,6 +844,7 @@ static const char css[] =
 	"text-decoration-thickness:2px}.sw.k-failed{background:#a4161a}\n"
 	"a.item.k-failed::before,span.item.k-failed::before{content:'\\2717\\00a0';font-weight:700;color:#a4161a}\n"
 	""
+	".item.amb::after{content:'?';font-size:.7em;vertical-align:super;font-weight:700;color:#1b6e2a}\n"
 	".item:hover,.item:focus,.badge:focus{outline:2px solid #000;outline-offset:1px}\n"
 	".item.sel,.badge.sel{outline:3px solid #000}\n"
 	".badge{display:inline-block;font-size:.82em;padding:0 .4em;margin:.1em 0;border:1px solid #333;"
