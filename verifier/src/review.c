@@ -509,6 +509,10 @@ static void put_marked_html(struct render *r, const char *html, size_t block)
 		}
 		buf_putc(&r->out, *p++);
 	}
+	/* a close lost with text cmark did not keep (raw HTML): the mark
+	 * still ends inside its block */
+	if (open_item != SIZE_MAX)
+		buf_puts(&r->out, r->items[open_item].as_mark ? "</span>" : "</a>");
 }
 
 /* ---- the evidence of an item ------------------------------------------ */
