@@ -40,7 +40,7 @@ struct item {
 	enum place place;
 	size_t off, span; /* in the page's text */
 	bool placed;      /* its mark made it into the HTML */
-	bool as_mark;     /* inside a link: a <mark>, not a link of its own */
+	bool as_mark;     /* inside a link: a focusable <span>, not a link of its own */
 	size_t block;     /* the top-level block it belongs to, or SIZE_MAX */
 };
 
@@ -106,8 +106,7 @@ static void place_items(struct render *r)
 	}
 }
 
-/* The page's Markdown with the sentinels in, front matter blanked (as
- * page.c does, so that line numbers stay the file's). */
+/* Where a sentinel goes in the page's text. */
 struct event {
 	size_t off;
 	int order; /* at one offset: a close, then badges, then an open */
@@ -139,6 +138,8 @@ static void put_source(struct buf *b, const struct textfile *tf, size_t from, si
 	}
 }
 
+/* The page's Markdown with the sentinels in, front matter blanked (as
+ * page.c does, so that line numbers stay the file's). */
 static char *marked_source(const struct render *r, size_t *len)
 {
 	size_t skip = r->lg->page.first_body_line > 1 ? line_off(r->tf, r->lg->page.first_body_line) : 0;
@@ -279,7 +280,7 @@ static bool sentinel_index(const char **p, const char *end, size_t *i)
 
 /* Copies cmark's HTML of one block, turning sentinels into marks.  In a
  * tag (an attribute: cmark never writes text there, but be safe) a
- * sentinel is dropped; inside a link a mark is a <mark>, not a link. */
+ * sentinel is dropped; inside a link a mark is a focusable <span>, not a link. */
 static void put_marked_html(struct render *r, const char *html, size_t block)
 {
 	const char *p = html, *end = html + strlen(html);
@@ -301,12 +302,13 @@ static void put_marked_html(struct render *r, const char *html, size_t block)
 			unsigned char k = (unsigned char)p[2];
 			p += 3;
 			size_t i;
-			if (k == 0x82) {
-				if (open_item != SIZE_MAX && !in_tag)
-					buf_printf(&r->out, "<span class=\"vh\"> (%s%s)</span>%s", review_item_word(r->items[open_item].e),
-						   ambiguous(r->items[open_item].e) ? ", ambiguous" : "",
-						   r->items[open_item].as_mark ? "</span>" : "</a>");
-				open_item = SIZE_MAX;
+			if (k == 0x82) { /* in a tag it is dropped; the mark closes after it */
+				if (open_item != SIZE_MAX && !in_tag) {
+					const struct ledger_entry *e = r->items[open_item].e;
+					buf_printf(&r->out, "<span class=\"vh\"> (%s%s)</span>%s", review_item_word(e),
+						   ambiguous(e) ? ", ambiguous" : "", r->items[open_item].as_mark ? "</span>" : "</a>");
+					open_item = SIZE_MAX;
+				}
 				continue;
 			}
 			if ((k == 0x80 || k == 0x83) && sentinel_index(&p, end, &i) && i < r->n && !in_tag &&
