@@ -61,15 +61,6 @@ const struct bank_entry *bank_find(const struct bank *b, const struct num_token 
 	return NULL;
 }
 
-const struct bank_entry *bank_find_after(const struct bank *b, const struct num_token *page,
-					 const struct bank_entry *prev)
-{
-	for (size_t i = prev ? (size_t)(prev - b->v) + 1 : 0; i < b->n; i++)
-		if (could_trace(page, &b->v[i].tok) && numtok_traces_to(page, &b->v[i].tok))
-			return &b->v[i];
-	return NULL;
-}
-
 const struct bank_entry *bank_find_value(const struct bank *b, double value, int decimals)
 {
 	double scale = pow(10, decimals > 15 ? 15 : decimals);

@@ -31,11 +31,6 @@ struct bank {
 void bank_add_evidence(struct bank *b, const struct evfile *ev);
 /* The first entry the page number traces to (numtok_traces_to), or NULL. */
 const struct bank_entry *bank_find(const struct bank *b, const struct num_token *page);
-/* The next entry after prev (an entry of b; NULL: from the start) that
- * the page number traces to, or NULL: every place a number could come
- * from, for a reviewer. */
-const struct bank_entry *bank_find_after(const struct bank *b, const struct num_token *page,
-					 const struct bank_entry *prev);
 /* The first entry with this value at this many decimals (a derivation's
  * literal), or NULL. */
 const struct bank_entry *bank_find_value(const struct bank *b, double value, int decimals);

@@ -3,7 +3,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "evidence.h"
+#include "filewrite.h"
 #include "proghdr.h"
 #include "repo.h"
 #include "textfile.h"
@@ -174,6 +174,15 @@ int lesson_load(const char *name, struct lesson *ls, char **why)
 {
 	memset(ls, 0, sizeof *ls);
 	ls->name = xstrdup(name);
+	/* The name goes into the evidence header on one line: a line feed
+	 * would split it and the file would fail its own parser (F12). */
+	unsigned char c = str_control_byte(name);
+	if (c) {
+		*why = xasprintf("the lesson folder's name holds the control byte 0x%02x, which no evidence header "
+				 "can carry: rename the folder",
+				 c);
+		return -1;
+	}
 	if (find_program(name, ls, why) != 0)
 		return -1;
 	char *fs;
@@ -249,65 +258,36 @@ bool lesson_stale(const struct lesson *ls, const char **reason)
 	return stale;
 }
 
-/* ---- folders and files ---- */
+/* ---- scratch folders ---- */
 
-int make_dirs(const char *path, char **why)
+/* Scratch folders are named OWNER-LESSON-XXXXXX (OWNER: filewrite_owner())
+ * under build/capture/, or coursecheck-capture-OWNER-LESSON-XXXXXX in
+ * $TMPDIR, so that a later capture can tell whose they are. */
+#define TMP_SCRATCH_PREFIX "coursecheck-capture-"
+
+/* A Slurm task sets COURSECHECK_SCRATCH to its node's own scratch space, so
+ * that builds and runs stay off the shared file system the repository is on. */
+static const char *forced_scratch(void)
 {
-	char *p = xstrdup(path);
-	int r = 0;
-	for (char *s = p + 1;; s++) {
-		if (*s != '/' && *s != '\0')
-			continue;
-		char c = *s;
-		*s = '\0';
-		struct stat st;
-		int e = mkdir(p, 0777) == 0 ? 0 : errno;
-		if (e && !(e == EEXIST && stat(p, &st) == 0 && S_ISDIR(st.st_mode))) {
-			*why = xasprintf("cannot make the folder %s: %s", p, strerror(e == EEXIST ? ENOTDIR : e));
-			r = -1;
-			break;
-		}
-		*s = c;
-		if (!c)
-			break;
-	}
-	free(p);
-	return r;
+	const char *forced = getenv("COURSECHECK_SCRATCH");
+	return forced && *forced ? forced : NULL;
 }
 
-int write_file(const char *path, const char *data, size_t len, char **why)
+static const char *tmp_folder(void)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		*why = xasprintf("cannot create %s: %s", path, strerror(errno));
-		return -1;
-	}
-	while (len) {
-		ssize_t n = write(fd, data, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			*why = xasprintf("cannot write %s: %s", path, strerror(n < 0 ? errno : EIO));
-			close(fd);
-			return -1;
-		}
-		data += n;
-		len -= (size_t)n;
-	}
-	if (close(fd) != 0) {
-		*why = xasprintf("cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	if (forced_scratch())
+		return forced_scratch();
+	const char *tmp = getenv("TMPDIR");
+	return tmp && *tmp ? tmp : "/tmp";
 }
 
 char *scratch_dir(const char *lesson, char **why)
 {
-	char *base = xasprintf("%s/build/capture", repo_root());
 	char *err = NULL;
+	char *base = forced_scratch() ? NULL : filewrite_mkdirs_repo("build/capture", &err);
 	char *dir = NULL;
-	if (make_dirs(base, &err) == 0) {
-		dir = xasprintf("%s/%s-XXXXXX", base, lesson);
+	if (base) {
+		dir = xasprintf("%s/%s-%s-XXXXXX", base, filewrite_owner(), lesson);
 		if (!mkdtemp(dir)) {
 			free(dir);
 			dir = NULL;
@@ -317,16 +297,67 @@ char *scratch_dir(const char *lesson, char **why)
 	free(base);
 	if (dir)
 		return dir;
-	/* A read-only checkout: the system's temporary folder will do. */
-	const char *tmp = getenv("TMPDIR");
-	dir = xasprintf("%s/coursecheck-capture-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", lesson);
+	/* A read-only checkout, or build/ a link out of it: the system's
+	 * temporary folder will do. */
+	dir = xasprintf("%s/" TMP_SCRATCH_PREFIX "%s-%s-XXXXXX", tmp_folder(), filewrite_owner(), lesson);
 	if (!mkdtemp(dir)) {
-		*why = xasprintf("cannot make a scratch folder under build/capture/ or %s: %s",
-				 tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		*why = xasprintf("cannot make a scratch folder under build/capture/ or %s: %s", tmp_folder(),
+				 strerror(errno));
 		free(dir);
 		return NULL;
 	}
 	return dir;
+}
+
+/* Removes the folders in dir named prefix+OWNER-... whose owner is gone. */
+static size_t sweep_folder(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	size_t n = 0, pre = strlen(prefix);
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		long pid;
+		unsigned long long start;
+		const char *rest;
+		if (strncmp(e->d_name, prefix, pre) != 0 ||
+		    !filewrite_owner_parse(e->d_name + pre, &pid, &start, &rest) || *rest != '-' ||
+		    !filewrite_owner_gone(pid, start))
+			continue;
+		char *path = xasprintf("%s/%s", dir, e->d_name);
+		remove_tree(path);
+		free(path);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+size_t scratch_sweep(void)
+{
+	size_t n = 0;
+	char *fs;
+	const char *reason;
+	if (repo_resolve("build/capture", &fs, &reason) == REPO_OK) {
+		n += sweep_folder(fs, "");
+		free(fs);
+	}
+	return n + sweep_folder(tmp_folder(), TMP_SCRATCH_PREFIX);
+}
+
+size_t lesson_sweep_evidence(const char *name)
+{
+	char *rel = xasprintf("evidence/%s", name);
+	char *fs;
+	const char *reason;
+	size_t n = 0;
+	if (!strchr(name, '/') && repo_resolve(rel, &fs, &reason) == REPO_OK) {
+		n = filewrite_sweep(fs);
+		free(fs);
+	}
+	free(rel);
+	return n;
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)

@@ -45,16 +45,21 @@ void lesson_free(struct lesson *ls);
  * *reason (static text) says which, or why not. */
 bool lesson_stale(const struct lesson *ls, const char **reason);
 
-/* ---- folders and files ---- */
+/* ---- scratch folders ---- */
 
-/* mkdir -p.  Returns 0, or -1 with *why (malloc'd). */
-int make_dirs(const char *path, char **why);
-/* Creates or truncates path with data.  Returns 0, or -1 with *why. */
-int write_file(const char *path, const char *data, size_t len, char **why);
 /* A fresh private folder for one lesson's build and run: under
- * build/capture/ of the repository, or $TMPDIR when that cannot be made.
- * Malloc'd absolute path, or NULL with *why.  Remove with remove_tree(). */
+ * build/capture/ of the repository (made only where no link leads out of
+ * it), or $TMPDIR when that cannot be made.  Its name starts with this
+ * process's owner token (filewrite_owner()), so that scratch_sweep() of a
+ * later capture can remove it if this one is killed.  Malloc'd absolute
+ * path, or NULL with *why.  Remove with remove_tree(). */
 char *scratch_dir(const char *lesson, char **why);
+/* Removes the scratch folders of captures that are gone (never those of
+ * a capture still running).  Returns how many. */
+size_t scratch_sweep(void);
+/* Removes the temporaries a killed capture left in evidence/NAME/
+ * (filewrite_sweep()).  Returns how many. */
+size_t lesson_sweep_evidence(const char *name);
 /* rm -rf path (not following links). */
 void remove_tree(const char *path);
 

@@ -4,10 +4,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -16,6 +19,9 @@
 extern char **environ;
 
 #define TOOL_KEEP_BYTES (1024u * 1024u)
+/* How long a keeper goes on killing what its command left (a process in
+ * uninterruptible sleep, a GPU driver call, may take a while to die). */
+#define KEEPER_CLEANUP_S 20.0
 
 double proc_now(void)
 {
@@ -146,10 +152,15 @@ static void become(int fd, int target)
 		dup2(fd, target);
 }
 
-static void child_exec(const char *path, char *const argv[], char *const envp[], const char *dir,
+static void child_exec(pid_t parent, const char *path, char *const argv[], char *const envp[], const char *dir,
 		       int in, int out, int err, int report)
 {
-	setpgid(0, 0);
+	/* A session of its own: no controlling terminal (a read of /dev/tty
+	 * fails at once), and its process group is its pid. */
+	setsid();
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127); /* we died before the line above: so does the tool */
 	become(in, 0);
 	become(out, 1);
 	become(err, 2);
@@ -165,7 +176,7 @@ static void child_exec(const char *path, char *const argv[], char *const envp[],
 	_exit(127);
 }
 
-/* Forks and execs path; the child leads a new process group.  The report
+/* Forks and execs path; the child leads a new session.  The report
  * pipe (close-on-exec) carries the errno of a failed chdir or exec back,
  * so that a missing tool is an error here and not a status 127 there. */
 static pid_t spawn(const char *path, char *const argv[], char *const envp[], const char *dir, int out,
@@ -184,9 +195,10 @@ static pid_t spawn(const char *path, char *const argv[], char *const envp[], con
 	}
 	fcntl(report[0], F_SETFD, FD_CLOEXEC);
 	fcntl(report[1], F_SETFD, FD_CLOEXEC);
+	pid_t self = getpid();
 	pid_t pid = fork();
 	if (pid == 0)
-		child_exec(path, argv, envp, dir, in, out, err, report[1]);
+		child_exec(self, path, argv, envp, dir, in, out, err, report[1]);
 	int fork_errno = errno;
 	close(in);
 	close(report[1]);
@@ -195,7 +207,8 @@ static pid_t spawn(const char *path, char *const argv[], char *const envp[], con
 		*why = xasprintf("cannot fork: %s", strerror(fork_errno));
 		return -1;
 	}
-	setpgid(pid, pid); /* also here, so the group exists before we might signal it */
+	/* Reading the report to its end waits for the exec, so the child's
+	 * session (and group) exists before we might signal it. */
 	int e = 0;
 	ssize_t got;
 	while ((got = read(report[0], &e, sizeof e)) < 0 && errno == EINTR)
@@ -246,10 +259,241 @@ char *proc_exec_form(const char *cmd)
 	return simple ? xasprintf("exec %s", cmd) : xstrdup(cmd);
 }
 
-int proc_start(struct proc *p, const char *cmd, const char *dir, const char *out_path,
-	       const char *err_path, char *const envp[], double limit, char **why)
+/* ---- the keeper: one per command, owning all it starts ---- */
+
+/* What a keeper tells capture on its status pipe: first the command's
+ * pid, then this, once the command has ended and everything it left
+ * behind is dead. */
+struct keeper_report {
+	int wstatus;  /* the command's waitpid status */
+	int stop_sig; /* it was stopped by this signal (and then killed), or 0 */
+	double ended; /* proc_now() when it ended or stopped */
+};
+
+/* Sends SIGKILL to every live process whose parent is parent, or (when
+ * session is not 0) whose session is session, but not to session itself.
+ * Returns how many were signalled, or -1 when /proc cannot be read (then
+ * only what a process group reaches can be killed). */
+static long kill_where(pid_t parent, pid_t session)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return -1;
+	size_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		pid_t pid = (pid_t)atol(e->d_name);
+		char path[64], text[512];
+		snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		ssize_t got = read(fd, text, sizeof text - 1);
+		close(fd);
+		if (got <= 0)
+			continue;
+		text[got] = '\0';
+		char *p = strrchr(text, ')'); /* the name may hold ')' and spaces */
+		char state;
+		int ppid, pgrp, sid;
+		if (!p || sscanf(p + 1, " %c %d %d %d", &state, &ppid, &pgrp, &sid) != 4 || state == 'Z')
+			continue;
+		if (pid != session && (ppid == parent || (session && sid == session))) {
+			kill(pid, SIGKILL);
+			n++;
+		}
+	}
+	closedir(d);
+	return (long)n;
+}
+
+/* Kills the command's group and every other descendant, and reaps them,
+ * until none is left (or KEEPER_CLEANUP_S has passed). */
+static void keeper_cleanup(pid_t keeper, pid_t cmd)
+{
+	double deadline = proc_now() + KEEPER_CLEANUP_S;
+	kill(-cmd, SIGKILL);
+	for (;;) {
+		/* Its children (orphans come to a subreaper) and its session. */
+		long signalled = kill_where(keeper, keeper);
+		int st;
+		pid_t w = waitpid(-1, &st, WNOHANG);
+		if (w > 0)
+			continue;
+		if (w < 0 && errno == ECHILD && signalled <= 0)
+			return;
+		if (signalled < 0 || proc_now() >= deadline)
+			return; /* without /proc, what lives on cannot be found */
+		proc_nap(0.002);
+	}
+}
+
+/* In the command, between fork and exec: its own process group in the
+ * keeper's session, killed if the keeper dies, and no file (its output
+ * files included) larger than fsize. */
+static void command_exec(pid_t keeper, const char *path, char *const argv[], char *const envp[],
+			 const char *dir, int in, int out, int err, int report, unsigned long long fsize)
+{
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != keeper)
+		_exit(127);
+	if (fsize) {
+		struct rlimit rl = {(rlim_t)fsize, (rlim_t)fsize};
+		setrlimit(RLIMIT_FSIZE, &rl);
+	}
+	become(in, 0);
+	become(out, 1);
+	become(err, 2);
+	int e = 0;
+	if (dir && chdir(dir) != 0)
+		e = errno;
+	if (!e) {
+		execve(path, argv, envp ? envp : environ);
+		e = errno;
+	}
+	ssize_t w = write(report, &e, sizeof e);
+	(void)w;
+	_exit(127);
+}
+
+/* Waits for the command to end or stop, or for SIGTERM (capture aborts,
+ * or died: the parent-death signal).  Orphans that end are reaped on the
+ * way.  Returns false on SIGTERM. */
+static bool keeper_wait(pid_t cmd, const sigset_t *wake, struct keeper_report *r)
+{
+	for (;;) {
+		int st;
+		pid_t w;
+		while ((w = waitpid(-1, &st, WNOHANG | WUNTRACED)) > 0) {
+			if (w != cmd)
+				continue; /* an orphan that ended, or stopped: cleanup kills it */
+			r->ended = proc_now();
+			if (WIFSTOPPED(st))
+				r->stop_sig = WSTOPSIG(st);
+			else
+				r->wstatus = st;
+			return true;
+		}
+		struct timespec nap = {0, 200 * 1000 * 1000}; /* a lost SIGCHLD costs at most this */
+		if (sigtimedwait(wake, NULL, &nap) == SIGTERM)
+			return false;
+	}
+}
+
+static void keeper_main(pid_t capture, const char *path, char *const argv[], char *const envp[], const char *dir,
+			int in, int out, int err, int report, int status, unsigned long long fsize)
+{
+	/* SIGTERM and SIGCHLD are taken by sigtimedwait; a closed status pipe
+	 * (capture gone) must not kill us before the cleanup. */
+	static const int reset[] = {SIGINT, SIGHUP, SIGTERM, SIGCHLD, SIGQUIT};
+	for (size_t i = 0; i < ARRAY_LEN(reset); i++)
+		signal(reset[i], SIG_DFL);
+	signal(SIGPIPE, SIG_IGN);
+	sigset_t wake;
+	sigemptyset(&wake);
+	sigaddset(&wake, SIGTERM);
+	sigaddset(&wake, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &wake, NULL);
+	setsid(); /* no controlling terminal for anything below */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	bool live = getppid() == capture;
+	pid_t self = getpid();
+	pid_t cmd = live ? fork() : -1;
+	if (cmd == 0)
+		command_exec(self, path, argv, envp, dir, in, out, err, report, fsize);
+	if (cmd < 0) {
+		int e = live ? errno : ESRCH;
+		ssize_t w = write(report, &e, sizeof e);
+		(void)w;
+		_exit(127);
+	}
+	setpgid(cmd, cmd); /* also here, so the group exists before anyone signals it */
+	ssize_t w = write(status, &cmd, sizeof cmd);
+	close(report);
+	close(in);
+	close(out);
+	close(err);
+	struct keeper_report r = {0, 0, 0};
+	if (!keeper_wait(cmd, &wake, &r))
+		r.wstatus = SIGKILL; /* aborted: what it says is not read */
+	keeper_cleanup(self, cmd);
+	w = write(status, &r, sizeof r);
+	(void)w;
+	_exit(0);
+}
+
+/* Starts a keeper, which starts path.  Returns the command's pid (and
+ * *keeper, *status_fd), or -1 with *why. */
+static pid_t spawn_kept(const char *path, char *const argv[], char *const envp[], const char *dir, int out, int err,
+			unsigned long long fsize, pid_t *keeper, int *status_fd, char **why)
+{
+	int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (in < 0) {
+		*why = xasprintf("cannot open /dev/null: %s", strerror(errno));
+		return -1;
+	}
+	int report[2], status[2];
+	if (pipe(report) != 0 || pipe(status) != 0) {
+		*why = xasprintf("cannot make a pipe: %s", strerror(errno));
+		close(in);
+		return -1;
+	}
+	int all[4] = {report[0], report[1], status[0], status[1]};
+	for (int i = 0; i < 4; i++)
+		fcntl(all[i], F_SETFD, FD_CLOEXEC);
+	pid_t capture = getpid();
+	pid_t k = fork();
+	if (k == 0) {
+		close(report[0]);
+		close(status[0]);
+		keeper_main(capture, path, argv, envp, dir, in, out, err, report[1], status[1], fsize);
+	}
+	int fork_errno = errno;
+	close(in);
+	close(report[1]);
+	close(status[1]);
+	if (k < 0) {
+		close(report[0]);
+		close(status[0]);
+		*why = xasprintf("cannot fork: %s", strerror(fork_errno));
+		return -1;
+	}
+	/* The report pipe closes at the command's exec (or carries why not). */
+	int e = 0;
+	ssize_t got;
+	while ((got = read(report[0], &e, sizeof e)) < 0 && errno == EINTR)
+		;
+	close(report[0]);
+	pid_t cmd = -1;
+	ssize_t got_pid;
+	while ((got_pid = read(status[0], &cmd, sizeof cmd)) < 0 && errno == EINTR)
+		;
+	if (got == (ssize_t)sizeof e || got_pid != (ssize_t)sizeof cmd) {
+		int st;
+		reap(k, &st);
+		close(status[0]);
+		*why = xasprintf("cannot run %s%s%s: %s", path, dir ? " in " : "", dir ? dir : "",
+				 strerror(got == (ssize_t)sizeof e ? e : ECHILD));
+		return -1;
+	}
+	*keeper = k;
+	*status_fd = status[0];
+	return cmd;
+}
+
+int proc_start(struct proc *p, const char *cmd, const char *dir, const char *out_path, const char *err_path,
+	       char *const envp[], double limit, size_t max_output, char **why)
 {
 	memset(p, 0, sizeof *p);
+	p->out_fd = p->err_fd = p->status_fd = -1;
 	int out = open_output(out_path, why);
 	if (out < 0)
 		return -1;
@@ -262,42 +506,75 @@ int proc_start(struct proc *p, const char *cmd, const char *dir, const char *out
 	char *argv[] = {"sh", "-c", line, NULL};
 	p->started = proc_now();
 	p->limit = limit;
-	pid_t pid = spawn("/bin/sh", argv, envp, dir, out, err, why);
+	p->max_output = max_output;
+	/* One byte past the cap is allowed, so that passing it is seen. */
+	pid_t pid = spawn_kept("/bin/sh", argv, envp, dir, out, err, max_output ? (unsigned long long)max_output + 1 : 0,
+			       &p->keeper, &p->status_fd, why);
 	free(line);
-	close(out);
-	close(err);
-	if (pid < 0)
+	if (pid < 0) {
+		close(out);
+		close(err);
 		return -1;
+	}
 	p->pid = pid;
+	p->out_fd = out; /* kept to watch their size */
+	p->err_fd = err;
 	return 0;
 }
 
-/* The leader has ended (it is a zombie until reaped, which keeps its
- * process group id from being reused): kill what it left in its group,
- * then reap it. */
+/* Which output passed the cap, or NULL. */
+static const char *over_cap(const struct proc *p)
+{
+	static const char *const names[] = {"stdout", "stderr"};
+	int fds[2] = {p->out_fd, p->err_fd};
+	for (int i = 0; i < 2 && p->max_output; i++) {
+		struct stat st;
+		if (fds[i] >= 0 && fstat(fds[i], &st) == 0 && (unsigned long long)st.st_size > p->max_output)
+			return names[i];
+	}
+	return NULL;
+}
+
+/* The keeper has exited: its report says how the command ended. */
 static void finish(struct proc *p)
 {
-	kill(-p->pid, SIGKILL);
-	reap(p->pid, &p->wstatus);
-	p->seconds = proc_now() - p->started;
-	p->pid = 0;
+	int kst;
+	reap(p->keeper, &kst);
+	struct keeper_report r;
+	ssize_t got;
+	while ((got = read(p->status_fd, &r, sizeof r)) < 0 && errno == EINTR)
+		;
+	if (got == (ssize_t)sizeof r) {
+		p->wstatus = r.wstatus;
+		p->stop_sig = r.stop_sig;
+		p->seconds = r.ended - p->started;
+	} else { /* the keeper itself was killed */
+		p->wstatus = kst;
+		p->seconds = proc_now() - p->started;
+	}
+	if (!p->over_stream)
+		p->over_stream = over_cap(p);
+	close(p->status_fd);
+	close(p->out_fd);
+	close(p->err_fd);
+	p->status_fd = p->out_fd = p->err_fd = -1;
+	p->pid = p->keeper = 0;
 }
 
 bool proc_poll(struct proc *p)
 {
-	if (!p->pid)
+	if (!p->keeper)
 		return true;
 	siginfo_t si;
 	memset(&si, 0, sizeof si);
-	int r = waitid(P_PID, (id_t)p->pid, &si, WEXITED | WNOHANG | WNOWAIT);
-	if (r == 0 && si.si_pid == p->pid) {
+	int r = waitid(P_PID, (id_t)p->keeper, &si, WEXITED | WNOHANG | WNOWAIT);
+	if ((r == 0 && si.si_pid == p->keeper) || (r < 0 && errno == ECHILD)) {
 		finish(p);
 		return true;
 	}
-	if (r < 0 && errno == ECHILD) { /* reaped behind our back: cannot happen here */
-		p->wstatus = 127 << 8;
-		p->pid = 0;
-		return true;
+	if (!p->over_stream && (p->over_stream = over_cap(p)) != NULL) {
+		kill(-p->pid, SIGKILL); /* the keeper kills the rest */
+		return false;
 	}
 	double now = proc_now();
 	if (!p->timed_out && now - p->started >= p->limit) {
@@ -312,27 +589,60 @@ bool proc_poll(struct proc *p)
 
 void proc_abort(struct proc *p)
 {
-	if (!p->pid)
+	if (!p->keeper)
 		return;
 	kill(-p->pid, SIGKILL);
+	kill(p->keeper, SIGTERM);
 	finish(p);
 }
 
 bool proc_succeeded(const struct proc *p)
 {
-	return !p->timed_out && WIFEXITED(p->wstatus) && WEXITSTATUS(p->wstatus) == 0;
+	return !p->timed_out && !p->stop_sig && !p->over_stream && WIFEXITED(p->wstatus) &&
+	       WEXITSTATUS(p->wstatus) == 0;
+}
+
+static char *signal_text(const char *what, int sig)
+{
+	const char *name = proc_signal_name(sig);
+	return name ? xasprintf("%s %d (%s)", what, sig, name) : xasprintf("%s %d", what, sig);
 }
 
 char *proc_describe(const struct proc *p)
 {
+	if (p->over_stream)
+		return xasprintf("stopped: %s passed the cap of %zu MiB", p->over_stream, p->max_output / (1024 * 1024));
 	if (p->timed_out)
 		return xasprintf("timeout after %.0f s", p->limit);
-	if (WIFSIGNALED(p->wstatus)) {
-		int sig = WTERMSIG(p->wstatus);
-		const char *name = proc_signal_name(sig);
-		return name ? xasprintf("signal %d (%s)", sig, name) : xasprintf("signal %d", sig);
-	}
+	if (p->stop_sig)
+		return signal_text("stopped by signal", p->stop_sig);
+	if (WIFSIGNALED(p->wstatus))
+		return signal_text("signal", WTERMSIG(p->wstatus));
 	return xasprintf("%d", WIFEXITED(p->wstatus) ? WEXITSTATUS(p->wstatus) : 127);
+}
+
+/* ---- capture's own children ---- */
+
+void proc_become_reaper(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+void proc_reap_strays(void)
+{
+	double deadline = proc_now() + KEEPER_CLEANUP_S;
+	for (;;) {
+		int st;
+		pid_t w = waitpid(-1, &st, WNOHANG);
+		if (w > 0)
+			continue;
+		if (w < 0)
+			return; /* no child left */
+		/* Children only: our session is not ours alone. */
+		if (kill_where(getpid(), 0) <= 0 || proc_now() >= deadline)
+			return;
+		proc_nap(0.002);
+	}
 }
 
 /* ---- tools whose output we read ---- */

@@ -2,19 +2,24 @@
 #include "capture_sched.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "capture_proc.h"
+#include "capture_repeats.h"
 #include "capture_text.h"
 #include "capture_write.h"
+#include "filewrite.h"
 #include "util.h"
 
 #define TAIL_LINES 20
+#define TAIL_BYTES (64u * 1024u)
 #define NAP_S 0.05
 #define SAMPLE_EVERY_S 1.0
 #define CAPTURE_TOOL "coursecheck-capture 1"
@@ -63,6 +68,38 @@ static void say(const struct job *j, const char *fmt, ...)
 	free(msg);
 }
 
+/* The last TAIL_BYTES of an output file, from its first whole line, as a
+ * transcript: a run stopped at the output cap left 60 MiB, of which only
+ * the last lines are shown. */
+static int read_tail(const char *path, struct transcript *t, char **why)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		*why = xstrdup(strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	size_t size = (size_t)st.st_size, want = size < TAIL_BYTES ? size : TAIL_BYTES;
+	char *data = xmalloc(want + 1);
+	ssize_t got = pread(fd, data, want, (off_t)(size - want));
+	close(fd);
+	if (got < 0) {
+		*why = xstrdup(strerror(errno));
+		free(data);
+		return -1;
+	}
+	size_t from = 0;
+	if (want < size) { /* started mid-line: drop the piece */
+		char *nl = memchr(data, '\n', (size_t)got);
+		from = nl ? (size_t)(nl + 1 - data) : 0;
+	}
+	transcript_from_memory(data + from, (size_t)got - from, t);
+	free(data);
+	return 0;
+}
+
 /* Shows the end of an output file: stderr, or stdout when stderr is empty. */
 static void show_tail(const struct job *j, const char *what, const char *err_path, const char *out_path)
 {
@@ -71,7 +108,7 @@ static void show_tail(const struct job *j, const char *what, const char *err_pat
 	for (int i = 0; i < 2; i++) {
 		struct transcript t;
 		char *why = NULL;
-		if (transcript_read(paths[i], TRANSCRIPT_MAX_BYTES, &t, &why) != 0) {
+		if (read_tail(paths[i], &t, &why) != 0) {
 			free(why);
 			continue;
 		}
@@ -220,6 +257,25 @@ struct outcome {
 	long failed_repeat;            /* 1-based run that failed when repeating, else 0 */
 };
 
+/* Every repeat's value of each volatile number, sealed (capture_repeats.h). */
+static void add_repeat_values(struct buf *h, const struct volatility *vol, const struct transcript *out)
+{
+	if (vol->values_dropped) {
+		char k[32];
+		snprintf(k, sizeof k, "over %u bytes", VOLATILITY_MAX_VALUES);
+		header_add(h, "repeat-values-omitted", k);
+		return;
+	}
+	char *values = volatility_describe_values(vol);
+	if (values && values[0]) {
+		char seal[SHA256_HEX_LEN + 1];
+		repeats_seal(values, out->text, out->len, seal);
+		header_add(h, "repeat-values", values);
+		header_add(h, "repeat-values-sha256", seal);
+	}
+	free(values);
+}
+
 /* The header fields every evidence file has, in the order of the format. */
 static void add_facts(struct buf *h, const struct sched *s, const struct job *j, const struct outcome *o,
 		      const struct gpu *g)
@@ -236,6 +292,10 @@ static void add_facts(struct buf *h, const struct sched *s, const struct job *j,
 	header_add(h, "cuda", s->plan->machine->cuda);
 	header_add(h, "captured", j->captured);
 	header_add(h, "node", s->plan->node);
+	if (s->plan->slurm_job) {
+		header_add(h, "slurm-job", s->plan->slurm_job);
+		header_add(h, "slurm-node", s->plan->slurm_node ? s->plan->slurm_node : s->plan->node);
+	}
 	header_add(h, "exit", o->exit);
 }
 
@@ -273,6 +333,7 @@ static char *compose(const struct sched *s, const struct job *j, const struct ou
 			char *v = volatility_describe(&j->vol);
 			header_add(&h, "volatile", v);
 			free(v);
+			add_repeat_values(&h, &j->vol, o->out);
 		}
 	}
 	add_output_flags(&h, "stdout", o->out);
@@ -342,11 +403,11 @@ static void start_build(struct sched *s, struct job *j)
 	j->workdir = p->build_only ? xasprintf("%s/%s", p->build_only, j->ls->name) : xasprintf("%s/work", j->scratch);
 	char *copy = xasprintf("%s/%s", j->workdir, j->ls->file);
 	char *out = scratch_file(j, "build.out"), *err = scratch_file(j, "build.err");
-	int r = make_dirs(j->workdir, &why);
+	int r = filewrite_mkdirs(j->workdir, &why);
 	if (r == 0)
-		r = write_file(copy, j->ls->source, j->ls->source_len, &why);
+		r = filewrite_replace(copy, copy, j->ls->source, j->ls->source_len, &why);
 	if (r == 0)
-		r = proc_start(&j->proc, j->ls->build, j->workdir, out, err, NULL, p->timeout, &why);
+		r = proc_start(&j->proc, j->ls->build, j->workdir, out, err, NULL, p->timeout, TRANSCRIPT_MAX_BYTES, &why);
 	free(copy);
 	free(out);
 	free(err);
@@ -424,7 +485,7 @@ static void start_run(struct sched *s, struct job *j, size_t gpu)
 	char **envp = proc_env_with(set, ARRAY_LEN(set));
 	char *out = run_file(j, j->runs + 1, "out"), *err = run_file(j, j->runs + 1, "err");
 	char *why = NULL;
-	int r = proc_start(&j->proc, j->ls->run, j->workdir, out, err, envp, s->plan->timeout, &why);
+	int r = proc_start(&j->proc, j->ls->run, j->workdir, out, err, envp, s->plan->timeout, TRANSCRIPT_MAX_BYTES, &why);
 	proc_env_free(envp);
 	free(visible);
 	free(out);

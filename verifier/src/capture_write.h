@@ -2,12 +2,16 @@
  * capture_write.h - composing an evidence file and putting it in place.
  *
  * An evidence file is never overwritten or deleted.  It is written whole
- * to a temporary file (".tmp-run-XXXXXX", a name evidence_name_parse()
- * ignores) in the lesson's evidence folder, flushed to disk, and then
- * given its final name with link(2), which fails rather than replace a
- * file: a taken name moves on to the next -N.  So an interrupted capture
+ * through filewrite_new() (filewrite.h): an anonymous file (O_TMPFILE) in
+ * the lesson's evidence folder, flushed to disk, then given its final
+ * name with linkat(2), which fails rather than replace a file: a taken
+ * name moves on to the next -N.  So an interrupted capture, even kill -9,
  * leaves nothing or a complete file, and two captures of one lesson on
- * one day get two names.  Every failure path removes the temporary file.
+ * one day get two names.  Where the file system has no O_TMPFILE, a named
+ * temporary (".coursecheck-tmp-OWNER-N", which evidence_name_parse()
+ * and git ignore) takes its place, and the next capture in the folder
+ * sweeps the ones whose owner is gone.  evidence/ and evidence/LESSON/
+ * are made only where no link on the path leads out of the repository.
  */
 #ifndef COURSECHECK_CAPTURE_WRITE_H
 #define COURSECHECK_CAPTURE_WRITE_H

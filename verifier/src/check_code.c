@@ -40,8 +40,8 @@ static void check_snippet(struct page_ctx *ctx, struct page_block *b)
 	if (hash) {
 		char *path = xstrndup(arg, (size_t)(hash - arg));
 		prog = course_program(path);
-		if (course_report_unusable(prog->state, prog->why, path, at, "snippet source"))
-			prog = NULL;
+		if (course_report_unusable(prog->state, prog->why, path, at, "snippet source") || prog->state != LOAD_OK)
+			prog = NULL; /* not UTF-8: refused where it was read */
 		free(path);
 	}
 	if (!prog) {

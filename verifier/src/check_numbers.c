@@ -9,9 +9,11 @@
 #include "align.h"
 #include "bank.h"
 #include "check.h"
+#include "check_claims.h"
 #include "drift.h"
 #include "prose.h"
 #include "expr.h"
+#include "place.h"
 #include "repo.h"
 #include "util.h"
 
@@ -39,7 +41,7 @@ static void note_nearest(struct diag *d, const struct bank *b, double value)
 /* For review: the row and column names of an evidence place (align.c's
  * naming, as drift notes use it), or the header key it is; malloc'd, or
  * NULL when it has no name. */
-static char *place_name(const struct evidence *ev, size_t k, const struct num_token *tok, size_t file_line)
+static char *ledger_place_words(const struct evidence *ev, size_t k, const struct num_token *tok, size_t file_line)
 {
 	if (k == SIZE_MAX) {
 		for (size_t i = 0; i < ev->n_fields; i++)
@@ -56,18 +58,15 @@ static char *place_name(const struct evidence *ev, size_t k, const struct num_to
 	return NULL;
 }
 
-/* For review: the evidence token a number rests on, named by its place
- * (after what, a literal of a derivation); and the rounding when the page
- * shows fewer digits than the evidence. */
-static void ledger_bank_entry(struct ledger_entry *le, const struct bank_entry *e, const struct num_token *page,
-			      const char *claim, const char *what)
+void check_ledger_ref(struct ledger_entry *le, const struct bank_entry *e, const struct num_token *page,
+		      const char *claim, const char *what)
 {
 	if (!le)
 		return;
 	size_t len;
 	const char *line = textfile_line(&e->ev->ev.tf, e->line, &len);
 	size_t tl = e->tok.end - e->tok.start;
-	char *place = place_name(&e->ev->ev, e->stdout_index, &e->tok, e->line);
+	char *place = ledger_place_words(&e->ev->ev, e->stdout_index, &e->tok, e->line);
 	if (what && place)
 		ledger_ref(le, e->ev->path, e->line, e->line, bank_entry_col(e), tl, "%s: %s", what, place);
 	else if (what || place)
@@ -78,27 +77,6 @@ static void ledger_bank_entry(struct ledger_entry *le, const struct bank_entry *
 	if (page && page->value != e->tok.value)
 		ledger_detail(le, "%s = %.*s rounded to %d significant digit%s", claim, (int)tl, line + e->tok.start,
 			      page->sig_digits, page->sig_digits == 1 ? "" : "s");
-}
-
-/* For review: the other places of the bank the number also traces to,
- * so that a reviewer sees when the first match may be the wrong row (a
- * thread count that is also a device limit).  The first few are quoted. */
-#define OTHER_PLACES_QUOTED 3
-static void ledger_other_places(struct ledger_entry *le, const struct bank *b, const struct bank_entry *first,
-				const struct num_token *page)
-{
-	if (!le)
-		return;
-	size_t n = 0;
-	for (const struct bank_entry *e = bank_find_after(b, page, NULL); e; e = bank_find_after(b, page, e)) {
-		if (e == first)
-			continue;
-		if (n++ < OTHER_PLACES_QUOTED)
-			ledger_bank_entry(le, e, NULL, NULL, "also here");
-	}
-	if (n)
-		ledger_detail(le, "ambiguous: %zu other place%s of the evidence hold%s this number%s", n, n == 1 ? "" : "s",
-			      n == 1 ? "s" : "", n > OTHER_PLACES_QUOTED ? " (the first are quoted)" : " (quoted)");
 }
 
 static bool trace_in(struct numbers *nb, const struct bank *b, const struct pnum *p, size_t line, enum ledger_kind kind,
@@ -112,8 +90,7 @@ static bool trace_in(struct numbers *nb, const struct bank *b, const struct pnum
 	struct ledger_entry *le = ledger_add(nb->ctx->ledger, kind, at.line, at.col, claim, "%s%s:%zu:%zu", how,
 					     e->ev->path, e->line, bank_entry_col(e));
 	ledger_span(le, at.span);
-	ledger_bank_entry(le, e, &p->tok, claim, NULL);
-	ledger_other_places(le, b, e, &p->tok);
+	check_ledger_ref(le, e, &p->tok, claim, NULL);
 	free(claim);
 	return true;
 }
@@ -142,6 +119,19 @@ static void untraced(struct numbers *nb, const struct pnum *p, size_t line)
 	free(claim);
 }
 
+/* A derivation literal bound to the older run where it traced, as a prose
+ * number is (drift.h). */
+static bool literal_drift(const struct page_ctx *ctx, const char *lit, size_t len, struct drift *dr)
+{
+	if (ctx->n_ev == 0)
+		return false;
+	struct num_token *t;
+	size_t n = numtok_scan(lit, len, &t);
+	bool bound = n == 1 && drift_find(ctx->lesson, ctx->ev[0], &t[0], dr);
+	free(t);
+	return bound;
+}
+
 static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 {
 	struct page_ctx *ctx = nb->ctx;
@@ -152,9 +142,14 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 	size_t arg_raw = p->annot->raw_off != SIZE_MAX ? p->annot->raw_off + p->annot->marker.arg_start : SIZE_MAX;
 	struct expr_result r;
 	diag_checks_add(1);
-	if (expr_eval(arg, len, &r) != 0) {
+	/* places resolve in the page's default evidence (place.h) */
+	struct place_env pe;
+	place_env_init(&pe, ctx->ev[0], &ctx->tf, p->annot->s, p->annot->raw_off, line);
+	struct expr_env env = place_env_expr(&pe);
+	if (expr_eval_env(arg, len, &env, &r) != 0) {
 		struct diag_loc eat = arg_raw != SIZE_MAX ? textfile_loc(&ctx->tf, arg_raw + r.err_offset, 1) : at;
-		diag_report(D_DERIVE_SYNTAX, eat, "cannot evaluate the derivation of %s: %s", claim, r.err);
+		if (!pe.reported)
+			diag_report(D_DERIVE_SYNTAX, eat, "cannot evaluate the derivation of %s: %s", claim, r.err);
 		ledger_span(ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, claim, "derivation does not evaluate"),
 			    at.span);
 		expr_result_free(&r);
@@ -175,8 +170,16 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 		struct diag_loc lat = arg_raw != SIZE_MAX ? textfile_loc(&ctx->tf, arg_raw + l->start, l->end - l->start) : at;
 		struct diag *d = diag_begin(D_DERIVE_UNANCHORED, lat, "literal %.*s of the derivation of %s is not in the evidence",
 					    (int)(l->end - l->start), arg + l->start, claim);
-		note_nearest(d, &nb->bank, l->value);
-		diag_hint(d, "a derivation may use only evidence numbers and powers of ten or two");
+		struct drift dr;
+		bool bound = literal_drift(ctx, arg + l->start, l->end - l->start, &dr);
+		if (bound)
+			drift_note(d, &dr);
+		else
+			note_nearest(d, &nb->bank, l->value);
+		if (bound)
+			diag_hint(d, "the run changed: 'coursecheck update %s' carries the new value", ctx->path);
+		else
+			diag_hint(d, "a derivation may use only evidence numbers and powers of ten or two");
 		diag_end(d);
 	}
 	double half = 0.5 * pow(10, -p->tok.decimals);
@@ -195,7 +198,7 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 		int ll = (int)(l->end - l->start);
 		if (origin[i]) {
 			char *note = xasprintf("literal %.*s", ll, arg + l->start);
-			ledger_bank_entry(le, origin[i], NULL, NULL, note);
+			check_ledger_ref(le, origin[i], NULL, NULL, note);
 			free(note);
 		} else {
 			ledger_detail(le, "literal %.*s: %s", ll, arg + l->start,
@@ -242,6 +245,10 @@ static void load_cited(struct cited *c)
 			continue;
 		}
 		free(fs);
+		if (tf.has_nul || tf.not_utf8) { /* refused when it is checked itself */
+			textfile_free(&tf);
+			continue;
+		}
 		struct frontmatter fm;
 		diag_mute(true);
 		frontmatter_parse(&tf, true, &fm);
@@ -328,10 +335,20 @@ static void check_ext(struct numbers *nb, const struct pnum *p, size_t line)
 	free(claim);
 }
 
-/* An annotated number is judged by its annotation alone. */
-static void check_annotated(struct numbers *nb, const struct pnum *p, size_t line)
+/* An annotated number is judged by its annotation alone; low is a range's
+ * low number. */
+static void check_annotated(struct numbers *nb, const struct pnum *p, const struct pnum *low, size_t line)
 {
 	switch (p->annot->marker.kind) {
+	case MK_AT:
+	case MK_RANGE:
+	case MK_MIN:
+	case MK_MAX:
+	case MK_ONE_RUN: {
+		struct claims_unit u = {.ctx = nb->ctx, .bank = &nb->bank, .line = line};
+		claims_check_place_number(&u, p, low);
+		break;
+	}
 	case MK_DERIVE:
 		check_derived(nb, p, line);
 		break;
@@ -344,23 +361,40 @@ static void check_annotated(struct numbers *nb, const struct pnum *p, size_t lin
 	}
 }
 
-static void check_prose_number(struct numbers *nb, const struct pnum *p, size_t line, bool threshold)
+/* The numbers of a unit (a paragraph or a plain table's row), in order:
+ * annotated ones by their annotation, the rest traced together. */
+static void check_unit_numbers(struct numbers *nb, const struct claims_unit *u)
 {
-	if (p->annot) {
-		check_annotated(nb, p, line);
-		return;
+	bool *want = xcalloc(u->n_nums + 1, sizeof *want);
+	struct claims_trace *tr = xcalloc(u->n_nums + 1, sizeof *tr);
+	for (size_t i = 0; i < u->n_nums; i++)
+		want[i] = !u->nums[i].annot && !u->nums[i].range_low && !prose_skip_reason(&u->nums[i].tok);
+	claims_trace_unit(u, want, tr);
+	for (size_t i = 0; i < u->n_nums; i++) {
+		const struct pnum *p = &u->nums[i];
+		if (p->range_low)
+			continue; /* judged with the range's high number */
+		if (p->annot) {
+			check_annotated(nb, p, p->low != SIZE_MAX ? &u->nums[p->low] : NULL, u->line);
+			continue;
+		}
+		if (!want[i]) {
+			char *claim = prose_text(p);
+			struct diag_loc at = prose_loc(nb->ctx, p, u->line);
+			ledger_span(ledger_add(nb->ctx->ledger, LG_SKIPPED, at.line, at.col, claim, "%s",
+					       prose_skip_reason(&p->tok)),
+				    at.span);
+			free(claim);
+			continue;
+		}
+		diag_checks_add(1);
+		if (tr[i].at)
+			claims_report_trace(u, p, &tr[i]);
+		else
+			untraced(nb, p, u->line);
 	}
-	const char *why = threshold ? prose_skip_reason(&p->tok) : NULL;
-	if (why) {
-		char *claim = prose_text(p);
-		struct diag_loc at = prose_loc(nb->ctx, p, line);
-		ledger_span(ledger_add(nb->ctx->ledger, LG_SKIPPED, at.line, at.col, claim, "%s", why), at.span);
-		free(claim);
-		return;
-	}
-	diag_checks_add(1);
-	if (!trace_in(nb, &nb->bank, p, line, LG_TRACED, ""))
-		untraced(nb, p, line);
+	free(tr);
+	free(want);
 }
 
 static void check_prose(struct numbers *nb, cmark_node *node)
@@ -370,10 +404,60 @@ static void check_prose(struct numbers *nb, cmark_node *node)
 	struct pnum *nums;
 	size_t n = prose_collect(nb->ctx, node, &segs, &n_segs, &nums);
 	size_t line = (size_t)cmark_node_get_start_line(node);
-	for (size_t i = 0; i < n; i++)
-		check_prose_number(nb, &nums[i], line, true);
+	struct claims_unit u = {nb->ctx, &nb->bank, segs, n_segs, NULL, nums, n, line};
+	check_unit_numbers(nb, &u);
+	claims_check_unit(&u);
 	free(nums);
 	free(segs);
+}
+
+/* A table row as one unit: the segments and numbers of its cells, one
+ * after the other; owned by the caller, freed with row_unit_free(). */
+struct row_unit {
+	struct claims_unit u;
+	struct seg *segs;
+	size_t *cells;
+	struct pnum *nums;
+	struct seg **keep; /* the cells' own segment arrays, which the numbers point into */
+	size_t n_keep, cap_segs, cap_cells, cap_nums;
+};
+
+static void row_unit_add_cell(struct row_unit *ru, struct page_ctx *ctx, cmark_node *cell, size_t cell_index)
+{
+	struct seg *segs;
+	size_t n_segs;
+	struct pnum *nums;
+	size_t n = prose_collect(ctx, cell, &segs, &n_segs, &nums);
+	size_t first = ru->u.n_nums;
+	for (size_t i = 0; i < n; i++) {
+		ru->nums = xgrow(ru->nums, &ru->cap_nums, ru->u.n_nums + 1, sizeof *ru->nums);
+		ru->nums[ru->u.n_nums] = nums[i];
+		if (nums[i].low != SIZE_MAX)
+			ru->nums[ru->u.n_nums].low = first + nums[i].low;
+		ru->u.n_nums++;
+	}
+	for (size_t i = 0; i < n_segs; i++) {
+		ru->segs = xgrow(ru->segs, &ru->cap_segs, ru->u.n_segs + 1, sizeof *ru->segs);
+		ru->cells = xgrow(ru->cells, &ru->cap_cells, ru->u.n_segs + 1, sizeof *ru->cells);
+		ru->segs[ru->u.n_segs] = segs[i];
+		ru->cells[ru->u.n_segs++] = cell_index;
+	}
+	free(nums);
+	ru->keep = xrealloc(ru->keep, (ru->n_keep + 1) * sizeof *ru->keep);
+	ru->keep[ru->n_keep++] = segs;
+	ru->u.segs = ru->segs;
+	ru->u.seg_cell = ru->cells;
+	ru->u.nums = ru->nums;
+}
+
+static void row_unit_free(struct row_unit *ru)
+{
+	for (size_t i = 0; i < ru->n_keep; i++)
+		free(ru->keep[i]);
+	free(ru->keep);
+	free(ru->segs);
+	free(ru->cells);
+	free(ru->nums);
 }
 
 /* ---- evidence tables ------------------------------------------------- */
@@ -420,27 +504,30 @@ static size_t row_on_line(const struct row *r, const char *s, size_t len, bool *
 	return matched;
 }
 
-static void gather_row(struct numbers *nb, cmark_node *row_node, struct row *r, struct seg ***keep, size_t *n_keep)
+static void gather_row(struct numbers *nb, cmark_node *row_node, struct row *r, struct row_unit *ru)
 {
 	r->line = (size_t)cmark_node_get_start_line(row_node);
+	ru->u.line = r->line;
+	size_t k = 0;
 	for (cmark_node *cell = cmark_node_first_child(row_node); cell; cell = cmark_node_next(cell)) {
-		struct seg *segs;
-		size_t n_segs;
-		struct pnum *nums;
-		size_t n = prose_collect(nb->ctx, cell, &segs, &n_segs, &nums);
-		for (size_t i = 0; i < n; i++) {
-			if (nums[i].annot) {
-				check_annotated(nb, &nums[i], r->line);
+		size_t seg0 = ru->u.n_segs, num0 = ru->u.n_nums;
+		row_unit_add_cell(ru, nb->ctx, cell, k++);
+		for (size_t i = num0; i < ru->u.n_nums; i++) {
+			const struct pnum *p = &ru->nums[i];
+			if (p->range_low)
+				continue;
+			if (p->annot) {
+				check_annotated(nb, p, p->low != SIZE_MAX ? &ru->nums[p->low] : NULL, r->line);
 				continue;
 			}
 			r->nums = xgrow(r->nums, &r->cap_nums, r->n_nums + 1, sizeof *r->nums);
-			r->nums[r->n_nums++] = nums[i];
+			r->nums[r->n_nums++] = *p;
 		}
-		if (n == 0) {
+		if (ru->u.n_nums == num0) {
 			struct buf text = {0};
-			for (size_t i = 0; i < n_segs; i++)
-				if (segs[i].kind == SEG_TEXT || segs[i].kind == SEG_OPAQUE)
-					buf_append(&text, segs[i].s, segs[i].len);
+			for (size_t i = seg0; i < ru->u.n_segs; i++)
+				if (ru->segs[i].kind == SEG_TEXT || ru->segs[i].kind == SEG_OPAQUE)
+					buf_append(&text, ru->segs[i].s, ru->segs[i].len);
 			size_t a = 0, b = text.len;
 			if (text.s)
 				str_trim(text.s, &a, &b);
@@ -450,11 +537,30 @@ static void gather_row(struct numbers *nb, cmark_node *row_node, struct row *r, 
 			}
 			buf_free(&text);
 		}
-		free(nums);
-		/* the row's numbers point into the segments: keep them alive */
-		*keep = xrealloc(*keep, (*n_keep + 1) * sizeof **keep);
-		(*keep)[(*n_keep)++] = segs;
 	}
+}
+
+/* A row that rested on one line of an older run: a note for each of its
+ * numbers whose place there now holds something else.  Returns true when
+ * it added one. */
+static bool row_drift(const struct page_ctx *ctx, const struct row *r, const struct evfile *ev, struct diag *d)
+{
+	if (r->n_nums == 0)
+		return false;
+	struct num_token *toks = xcalloc(r->n_nums, sizeof *toks);
+	struct drift *dr = xcalloc(r->n_nums, sizeof *dr);
+	for (size_t i = 0; i < r->n_nums; i++)
+		toks[i] = r->nums[i].tok;
+	bool noted = false;
+	if (drift_find_row(ctx->lesson, ev, toks, r->n_nums, dr))
+		for (size_t i = 0; i < r->n_nums; i++)
+			if (!dr[i].followed || strcmp(dr[i].old_text, dr[i].now_text) != 0) {
+				drift_note(d, &dr[i]);
+				noted = true;
+			}
+	free(dr);
+	free(toks);
+	return noted;
 }
 
 static void row_failed(struct numbers *nb, const struct row *r, const struct evfile *ev, size_t best, size_t best_line,
@@ -468,10 +574,14 @@ static void row_failed(struct numbers *nb, const struct row *r, const struct evf
 	if (out_of_order)
 		diag_note(d, textfile_loc_line(&ev->ev.tf, best_line, 0, 0),
 			  "the row rests on this line, which comes before the previous row's");
-	else if (best_line)
+	bool bound = !out_of_order && row_drift(ctx, r, ev, d);
+	if (!out_of_order && !bound && best_line)
 		diag_note(d, textfile_loc_line(&ev->ev.tf, best_line, 0, 0),
 			  "the closest line holds %zu of the row's %zu numbers in order", best, r->n_nums);
-	diag_hint(d, "copy the row's values from one line of the transcript, keeping the transcript's order");
+	if (bound)
+		diag_hint(d, "the run changed: 'coursecheck update %s' carries the new values", ctx->path);
+	else
+		diag_hint(d, "copy the row's values from one line of the transcript, keeping the transcript's order");
 	diag_end(d);
 	ledger_add(ctx->ledger, LG_FAILED, r->line, 1, "table row", "not on one line of %s", ev->path);
 }
@@ -485,13 +595,14 @@ static void check_table(struct numbers *nb, struct page_block *b)
 	size_t n_lines = ev->ev.n_stdout;
 	size_t *owner = xcalloc(n_lines + 1, sizeof *owner); /* page line of the row resting there */
 	size_t prev = 0; /* stdout index + 1 of the previous row's line */
-	struct seg **keep = NULL;
-	size_t n_keep = 0;
 	for (cmark_node *row_node = cmark_node_first_child(b->node); row_node; row_node = cmark_node_next(row_node)) {
 		if (cmark_gfm_extensions_get_table_row_is_header(row_node))
 			continue;
 		struct row r = {0};
-		gather_row(nb, row_node, &r, &keep, &n_keep);
+		struct row_unit ru = {.u = {.ctx = ctx, .bank = &nb->bank}};
+		gather_row(nb, row_node, &r, &ru);
+		claims_check_unit(&ru.u);
+		row_unit_free(&ru);
 		if (r.n_nums == 0 && r.n_texts == 0) {
 			row_free(&r);
 			continue;
@@ -534,7 +645,7 @@ static void check_table(struct numbers *nb, struct page_block *b)
 								     "%s:%zu (table row)", ev->path, fl);
 				ledger_span(le, at.span);
 				struct bank_entry be = {.tok = at_tok[i], .ev = ev, .line = fl, .stdout_index = found};
-				ledger_bank_entry(le, &be, &r.nums[i].tok, claim, NULL);
+				check_ledger_ref(le, &be, &r.nums[i].tok, claim, NULL);
 				free(claim);
 			}
 		} else if (shared != SIZE_MAX) {
@@ -553,18 +664,24 @@ static void check_table(struct numbers *nb, struct page_block *b)
 		free(at_tok);
 		row_free(&r);
 	}
-	for (size_t i = 0; i < n_keep; i++)
-		free(keep[i]);
-	free(keep);
 	free(owner);
 }
 
-/* A table without the marker is prose, cell by cell. */
+/* A table without the marker is prose, row by row: the numbers of a row
+ * are traced together, each cell is a sentence for its claims. */
 static void check_plain_table(struct numbers *nb, struct page_block *b)
 {
-	for (cmark_node *row = cmark_node_first_child(b->node); row; row = cmark_node_next(row))
+	for (cmark_node *row = cmark_node_first_child(b->node); row; row = cmark_node_next(row)) {
+		struct row_unit ru = {.u = {.ctx = nb->ctx, .bank = &nb->bank}};
+		ru.u.line = (size_t)cmark_node_get_start_line(row);
+		size_t k = 0;
 		for (cmark_node *cell = cmark_node_first_child(row); cell; cell = cmark_node_next(cell))
-			check_prose(nb, cell);
+			row_unit_add_cell(&ru, nb->ctx, cell, k++);
+		check_unit_numbers(nb, &ru.u);
+		if (!cmark_gfm_extensions_get_table_row_is_header(row))
+			claims_check_unit(&ru.u);
+		row_unit_free(&ru);
+	}
 }
 
 void check_numbers(struct page_ctx *ctx)
@@ -582,7 +699,7 @@ void check_numbers(struct page_ctx *ctx)
 				   "not checked: the page has no usable evidence (see the errors above)");
 		/* a page with front matter has had its missing evidence field
 		 * reported; a README has only the lesson's evidence folder */
-		if (ctx->is_readme && !ctx->fm.present && ctx->n_ev == 0)
+		if (ctx->is_readme && !ctx->fm.present && ctx->n_ev == 0 && course_evidence_folder_usable(ctx->lesson))
 			diag_report(D_EVIDENCE_NONE, textfile_loc_line(&ctx->tf, 1, 0, 0),
 				    "lesson '%s' has no evidence yet: this README's numbers and transcripts cannot be checked",
 				    ctx->lesson);
@@ -599,6 +716,7 @@ void check_numbers(struct page_ctx *ctx)
 		else if (b->kind == BK_TABLE)
 			check_plain_table(&nb, b);
 	}
+	claims_release_names();
 	bank_free(&nb.bank);
 }
 

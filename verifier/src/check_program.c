@@ -95,7 +95,8 @@ void check_program(const char *lesson, const struct check_opts *opts)
 	free(folder);
 	struct program *p = course_program(path);
 	free(path);
-	if (course_report_unusable(p->state, p->why, p->path, (struct diag_loc){.path = p->path}, "program"))
+	if (course_report_unusable(p->state, p->why, p->path, (struct diag_loc){.path = p->path}, "program") ||
+	    p->state != LOAD_OK)
 		return;
 	diag_checks_add(1);
 	if (!p->hdr.build.text || p->hdr.build.count > 1)
@@ -103,10 +104,11 @@ void check_program(const char *lesson, const struct check_opts *opts)
 	if (!p->hdr.run.text || p->hdr.run.count > 1)
 		header_line_problem(p, &p->hdr.run, "Run");
 
+	bool folder_ok = course_evidence_folder_usable(lesson);
 	char *newest = repo_newest_evidence(lesson);
 	char *evpath = named_evidence(p, lesson, newest);
 	if (!evpath) {
-		if (!newest) {
+		if (!newest && folder_ok) {
 			struct diag *d = diag_begin(D_EVIDENCE_NONE, textfile_loc_line(&p->tf, p->hdr.first_line ? p->hdr.first_line : 1, 0, 0),
 						    "lesson '%s' has no evidence yet", lesson);
 			diag_hint(d, "capture it on the GPU node with 'make evidence LESSON=%s'", lesson);

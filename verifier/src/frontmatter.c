@@ -31,9 +31,23 @@ const struct fm_evidence *frontmatter_evidence(const struct frontmatter *fm, con
 
 /* Where a YAML node sits in the page: libyaml counts from 0 within the
  * front matter text, which starts on the page's line 2. */
+/* libyaml's column counts characters; diagnostics and update count bytes.
+ * The 1-based byte column of the mark's character on its page line. */
+static size_t byte_col(const struct textfile *tf, const yaml_mark_t *m)
+{
+	size_t len;
+	const char *line = textfile_line(tf, m->line + 2, &len);
+	size_t i = 0;
+	for (size_t chars = 0; i < len && chars < m->column; chars++) {
+		size_t n = utf8_sequence_length((const unsigned char *)line + i, len - i);
+		i += n ? n : 1;
+	}
+	return i + 1;
+}
+
 static struct diag_loc node_loc(const struct textfile *tf, const yaml_node_t *node)
 {
-	return textfile_loc_line(tf, node->start_mark.line + 2, node->start_mark.column + 1, 0);
+	return textfile_loc_line(tf, node->start_mark.line + 2, byte_col(tf, &node->start_mark), 0);
 }
 
 static char *scalar(const yaml_node_t *node)
@@ -71,7 +85,7 @@ static void read_evidence(struct reader *r, const yaml_node_t *v)
 	if (v->type == YAML_SCALAR_NODE && v->data.scalar.length > 0) {
 		fm->evidence = xcalloc(1, sizeof *fm->evidence);
 		fm->evidence[0] = (struct fm_evidence){xstrdup("main"), scalar(v), v->start_mark.line + 2,
-						       v->start_mark.column + 1};
+						       byte_col(r->tf, &v->start_mark)};
 		fm->n_evidence = 1;
 		return;
 	}
@@ -100,7 +114,7 @@ static void read_evidence(struct reader *r, const yaml_node_t *v)
 			continue;
 		}
 		fm->evidence[fm->n_evidence++] = (struct fm_evidence){label, scalar(val), val->start_mark.line + 2,
-								      val->start_mark.column + 1};
+								      byte_col(r->tf, &val->start_mark)};
 	}
 }
 
@@ -157,7 +171,7 @@ static void read_pair(struct reader *r, const char *key, const yaml_node_t *k, c
 	case 4:
 		fm->program = val;
 		fm->program_line = v->start_mark.line + 2;
-		fm->program_col = v->start_mark.column + 1;
+		fm->program_col = byte_col(r->tf, &v->start_mark);
 		return;
 	}
 	free(val);

@@ -27,8 +27,8 @@ enum page_status { STATUS_DRAFT, STATUS_REVIEW, STATUS_PUBLISHED };
 struct fm_evidence {
 	char *label; /* "main" for a plain path */
 	char *path;
-	size_t line;
-	size_t col;
+	size_t line; /* page line of the path's scalar */
+	size_t col;  /* 1-based byte column where the scalar starts (its opening quote, if quoted) */
 };
 
 struct frontmatter {

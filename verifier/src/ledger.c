@@ -9,6 +9,7 @@
 static const char *const kind_names[LG_KIND_COUNT] = {
 	[LG_CODE] = "code", [LG_FACT] = "fact",   [LG_TRACED] = "traced", [LG_DERIVED] = "derived", [LG_CITED] = "cited",
 	[LG_EXT] = "ext",   [LG_ROW] = "row",     [LG_SKIPPED] = "skipped", [LG_FAILED] = "FAILED",
+	[LG_CLAIM] = "claim", [LG_AMBIGUOUS] = "ambiguous",
 };
 
 const char *ledger_kind_name(enum ledger_kind kind)
@@ -124,8 +125,13 @@ void ledger_print(const struct ledger *lg, const char *page, FILE *out)
 			v[i]->source);
 	free(v);
 	fprintf(out, "totals:");
-	for (int k = 0; k < LG_KIND_COUNT; k++)
-		fprintf(out, " %s %zu%s", kind_names[k], ledger_count(lg, (enum ledger_kind)k), k + 1 < LG_KIND_COUNT ? "," : "\n");
+	for (int k = 0; k < LG_KIND_COUNT; k++) {
+		size_t n = ledger_count(lg, (enum ledger_kind)k);
+		if (k > LG_FAILED && n == 0)
+			continue; /* kinds added later show only where a page has them */
+		fprintf(out, "%s %s %zu", k ? "," : "", kind_names[k], n);
+	}
+	fputc('\n', out);
 }
 
 void ledger_free(struct ledger *lg)

@@ -38,6 +38,8 @@ enum ledger_kind {
 	LG_ROW,     /* an evidence table row */
 	LG_SKIPPED, /* a number not checked, and why */
 	LG_FAILED,  /* a claim that did not hold (the diagnostic says why) */
+	LG_CLAIM,   /* a claim annotation: its operands, their values and its truth */
+	LG_AMBIGUOUS, /* a traced number whose place nothing settles, with its candidates */
 	LG_KIND_COUNT
 };
 
@@ -89,11 +91,13 @@ void ledger_set_page(struct ledger *lg, const char *title, const char *status, c
 /* The entries sorted by line and column (entries of one place keep their
  * order); malloc'd array of pointers into lg, freed by the caller. */
 const struct ledger_entry **ledger_sorted(const struct ledger *lg);
-/* The name explain prints for a kind ("traced", "FAILED", ...). */
-const char *ledger_kind_name(enum ledger_kind kind);
-/* Prints the entries sorted by line and column, then the totals. */
+/* Prints the entries sorted by line and column, then the totals (the kinds
+ * from LG_CLAIM on only when the page has some). */
 void ledger_print(const struct ledger *lg, const char *page, FILE *out);
 size_t ledger_count(const struct ledger *lg, enum ledger_kind kind);
+/* The word a kind is printed as ("traced", "FAILED", ...); the JSON report
+ * and review use it too. */
+const char *ledger_kind_name(enum ledger_kind kind);
 void ledger_free(struct ledger *lg);
 
 #endif

@@ -371,6 +371,27 @@ static size_t find_raw(struct seg_walk *s, const char *lit, size_t len)
 	return (size_t)(hit - data);
 }
 
+/* In a table cell, GFM reads a '|' inside an annotation as "\|" and
+ * hands over the literal unescaped: the annotation is then taken as the
+ * page spells it, so its offsets are the page's own (place.h reads "\|"
+ * as "|"). */
+static void raw_escaped_annot(struct seg_walk *s, struct seg *g)
+{
+	struct buf esc = {0};
+	for (size_t i = 0; i < g->len; i++) {
+		if (g->s[i] == '|')
+			buf_putc(&esc, '\\');
+		buf_putc(&esc, g->s[i]);
+	}
+	size_t at = find_raw(s, esc.s, esc.len);
+	if (at != SIZE_MAX) {
+		g->raw_off = at;
+		g->s = s->pg->tf->data + at;
+		g->len = esc.len;
+	}
+	buf_free(&esc);
+}
+
 static void push_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, size_t len)
 {
 	s->v = xgrow(s->v, &s->cap, s->n + 1, sizeof *s->v);
@@ -380,8 +401,10 @@ static void push_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, si
 	g->s = lit;
 	g->len = len;
 	g->raw_off = kind == SEG_BREAK ? SIZE_MAX : find_raw(s, lit, len);
+	if (kind == SEG_ANNOT && g->raw_off == SIZE_MAX && memchr(lit, '|', len))
+		raw_escaped_annot(s, g);
 	if (kind == SEG_ANNOT)
-		marker_parse(lit, len, &g->marker);
+		marker_parse(g->s, g->len, &g->marker);
 }
 
 size_t page_segments(const struct page *pg, cmark_node *node, struct seg **out)
@@ -414,7 +437,7 @@ size_t page_segments(const struct page *pg, cmark_node *node, struct seg **out)
 		case CMARK_NODE_HTML_INLINE: {
 			struct marker m;
 			marker_parse(lit, strlen(lit), &m);
-			bool annot = m.status == MARKER_OK && (m.kind == MK_DERIVE || m.kind == MK_CITE || m.kind == MK_EXT);
+			bool annot = m.status == MARKER_OK && marker_is_inline(m.kind);
 			push_seg(&s, annot ? SEG_ANNOT : SEG_OPAQUE, lit, strlen(lit));
 			break;
 		}

@@ -46,12 +46,31 @@ size_t prose_collect(struct page_ctx *ctx, cmark_node *node, struct seg **segs_o
 	size_t line = (size_t)cmark_node_get_start_line(node);
 	for (size_t i = 0; i < n; i++) {
 		struct seg *g = &segs[i];
+		if (g->kind == SEG_ANNOT && g->marker.kind == MK_CLAIM)
+			continue; /* a claim follows words: check_claims reads it */
 		if (g->kind == SEG_ANNOT) {
 			bool attached = i > 0 && segs[i - 1].kind == SEG_TEXT && count > 0 && v[count - 1].text == segs[i - 1].s &&
 					only_spaces(segs[i - 1].s + v[count - 1].tok.end, segs[i - 1].len - v[count - 1].tok.end) &&
 					!v[count - 1].annot;
+			bool range = g->marker.kind == MK_RANGE;
+			/* a range is "LOW to HIGH": both in the text right before it */
+			if (attached && range && (count < 2 || v[count - 2].text != v[count - 1].text || v[count - 2].annot ||
+						  v[count - 2].range_low))
+				attached = false;
 			if (attached) {
 				v[count - 1].annot = g;
+				if (range) {
+					v[count - 1].low = count - 2;
+					v[count - 2].range_low = true;
+				}
+				continue;
+			}
+			if (range) {
+				struct diag *d = diag_begin(D_ANNOTATION_DANGLING, prose_seg_loc(ctx, g, line),
+							    "this 'range' annotation follows no pair of numbers");
+				diag_hint(d, "write it right after 'LOW to HIGH', both numbers in the same text: "
+					     "2,920 to 3,824 <!-- range: [ROW | COLUMN] -->");
+				diag_end(d);
 				continue;
 			}
 			struct diag *d = diag_begin(D_ANNOTATION_DANGLING, prose_seg_loc(ctx, g, line),
@@ -69,7 +88,7 @@ size_t prose_collect(struct page_ctx *ctx, cmark_node *node, struct seg **segs_o
 			if (raw != SIZE_MAX && consumed_by_fact(ctx, raw))
 				continue;
 			v = xgrow(v, &cap, count + 1, sizeof *v);
-			v[count++] = (struct pnum){toks[k], g->s, raw, NULL};
+			v[count++] = (struct pnum){toks[k], g->s, raw, NULL, SIZE_MAX, false};
 		}
 		free(toks);
 	}

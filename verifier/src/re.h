@@ -30,7 +30,15 @@ struct re_match {
 	size_t end[RE_MAX_GROUPS]; /* start == end == (size_t)-1 for an unset group */
 };
 
-/* Searches subject[offset..len).  Returns true on a match. */
+/* Searches subject[offset..len).  Returns true on a match, false when
+ * there is none.  The subject must be valid UTF-8: every text comes from
+ * a textfile, and pages and programs that are not UTF-8 are refused when
+ * read (textfile_report_encoding).  So PCRE2 does not re-check it on every
+ * call (which made long scans quadratic); re_search checks it once on a
+ * search from offset 0, and moves an offset that falls inside a character
+ * on to the next one.  An invalid subject or any engine error other than
+ * "no match" is a fatal internal error (a message and abort), never read
+ * as "absent": a fact check that silently finds nothing is a false pass. */
 bool re_search(struct re *re, const char *subject, size_t len, size_t offset, struct re_match *m);
 /* True when group g took part in the match. */
 bool re_group_set(const struct re_match *m, int g);

@@ -3,19 +3,20 @@
 #include "review.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "cli.h"
+#include "cliopt.h"
 #include "course.h"
 #include "diag.h"
+#include "filewrite.h"
 #include "repo.h"
 #include "review_html.h"
-#include "review_write.h"
 #include "util.h"
 
 /* ---- the command ---------------------------------------------------------- */
@@ -84,33 +85,53 @@ static void put_index(struct buf *b, const struct index_row *rows, size_t n)
 	buf_puts(b, "</tbody></table></div>\n</body>\n</html>\n");
 }
 
-/* The one place review-write is raised: what could not be written and why. */
+/* The one place review-write is raised: what could not be written and
+ * why (why is malloc'd and freed here). */
 static void write_failed(const char *path, const char *what, char *why)
 {
 	diag_report(D_REVIEW_WRITE, (struct diag_loc){.path = path}, "cannot %s: %s", what, why);
 	free(why);
 }
 
+/* Through the one atomic writer (filewrite.h): a reader of the review
+ * folder sees the old file or the new one, never half; a file keeps its
+ * mode; nothing is left behind on failure. */
 static int write_out(const char *dir, const char *name, const char *text, size_t len)
 {
 	char *path = xasprintf("%s/%s", dir, name);
 	char *why = NULL;
-	int rc = review_write_file(path, text, len, &why);
+	int rc = filewrite_replace(path, path, text, len, &why);
 	if (rc != 0)
 		write_failed(path, "write the review", why);
 	free(path);
 	return rc;
 }
 
-/* Names on the command line are repository paths; one given from the
- * current directory inside the repository is made relative to its root
- * (as verify reads them). */
-static char *operand_path(const char *arg)
+/* The review folder, made where it is missing; never inside the course's
+ * own folders (a review never writes over a page, a program or evidence). */
+static int make_folder(const char *out)
 {
-	size_t n = strlen(repo_root());
-	if (arg[0] == '/' && strncmp(arg, repo_root(), n) == 0 && arg[n] == '/')
-		return xstrdup(arg + n + 1);
-	return xstrdup(arg);
+	/* judged at the nearest folder that exists: one still to be made
+	 * under pages/ is as refused as pages/ itself */
+	char *dir = xstrdup(out);
+	struct stat st;
+	for (char *slash; stat(dir, &st) != 0 && (slash = strrchr(dir, '/'));)
+		*slash = '\0';
+	char *probe = xasprintf("%s/index.html", *dir && stat(dir, &st) == 0 ? dir : out[0] == '/' ? "" : ".");
+	bool refused = cli_in_course_folders(probe);
+	free(probe);
+	free(dir);
+	if (refused) {
+		write_failed(out, "make the review folder",
+			     xasprintf("refused: a review is not written into pages/, programs/ or evidence/"));
+		return -1;
+	}
+	char *why = NULL;
+	if (filewrite_mkdirs(out, &why) != 0) {
+		write_failed(out, "make the review folder", why);
+		return -1;
+	}
+	return 0;
 }
 
 /* Every page of the course, as verify checks them: pages, then the
@@ -182,58 +203,62 @@ static bool review_one(const char *rel, const char *dir, struct index_row *row, 
 }
 
 static const char review_usage[] =
-	"usage: coursecheck review [--root DIR] [--output DIR] [PAGE...]\n"
+	"usage: coursecheck review [OPTION...] [PAGE...]\n"
 	"  Writes one self-contained HTML file per page, every claim marked in place\n"
-	"  beside its evidence, and an index.html, into DIR (default build/review).\n"
-	"  Pages are checked as by 'verify --as published' (the technical review gate);\n"
-	"  with no PAGE: every page and program README of the course.\n";
+	"  beside its evidence, and an index.html.  Pages are checked as by\n"
+	"  'verify --as published' (the technical review gate); with no PAGE: every\n"
+	"  page and program README of the course.\n"
+	"  --output=DIR      the folder the files go to (default: build/review)\n"
+	"  --root=DIR        the course (default: found from the current folder upward)\n"
+	"  -q, --quiet       no summary line\n"
+	"  --color=WHEN      auto (default), always or never\n"
+	"  -h, --help        this text\n"
+	"      --version     the version\n"
+	"Exit status: 0 every page passes the gate, 1 an error was reported, 2 usage,\n"
+	"a page that cannot be read or a file that cannot be written.\n";
+
+enum { OPT_REVIEW_OUTPUT = 0x200 };
+static const struct option review_longs[] = {
+	{"output", required_argument, NULL, OPT_REVIEW_OUTPUT},
+	{NULL, 0, NULL, 0},
+};
+static const struct cliopt_cmd review_cmd = {"coursecheck review", review_usage, "", review_longs, 0};
+
+static int review_option(int ch, const char *arg, void *ctx)
+{
+	if (ch != OPT_REVIEW_OUTPUT)
+		return -1;
+	if (!*arg)
+		return cliopt_usage_error(&review_cmd, "--output takes a folder, not ''");
+	*(const char **)ctx = arg;
+	return 0;
+}
 
 int cli_review(int argc, char **argv)
 {
-	cli_setup_diag();
-	static const struct option longs[] = {
-		{"root", required_argument, NULL, 'r'},
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *root = ".", *out = "build/review";
-	optind = 1;
-	opterr = 0;
-	int ch;
-	while ((ch = getopt_long(argc, argv, "+ho:", longs, NULL)) != -1) {
-		switch (ch) {
-		case 'r':
-			root = optarg;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'h':
-			fputs(review_usage, stdout);
-			return 0;
-		default:
-			fprintf(stderr, "coursecheck review: unknown option '%s'\n%s", argv[optind - 1], review_usage);
-			return 2;
-		}
-	}
-	char *why = NULL;
-	if (review_make_dirs(out, &why) != 0) {
-		write_failed(out, "make the review folder", why);
-		cli_release();
+	const char *out = "build/review";
+	struct cliopt o;
+	int first = cliopt_parse(argc, argv, &review_cmd, &o, review_option, &out);
+	if (first < 0)
+		return first == CLIOPT_DONE ? 0 : 2;
+	cli_setup(&o);
+	char *why;
+	if (repo_find(o.root, &why) != 0) {
+		fprintf(stderr, "coursecheck review: %s\n", why);
+		free(why);
 		return 2;
 	}
-	if (repo_open(root) != 0) {
-		fprintf(stderr, "coursecheck review: cannot open repository '%s': %s\n", root, strerror(errno));
+	if (make_folder(out) != 0) {
+		cli_release();
 		return 2;
 	}
 	char **pages;
 	size_t n;
-	if (optind < argc) {
-		n = (size_t)(argc - optind);
+	if (first < argc) {
+		n = (size_t)(argc - first);
 		pages = xmalloc(n * sizeof *pages);
 		for (size_t i = 0; i < n; i++)
-			pages[i] = operand_path(argv[optind + (int)i]);
+			pages[i] = repo_operand(argv[first + (int)i]);
 	} else {
 		n = course_review_pages(&pages);
 	}
@@ -259,11 +284,11 @@ int cli_review(int argc, char **argv)
 	free(rows);
 	free(pages);
 	size_t errors = diag_count(DIAG_ERROR), warnings = diag_count(DIAG_WARNING);
-	fprintf(stderr, "coursecheck review: %zu of %zu page%s written to %s/, %zu failing the gate, %zu check%s: "
-			"%zu error%s, %zu warning%s\n",
-		written, n, n == 1 ? "" : "s", out, failing, diag_checks(), diag_checks() == 1 ? "" : "s", errors,
-		errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
+	if (!o.quiet)
+		fprintf(stderr, "coursecheck review: %zu of %zu page%s written to %s/, %zu failing the gate, %zu check%s: "
+				"%zu error%s, %zu warning%s\n",
+			written, n, n == 1 ? "" : "s", out, failing, diag_checks(), diag_checks() == 1 ? "" : "s", errors,
+			errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
 	cli_release();
 	return status ? status : errors ? 1 : 0;
 }
-

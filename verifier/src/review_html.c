@@ -13,17 +13,15 @@ static const struct review_style styles[LG_KIND_COUNT] = {
 	[LG_ROW] = {"row", "table row", "a table row resting on one transcript line"},
 	[LG_SKIPPED] = {"skipped", "skipped", "a number not checked, and why (a year, a small whole number)"},
 	[LG_FAILED] = {"failed", "FAILED", "a claim that did not hold: the diagnostic says why"},
+	[LG_CLAIM] = {"claim", "claim", "a sentence's claim checked against the evidence (<!-- claim: -->), its places and values"},
+	[LG_AMBIGUOUS] = {"ambiguous", "ambiguous",
+			  "a number the evidence holds at several places and nothing settles which: check the one the "
+			  "sentence means, or bind it (<!-- at: [ROW | COLUMN] -->)"},
 };
-static const struct review_style claim_style = {"claim", "claim", "a sentence's claim checked against the evidence (<!-- claim: -->)"};
 
 const struct review_style *review_style_of(enum ledger_kind kind)
 {
 	return kind < LG_KIND_COUNT && styles[kind].cls ? &styles[kind] : &styles[LG_FAILED];
-}
-
-const struct review_style *review_claim_style(void)
-{
-	return &claim_style;
 }
 
 const char *review_item_word(const struct ledger_entry *e)
@@ -98,7 +96,9 @@ static const char css[] =
 	"text-decoration-thickness:2px}.sw.k-failed{background:#a4161a}\n"
 	"a.item.k-failed::before,span.item.k-failed::before{content:'\\2717\\00a0';font-weight:700;color:#a4161a}\n"
 	""
-	".item.amb::after{content:'?';font-size:.7em;vertical-align:super;font-weight:700;color:#1b6e2a}\n"
+	".k-ambiguous{background:#dff3e3;border-color:#1b6e2a;border-bottom-style:dashed!important}"
+	".sw.k-ambiguous{background:#9ccfa6}\n"
+	".item.k-ambiguous::after{content:'?';font-size:.7em;vertical-align:super;font-weight:700;color:#1b6e2a}\n"
 	".item:hover,.item:focus,.badge:focus{outline:2px solid #000;outline-offset:1px}\n"
 	".item.sel,.badge.sel{outline:3px solid #000}\n"
 	".badge{display:inline-block;font-size:.82em;padding:0 .4em;margin:.1em 0;border:1px solid #333;"

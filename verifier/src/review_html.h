@@ -2,10 +2,8 @@
  * review_html.h - what every review file shares: the style of each ledger
  * kind (a class for colour and underline pattern, the word shown, the
  * legend's sentence), HTML escaping, and the inline CSS and script.
- *
- * Claims (issue 13's <!-- claim: --> annotations) have their style ready
- * in review_claim_style(): the ledger kind that records them maps to it in
- * review_style_of() once it exists.
+ * Every ledger kind has its style, claims (LG_CLAIM) and numbers whose
+ * place nothing settles (LG_AMBIGUOUS) included.
  */
 #ifndef COURSECHECK_REVIEW_HTML_H
 #define COURSECHECK_REVIEW_HTML_H
@@ -23,7 +21,6 @@ struct review_style {
 
 /* Never NULL (an unknown kind has the failure's style).  Static storage. */
 const struct review_style *review_style_of(enum ledger_kind kind);
-const struct review_style *review_claim_style(void);
 /* The word for an item: a code item says which block it is (snippet,
  * transcript, build, quote). */
 const char *review_item_word(const struct ledger_entry *e);

@@ -224,17 +224,10 @@ static void unlink_outward(cmark_node *doc)
 	free(v);
 }
 
-/* A traced number that other places of the evidence also hold: the
- * reviewer should check that the first is the one the sentence means. */
-static bool ambiguous(const struct ledger_entry *e)
-{
-	return e->kind == LG_TRACED && e->n_refs > 1;
-}
-
 static void put_item_open(struct buf *b, const struct item *it, size_t i, bool in_link)
 {
 	const struct ledger_entry *e = it->e;
-	const char *cls = ambiguous(e) ? "traced amb" : review_style_of(e->kind)->cls;
+	const char *cls = review_style_of(e->kind)->cls;
 	if (in_link)
 		buf_printf(b, "<span class=\"item k-%s\" id=\"i%zu\" data-i=\"%zu\" tabindex=\"0\" role=\"button\" title=\"", cls,
 			   i, i);
@@ -305,8 +298,8 @@ static void put_marked_html(struct render *r, const char *html, size_t block)
 			if (k == 0x82) { /* in a tag it is dropped; the mark closes after it */
 				if (open_item != SIZE_MAX && !in_tag) {
 					const struct ledger_entry *e = r->items[open_item].e;
-					buf_printf(&r->out, "<span class=\"vh\"> (%s%s)</span>%s", review_item_word(e),
-						   ambiguous(e) ? ", ambiguous" : "", r->items[open_item].as_mark ? "</span>" : "</a>");
+					buf_printf(&r->out, "<span class=\"vh\"> (%s)</span>%s", review_item_word(e),
+						   r->items[open_item].as_mark ? "</span>" : "</a>");
 					open_item = SIZE_MAX;
 				}
 				continue;
@@ -612,10 +605,6 @@ static void put_legend(struct buf *b)
 	for (int k = 0; k < LG_KIND_COUNT; k++)
 		buf_printf(b, "<li><span class=\"item k-%s\">%s</span> %s</li>", review_style_of((enum ledger_kind)k)->cls, review_style_of((enum ledger_kind)k)->word,
 			   review_style_of((enum ledger_kind)k)->legend);
-	buf_printf(b, "<li><span class=\"item k-%s\">%s</span> %s</li>", review_claim_style()->cls, review_claim_style()->word,
-		   review_claim_style()->legend);
-	buf_puts(b, "<li><span class=\"item k-traced amb\">traced</span> a traced number that other places of the "
-		    "evidence hold too: check that the first is the one the sentence means</li>");
 	buf_puts(b, "</ul><p>Each kind has its own underline (solid, double, dashed, dotted, wavy) and its name "
 		    "in the tables, so colour is never the only sign.  Select an item to see its evidence.</p>"
 		    "<p class=\"ctl\"><label><input type=\"checkbox\" id=\"hide-skipped\"> hide skipped numbers</label> "

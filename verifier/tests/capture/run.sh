@@ -1,7 +1,11 @@
 #!/bin/sh
 # run.sh - tests of coursecheck-capture that need no GPU.
 #
-#   sh verifier/tests/capture/run.sh PATH/TO/coursecheck-capture
+#   sh verifier/tests/capture/run.sh PATH/TO/coursecheck-capture [PATH/TO/coursecheck]
+#
+# With the full coursecheck binary as well, the case of update's file
+# writing runs too.  KILL9_N (default 20) is the number of kill -9s of the
+# kill-9 case (kill9.sh).
 #
 # Works from any folder.  Each case makes its own scratch repository under
 # one mktemp folder (removed at the end), whose programs are the plain C
@@ -11,16 +15,24 @@
 # nothing failed.
 set -u
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-	echo "usage: sh run.sh PATH/TO/coursecheck-capture" >&2
+if [ $# -lt 1 ] || [ $# -gt 2 ] || [ ! -x "$1" ]; then
+	echo "usage: sh run.sh PATH/TO/coursecheck-capture [PATH/TO/coursecheck]" >&2
 	exit 2
 fi
 case $1 in
 /*) CAP=$1 ;;
 *) CAP=$(pwd)/$1 ;;
 esac
+FULL=
+if [ $# -eq 2 ]; then
+	case $2 in
+	/*) FULL=$2 ;;
+	*) FULL=$(pwd)/$2 ;;
+	esac
+fi
 HERE=$(cd "$(dirname "$0")" && pwd)
 SRC=$(cd "$HERE/../../src" && pwd)
+COURSE=$(cd "$HERE/../../.." && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/capture-tests.XXXXXX") || exit 2
 BG=
 cleanup() {
@@ -35,9 +47,11 @@ TMPDIR=$T/tmp
 STANDIN_APPS_DIR=$T/apps
 COURSECHECK_NOW=2026-11-30T10:05:12Z
 DAY=2026-11-30
-export PATH TMPDIR STANDIN_APPS_DIR COURSECHECK_NOW
+# hello holds "the GPU" this long; only the case that samples during a run needs more
+STANDIN_HOLD_MS=0
+export PATH TMPDIR STANDIN_APPS_DIR COURSECHECK_NOW STANDIN_HOLD_MS
 unset CUDA_VISIBLE_DEVICES STANDIN_GPUS STANDIN_SMI_FAIL STANDIN_NVCC_FAIL STANDIN_FOREIGN_PID \
-	STANDIN_SMI_LOG STANDIN_RAN STANDIN_PIDS STANDIN_LOCKS STANDIN_COUNTER
+	STANDIN_SMI_LOG STANDIN_RAN STANDIN_PIDS STANDIN_LOCKS STANDIN_COUNTER COURSECHECK_NO_O_TMPFILE BIG_MIB
 mkdir -p "$TMPDIR" "$STANDIN_APPS_DIR"
 
 pass=0
@@ -264,12 +278,12 @@ mkrepo hang hang:hang
 STANDIN_PIDS=$T/hang.pids
 export STANDIN_PIDS
 t0=$(date +%s)
-cap --timeout 2 hang
+cap --timeout 1 hang
 took=$(elapsed_since "$t0")
 unset STANDIN_PIDS
 check "exit status $RC, not 1" [ "$RC" -eq 1 ]
-check "took $took s to stop a 2 s limit" [ "$took" -le 8 ]
-check "the time limit is not reported" err_has "capture: hang: run failed: timeout after 2 s"
+check "took $took s to stop a 1 s limit" [ "$took" -le 6 ]
+check "the time limit is not reported" err_has "capture: hang: run failed: timeout after 1 s"
 check "evidence was written" [ ! -e "$R/evidence" ]
 check "the program never ran" [ -s "$T/hang.pids" ]
 check "the program or its child still runs" dead $(cat "$T/hang.pids" 2>/dev/null)
@@ -381,9 +395,29 @@ check "repeats is '$(field "$E" repeats)', not 3" [ "$(field "$E" repeats)" = 3 
 check "volatile is '$(field "$E" volatile)', not '2:5'" [ "$(field "$E" volatile)" = "2:5" ]
 check "the evidence does not parse" valid "$E"
 check "the progress line does not count the runs" err_has "(3 runs, 1 volatile), exit 0"
+# every repeat's value of the volatile pid, sealed over the kept stdout
+RV=$(field "$E" repeat-values)
+check "repeat-values is '$RV', not 2:5 with 3 values" [ "$(printf '%s' "$RV" | sed -n 's/^2:5=[0-9]*,[0-9]*,[0-9]*$/ok/p')" = ok ]
+FIRST=$(printf '%s' "${RV#2:5=}" | cut -d, -f1)
+check "repeat-values starts with $FIRST, not the kept run's pid" [ "$FIRST" = "$(stdout_of "$E" | sed -n '2s/^pid //p')" ]
+check "repeat-values-sha256 is not the seal of the values and the stdout" \
+	[ "$(field "$E" repeat-values-sha256)" = "$( { printf '%s\n' "$RV"; stdout_of "$E"; } | sha)" ]
 cap --repeat 2 hello
 check "volatile is '$(field "$R/evidence/hello/run-$DAY.txt" volatile)', not 'none'" \
 	[ "$(field "$R/evidence/hello/run-$DAY.txt" volatile)" = none ]
+check "repeat-values is there though nothing varied" not has_field "$R/evidence/hello/run-$DAY.txt" repeat-values
+no_litter
+end
+
+begin repeat-exponent
+mkrepo repeatexp expo:expo
+cap --repeat 3 expo
+E=$R/evidence/expo/run-$DAY.txt
+check "exit status $RC, not 0" [ "$RC" -eq 0 ]
+# 2:9 the %e latency as one number (its 42 stable), 3:7 at the sign as the
+# verifier's token starts, 3:21 the grouped total as one number
+check "volatile is '$(field "$E" volatile)', not '2:9 3:7 3:21'" [ "$(field "$E" volatile)" = "2:9 3:7 3:21" ]
+check "the evidence does not parse" valid "$E"
 no_litter
 end
 
@@ -434,7 +468,7 @@ begin sampled-during-run
 mkrepo sampled hello:hello
 STANDIN_SMI_LOG=$T/smi.log
 export STANDIN_SMI_LOG
-cap hello
+STANDIN_HOLD_MS=1300 cap hello
 unset STANDIN_SMI_LOG
 n=$(grep -c -- '--query-compute-apps=pid' "$T/smi.log" 2>/dev/null)
 check "nvidia-smi was asked about compute apps ${n:-0} times, not before, during and after" [ "${n:-0}" -ge 3 ]
@@ -544,6 +578,18 @@ check "no summary" grep -qx "capture: 3 lessons, 0 captured, 3 failed" "$T/err"
 no_litter
 end
 
+begin control-char-lesson
+mkrepo ctlname hello:hello
+name=$(printf 'he\nllo')
+mkdir "$R/programs/$name" && cp "$HERE/progs/hello.c" "$R/programs/$name/hello.cu"
+cap
+check "exit status $RC, not 1" [ "$RC" -eq 1 ]
+check "the name is not refused" err_has "capture: he\\\\nllo: the lesson folder's name holds the control byte 0x0a"
+check "evidence was written for it" [ ! -e "$R/evidence/$name" ]
+check "the other lesson was not captured" [ "$(count_evidence hello)" = 1 ]
+no_litter
+end
+
 begin unknown-lesson
 mkrepo unknown hello:hello
 cap nosuch
@@ -602,5 +648,225 @@ check "evidence was written" [ ! -e "$R/evidence" ]
 no_litter
 end
 
-echo "$pass passed, $failed failed"
+# ---- capture owns its children: descendants, terminals, stops ----
+
+begin descendants-after-run
+mkrepo daemon daemon:daemon
+STANDIN_PIDS=$T/daemon.pids
+export STANDIN_PIDS
+cap daemon
+unset STANDIN_PIDS
+check "exit status $RC, not 0" [ "$RC" -eq 0 ]
+check "the program never ran" [ -s "$T/daemon.pids" ]
+# capture returns once the keeper has killed and reaped them all: no wait here
+check "a child or the setsid() grandchild outlived the capture" dead $(cat "$T/daemon.pids" 2>/dev/null)
+no_litter
+end
+
+begin descendants-after-timeout
+mkrepo hangkids hangkids:hangkids
+STANDIN_PIDS=$T/hangkids.pids
+export STANDIN_PIDS
+t0=$(date +%s)
+cap --timeout 1 hangkids
+took=$(elapsed_since "$t0")
+unset STANDIN_PIDS
+check "exit status $RC, not 1" [ "$RC" -eq 1 ]
+check "took $took s to stop a 1 s limit" [ "$took" -le 6 ]
+check "the time limit is not reported" err_has "capture: hangkids: run failed: timeout after 1 s"
+check "the program never ran" [ -s "$T/hangkids.pids" ]
+check "a child or the setsid() grandchild outlived the capture" dead $(cat "$T/hangkids.pids" 2>/dev/null)
+no_litter
+end
+
+begin descendants-after-kill-9
+mkrepo hangkids9 hangkids:hangkids
+STANDIN_PIDS=$T/hangkids9.pids
+export STANDIN_PIDS
+(cd "$R" && exec "$CAP" hangkids) >"$T/out" 2>"$T/err" &
+cpid=$!
+BG="$BG $cpid"
+unset STANDIN_PIDS
+i=0
+while [ ! -s "$T/hangkids9.pids" ] && [ $i -lt 300 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -9 "$cpid"
+wait "$cpid" 2>/dev/null
+# the keeper, told by its parent-death signal, kills them all: wait on that, 5 s at most
+i=0
+while ! dead $(cat "$T/hangkids9.pids" 2>/dev/null) 2>/dev/null && [ $i -lt 500 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+check "the program never started" [ -s "$T/hangkids9.pids" ]
+check "the program, its child or the setsid() grandchild outlived a killed capture by 5 s" \
+	dead $(cat "$T/hangkids9.pids" 2>/dev/null)
+rm -rf "$R/build/capture" # the killed capture's; the sweep has its own case
+no_litter
+end
+
+begin terminal-reader
+mkrepo tty ttyread:ttyread
+t0=$(date +%s)
+if command -v script >/dev/null 2>&1; then
+	# script(1) gives capture a terminal, as a person's shell would
+	(cd "$R" && script -qec "$CAP --timeout 30 ttyread" /dev/null </dev/null) >"$T/out" 2>"$T/err"
+	RC=$?
+else
+	NAME="$NAME # no script(1): run without a terminal"
+	cap --timeout 30 ttyread
+fi
+took=$(elapsed_since "$t0")
+E=$R/evidence/ttyread/run-$DAY.txt
+check "exit status $RC, not 0" [ "$RC" -eq 0 ]
+check "took $took s: the terminal read was not refused at once" [ "$took" -le 10 ]
+check "the program had a controlling terminal" [ "$(stdout_of "$E")" = "no tty" ]
+no_litter
+end
+
+begin stopped-program
+mkrepo stop stop:stop
+t0=$(date +%s)
+cap --timeout 30 stop
+took=$(elapsed_since "$t0")
+check "exit status $RC, not 1" [ "$RC" -eq 1 ]
+check "took $took s: a stopped program was waited for" [ "$took" -le 10 ]
+check "the stop is not reported" err_has "capture: stop: run failed: stopped by signal 19 (SIGSTOP) after"
+check "its output is not shown" grep -qx "    | about to stop" "$T/err"
+check "evidence was written" [ ! -e "$R/evidence" ]
+no_litter
+end
+
+# ---- output on disk is bounded (F11) ----
+
+begin output-cap
+mkrepo big big:big
+# a program that would print 100 GiB: far more than fits before the time limit
+(cd "$R" && BIG_MIB=102400 "$CAP" --timeout 120 big >"$T/out" 2>"$T/err"; echo $? >"$T/big.rc") &
+BG="$BG $!"
+peak=0
+i=0
+while [ ! -s "$T/big.rc" ] && [ $i -lt 2400 ]; do
+	k=$(du -sk "$R/build" 2>/dev/null | cut -f1)
+	[ "${k:-0}" -gt "$peak" ] && peak=$k
+	sleep 0.05
+	i=$((i + 1))
+done
+RC=$(cat "$T/big.rc" 2>/dev/null)
+check "exit status ${RC:-none}, not 1" [ "${RC:-0}" -eq 1 ]
+check "the cap is not reported" err_has "capture: big: run failed: stopped: stdout passed the cap of 60 MiB"
+check "build/ held $peak KiB at its peak, more than the 60 MiB cap" [ "$peak" -le $((61 * 1024)) ]
+check "evidence was written" [ ! -e "$R/evidence" ]
+no_litter
+end
+
+# ---- nothing made through a link out of the repository (F10) ----
+
+begin linked-folders
+mkrepo linked hello:hello
+mkdir -p "$T/outside-evidence" "$T/outside-build"
+ln -s ../outside-evidence "$R/evidence"
+cap hello
+check "exit status $RC with evidence/ a link out, not 1" [ "$RC" -eq 1 ]
+check "the link out is not named" err_has "capture: hello: cannot write evidence: cannot make the folder evidence/: a symbolic link on the path leads outside the repository"
+check "something was made outside through evidence/" [ -z "$(ls -A "$T/outside-evidence")" ]
+rm -f "$R/evidence"
+rm -rf "$R/build"
+ln -s ../outside-build "$R/build"
+cap hello
+check "exit status $RC with build/ a link out, not 0" [ "$RC" -eq 0 ]
+check "something was made outside through build/" [ -z "$(ls -A "$T/outside-build")" ]
+check "no whole evidence" valid "$R/evidence/hello/run-$DAY.txt"
+rm -f "$R/build"
+no_litter
+end
+
+# ---- what killed captures leave is swept (F09) ----
+
+begin sweep-dead-leftovers
+mkrepo sweep hello:hello
+sh -c 'exit 0' &
+gone=$!
+wait "$gone" # a pid whose process has ended; start time 1 is nobody's
+mkdir -p "$R/build/capture/$gone-1-hello-AAAAAA/work" "$R/evidence/hello" "$TMPDIR/coursecheck-capture-$gone-1-hello-BBBBBB"
+printf 'half a file' >"$R/evidence/hello/.coursecheck-tmp-$gone-1-1"
+sleep 30 &
+live=$!
+BG="$BG $live"
+start=$(sed 's/.*) //' "/proc/$live/stat" | cut -d' ' -f20)
+mkdir -p "$R/build/capture/$live-$start-hello-CCCCCC"
+printf 'being written' >"$R/evidence/hello/.coursecheck-tmp-$live-$start-1"
+cap hello
+check "exit status $RC, not 0" [ "$RC" -eq 0 ]
+check "a dead capture's scratch folder is still there" [ ! -e "$R/build/capture/$gone-1-hello-AAAAAA" ]
+check "a dead capture's scratch folder in TMPDIR is still there" [ ! -e "$TMPDIR/coursecheck-capture-$gone-1-hello-BBBBBB" ]
+check "a dead capture's temporary file is still there" [ ! -e "$R/evidence/hello/.coursecheck-tmp-$gone-1-1" ]
+check "a running capture's scratch folder was removed" [ -d "$R/build/capture/$live-$start-hello-CCCCCC" ]
+check "a running capture's temporary file was removed" [ -f "$R/evidence/hello/.coursecheck-tmp-$live-$start-1" ]
+check "the course's .gitignore does not hide temporary files" \
+	git -C "$COURSE" check-ignore -q --no-index "evidence/x/.coursecheck-tmp-1-2-3"
+kill "$live" 2>/dev/null
+rm -rf "$R/build/capture/$live-$start-hello-CCCCCC" "$R/evidence/hello/.coursecheck-tmp-$live-$start-1"
+no_litter
+end
+
+# ---- update writes through the one writer (F05) ----
+
+begin update-mode-and-links
+if [ -z "$FULL" ]; then
+	NAME="$NAME # skip: no coursecheck binary given"
+else
+	U=$T/update
+	mkdir -p "$U"
+	cp -R "$COURSE/pages" "$COURSE/programs" "$COURSE/evidence" "$U/"
+	old=evidence/day31-scan-1/run-2026-11-30.txt
+	sed "s#^evidence: .*#evidence: $old#" "$COURSE/pages/day31-scan-1.md" >"$T/old.md"
+	for f in plain.md private.md target.md hard.md; do cp "$T/old.md" "$U/pages/$f"; done
+	rm -f "$U/pages/day31-scan-1.md"
+	chmod 644 "$U/pages/plain.md"
+	chmod 640 "$U/pages/private.md"
+	ln -s target.md "$U/pages/link.md"
+	ln "$U/pages/hard.md" "$U/pages/hard2.md"
+	cp "$T/old.md" "$T/outside.md"
+	ln -s ../../outside.md "$U/pages/out.md"
+	upd() {
+		(cd "$U" && "$FULL" update "$@") >"$T/out" 2>"$T/err"
+		RC=$?
+	}
+	names_old() {
+		grep -qx "evidence: $old" "$1"
+	}
+	upd pages/plain.md pages/private.md
+	check "plain.md still names the older run" not names_old "$U/pages/plain.md"
+	check "plain.md is $(stat -c %a "$U/pages/plain.md"), not 644" [ "$(stat -c %a "$U/pages/plain.md")" = 644 ]
+	check "private.md is $(stat -c %a "$U/pages/private.md"), not 640" [ "$(stat -c %a "$U/pages/private.md")" = 640 ]
+	upd pages/link.md
+	check "link.md is no longer a symbolic link" [ -L "$U/pages/link.md" ]
+	check "the update did not reach link.md's target" not names_old "$U/pages/target.md"
+	upd pages/hard.md
+	check "exit status $RC for a hard-linked page, not 2" [ "$RC" -eq 2 ]
+	check "the hard links are not named" err_has "pages/hard.md: it has 2 hard links"
+	check "a hard-linked page was changed" names_old "$U/pages/hard2.md"
+	check "the hard links were parted" [ "$(stat -c %h "$U/pages/hard.md")" = 2 ]
+	upd pages/out.md
+	check "exit status $RC for a link out, not 2" [ "$RC" -eq 2 ]
+	check "the link out is not refused" err_has "leads outside the repository"
+	check "the file outside changed" cmp -s "$T/old.md" "$T/outside.md"
+	check "a temporary file was left in pages/" [ -z "$(ls -A "$U/pages" | grep coursecheck-tmp)" ]
+fi
+end
+
+# ---- kill -9 at random moments (kill9.sh) ----
+
+begin kill-9
+if sh "$HERE/kill9.sh" "$CAP" "$EVCHECK" "${KILL9_N:-20}" "$T/kill9" >"$T/kill9.out" 2>&1; then
+	NAME="$NAME: $(tail -n 1 "$T/kill9.out")"
+else
+	because "$(grep -m 1 FAIL "$T/kill9.out" || tail -n 1 "$T/kill9.out")"
+fi
+end
+
+echo "capture: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -110,6 +110,22 @@ def main():
         if p.marks[r["i"]] != 1:
             bad.append("item %s (%s %s at %s) is marked %d times in the page" % (r["i"], r["kind"], claim, r["at"],
                                                                               p.marks[r["i"]]))
+        # an ambiguous number quotes its candidate places, a claim the places it
+        # reads: each quoted token is the evidence's own text there
+        if r["kind"] in ("ambiguous", "claim"):
+            if r["kind"] == "ambiguous" and not r["where"]:
+                bad.append("row at %s: an ambiguous number quotes no candidate place" % r["at"])
+            k = 0
+            for where in r["where"]:
+                wm = re.match(r"^(evidence/[^: ]+):(\d+):(\d+)$", where)
+                if not wm:
+                    continue
+                tok = r["tok"][k] if k < len(r["tok"]) else ""
+                k += 1
+                ev_line = open("%s/%s" % (root, wm[1]), encoding="utf-8").read().split("\n")[int(wm[2]) - 1]
+                if not tok or not ev_line[int(wm[3]) - 1:].startswith(tok):
+                    bad.append("row at %s: %s token %r is not the evidence's text at %s" % (r["at"], r["kind"], tok, where))
+                refs.append(where)
         # "path:L:C", "lesson X, path:L:C", "path:L (table row)", "path:L (key: value)"
         m = re.match(r"^(?:lesson \S+, )?(evidence/[^: ]+):(\d+)(?::(\d+))?(?: \((.*)\))?$", r["src"])
         if m and r["kind"] in ("traced", "cited", "fact", "row", "code"):

@@ -38,7 +38,11 @@ int main(void)
 	printf("visible: %s, order: %s\n", getenv("CUDA_VISIBLE_DEVICES"), getenv("CUDA_DEVICE_ORDER"));
 	fprintf(stderr, "a note on stderr\n");
 	fflush(stdout);
-	struct timespec ts = {1, 300000000}; /* long enough for a sample during the run */
+	/* Holds "the GPU" STANDIN_HOLD_MS milliseconds (default 1300: long
+	 * enough for a sample during the run). */
+	const char *hold = getenv("STANDIN_HOLD_MS");
+	long ms = hold ? atol(hold) : 1300;
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
 	nanosleep(&ts, NULL);
 	return 0;
 }
