@@ -38,7 +38,7 @@ bashcompdir ?= $(PREFIX)/share/bash-completion/completions
 INSTALL ?= install
 
 # The capture binary's sources: libc and libcrypto only.
-CAPTURE_SRCS = util.c diag.c cliopt.c textfile.c sha256.c repo.c evidence.c proghdr.c filewrite.c \
+CAPTURE_SRCS = util.c diag.c cliopt.c textfile.c sha256.c repo.c evidence.c proghdr.c filewrite.c strmap.c \
                $(notdir $(wildcard $(SRC)/capture*.c))
 CAPTURE_LIB  = $(filter-out capture_main.c,$(CAPTURE_SRCS))
 # Everything else belongs to the full verifier.
@@ -49,7 +49,7 @@ DEPS_FULL    = $(BUILD)/.deps-full
 DEPS_CAPTURE = $(BUILD)/.deps-capture
 
 .PHONY: all verify test programs evidence unit golden capture-test course-test deps deps-test folder-test clean bench \
-	install uninstall report-test man-test install-test wiring-test broken-variants reference-overlap slurm-test \
+	install uninstall report-test man-test install-test wiring-test broken-variants reference-overlap slurm-test hostile \
 	review review-test
 
 # Plain `make` installs no system package: it names what is missing.
@@ -173,6 +173,12 @@ review: $(DEPS_FULL)
 review-test: $(BUILD)/asan/coursecheck | $(DEPS_TEST)
 	@sh verifier/tests/review/run.sh $(BUILD)/asan/coursecheck
 
+# Hostile inputs at two sizes each, counted by callgrind (valgrind): every
+# family must end with its diagnostic and do linear work.  The plain -O2
+# binary: under valgrind the sanitized one would take minutes.
+hostile: $(BUILD)/coursecheck
+	@sh verifier/tests/hostile/run.sh $(BUILD)/coursecheck
+
 course-test: $(BUILD)/asan/coursecheck
 	$(BUILD)/asan/coursecheck verify
 	@sh verifier/tests/mutate.sh $(BUILD)/asan/coursecheck
@@ -199,6 +205,7 @@ test: $(DEPS_FULL) $(DEPS_TEST)
 	@$(MAKE) --no-print-directory folder-test
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory golden
+	@$(MAKE) --no-print-directory hostile
 	@$(MAKE) --no-print-directory capture-test
 	@$(MAKE) --no-print-directory report-test
 	@$(MAKE) --no-print-directory man-test

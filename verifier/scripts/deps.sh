@@ -25,9 +25,10 @@ want=${1:-full}
 build_list="libpcre2-8:libpcre2-dev libcmark-gfm:libcmark-gfm-dev yaml-0.1:libyaml-dev libcrypto:libssl-dev jansson:libjansson-dev libxml-2.0:libxml2-dev"
 full_list="$build_list cmocka:libcmocka-dev"
 capture_list="libcrypto:libssl-dev"
-# command  Debian package (the test set's checkers; Slurm and munge for the
+# command  Debian package (the test set's checkers: valgrind counts the
+# hostile-input suite's work with callgrind; Slurm and munge for the
 # one-node cluster the Slurm test starts)
-test_tools="mandoc:mandoc xmllint:libxml2-utils munged:munge slurmctld:slurmctld slurmd:slurmd sbatch:slurm-client"
+test_tools="mandoc:mandoc xmllint:libxml2-utils valgrind:valgrind munged:munge slurmctld:slurmctld slurmd:slurmd sbatch:slurm-client"
 case $want in
 build) list=$build_list ;;
 full | test) list=$full_list ;;

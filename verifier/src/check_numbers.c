@@ -15,6 +15,7 @@
 #include "expr.h"
 #include "place.h"
 #include "repo.h"
+#include "strmap.h"
 #include "util.h"
 
 struct numbers {
@@ -224,21 +225,30 @@ struct cited {
 };
 static struct cited *cited;
 static size_t n_cited, cap_cited;
+static struct strmap cited_names; /* lesson -> index in cited */
 
-/* The evidence a lesson's page names (read quietly), or its newest. */
-static void load_cited(struct cited *c)
+/* The course's pages read once per run for citations: the lesson of each
+ * and the evidence it names (the first page of a lesson wins).  Reading
+ * every page again for each cited lesson was quadratic in the cites. */
+struct cite_page {
+	char *lesson;
+	char **evidence;
+	size_t n_evidence;
+};
+static struct cite_page *cite_pages;
+static size_t n_cite_pages;
+static bool cite_pages_read;
+static struct strmap cite_page_of; /* lesson -> index in cite_pages */
+
+static void read_cite_pages(void)
 {
-	char *dir = xasprintf("programs/%s", c->lesson);
-	char *fs;
-	const char *why;
-	c->exists = repo_resolve(dir, &fs, &why) == REPO_OK;
-	free(fs);
-	free(dir);
+	cite_pages_read = true;
 	char **pages;
 	size_t n = course_pages(&pages);
-	bool from_page = false;
-	for (size_t i = 0; i < n && !from_page; i++) {
+	cite_pages = n ? xcalloc(n, sizeof *cite_pages) : NULL;
+	for (size_t i = 0; i < n; i++) {
 		char *fs;
+		const char *why;
 		struct textfile tf;
 		if (repo_resolve(pages[i], &fs, &why) != REPO_OK || textfile_read(fs, pages[i], &tf, &why) != 0) {
 			free(fs);
@@ -253,16 +263,42 @@ static void load_cited(struct cited *c)
 		diag_mute(true);
 		frontmatter_parse(&tf, true, &fm);
 		diag_mute(false);
-		if (fm.lesson && strcmp(fm.lesson, c->lesson) == 0) {
-			from_page = c->exists = true;
-			for (size_t k = 0; k < fm.n_evidence; k++)
-				bank_add_evidence(&c->bank, course_evidence(fm.evidence[k].path));
+		if (fm.lesson) {
+			struct cite_page *cp = &cite_pages[n_cite_pages];
+			cp->lesson = xstrdup(fm.lesson);
+			if (strmap_add(&cite_page_of, cp->lesson, strlen(cp->lesson), n_cite_pages, NULL)) {
+				cp->evidence = fm.n_evidence ? xcalloc(fm.n_evidence, sizeof *cp->evidence) : NULL;
+				for (size_t k = 0; k < fm.n_evidence; k++)
+					cp->evidence[cp->n_evidence++] = xstrdup(fm.evidence[k].path);
+				n_cite_pages++;
+			} else {
+				free(cp->lesson);
+				cp->lesson = NULL;
+			}
 		}
 		frontmatter_free(&fm);
 		textfile_free(&tf);
 	}
 	repo_free_list(pages, n);
-	if (!from_page && c->exists) {
+}
+
+/* The evidence a lesson's page names, or its newest. */
+static void load_cited(struct cited *c)
+{
+	char *dir = xasprintf("programs/%s", c->lesson);
+	char *fs;
+	const char *why;
+	c->exists = repo_resolve(dir, &fs, &why) == REPO_OK;
+	free(fs);
+	free(dir);
+	if (!cite_pages_read)
+		read_cite_pages();
+	size_t k;
+	if (strmap_get(&cite_page_of, c->lesson, strlen(c->lesson), &k)) {
+		c->exists = true;
+		for (size_t e = 0; e < cite_pages[k].n_evidence; e++)
+			bank_add_evidence(&c->bank, course_evidence(cite_pages[k].evidence[e]));
+	} else if (c->exists) {
 		char *newest = repo_newest_evidence(c->lesson);
 		if (newest)
 			bank_add_evidence(&c->bank, course_evidence(newest));
@@ -272,13 +308,15 @@ static void load_cited(struct cited *c)
 
 static struct cited *cited_lesson(const char *lesson, size_t len)
 {
-	for (size_t i = 0; i < n_cited; i++)
-		if (strlen(cited[i].lesson) == len && memcmp(cited[i].lesson, lesson, len) == 0)
-			return &cited[i];
+	size_t i;
+	if (strmap_get(&cited_names, lesson, len, &i))
+		return &cited[i];
+	/* the map borrows each lesson's own string, which never moves */
 	cited = xgrow(cited, &cap_cited, n_cited + 1, sizeof *cited);
-	struct cited *c = &cited[n_cited++];
+	struct cited *c = &cited[n_cited];
 	memset(c, 0, sizeof *c);
 	c->lesson = xstrndup(lesson, len);
+	strmap_add(&cited_names, c->lesson, len, n_cited++, NULL);
 	if (!strchr(c->lesson, '/') && strcmp(c->lesson, "..") != 0 && strcmp(c->lesson, ".") != 0)
 		load_cited(c);
 	return c;
@@ -403,7 +441,7 @@ static void check_prose(struct numbers *nb, cmark_node *node)
 	size_t n_segs;
 	struct pnum *nums;
 	size_t n = prose_collect(nb->ctx, node, &segs, &n_segs, &nums);
-	size_t line = (size_t)cmark_node_get_start_line(node);
+	size_t line = page_node_line(&nb->ctx->pg, node);
 	struct claims_unit u = {nb->ctx, &nb->bank, segs, n_segs, NULL, nums, n, line};
 	check_unit_numbers(nb, &u);
 	claims_check_unit(&u);
@@ -506,7 +544,7 @@ static size_t row_on_line(const struct row *r, const char *s, size_t len, bool *
 
 static void gather_row(struct numbers *nb, cmark_node *row_node, struct row *r, struct row_unit *ru)
 {
-	r->line = (size_t)cmark_node_get_start_line(row_node);
+	r->line = page_node_line(&nb->ctx->pg, row_node);
 	ru->u.line = r->line;
 	size_t k = 0;
 	for (cmark_node *cell = cmark_node_first_child(row_node); cell; cell = cmark_node_next(cell)) {
@@ -673,7 +711,7 @@ static void check_plain_table(struct numbers *nb, struct page_block *b)
 {
 	for (cmark_node *row = cmark_node_first_child(b->node); row; row = cmark_node_next(row)) {
 		struct row_unit ru = {.u = {.ctx = nb->ctx, .bank = &nb->bank}};
-		ru.u.line = (size_t)cmark_node_get_start_line(row);
+		ru.u.line = page_node_line(&nb->ctx->pg, row);
 		size_t k = 0;
 		for (cmark_node *cell = cmark_node_first_child(row); cell; cell = cmark_node_next(cell))
 			row_unit_add_cell(&ru, nb->ctx, cell, k++);
@@ -729,4 +767,16 @@ void check_numbers_release(void)
 	free(cited);
 	cited = NULL;
 	n_cited = cap_cited = 0;
+	strmap_free(&cited_names);
+	for (size_t i = 0; i < n_cite_pages; i++) {
+		free(cite_pages[i].lesson);
+		for (size_t k = 0; k < cite_pages[i].n_evidence; k++)
+			free(cite_pages[i].evidence[k]);
+		free(cite_pages[i].evidence);
+	}
+	free(cite_pages);
+	cite_pages = NULL;
+	n_cite_pages = 0;
+	cite_pages_read = false;
+	strmap_free(&cite_page_of);
 }

@@ -161,7 +161,19 @@ static void record_page(const struct page_ctx *ctx)
 	free(paths);
 }
 
+static int check_page_file(const char *relpath, const struct check_opts *opts, struct ledger *lg);
+
+/* A page's diagnostics are capped (diag_file_begin): a line of 100,000
+ * untraced numbers prints a few hundred and a count, not 100 MB. */
 int check_page(const char *relpath, const struct check_opts *opts, struct ledger *lg)
+{
+	diag_file_begin(relpath);
+	int rc = check_page_file(relpath, opts, lg);
+	diag_file_end();
+	return rc;
+}
+
+static int check_page_file(const char *relpath, const struct check_opts *opts, struct ledger *lg)
 {
 	struct page_ctx ctx = {.path = relpath, .opts = opts, .ledger = lg};
 	diag_set_policy(false, opts->strict);

@@ -76,7 +76,18 @@ static char *named_evidence(const struct program *p, const char *lesson, const c
 	return path;
 }
 
+static void check_program_files(const char *lesson, const struct check_opts *opts);
+
 void check_program(const char *lesson, const struct check_opts *opts)
+{
+	char *folder = xasprintf("programs/%s", lesson);
+	diag_file_begin(folder);
+	check_program_files(lesson, opts);
+	diag_file_end();
+	free(folder);
+}
+
+static void check_program_files(const char *lesson, const struct check_opts *opts)
 {
 	diag_set_policy(false, opts->strict);
 	size_t count;

@@ -27,10 +27,14 @@ static struct {
 	size_t per_kind[DIAG_KIND_COUNT];
 	size_t checks;
 	const struct diag_sink *sink;
+	char *file;         /* the file being checked (diag_file_begin), or NULL */
+	size_t file_shown;  /* diagnostics of it printed */
+	size_t file_hidden; /* and counted but not printed */
 } reporter;
 
 struct diag {
 	enum diag_kind kind;
+	bool hidden; /* past the cap of its file: counted, never formatted */
 	struct buf text;  /* everything but the hint, already formatted */
 	char *hint;
 	/* the same as data, for a sink */
@@ -182,10 +186,41 @@ static const char *level_color(enum diag_level level)
 	return level == DIAG_ERROR ? C_RED : level == DIAG_WARNING ? C_MAGENTA : C_CYAN;
 }
 
+void diag_file_begin(const char *path)
+{
+	free(reporter.file);
+	reporter.file = xstrdup(path);
+	reporter.file_shown = reporter.file_hidden = 0;
+}
+
+void diag_file_end(void)
+{
+	if (reporter.file && reporter.file_hidden) {
+		/* a machine-readable report on stdout must stay parseable: the
+		 * count goes to stderr there (the summary has the totals) */
+		FILE *out = reporter.sink ? stderr : reporter.out ? reporter.out : stderr;
+		fprintf(out, "%s%s:%s %snote:%s %zu more diagnostic%s not shown (at most %d are shown for one file)\n",
+			paint(C_BOLD), reporter.file, paint(C_RESET), paint(C_CYAN), paint(C_RESET), reporter.file_hidden,
+			reporter.file_hidden == 1 ? "" : "s", DIAG_MAX_PER_FILE);
+		fflush(out);
+	}
+	free(reporter.file);
+	reporter.file = NULL;
+	reporter.file_shown = reporter.file_hidden = 0;
+}
+
+bool diag_quiet(void)
+{
+	return reporter.muted || (reporter.file && reporter.file_shown >= DIAG_MAX_PER_FILE);
+}
+
 struct diag *diag_begin(enum diag_kind kind, struct diag_loc at, const char *fmt, ...)
 {
 	struct diag *d = xcalloc(1, sizeof *d);
 	d->kind = kind;
+	d->hidden = reporter.file && !reporter.muted && reporter.file_shown >= DIAG_MAX_PER_FILE;
+	if (d->hidden)
+		return d;
 	enum diag_level level = diag_level_of(kind);
 	put_location(&d->text, at);
 	buf_printf(&d->text, "%s%s:%s ", paint(level_color(level)), level_word(level), paint(C_RESET));
@@ -201,6 +236,8 @@ struct diag *diag_begin(enum diag_kind kind, struct diag_loc at, const char *fmt
 
 void diag_note(struct diag *d, struct diag_loc at, const char *fmt, ...)
 {
+	if (d->hidden)
+		return;
 	put_location(&d->text, at);
 	buf_printf(&d->text, "%snote:%s ", paint(C_CYAN), paint(C_RESET));
 	va_list ap;
@@ -218,6 +255,8 @@ void diag_note(struct diag *d, struct diag_loc at, const char *fmt, ...)
 
 void diag_text(struct diag *d, const char *text)
 {
+	if (d->hidden)
+		return;
 	const char *p = text;
 	while (*p) {
 		const char *nl = strchr(p, '\n');
@@ -233,6 +272,8 @@ void diag_text(struct diag *d, const char *text)
 
 void diag_hint(struct diag *d, const char *fmt, ...)
 {
+	if (d->hidden)
+		return;
 	va_list ap;
 	va_start(ap, fmt);
 	free(d->hint);
@@ -299,6 +340,12 @@ void diag_end(struct diag *d)
 	if (!reporter.muted) {
 		reporter.count[level]++;
 		reporter.per_kind[d->kind]++;
+	}
+	if (d->hidden) {
+		reporter.file_hidden++;
+	} else if (!reporter.muted) {
+		if (reporter.file)
+			reporter.file_shown++;
 		if (reporter.sink) {
 			emit_record(d, level);
 		} else {

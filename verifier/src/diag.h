@@ -95,6 +95,19 @@ void diag_set_policy(bool draft, bool strict);
  * reads another page only to learn its lesson and evidence (cite). */
 void diag_mute(bool muted);
 
+/* At most DIAG_MAX_PER_FILE diagnostics are printed between
+ * diag_file_begin(path) and diag_file_end(); the rest still count (the
+ * summary and the exit status see them all) and diag_file_end() prints
+ * one line saying how many of them path left out. */
+#define DIAG_MAX_PER_FILE 200
+void diag_file_begin(const char *path);
+void diag_file_end(void);
+/* True when the next diagnostic would not be printed (muted, or past its
+ * file's cap): a check may then skip work done only for the message (a
+ * closest run, a diff), so a file of many problems costs no more than
+ * the cap's worth of messages. */
+bool diag_quiet(void);
+
 /* The level a kind has under the current policy. */
 enum diag_level diag_level_of(enum diag_kind kind);
 /* The level a kind has on a published page, whatever the policy: STAT

@@ -191,11 +191,72 @@ static size_t closing_line(const struct textfile *tf)
 	return 0;
 }
 
+/* The deepest nesting of flow collections ([ and {) in text, outside
+ * quoted scalars and comments; *at receives the offset where the
+ * nesting first passes limit (or is left alone when it never does). */
+static size_t flow_depth(const char *s, size_t len, size_t limit, size_t *at)
+{
+	size_t depth = 0, deepest = 0;
+	char quote = 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		if (quote) {
+			if (quote == '"' && c == '\\' && i + 1 < len)
+				i++;
+			else if (c == quote)
+				quote = 0; /* '' inside '...' closes and reopens: the same depth */
+		} else if (c == '"' || c == '\'') {
+			quote = c;
+		} else if (c == '#' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\n')) {
+			while (i + 1 < len && s[i + 1] != '\n')
+				i++;
+		} else if (c == '[' || c == '{') {
+			if (++depth > deepest) {
+				deepest = depth;
+				if (deepest == limit + 1)
+					*at = i;
+			}
+		} else if ((c == ']' || c == '}') && depth) {
+			depth--;
+		}
+	}
+	return deepest;
+}
+
+/* libyaml 0.2.5 (what Debian 12 ships) takes quadratic time on nested flow
+ * collections (yaml/libyaml#286): the text is bounded before it sees it.
+ * Returns true when it is within the limits; otherwise reports why. */
+static bool within_limits(struct reader *r, size_t from, size_t to)
+{
+	const struct textfile *tf = r->tf;
+	size_t at = from;
+	if (to - from > FM_MAX_BYTES) {
+		diag_report(D_FM_LIMIT, textfile_loc_line(tf, 1, 1, 3),
+			    "front matter is %zu bytes, more than the %d the verifier reads", to - from, FM_MAX_BYTES);
+		return false;
+	}
+	size_t depth = flow_depth(tf->data + from, to - from, FM_MAX_FLOW_DEPTH, &at);
+	if (depth > FM_MAX_FLOW_DEPTH) {
+		at += from;
+		struct diag *d = diag_begin(D_FM_LIMIT, textfile_loc(tf, at, 1),
+					    "front matter nests [ and { %zu deep, more than the %d the verifier reads", depth,
+					    FM_MAX_FLOW_DEPTH);
+		diag_hint(d, "front matter fields are plain values or one mapping of labels to paths");
+		diag_end(d);
+		return false;
+	}
+	return true;
+}
+
 static void load(struct reader *r, size_t close)
 {
 	const struct textfile *tf = r->tf;
 	size_t from = tf->line_start[1];
 	size_t to = tf->line_start[close - 1];
+	if (!within_limits(r, from, to)) {
+		r->problems++;
+		return;
+	}
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	yaml_parser_initialize(&parser);

@@ -13,6 +13,11 @@
  * evidence may instead be a mapping of labels to paths; the first is the
  * default.  Problems are reported as diagnostics at the page's line; the
  * struct owns every string and is released with frontmatter_free().
+ *
+ * Limits, checked before libyaml sees the text (frontmatter-limit): at
+ * most FM_MAX_BYTES between the --- lines, and flow collections ([ and {)
+ * nested at most FM_MAX_FLOW_DEPTH deep.  libyaml 0.2.5, which Debian 12
+ * ships, is quadratic in that nesting.
  */
 #ifndef COURSECHECK_FRONTMATTER_H
 #define COURSECHECK_FRONTMATTER_H
@@ -21,6 +26,9 @@
 #include <stddef.h>
 
 #include "textfile.h"
+
+#define FM_MAX_BYTES 65536
+#define FM_MAX_FLOW_DEPTH 16
 
 enum page_status { STATUS_DRAFT, STATUS_REVIEW, STATUS_PUBLISHED };
 

@@ -228,8 +228,18 @@ static bool make_token(const char *text, const PCRE2_SIZE *ov, const struct patt
 	size_t dstart = ov[2 * g->digits], dend = ov[2 * g->digits + 1];
 	int exponent = 0;
 	bool has_exponent = group_matched(ov, g->exponent);
-	if (has_exponent) /* "e+09": at most three digits, so atoi cannot overflow */
-		exponent = atoi(text + ov[2 * g->exponent] + 1 + (text[ov[2 * g->exponent] + 1] == '+'));
+	if (has_exponent) {
+		/* "e+09": read within the match only (the text need not end in a
+		 * NUL there); at most three digits, so no overflow */
+		size_t p = ov[2 * g->exponent] + 1, end = ov[2 * g->exponent + 1];
+		bool negative = p < end && text[p] == '-';
+		if (p < end && (text[p] == '+' || text[p] == '-'))
+			p++;
+		for (; p < end && text[p] >= '0' && text[p] <= '9'; p++)
+			exponent = exponent * 10 + (text[p] - '0');
+		if (negative)
+			exponent = -exponent;
+	}
 	if (!collect_digits(text + dstart, dend - dstart, exponent, &d))
 		return false;
 	/* the place of the last printed digit, as decimals: 4.2e+09 -> -8 */

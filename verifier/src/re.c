@@ -33,7 +33,10 @@ static void fatal(const struct re *re, const char *what)
 	abort();
 }
 
-bool re_search(struct re *re, const char *subject, size_t len, size_t offset, struct re_match *m)
+/* check: validate the subject's UTF-8 when the search starts at its
+ * beginning (a text read by textfile is valid already: this is the
+ * guard that a regex error is never read as "no match"). */
+static bool search(struct re *re, const char *subject, size_t len, size_t offset, bool check, struct re_match *m)
 {
 	pcre2_code *code = re->code ? re->code : compile(re);
 	if (!match_data)
@@ -42,7 +45,7 @@ bool re_search(struct re *re, const char *subject, size_t len, size_t offset, st
 		fatal(re, "out of memory");
 	if (offset > len)
 		return false;
-	if (offset == 0 && utf8_first_invalid(subject, len) < len)
+	if (check && offset == 0 && utf8_first_invalid(subject, len) < len)
 		fatal(re, "the subject is not UTF-8 (it should have been refused when its file was read)");
 	while (offset < len && ((unsigned char)subject[offset] & 0xC0) == 0x80)
 		offset++; /* a caller's offset + 1 inside a character: PCRE2 needs a character boundary */
@@ -64,6 +67,21 @@ bool re_search(struct re *re, const char *subject, size_t len, size_t offset, st
 		}
 	}
 	return true;
+}
+
+bool re_search(struct re *re, const char *subject, size_t len, size_t offset, struct re_match *m)
+{
+	return search(re, subject, len, offset, true, m);
+}
+
+bool re_search_valid(struct re *re, const char *subject, size_t len, size_t offset, struct re_match *m)
+{
+	return search(re, subject, len, offset, false, m);
+}
+
+size_t re_utf8_invalid_at(const char *s, size_t len)
+{
+	return utf8_first_invalid(s, len);
 }
 
 bool re_group_set(const struct re_match *m, int g)

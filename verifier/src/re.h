@@ -40,6 +40,14 @@ struct re_match {
  * "no match" is a fatal internal error (a message and abort), never read
  * as "absent": a fact check that silently finds nothing is a false pass. */
 bool re_search(struct re *re, const char *subject, size_t len, size_t offset, struct re_match *m);
+/* As re_search, for a subject known to be UTF-8 (checked once with
+ * re_utf8_invalid_at(), or read through textfile): PCRE2 does not validate it again, so a loop of searches
+ * over one text is linear (PCRE2 checks from the start offset to the end
+ * on every call otherwise). */
+bool re_search_valid(struct re *re, const char *subject, size_t len, size_t offset, struct re_match *m);
+/* Offset of the first byte of s that is not part of valid UTF-8 (RFC 3629:
+ * no overlong forms, no surrogates, nothing past U+10FFFF), or len. */
+size_t re_utf8_invalid_at(const char *s, size_t len);
 /* True when group g took part in the match. */
 bool re_group_set(const struct re_match *m, int g);
 void re_release_all(void);

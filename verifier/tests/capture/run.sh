@@ -177,7 +177,7 @@ dead() {
 EVCHECK=$T/evcheck
 begin evcheck-builds
 if ! cc -std=c11 -D_XOPEN_SOURCE=700 -I"$SRC" "$HERE/evcheck.c" "$SRC/evidence.c" "$SRC/textfile.c" \
-	"$SRC/sha256.c" "$SRC/diag.c" "$SRC/util.c" -lcrypto -o "$EVCHECK" 2>"$T/cc.err"; then
+	"$SRC/sha256.c" "$SRC/diag.c" "$SRC/util.c" "$SRC/strmap.c" -lcrypto -o "$EVCHECK" 2>"$T/cc.err"; then
 	because "cannot build evcheck: $(head -n 1 "$T/cc.err")"
 	printf '#!/bin/sh\nexit 1\n' >"$EVCHECK"
 	chmod +x "$EVCHECK"
@@ -821,6 +821,14 @@ else
 	U=$T/update
 	mkdir -p "$U"
 	cp -R "$COURSE/pages" "$COURSE/programs" "$COURSE/evidence" "$U/"
+	# This case is about how update writes, not about the course's state:
+	# the copies' evidence is made current for the copied program (the
+	# hash is outside body-sha256), so a program edited since its last
+	# capture does not make update refuse the run.
+	src=$("$FULL" source-sha256 "$U/programs/day31-scan-1/scan.cu" | cut -d' ' -f1)
+	for e in "$U"/evidence/day31-scan-1/run-*.txt; do
+		sed -i "s/^source-sha256: .*/source-sha256: $src/" "$e"
+	done
 	old=evidence/day31-scan-1/run-2026-11-30.txt
 	sed "s#^evidence: .*#evidence: $old#" "$COURSE/pages/day31-scan-1.md" >"$T/old.md"
 	for f in plain.md private.md target.md hard.md; do cp "$T/old.md" "$U/pages/$f"; done
