@@ -10,6 +10,8 @@
 #   make programs      compile every lesson program with its Build: line (needs nvcc)
 #   make evidence      capture evidence on a GPU node (LESSON=day31-scan-1 for one)
 #   make review        the technical review of every page as HTML, in build/review/
+#   make fuzz          run each libFuzzer target for FUZZ_SECONDS (needs clang;
+#                      see verifier/tests/fuzz/fuzz.mk for fuzz-bundle, fuzz-merge)
 #
 # `make verify` and `make test` install the Debian packages they lack when run
 # as root, and otherwise print the exact apt-get line (verifier/scripts/deps.sh).
@@ -213,6 +215,7 @@ test: $(DEPS_FULL) $(DEPS_TEST)
 	@$(MAKE) --no-print-directory wiring-test
 	@$(MAKE) --no-print-directory review-test
 	@$(MAKE) --no-print-directory slurm-test
+	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory programs
 	@sh verifier/scripts/broken-variants.sh --compile-only
 	@$(MAKE) --no-print-directory reference-overlap
@@ -237,3 +240,5 @@ bench: $(BUILD)/coursecheck
 
 clean:
 	rm -rf $(BUILD)
+
+include verifier/tests/fuzz/fuzz.mk

@@ -11,6 +11,8 @@
 #                     Slurm and munge (the Slurm test's one-node cluster);
 #                     chromium for the review click test, installed as root
 #                     and otherwise only named (that test skips by name)
+#   deps.sh fuzz      clang and its libFuzzer runtime, for `make fuzz` only
+#                     (`make verify` and `make test` never need clang)
 #   deps.sh --check SET   only names what is missing, installs nothing
 #                     (plain `make`: a package build installs nothing)
 set -u
@@ -33,7 +35,8 @@ case $want in
 build) list=$build_list ;;
 full | test) list=$full_list ;;
 capture) list=$capture_list ;;
-*) echo "deps.sh: unknown set '$want' (want full, test or capture)" >&2; exit 2 ;;
+fuzz) list="" ;;
+*) echo "deps.sh: unknown set '$want' (want full, build, test, capture or fuzz)" >&2; exit 2 ;;
 esac
 
 # Capture runs on GPU nodes where nothing can be installed and pkg-config may
@@ -47,8 +50,18 @@ if [ "$want" = capture ] && ! command -v pkg-config >/dev/null 2>&1; then
 fi
 
 missing=""
+if [ "$want" = fuzz ]; then
+	# clang itself, and libFuzzer's runtime (a package of its own in Debian)
+	if command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1; then
+		rt=$("${FUZZ_CC:-clang}" --print-runtime-dir 2>/dev/null)
+		[ -f "$rt/libclang_rt.fuzzer-x86_64.a" ] || [ -f "$rt/libclang_rt.fuzzer.a" ] || missing=" libclang-rt-dev"
+	else
+		missing=" clang libclang-rt-dev"
+	fi
+	command -v llvm-symbolizer >/dev/null 2>&1 || missing="$missing llvm"
+fi
 have_pc=yes
-command -v pkg-config >/dev/null 2>&1 || { have_pc=no; missing=" pkg-config"; }
+command -v pkg-config >/dev/null 2>&1 || { have_pc=no; missing="$missing pkg-config"; }
 for pair in $list; do
 	mod=${pair%%:*} pkg=${pair#*:}
 	if [ $have_pc = no ] || ! pkg-config --exists "$mod"; then
@@ -58,7 +71,7 @@ done
 # cmark-gfm's extensions have no .pc file of their own (libcmark-gfm.pc links
 # them); their header says whether the -dev package is there.  Without
 # pkg-config nothing is known, so the package is named with the others.
-if [ "$want" != capture ]; then
+if [ "$want" != capture ] && [ "$want" != fuzz ]; then
 	inc=/usr/include
 	[ $have_pc = no ] || inc=$(pkg-config --variable=includedir libcmark-gfm 2>/dev/null || echo /usr/include)
 	if [ $have_pc = no ] || [ ! -f "$inc/cmark-gfm-core-extensions.h" ]; then
