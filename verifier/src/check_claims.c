@@ -403,7 +403,7 @@ void claims_report_trace(const struct claims_unit *u, const struct pnum *p, cons
 		ledger_detail(le, "ambiguous: %zu places of the evidence hold this number and nothing says which%s",
 			      t->n_cands, t->n_cands > 4 ? " (the first 4 quoted)" : "");
 	for (size_t i = 0; i < t->n_cands && i < 4; i++)
-		check_ledger_ref(le, t->cands[i], &p->tok, num, "candidate");
+		check_ledger_ref(le, t->cands[i], i ? NULL : &p->tok, num, "candidate"); /* the rounding once */
 	if (ctx->opts && ctx->opts->strict) {
 		struct diag *d =
 			t->off_line
