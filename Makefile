@@ -9,6 +9,7 @@
 #                      (PREFIX=/usr/local, DESTDIR, bindir, mandir); make uninstall
 #   make programs      compile every lesson program with its Build: line (needs nvcc)
 #   make evidence      capture evidence on a GPU node (LESSON=day31-scan-1 for one)
+#   make review        the technical review of every page as HTML, in build/review/
 #   make fuzz          run each libFuzzer target for FUZZ_SECONDS (needs clang;
 #                      see verifier/tests/fuzz/fuzz.mk for fuzz-bundle, fuzz-merge)
 #
@@ -50,7 +51,8 @@ DEPS_FULL    = $(BUILD)/.deps-full
 DEPS_CAPTURE = $(BUILD)/.deps-capture
 
 .PHONY: all verify test programs evidence unit golden capture-test course-test deps deps-test folder-test clean bench \
-	install uninstall report-test man-test install-test wiring-test broken-variants reference-overlap slurm-test hostile
+	install uninstall report-test man-test install-test wiring-test broken-variants reference-overlap slurm-test hostile \
+	review review-test
 
 # Plain `make` installs no system package: it names what is missing.
 all:
@@ -165,6 +167,14 @@ deps-test:
 folder-test: $(BUILD)/asan/coursecheck
 	@sh verifier/tests/folders/run.sh $(BUILD)/asan/coursecheck
 
+# Every page checked by the review gate, as HTML beside its evidence.
+review: $(DEPS_FULL)
+	@$(MAKE) --no-print-directory $(BUILD)/coursecheck
+	$(BUILD)/coursecheck review --output=$(BUILD)/review
+
+review-test: $(BUILD)/asan/coursecheck | $(DEPS_TEST)
+	@sh verifier/tests/review/run.sh $(BUILD)/asan/coursecheck
+
 # Hostile inputs at two sizes each, counted by callgrind (valgrind): every
 # family must end with its diagnostic and do linear work.  The plain -O2
 # binary: under valgrind the sanitized one would take minutes.
@@ -203,6 +213,7 @@ test: $(DEPS_FULL) $(DEPS_TEST)
 	@$(MAKE) --no-print-directory man-test
 	@$(MAKE) --no-print-directory install-test
 	@$(MAKE) --no-print-directory wiring-test
+	@$(MAKE) --no-print-directory review-test
 	@$(MAKE) --no-print-directory slurm-test
 	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory programs

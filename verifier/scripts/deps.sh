@@ -8,7 +8,9 @@
 #   deps.sh capture   only what capture needs on a GPU node (libcrypto)
 #   deps.sh test      full, and the checkers `make test` runs: mandoc,
 #                     xmllint, Python's jsonschema and yaml (Debian's python3),
-#                     Slurm and munge (the Slurm test's one-node cluster)
+#                     Slurm and munge (the Slurm test's one-node cluster);
+#                     chromium for the review click test, installed as root
+#                     and otherwise only named (that test skips by name)
 #   deps.sh fuzz      clang and its libFuzzer runtime, for `make fuzz` only
 #                     (`make verify` and `make test` never need clang)
 #   deps.sh --check SET   only names what is missing, installs nothing
@@ -85,6 +87,14 @@ if [ "$want" = test ]; then
 	# Debian's python3, whatever python3 comes first on the PATH
 	/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || missing="$missing python3-jsonschema"
 	/usr/bin/python3 -c 'import yaml' >/dev/null 2>&1 || missing="$missing python3-yaml"
+	# optional: the review test's headless click needs it, nothing else does
+	if ! command -v chromium >/dev/null 2>&1; then
+		if [ "$(id -u)" = 0 ] && ! $check_only; then
+			missing="$missing chromium"
+		else
+			echo "deps: not installed: chromium (the review click test is skipped; as root deps.sh installs it)" >&2
+		fi
+	fi
 fi
 [ -n "$missing" ] || exit 0
 

@@ -55,6 +55,15 @@ void check_numbers(struct page_ctx *ctx);
 /* Frees what the number checks keep between pages (other lessons' banks). */
 void check_numbers_release(void);
 
+struct bank_entry;
+struct num_token;
+/* For review: a reference from le to the evidence token e (what, when not
+ * NULL, says what it is: "literal 170530", "candidate"), named by its row
+ * and column or header key; with page (the page's number, claim its text)
+ * the rounding when the page shows fewer digits than the evidence. */
+void check_ledger_ref(struct ledger_entry *le, const struct bank_entry *e, const struct num_token *page,
+		      const char *claim, const char *what);
+
 /* The evidence for a marker label ("" or NULL: the default), or NULL after
  * reporting an unknown label at (line, col). */
 struct evfile *page_evidence_for(struct page_ctx *ctx, const char *label, size_t line, size_t col);

@@ -276,6 +276,16 @@ static struct place_hit hit_of(const struct bank_entry *e)
 	return (struct place_hit){e->ev, e->stdout_index, e->line, e->tok};
 }
 
+/* For review: le rests on the place h (what says how, or NULL). */
+static void ledger_place(struct ledger_entry *le, const struct place_hit *h, const struct num_token *page,
+			 const char *num, const char *what)
+{
+	if (!le)
+		return;
+	struct bank_entry be = {.tok = h->tok, .ev = h->ev, .line = h->line, .stdout_index = h->stdout_index};
+	check_ledger_ref(le, &be, page, num, what);
+}
+
 /* The written name of a bank entry's place, remembered: naming scans the
  * evidence, and a page may cite one place thousands of times.  The cache
  * is keyed by the entry (stable for one page's bank) and emptied per page
@@ -365,8 +375,10 @@ void claims_report_trace(const struct claims_unit *u, const struct pnum *p, cons
 	char *num = prose_text(p);
 	struct diag_loc at = prose_loc(ctx, p, u->line);
 	if (!t->ambiguous) {
-		ledger_add(ctx->ledger, LG_TRACED, at.line, at.col, num, "%s:%zu:%zu", t->at->ev->path, t->at->line,
-			   bank_entry_col(t->at));
+		struct ledger_entry *le = ledger_add(ctx->ledger, LG_TRACED, at.line, at.col, num, "%s:%zu:%zu",
+						     t->at->ev->path, t->at->line, bank_entry_col(t->at));
+		ledger_span(le, at.span);
+		check_ledger_ref(le, t->at, &p->tok, num, NULL);
 		struct place_hit h = hit_of(t->at);
 		report_volatile(u, p, &h, t->at);
 		free(num);
@@ -380,9 +392,18 @@ void claims_report_trace(const struct claims_unit *u, const struct pnum *p, cons
 	}
 	if (t->n_cands > 4)
 		buf_printf(&cands, ", and %zu more", t->n_cands - 4);
-	ledger_add(ctx->ledger, LG_AMBIGUOUS, at.line, at.col, num, "%s%s", t->off_line ? "off its sentence's line: " : "",
-		   cands.s);
+	struct ledger_entry *le = ledger_add(ctx->ledger, LG_AMBIGUOUS, at.line, at.col, num, "%s%s",
+					     t->off_line ? "off its sentence's line: " : "", cands.s);
 	buf_free(&cands);
+	/* for review: the candidates themselves, the ones the source names */
+	ledger_span(le, at.span);
+	if (t->off_line)
+		ledger_detail(le, "the rest of its sentence rests on another evidence line than this number");
+	else
+		ledger_detail(le, "ambiguous: %zu places of the evidence hold this number and nothing says which%s",
+			      t->n_cands, t->n_cands > 4 ? " (the first 4 quoted)" : "");
+	for (size_t i = 0; i < t->n_cands && i < 4; i++)
+		check_ledger_ref(le, t->cands[i], i ? NULL : &p->tok, num, "candidate"); /* the rounding once */
 	if (ctx->opts && ctx->opts->strict) {
 		struct diag *d =
 			t->off_line
@@ -425,7 +446,10 @@ static void mismatch(const struct claims_unit *u, const struct pnum *p, const st
 	diag_hint(d, "quote what the place holds, or bind the number to the place it comes from");
 	diag_end(d);
 	struct diag_loc at = prose_loc(u->ctx, p, u->line);
-	ledger_add(u->ctx->ledger, LG_FAILED, at.line, at.col, num, "not %s of %.*s", what, (int)alen, arg);
+	struct ledger_entry *le =
+		ledger_add(u->ctx->ledger, LG_FAILED, at.line, at.col, num, "not %s of %.*s", what, (int)alen, arg);
+	ledger_span(le, at.span);
+	ledger_place(le, h, NULL, NULL, "the place");
 	free(num);
 }
 
@@ -437,7 +461,10 @@ static void traced_at(const struct claims_unit *u, const struct pnum *p, const s
 	const char *arg = prose_annot_arg(p->annot, &alen);
 	char where[512];
 	place_where(h, where, sizeof where);
-	ledger_add(u->ctx->ledger, LG_TRACED, at.line, at.col, num, "%s %.*s %s", how, (int)alen, arg, where);
+	struct ledger_entry *le =
+		ledger_add(u->ctx->ledger, LG_TRACED, at.line, at.col, num, "%s %.*s %s", how, (int)alen, arg, where);
+	ledger_span(le, at.span);
+	ledger_place(le, h, &p->tok, num, NULL);
 	free(num);
 }
 
@@ -454,13 +481,15 @@ void claims_check_place_number(const struct claims_unit *u, const struct pnum *p
 		char *num = prose_text(p);
 		struct diag_loc at = prose_loc(ctx, p, u->line);
 		if (e) {
-			ledger_add(ctx->ledger, LG_TRACED, at.line, at.col, num, "one run: %s:%zu:%zu", e->ev->path, e->line,
-				   bank_entry_col(e));
+			struct ledger_entry *le = ledger_add(ctx->ledger, LG_TRACED, at.line, at.col, num,
+							     "one run: %s:%zu:%zu", e->ev->path, e->line, bank_entry_col(e));
+			ledger_span(le, at.span);
+			check_ledger_ref(le, e, &p->tok, num, NULL);
 		} else {
 			struct diag *d = diag_begin(D_NUMBER_UNTRACED, at, "%s is not in the evidence", num);
 			diag_hint(d, "quote the number the evidence holds");
 			diag_end(d);
-			ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, num, "untraced");
+			ledger_span(ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, num, "untraced"), at.span);
 		}
 		free(num);
 		return;
@@ -479,7 +508,9 @@ void claims_check_place_number(const struct claims_unit *u, const struct pnum *p
 	if (!place_resolve_one(&pe, arg + 1, alen - 2, &h)) {
 		char *num = prose_text(p);
 		struct diag_loc at = prose_loc(ctx, p, u->line);
-		ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, num, "place %.*s not found once", (int)alen, arg);
+		ledger_span(ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, num, "place %.*s not found once", (int)alen,
+				       arg),
+			    at.span);
 		free(num);
 		return;
 	}
@@ -574,7 +605,7 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 			diag_hint(d, "a claim compares evidence values: <!-- claim: [ROW | COLUMN] < [ROW | COLUMN] and [KEY] == 0 -->");
 			diag_end(d);
 		}
-		ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, text, "claim does not evaluate");
+		ledger_span(ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, text, "claim does not evaluate"), at.span);
 		claim_result_free(&r);
 		free(text);
 		return;
@@ -620,8 +651,32 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 		diag_hint(d, "the run does not bear out what the sentence says: rewrite the sentence and its claim for this run");
 		diag_end(d);
 	}
-	ledger_add(ctx->ledger, LG_CLAIM, at.line, at.col, text, "%s%s: %s%s%s", r.truth ? "true" : "FALSE",
-		   anchored ? "" : " (a literal is not in the evidence)", cmps.s, ops.len ? "; " : "", ops.s ? ops.s : "");
+	struct ledger_entry *le = ledger_add(ctx->ledger, LG_CLAIM, at.line, at.col, text, "%s%s: %s%s%s",
+					     r.truth ? "true" : "FALSE", anchored ? "" : " (a literal is not in the evidence)",
+					     cmps.s, ops.len ? "; " : "", ops.s ? ops.s : "");
+	/* for review: each operand's place and each literal's origin */
+	ledger_span(le, at.span);
+	for (size_t i = 0; le && i < pe.n && i < r.n_places; i++) {
+		char *what = xasprintf("%s%s%.*s%s = %.10g", fn_name(pe.fns[i]), pe.fns[i] ? "(" : "",
+				       (int)(r.places[i].end - r.places[i].start), arg + r.places[i].start,
+				       pe.fns[i] ? ")" : "", pe.values[i]);
+		ledger_place(le, &pe.hits[i], NULL, NULL, what);
+		free(what);
+	}
+	for (size_t i = 0; le && i < r.n_literals; i++) {
+		const struct expr_literal *l = &r.literals[i];
+		if (expr_literal_is_free(l->value) || !(l->decimals > 0 || fabs(l->value) >= 100))
+			continue;
+		const struct bank_entry *e = bank_find_value(u->bank, l->value, l->decimals);
+		char *what = xasprintf("literal %.*s", (int)(l->end - l->start), arg + l->start);
+		if (e)
+			check_ledger_ref(le, e, NULL, NULL, what);
+		else
+			ledger_detail(le, "%s: not in the evidence", what);
+		free(what);
+	}
+	if (!r.truth)
+		ledger_detail(le, "false for %s: %s", ctx->ev[0]->path, cmps.s);
 	buf_free(&cmps);
 	buf_free(&ops);
 	claim_result_free(&r);

@@ -76,8 +76,10 @@ static void check_snippet(struct page_ctx *ctx, struct page_block *b)
 	lines_normalise(&src);
 	diag_checks_add(1);
 	if (lines_equal(&page, &src)) {
-		ledger_add(ctx->ledger, LG_CODE, b->line, 1, "code block", "snippet '%s' of %s:%zu", name, prog->path,
-			   sn->start_line);
+		struct ledger_entry *le = ledger_add(ctx->ledger, LG_CODE, b->line, 1, "code block", "snippet '%s' of %s:%zu",
+						     name, prog->path, sn->start_line);
+		if (sn->n_lines)
+			ledger_ref(le, prog->path, sn->lines[0], sn->lines[sn->n_lines - 1], 0, 0, "snippet '%s'", name);
 	} else {
 		size_t src_line, line = first_difference(&page, &src, &src_line);
 		struct diag *d = diag_begin(D_SNIPPET_DRIFT, block_loc(ctx, b, line),
@@ -91,8 +93,10 @@ static void check_snippet(struct page_ctx *ctx, struct page_block *b)
 		free(a);
 		diag_hint(d, "copy the snippet again, or run 'coursecheck update %s'", ctx->path);
 		diag_end(d);
-		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "code block", "snippet '%s' of %s: differs", name,
-			   prog->path);
+		struct ledger_entry *le = ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "code block",
+						     "snippet '%s' of %s: differs", name, prog->path);
+		if (sn->n_lines)
+			ledger_ref(le, prog->path, sn->lines[0], sn->lines[sn->n_lines - 1], 0, 0, "snippet '%s'", name);
 	}
 	lines_free(&page);
 	lines_free(&src);
@@ -154,10 +158,17 @@ static void check_transcript(struct page_ctx *ctx, struct page_block *b, struct 
 	const struct lines hay = x->hay;
 	diag_checks_add(1);
 	size_t first;
+	size_t *pos = xcalloc(page->n ? page->n : 1, sizeof *pos);
 	if (page->n == 0) {
 		diag_report(D_TRANSCRIPT_DRIFT, block_loc(ctx, b, 0), "transcript block is empty");
-	} else if (lines_find_excerpt_in(page, &x->ix, &first, NULL)) {
-		ledger_add(ctx->ledger, LG_CODE, b->line, 1, "transcript", "%s:%zu", ev->path, hay.v[first].src_line);
+	} else if (lines_find_excerpt_in(page, &x->ix, &first, pos)) {
+		struct ledger_entry *le = ledger_add(ctx->ledger, LG_CODE, b->line, 1, "transcript", "%s:%zu", ev->path,
+						     hay.v[first].src_line);
+		size_t last = first; /* the excerpt's last quoted line, for review */
+		for (size_t i = 0; i < page->n; i++)
+			if (pos[i] != SIZE_MAX && pos[i] > last)
+				last = pos[i];
+		ledger_ref(le, ev->path, hay.v[first].src_line, hay.v[last].src_line, 0, 0, NULL);
 	} else if (diag_quiet()) {
 		/* past the file's cap: counted, without the search for the closest run */
 		diag_report(D_TRANSCRIPT_DRIFT, block_loc(ctx, b, 0), "transcript excerpt is not in the stdout of %s",
@@ -202,6 +213,7 @@ static void check_transcript(struct page_ctx *ctx, struct page_block *b, struct 
 		lines_free(&near);
 		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "transcript", "not in %s", ev->path);
 	}
+	free(pos);
 	lines_free(page);
 }
 
@@ -220,7 +232,8 @@ static void check_build(struct page_ctx *ctx, struct page_block *b)
 	lines_normalise(&want);
 	diag_checks_add(1);
 	if (lines_equal(&page, &want)) {
-		ledger_add(ctx->ledger, LG_CODE, b->line, 1, "build", "%s:%zu", ev->path, line);
+		ledger_ref(ledger_add(ctx->ledger, LG_CODE, b->line, 1, "build", "%s:%zu", ev->path, line), ev->path, line,
+			   line, 0, 0, NULL);
 	} else {
 		size_t src_line, at = first_difference(&page, &want, &src_line);
 		struct diag *d = diag_begin(D_BUILD_DRIFT, block_loc(ctx, b, at),
@@ -231,7 +244,8 @@ static void check_build(struct page_ctx *ctx, struct page_block *b)
 		free(diff);
 		diag_hint(d, "the build block must be exactly the command capture ran");
 		diag_end(d);
-		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "build", "differs from %s:%zu", ev->path, line);
+		ledger_ref(ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "build", "differs from %s:%zu", ev->path, line),
+			   ev->path, line, line, 0, 0, NULL);
 	}
 	lines_free(&page);
 	lines_free(&want);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "align.h"
 #include "bank.h"
 #include "check.h"
 #include "check_claims.h"
@@ -38,6 +39,47 @@ static void note_nearest(struct diag *d, const struct bank *b, double value)
 	}
 }
 
+/* For review: the row and column names of an evidence place (align.c's
+ * naming, as drift notes use it), or the header key it is; malloc'd, or
+ * NULL when it has no name. */
+static char *ledger_place_words(const struct evidence *ev, size_t k, const struct num_token *tok, size_t file_line)
+{
+	if (k == SIZE_MAX) {
+		for (size_t i = 0; i < ev->n_fields; i++)
+			if (ev->fields[i].line == file_line)
+				return xasprintf("header field \"%s\"", ev->fields[i].key);
+		return NULL;
+	}
+	char row[128], col[64];
+	align_place_names(ev, k, tok, row, sizeof row, col, sizeof col);
+	if (row[0] && col[0])
+		return xasprintf("row \"%s\", column \"%s\"", row, col);
+	if (row[0] || col[0])
+		return xasprintf("%s \"%s\"", row[0] ? "row" : "column", row[0] ? row : col);
+	return NULL;
+}
+
+void check_ledger_ref(struct ledger_entry *le, const struct bank_entry *e, const struct num_token *page,
+		      const char *claim, const char *what)
+{
+	if (!le)
+		return;
+	size_t len;
+	const char *line = textfile_line(&e->ev->ev.tf, e->line, &len);
+	size_t tl = e->tok.end - e->tok.start;
+	char *place = ledger_place_words(&e->ev->ev, e->stdout_index, &e->tok, e->line);
+	if (what && place)
+		ledger_ref(le, e->ev->path, e->line, e->line, bank_entry_col(e), tl, "%s: %s", what, place);
+	else if (what || place)
+		ledger_ref(le, e->ev->path, e->line, e->line, bank_entry_col(e), tl, "%s", what ? what : place);
+	else
+		ledger_ref(le, e->ev->path, e->line, e->line, bank_entry_col(e), tl, NULL);
+	free(place);
+	if (page && page->value != e->tok.value)
+		ledger_detail(le, "%s = %.*s rounded to %d significant digit%s", claim, (int)tl, line + e->tok.start,
+			      page->sig_digits, page->sig_digits == 1 ? "" : "s");
+}
+
 static bool trace_in(struct numbers *nb, const struct bank *b, const struct pnum *p, size_t line, enum ledger_kind kind,
 		     const char *how)
 {
@@ -46,8 +88,10 @@ static bool trace_in(struct numbers *nb, const struct bank *b, const struct pnum
 		return false;
 	char *claim = prose_text(p);
 	struct diag_loc at = prose_loc(nb->ctx, p, line);
-	ledger_add(nb->ctx->ledger, kind, at.line, at.col, claim, "%s%s:%zu:%zu", how, e->ev->path, e->line,
-		   bank_entry_col(e));
+	struct ledger_entry *le = ledger_add(nb->ctx->ledger, kind, at.line, at.col, claim, "%s%s:%zu:%zu", how,
+					     e->ev->path, e->line, bank_entry_col(e));
+	ledger_span(le, at.span);
+	check_ledger_ref(le, e, &p->tok, claim, NULL);
 	free(claim);
 	return true;
 }
@@ -72,7 +116,7 @@ static void untraced(struct numbers *nb, const struct pnum *p, size_t line)
 	diag_end(d);
 	if (bound)
 		drift_behaviour(&dr, at, claim);
-	ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, claim, "untraced");
+	ledger_span(ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, claim, "untraced"), at.span);
 	free(claim);
 }
 
@@ -107,16 +151,21 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 		struct diag_loc eat = arg_raw != SIZE_MAX ? textfile_loc(&ctx->tf, arg_raw + r.err_offset, 1) : at;
 		if (!pe.reported)
 			diag_report(D_DERIVE_SYNTAX, eat, "cannot evaluate the derivation of %s: %s", claim, r.err);
-		ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, claim, "derivation does not evaluate");
+		ledger_span(ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, claim, "derivation does not evaluate"),
+			    at.span);
 		expr_result_free(&r);
 		free(claim);
 		return;
 	}
 	bool ok = true;
+	/* each literal's origin, for review: kept until the entry exists */
+	const struct bank_entry **origin = xcalloc(r.n_literals ? r.n_literals : 1, sizeof *origin);
 	for (size_t i = 0; i < r.n_literals; i++) {
 		const struct expr_literal *l = &r.literals[i];
 		bool needs_trace = l->decimals > 0 || fabs(l->value) >= 100;
-		if (expr_literal_is_free(l->value) || !needs_trace || bank_find_value(&nb->bank, l->value, l->decimals))
+		if (expr_literal_is_free(l->value) || !needs_trace)
+			continue;
+		if ((origin[i] = bank_find_value(&nb->bank, l->value, l->decimals)))
 			continue;
 		ok = false;
 		struct diag_loc lat = arg_raw != SIZE_MAX ? textfile_loc(&ctx->tf, arg_raw + l->start, l->end - l->start) : at;
@@ -142,7 +191,27 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 		diag_hint(d, "write the value the expression gives (to the digits shown), or correct the expression");
 		diag_end(d);
 	}
-	ledger_add(ctx->ledger, ok ? LG_DERIVED : LG_FAILED, at.line, at.col, claim, "= %.*s = %.6g", (int)len, arg, r.value);
+	struct ledger_entry *le = ledger_add(ctx->ledger, ok ? LG_DERIVED : LG_FAILED, at.line, at.col, claim,
+					     "= %.*s = %.6g", (int)len, arg, r.value);
+	ledger_span(le, at.span);
+	for (size_t i = 0; i < r.n_literals && le; i++) {
+		const struct expr_literal *l = &r.literals[i];
+		int ll = (int)(l->end - l->start);
+		if (origin[i]) {
+			char *note = xasprintf("literal %.*s", ll, arg + l->start);
+			check_ledger_ref(le, origin[i], NULL, NULL, note);
+			free(note);
+		} else {
+			ledger_detail(le, "literal %.*s: %s", ll, arg + l->start,
+				      expr_literal_is_free(l->value) ? "a power of ten or two, needs no evidence"
+				      : l->decimals > 0 || fabs(l->value) >= 100 ? "not in the evidence"
+										 : "a small whole number, needs no evidence");
+		}
+	}
+	if (ok && r.value != p->tok.value)
+		ledger_detail(le, "%s = %.6g rounded to %d significant digit%s", claim, r.value, p->tok.sig_digits,
+			      p->tok.sig_digits == 1 ? "" : "s");
+	free(origin);
 	expr_result_free(&r);
 	free(claim);
 }
@@ -267,7 +336,8 @@ static void check_cited(struct numbers *nb, const struct pnum *p, size_t line)
 			     "course does not hold is <!-- ext: REASON -->");
 		diag_end(d);
 		char *claim = prose_text(p);
-		ledger_add(nb->ctx->ledger, LG_FAILED, at.line, at.col, claim, "cites unknown lesson %s", c->lesson);
+		ledger_span(ledger_add(nb->ctx->ledger, LG_FAILED, at.line, at.col, claim, "cites unknown lesson %s",
+				       c->lesson), at.span);
 		free(claim);
 		return;
 	}
@@ -277,7 +347,8 @@ static void check_cited(struct numbers *nb, const struct pnum *p, size_t line)
 		struct diag *d = diag_begin(D_CITE_UNTRACED, at, "%s is not in the evidence of lesson '%s'", claim, c->lesson);
 		note_nearest(d, &c->bank, p->tok.value);
 		diag_end(d);
-		ledger_add(nb->ctx->ledger, LG_FAILED, at.line, at.col, claim, "not in lesson %s", c->lesson);
+		ledger_span(ledger_add(nb->ctx->ledger, LG_FAILED, at.line, at.col, claim, "not in lesson %s", c->lesson),
+			    at.span);
 		free(claim);
 	}
 	free(how);
@@ -295,9 +366,9 @@ static void check_ext(struct numbers *nb, const struct pnum *p, size_t line)
 					    "the ext annotation of %s gives no reason", claim);
 		diag_hint(d, "say where the number comes from: <!-- ext: H200 datasheet, HBM3e bandwidth -->");
 		diag_end(d);
-		ledger_add(nb->ctx->ledger, LG_FAILED, at.line, at.col, claim, "ext without a reason");
+		ledger_span(ledger_add(nb->ctx->ledger, LG_FAILED, at.line, at.col, claim, "ext without a reason"), at.span);
 	} else {
-		ledger_add(nb->ctx->ledger, LG_EXT, at.line, at.col, claim, "%.*s", (int)len, reason);
+		ledger_span(ledger_add(nb->ctx->ledger, LG_EXT, at.line, at.col, claim, "%.*s", (int)len, reason), at.span);
 	}
 	free(claim);
 }
@@ -348,7 +419,9 @@ static void check_unit_numbers(struct numbers *nb, const struct claims_unit *u)
 		if (!want[i]) {
 			char *claim = prose_text(p);
 			struct diag_loc at = prose_loc(nb->ctx, p, u->line);
-			ledger_add(nb->ctx->ledger, LG_SKIPPED, at.line, at.col, claim, "%s", prose_skip_reason(&p->tok));
+			ledger_span(ledger_add(nb->ctx->ledger, LG_SKIPPED, at.line, at.col, claim, "%s",
+					       prose_skip_reason(&p->tok)),
+				    at.span);
 			free(claim);
 			continue;
 		}
@@ -446,7 +519,7 @@ static void row_free(struct row *r)
 /* Does the row rest on this transcript line?  Its numbers must appear in
  * order among the line's numbers, and every text cell in the line.
  * Returns how many of its numbers matched in order. */
-static size_t row_on_line(const struct row *r, const char *s, size_t len, bool *all)
+static size_t row_on_line(const struct row *r, const char *s, size_t len, bool *all, struct num_token *at)
 {
 	struct num_token *toks;
 	size_t nt = numtok_scan(s, len, &toks);
@@ -456,6 +529,8 @@ static size_t row_on_line(const struct row *r, const char *s, size_t len, bool *
 			k++;
 		if (k == nt)
 			break;
+		if (at) /* where each number matched, for the ledger */
+			at[i] = toks[k];
 		matched++;
 		k++;
 	}
@@ -572,11 +647,12 @@ static void check_table(struct numbers *nb, struct page_block *b)
 		}
 		diag_checks_add(1 + r.n_nums);
 		size_t found = SIZE_MAX, shared = SIZE_MAX, earlier = SIZE_MAX, best = 0, best_line = 0;
+		struct num_token *at_tok = xcalloc(r.n_nums ? r.n_nums : 1, sizeof *at_tok);
 		for (size_t k = 0; k < n_lines; k++) {
 			size_t len;
 			const char *s = evidence_stdout(&ev->ev, k, &len);
 			bool all;
-			size_t m = row_on_line(&r, s, len, &all);
+			size_t m = row_on_line(&r, s, len, &all, at_tok);
 			if (m > best) {
 				best = m;
 				best_line = ev->ev.stdout_first + k;
@@ -597,12 +673,17 @@ static void check_table(struct numbers *nb, struct page_block *b)
 		if (found != SIZE_MAX) {
 			owner[found] = r.line;
 			prev = found + 1;
-			ledger_add(ctx->ledger, LG_ROW, r.line, 1, "table row", "%s:%zu", ev->path, ev->ev.stdout_first + found);
+			size_t fl = ev->ev.stdout_first + found;
+			ledger_ref(ledger_add(ctx->ledger, LG_ROW, r.line, 1, "table row", "%s:%zu", ev->path, fl), ev->path,
+				   fl, fl, 0, 0, NULL);
 			for (size_t i = 0; i < r.n_nums; i++) {
 				char *claim = prose_text(&r.nums[i]);
 				struct diag_loc at = prose_loc(ctx, &r.nums[i], r.line);
-				ledger_add(ctx->ledger, LG_TRACED, at.line, at.col, claim, "%s:%zu (table row)", ev->path,
-					   ev->ev.stdout_first + found);
+				struct ledger_entry *le = ledger_add(ctx->ledger, LG_TRACED, at.line, at.col, claim,
+								     "%s:%zu (table row)", ev->path, fl);
+				ledger_span(le, at.span);
+				struct bank_entry be = {.tok = at_tok[i], .ev = ev, .line = fl, .stdout_index = found};
+				check_ledger_ref(le, &be, &r.nums[i].tok, claim, NULL);
 				free(claim);
 			}
 		} else if (shared != SIZE_MAX) {
@@ -610,13 +691,15 @@ static void check_table(struct numbers *nb, struct page_block *b)
 						    "this row rests on the same transcript line as the row at line %zu", owner[shared]);
 			diag_note(d, textfile_loc_line(&ev->ev.tf, ev->ev.stdout_first + shared, 0, 0), "the line both rows match");
 			diag_end(d);
-			ledger_add(ctx->ledger, LG_FAILED, r.line, 1, "table row", "shares %s:%zu", ev->path,
-				   ev->ev.stdout_first + shared);
+			ledger_ref(ledger_add(ctx->ledger, LG_FAILED, r.line, 1, "table row", "shares %s:%zu", ev->path,
+					      ev->ev.stdout_first + shared),
+				   ev->path, ev->ev.stdout_first + shared, ev->ev.stdout_first + shared, 0, 0, NULL);
 		} else if (earlier != SIZE_MAX) {
 			row_failed(nb, &r, ev, best, ev->ev.stdout_first + earlier, true);
 		} else {
 			row_failed(nb, &r, ev, best, best_line, false);
 		}
+		free(at_tok);
 		row_free(&r);
 	}
 	free(owner);

@@ -147,6 +147,20 @@ static void set_policy(const struct page_ctx *ctx)
 	diag_set_policy(draft, ctx->opts->strict || ctx->fm.status == STATUS_PUBLISHED);
 }
 
+/* What the page is, for review's header. */
+static void record_page(const struct page_ctx *ctx)
+{
+	if (!ctx->ledger)
+		return;
+	const char **paths = xmalloc((ctx->fm.n_evidence ? ctx->fm.n_evidence : 1) * sizeof *paths);
+	for (size_t i = 0; i < ctx->fm.n_evidence; i++)
+		paths[i] = ctx->fm.evidence[i].path;
+	ledger_set_page(ctx->ledger, ctx->fm.title, ctx->fm.present ? frontmatter_status_name(ctx->fm.status) : NULL,
+			ctx->lesson, paths, ctx->fm.n_evidence);
+	ctx->ledger->page.first_body_line = ctx->fm.first_body_line;
+	free(paths);
+}
+
 static int check_page_file(const char *relpath, const struct check_opts *opts, struct ledger *lg);
 
 /* A page's diagnostics are capped (diag_file_begin): a line of 100,000
@@ -187,6 +201,7 @@ static int check_page_file(const char *relpath, const struct check_opts *opts, s
 		readme_defaults(&ctx);
 	else if (ctx.fm.lesson)
 		ctx.lesson = xstrdup(ctx.fm.lesson);
+	record_page(&ctx);
 	diag_checks_add(1);
 	load_sources(&ctx);
 	page_parse(&ctx.tf, ctx.fm.first_body_line, &ctx.pg);

@@ -86,7 +86,7 @@ static int open_repo(const char *name, const char *root)
 
 /* Whether path lies in the course's own folders (pages/, programs/,
  * evidence/): a report never writes over the data it checks. */
-static bool in_course_folders(const char *path)
+bool cli_in_course_folders(const char *path)
 {
 	char *copy = xstrdup(path), *slash = strrchr(copy, '/');
 	if (slash)
@@ -111,7 +111,7 @@ static int write_output(void)
 {
 	fclose(run.out);
 	run.out = NULL;
-	if (in_course_folders(run.opt.output)) {
+	if (cli_in_course_folders(run.opt.output)) {
 		fprintf(stderr, "coursecheck %s: --output=%s: refused: a report is not written into pages/, programs/ or "
 				"evidence/\n", run.name, run.opt.output);
 		free(run.buffer);

@@ -30,6 +30,9 @@ int cli_begin(const struct cliopt_cmd *cmd, const char *name, const struct cliop
 int cli_end(int floor, size_t pages, size_t programs);
 void cli_setup_diag(void);
 void cli_release(void);
+/* Whether the file path would lie in the course's own folders (pages/,
+ * programs/, evidence/): no report or review is written there. */
+bool cli_in_course_folders(const char *path);
 
 int cli_explain(int argc, char **argv);
 int cli_ids(int argc, char **argv);

@@ -279,8 +279,11 @@ static void record(struct ledger *lg, const struct fact_text *t, const struct ev
 	const char *v = evidence_get(&ev->ev, fact_keys[f->kind], &line);
 	struct diag_loc at = loc_of(t, f->start, f->end);
 	char *claim = xstrndup(t->s + f->start, f->end - f->start);
-	ledger_add(lg, ok ? LG_FACT : LG_FAILED, at.line, at.col, claim, "%s:%zu (%s: %s)", ev->path, line,
-		   fact_keys[f->kind], v ? v : "");
+	struct ledger_entry *le = ledger_add(lg, ok ? LG_FACT : LG_FAILED, at.line, at.col, claim, "%s:%zu (%s: %s)",
+					     ev->path, line, fact_keys[f->kind], v ? v : "");
+	ledger_span(le, at.span);
+	if (line)
+		ledger_ref(le, ev->path, line, line, 0, 0, "header field \"%s\"", fact_keys[f->kind]);
 	free(claim);
 }
 

@@ -8,6 +8,7 @@
 #include "capture.h"
 #include "cli.h"
 #include "cliopt.h"
+#include "review.h"
 #include "update.h"
 
 static const char usage[] =
@@ -15,6 +16,7 @@ static const char usage[] =
 	"\n"
 	"  verify [PAGE...]          check pages, program READMEs and programs\n"
 	"  explain PAGE...           print the ledger of every claim of a page\n"
+	"  review [PAGE...]          write HTML pages showing every claim beside its evidence\n"
 	"  capture [LESSON...]       run lessons on this GPU machine, write evidence\n"
 	"  update FILE...            carry the newest evidence into pages and headers\n"
 	"  ids                       list the diagnostic kinds and their ids\n"
@@ -22,7 +24,8 @@ static const char usage[] =
 	"  help [COMMAND]            this text, or a command's options\n"
 	"\n"
 	"Every command takes -h/--help, --version, --root=DIR, -q, --color=WHEN\n"
-	"and --; verify and explain take --format=FORMAT and --output=FILE.\n"
+	"and --; verify and explain take --format=FORMAT and --output=FILE,\n"
+	"review --output=DIR.\n"
 	"Run 'coursecheck help COMMAND' for a command's options; man coursecheck.\n";
 
 static const struct {
@@ -31,6 +34,7 @@ static const struct {
 } commands[] = {
 	{"verify", cli_verify},
 	{"explain", cli_explain},
+	{"review", cli_review},
 	{"capture", capture_command},
 	{"update", cli_update},
 	{"ids", cli_ids},

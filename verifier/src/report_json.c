@@ -111,14 +111,14 @@ static json_t *ledger(const struct report_page_ledger *pl)
 	json_t *o = json_object(), *entries = json_array(), *totals = json_object();
 	json_object_set_new(o, "path", report_json_str(pl->path));
 	size_t n = pl->lg.n;
-	struct ledger_entry *v = ledger_sorted(&pl->lg);
+	const struct ledger_entry **v = ledger_sorted(&pl->lg);
 	for (size_t i = 0; i < n; i++) {
 		json_t *e = json_object();
-		json_object_set_new(e, "kind", json_string(ledger_kind_name(v[i].kind)));
-		json_object_set_new(e, "line", json_integer((json_int_t)v[i].line));
-		json_object_set_new(e, "column", json_integer((json_int_t)v[i].col));
-		json_object_set_new(e, "claim", report_json_str(v[i].claim));
-		json_object_set_new(e, "source", report_json_str(v[i].source));
+		json_object_set_new(e, "kind", json_string(ledger_kind_name(v[i]->kind)));
+		json_object_set_new(e, "line", json_integer((json_int_t)v[i]->line));
+		json_object_set_new(e, "column", json_integer((json_int_t)v[i]->col));
+		json_object_set_new(e, "claim", report_json_str(v[i]->claim));
+		json_object_set_new(e, "source", report_json_str(v[i]->source));
 		json_array_append_new(entries, e);
 	}
 	free(v);

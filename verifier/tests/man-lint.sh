@@ -22,7 +22,10 @@ check "mandoc -T lint says something" [ ! -s "$T/lint" ]
 sed 's/^\.Sh DESCRIPTION/.Sh DESCRIPTION\n.Bl -tag/' "$man" >"$T/broken.1"
 check "lint passes an unclosed list" sh -c "! mandoc -T lint -W warning '$T/broken.1'"
 MANWIDTH=200 mandoc -T ascii "$man" | col -b >"$T/text"
-for cmd in verify explain update capture ids source-sha256 help; do
+# the commands as `coursecheck help` lists them, so that a new one is not missed
+cmds=$("$bin" help | sed -n 's/^  \([a-z][a-z0-9-]*\) .*/\1/p')
+check "coursecheck help lists verify and review" sh -c "printf '%s\n' '$(echo $cmds)' | grep -q 'verify.*review'"
+for cmd in $cmds; do
 	check "command $cmd is not in the man page" grep -q "coursecheck $cmd" "$T/text"
 	"$bin" "$cmd" --help 2>/dev/null | grep -o -- '--[a-z][a-z0-9-]*' | sort -u >"$T/opts"
 	while read -r opt; do

@@ -1,0 +1,294 @@
+/* review.c - the review command and its index; see review.h.  The page
+ * itself is rendered by review_page.c. */
+#include "review.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "cli.h"
+#include "cliopt.h"
+#include "course.h"
+#include "diag.h"
+#include "filewrite.h"
+#include "repo.h"
+#include "review_html.h"
+#include "util.h"
+
+/* ---- the command ---------------------------------------------------------- */
+
+struct index_row {
+	char *page, *file, *title, *status;
+	struct review_verdict v;
+	size_t counts[LG_KIND_COUNT];
+	bool readable;
+};
+
+/* pages/day31-scan-1.md -> day31-scan-1.html; other paths keep their
+ * folders in the name: programs/L/README.md -> programs-L-README.html. */
+static char *review_name(const char *rel)
+{
+	const char *s = strncmp(rel, "pages/", 6) == 0 ? rel + 6 : rel;
+	size_t n = strlen(s);
+	if (n > 3 && strcmp(s + n - 3, ".md") == 0)
+		n -= 3;
+	struct buf b = {0};
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		buf_putc(&b, c == '/' || c < 0x20 || c == '\\' || c == ':' ? '-' : (char)c);
+	}
+	buf_puts(&b, ".html");
+	return buf_detach(&b);
+}
+
+static void put_index(struct buf *b, const struct index_row *rows, size_t n)
+{
+	review_put_head(b, "Review: every page");
+	buf_puts(b, "<body>\n<div class=\"top\" role=\"banner\"><h1>Technical review: every page</h1>"
+		    "<p>Each page checked by the gate, <code>coursecheck verify --as published</code>, with what it "
+		    "claims.  Open a page to see every claim beside its evidence.</p></div>\n<div class=\"index\" role=\"main\">"
+		    "<table class=\"pairs\"><caption>Pages</caption><thead><tr><th scope=\"col\">page</th>"
+		    "<th scope=\"col\">status</th><th scope=\"col\">gate</th>");
+	for (int k = 0; k < LG_KIND_COUNT; k++)
+		buf_printf(b, "<th scope=\"col\"><span class=\"sw k-%s\"></span>%s</th>", review_style_of((enum ledger_kind)k)->cls, review_style_of((enum ledger_kind)k)->word);
+	buf_puts(b, "</tr></thead><tbody>\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct index_row *r = &rows[i];
+		buf_puts(b, "<tr><td>");
+		if (r->readable) {
+			buf_puts(b, "<a href=\"");
+			review_escs(b, r->file);
+			buf_puts(b, "\">");
+			review_escs(b, r->title ? r->title : r->page);
+			buf_puts(b, "</a><br><code>");
+			review_escs(b, r->page);
+			buf_puts(b, "</code>");
+		} else {
+			review_escs(b, r->page);
+			buf_puts(b, " (cannot be read)");
+		}
+		buf_puts(b, "</td><td>");
+		review_escs(b, r->status ? r->status : "-");
+		if (r->v.errors)
+			buf_printf(b, "</td><td class=\"fail\">FAILS: %zu error%s", r->v.errors, r->v.errors == 1 ? "" : "s");
+		else
+			buf_puts(b, "</td><td class=\"pass\">passes");
+		buf_puts(b, "</td>");
+		for (int k = 0; k < LG_KIND_COUNT; k++)
+			buf_printf(b, "<td>%zu</td>", r->counts[k]);
+		buf_puts(b, "</tr>\n");
+	}
+	buf_puts(b, "</tbody></table></div>\n</body>\n</html>\n");
+}
+
+/* The one place review-write is raised: what could not be written and
+ * why (why is malloc'd and freed here). */
+static void write_failed(const char *path, const char *what, char *why)
+{
+	diag_report(D_REVIEW_WRITE, (struct diag_loc){.path = path}, "cannot %s: %s", what, why);
+	free(why);
+}
+
+/* Through the one atomic writer (filewrite.h): a reader of the review
+ * folder sees the old file or the new one, never half; a file keeps its
+ * mode; nothing is left behind on failure. */
+static int write_out(const char *dir, const char *name, const char *text, size_t len)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	char *why = NULL;
+	int rc = filewrite_replace(path, path, text, len, &why);
+	if (rc != 0)
+		write_failed(path, "write the review", why);
+	free(path);
+	return rc;
+}
+
+/* The review folder, made where it is missing; never inside the course's
+ * own folders (a review never writes over a page, a program or evidence). */
+static int make_folder(const char *out)
+{
+	/* judged at the nearest folder that exists: one still to be made
+	 * under pages/ is as refused as pages/ itself */
+	char *dir = xstrdup(out);
+	struct stat st;
+	for (char *slash; stat(dir, &st) != 0 && (slash = strrchr(dir, '/'));)
+		*slash = '\0';
+	char *probe = xasprintf("%s/index.html", *dir && stat(dir, &st) == 0 ? dir : out[0] == '/' ? "" : ".");
+	bool refused = cli_in_course_folders(probe);
+	free(probe);
+	free(dir);
+	if (refused) {
+		write_failed(out, "make the review folder",
+			     xasprintf("refused: a review is not written into pages/, programs/ or evidence/"));
+		return -1;
+	}
+	char *why = NULL;
+	if (filewrite_mkdirs(out, &why) != 0) {
+		write_failed(out, "make the review folder", why);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every page of the course, as verify checks them: pages, then the
+ * program READMEs. */
+static size_t course_review_pages(char ***out)
+{
+	char **names;
+	size_t n = course_pages(&names);
+	char **lessons;
+	size_t nl = course_lessons(&lessons);
+	names = xrealloc(names, (n + nl + 1) * sizeof *names);
+	for (size_t i = 0; i < nl; i++) {
+		char *readme = xasprintf("programs/%s/README.md", lessons[i]);
+		char *fs;
+		const char *why;
+		if (repo_resolve(readme, &fs, &why) == REPO_OK && access(fs, F_OK) == 0)
+			names[n++] = readme;
+		else
+			free(readme);
+		free(fs);
+		free(lessons[i]);
+	}
+	free(lessons);
+	*out = names;
+	return n;
+}
+
+/* Checks and renders one page; returns whether its review was written. */
+static bool review_one(const char *rel, const char *dir, struct index_row *row, int *status)
+{
+	char *text = NULL;
+	size_t text_len = 0;
+	FILE *mem = open_memstream(&text, &text_len);
+	if (!mem) { /* only for lack of memory: fatal, as in util.c */
+		fprintf(stderr, "coursecheck: out of memory (open_memstream: %s)\n", strerror(errno));
+		abort();
+	}
+	size_t e0 = diag_count(DIAG_ERROR), w0 = diag_count(DIAG_WARNING);
+	diag_init(mem, false);
+	struct check_opts opts = {.strict = true}; /* the gate */
+	struct ledger lg = {0};
+	int rc = check_page(rel, &opts, &lg);
+	bool written = false;
+	fclose(mem);
+	cli_setup_diag();
+	fputs(text ? text : "", stderr);
+	row->page = xstrdup(rel);
+	row->file = review_name(rel);
+	row->v = (struct review_verdict){diag_count(DIAG_ERROR) - e0, diag_count(DIAG_WARNING) - w0};
+	row->readable = rc == 0;
+	if (rc == 0) {
+		row->title = lg.page.title ? xstrdup(lg.page.title) : NULL;
+		row->status = lg.page.status ? xstrdup(lg.page.status) : NULL;
+		for (int k = 0; k < LG_KIND_COUNT; k++)
+			row->counts[k] = ledger_count(&lg, (enum ledger_kind)k);
+		size_t len;
+		char *html = review_render(rel, &lg, text ? text : "", &row->v, &len);
+		if (write_out(dir, row->file, html, len) != 0)
+			*status = 2;
+		else
+			written = true;
+		free(html);
+	} else {
+		*status = 2;
+	}
+	ledger_free(&lg);
+	free(text);
+	return written;
+}
+
+static const char review_usage[] =
+	"usage: coursecheck review [OPTION...] [PAGE...]\n"
+	"  Writes one self-contained HTML file per page, every claim marked in place\n"
+	"  beside its evidence, and an index.html.  Pages are checked as by\n"
+	"  'verify --as published' (the technical review gate); with no PAGE: every\n"
+	"  page and program README of the course.\n"
+	"  --output=DIR      the folder the files go to (default: build/review)\n"
+	"  --root=DIR        the course (default: found from the current folder upward)\n"
+	"  -q, --quiet       no summary line\n"
+	"  --color=WHEN      auto (default), always or never\n"
+	"  -h, --help        this text\n"
+	"      --version     the version\n"
+	"Exit status: 0 every page passes the gate, 1 an error was reported, 2 usage,\n"
+	"a page that cannot be read or a file that cannot be written.\n";
+
+enum { OPT_REVIEW_OUTPUT = 0x200 };
+static const struct option review_longs[] = {
+	{"output", required_argument, NULL, OPT_REVIEW_OUTPUT},
+	{NULL, 0, NULL, 0},
+};
+static const struct cliopt_cmd review_cmd = {"coursecheck review", review_usage, "", review_longs, 0};
+
+static int review_option(int ch, const char *arg, void *ctx)
+{
+	if (ch != OPT_REVIEW_OUTPUT)
+		return -1;
+	if (!*arg)
+		return cliopt_usage_error(&review_cmd, "--output takes a folder, not ''");
+	*(const char **)ctx = arg;
+	return 0;
+}
+
+int cli_review(int argc, char **argv)
+{
+	const char *out = "build/review";
+	struct cliopt o;
+	int first = cliopt_parse(argc, argv, &review_cmd, &o, review_option, &out);
+	if (first < 0)
+		return first == CLIOPT_DONE ? 0 : 2;
+	cli_setup(&o);
+	char *why;
+	if (repo_find(o.root, &why) != 0) {
+		fprintf(stderr, "coursecheck review: %s\n", why);
+		free(why);
+		return 2;
+	}
+	if (make_folder(out) != 0) {
+		cli_release();
+		return 2;
+	}
+	char **pages;
+	size_t n;
+	if (first < argc) {
+		n = (size_t)(argc - first);
+		pages = xmalloc(n * sizeof *pages);
+		for (size_t i = 0; i < n; i++)
+			pages[i] = repo_operand(argv[first + (int)i]);
+	} else {
+		n = course_review_pages(&pages);
+	}
+	struct index_row *rows = xcalloc(n ? n : 1, sizeof *rows);
+	int status = 0;
+	size_t written = 0;
+	for (size_t i = 0; i < n; i++)
+		written += review_one(pages[i], out, &rows[i], &status);
+	struct buf index = {0};
+	put_index(&index, rows, n);
+	if (write_out(out, "index.html", index.s, index.len) != 0)
+		status = 2;
+	buf_free(&index);
+	size_t failing = 0;
+	for (size_t i = 0; i < n; i++) {
+		failing += rows[i].v.errors > 0;
+		free(rows[i].page);
+		free(rows[i].file);
+		free(rows[i].title);
+		free(rows[i].status);
+		free(pages[i]);
+	}
+	free(rows);
+	free(pages);
+	size_t errors = diag_count(DIAG_ERROR), warnings = diag_count(DIAG_WARNING);
+	if (!o.quiet)
+		fprintf(stderr, "coursecheck review: %zu of %zu page%s written to %s/, %zu failing the gate, %zu check%s: "
+				"%zu error%s, %zu warning%s\n",
+			written, n, n == 1 ? "" : "s", out, failing, diag_checks(), diag_checks() == 1 ? "" : "s", errors,
+			errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
+	cli_release();
+	return status ? status : errors ? 1 : 0;
+}

@@ -1,0 +1,162 @@
+/* review_html.c - see review_html.h. */
+#include "review_html.h"
+
+#include <string.h>
+
+static const struct review_style styles[LG_KIND_COUNT] = {
+	[LG_CODE] = {"code", "code", "a code block: a snippet of the program, a transcript excerpt, the build line or a quote"},
+	[LG_FACT] = {"fact", "measured", "a fact of a measured paragraph (GPU, date, driver, CUDA, flags)"},
+	[LG_TRACED] = {"traced", "traced", "a number found in the evidence"},
+	[LG_DERIVED] = {"derived", "derived", "a number computed from evidence numbers (<!-- = EXPR -->)"},
+	[LG_CITED] = {"cited", "cited", "a number from another lesson's evidence (<!-- cite: LESSON -->)"},
+	[LG_EXT] = {"ext", "external", "a number from outside the course, with its reason (<!-- ext: -->)"},
+	[LG_ROW] = {"row", "table row", "a table row resting on one transcript line"},
+	[LG_SKIPPED] = {"skipped", "skipped", "a number not checked, and why (a year, a small whole number)"},
+	[LG_FAILED] = {"failed", "FAILED", "a claim that did not hold: the diagnostic says why"},
+	[LG_CLAIM] = {"claim", "claim", "a sentence's claim checked against the evidence (<!-- claim: -->), its places and values"},
+	[LG_AMBIGUOUS] = {"ambiguous", "ambiguous",
+			  "a number the evidence holds at several places and nothing settles which: check the one the "
+			  "sentence means, or bind it (<!-- at: [ROW | COLUMN] -->)"},
+};
+
+const struct review_style *review_style_of(enum ledger_kind kind)
+{
+	return kind < LG_KIND_COUNT && styles[kind].cls ? &styles[kind] : &styles[LG_FAILED];
+}
+
+const char *review_item_word(const struct ledger_entry *e)
+{
+	if (e->kind == LG_CODE && (strcmp(e->claim, "transcript") == 0 || strcmp(e->claim, "build") == 0 ||
+				   strcmp(e->claim, "quote") == 0))
+		return e->claim;
+	if (e->kind == LG_CODE)
+		return "snippet";
+	return review_style_of(e->kind)->word;
+}
+
+void review_esc(struct buf *b, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '&': buf_puts(b, "&amp;"); break;
+		case '<': buf_puts(b, "&lt;"); break;
+		case '>': buf_puts(b, "&gt;"); break;
+		case '"': buf_puts(b, "&quot;"); break;
+		case '\'': buf_puts(b, "&#39;"); break;
+		case '\0': buf_puts(b, "\xEF\xBF\xBD"); break;
+		default: buf_putc(b, s[i]); break;
+		}
+	}
+}
+
+void review_escs(struct buf *b, const char *s)
+{
+	if (s)
+		review_esc(b, s, strlen(s));
+}
+
+
+static const char css[] =
+	":root{--fg:#1a1a1a;--bg:#fff;--muted:#5a5a5a;--line:#c8c8c8}\n"
+	"*{box-sizing:border-box}\n"
+	"body{margin:0;font:1rem/1.55 system-ui,-apple-system,'Segoe UI',sans-serif;color:var(--fg);background:var(--bg)}\n"
+	".top,.foot{padding:1rem 1.5rem;border-bottom:1px solid var(--line)}\n"
+	".wrap{padding:0 1.5rem}#pane{display:none}\n"
+	/* the evidence pane needs the script; without it the tables show the pairs */
+	".js .wrap{display:grid;grid-template-columns:minmax(0,1fr) minmax(18rem,42%);gap:1.5rem}.js #pane{display:block}\n"
+	".main{min-width:0;max-width:52rem}\n"
+	"#pane{position:sticky;top:0;align-self:start;max-height:100vh;overflow:auto;padding:1rem;"
+	"border-left:3px solid var(--line);background:#fafafa}\n"
+	"@media (max-width:60rem){.js .wrap{display:block;padding:0 1rem}#pane{position:sticky;bottom:0;max-height:45vh;"
+	"border-left:0;border-top:3px solid var(--line);box-shadow:0 -2px 6px rgba(0,0,0,.15)}"
+	"table.pairs{display:block;overflow-x:auto}}\n"
+	"pre{overflow-x:auto;background:#f4f4f4;padding:.5rem;border:1px solid #ddd}\n"
+	"code{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:.92em}\n"
+	"dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.1rem .8rem;margin:.3rem 0}\n"
+	"dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}\n"
+	".verdict{font-size:1.1rem;padding:.5rem .8rem;border:2px solid;display:inline-block}\n"
+	".verdict.pass{border-color:#1b6e2a;background:#e8f5ea}.verdict.fail{border-color:#a4161a;background:#fbe9e9}\n"
+	".counts{display:flex;flex-wrap:wrap;gap:.3rem 1rem;padding:0;list-style:none}\n"
+	".sw{display:inline-block;width:.9em;height:.9em;margin-right:.3em;vertical-align:-.1em;border:1px solid #333}\n"
+	/* one colour and one pattern per kind: colour is never the only sign */
+	".item{color:inherit;text-decoration:none;padding:0 .1em;border-bottom:2px solid}\n"
+	".k-traced{background:#dff3e3;border-color:#1b6e2a}.sw.k-traced{background:#1b6e2a}\n"
+	".k-derived{background:#e0ebfa;border-bottom-style:double!important;border-bottom-width:4px!important;"
+	"border-color:#1d4f91}.sw.k-derived{background:#1d4f91}\n"
+	".k-cited{background:#efe4f7;border-bottom-style:dashed!important;border-color:#6a2c91}.sw.k-cited{background:#6a2c91}\n"
+	".k-ext{background:#fbecd9;border-bottom-style:dotted!important;border-bottom-width:3px!important;"
+	"border-color:#8a4b00}.sw.k-ext{background:#8a4b00}\n"
+	".k-fact{background:#dcf1f1;border:1px solid #0e6464}.sw.k-fact{background:#0e6464}\n"
+	".k-code{background:#ececec;border-color:#333}.sw.k-code{background:#333}\n"
+	".k-row{background:#e6f0e0;border-color:#44622b}.sw.k-row{background:#44622b}\n"
+	".k-claim{background:#fff6c8;border-left:4px solid #7a6400;border-bottom:0}.sw.k-claim{background:#7a6400}\n"
+	".k-skipped{background:none;color:var(--muted);border-bottom:1px dotted #aaa;opacity:.75}"
+	".sw.k-skipped{background:#fff}\n"
+	".k-failed{background:#fbe3e3;border-bottom:0;text-decoration:underline wavy #a4161a;"
+	"text-decoration-thickness:2px}.sw.k-failed{background:#a4161a}\n"
+	"a.item.k-failed::before,span.item.k-failed::before{content:'\\2717\\00a0';font-weight:700;color:#a4161a}\n"
+	""
+	".k-ambiguous{background:#dff3e3;border-color:#1b6e2a;border-bottom-style:dashed!important}"
+	".sw.k-ambiguous{background:#9ccfa6}\n"
+	".item.k-ambiguous::after{content:'?';font-size:.7em;vertical-align:super;font-weight:700;color:#1b6e2a}\n"
+	".item:hover,.item:focus,.badge:focus{outline:2px solid #000;outline-offset:1px}\n"
+	".item.sel,.badge.sel{outline:3px solid #000}\n"
+	".badge{display:inline-block;font-size:.82em;padding:0 .4em;margin:.1em 0;border:1px solid #333;"
+	"border-radius:3px;color:inherit;text-decoration:none}\n"
+	".badges{margin:.6rem 0 .2rem}\n"
+	"table.pairs{width:100%;border-collapse:collapse;font-size:.86em;margin:.4rem 0 1.2rem}\n"
+	"table.pairs caption{text-align:left;font-weight:600;color:var(--muted)}\n"
+	"table.pairs th,table.pairs td{border:1px solid var(--line);padding:.25rem .4rem;vertical-align:top;text-align:left}\n"
+	"table.pairs pre{margin:.2rem 0;font-size:.95em}#pane pre{font-size:.8em;position:relative}#pane h2{font-size:1.15rem;margin:0 0 .3rem}#pane h3{margin:.2rem 0}\n"
+	"tr:target{outline:3px solid #000}\n"
+	".evline .ln{display:inline-block;min-width:3.5ch;color:var(--muted);user-select:none;margin-right:1ch;text-align:right}\n"
+	"strong.tok{background:#ffe066;outline:1px solid #7a6400;font-weight:700}\n"
+	".diag{border-left:4px solid #a4161a;padding:.2rem .6rem;margin:.4rem 0;background:#fff7f7}\n"
+	".diag.warn{border-left-color:#8a4b00;background:#fffaf0}\n"
+	".diagtext{font-size:.85em}.hint .lbl{font-weight:700}\n"
+	".vh{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}\n"
+	".js table.pairs{display:none}.js.tables table.pairs{display:table}\n"
+	".js-only{display:none}.js .js-only{display:inline}\n"
+	"body:has(#hide-skipped:checked) .item.k-skipped{background:none;border:0;color:inherit;opacity:1}\n"
+	"body:has(#hide-skipped:checked) tr.kind-skipped,body:has(#hide-skipped:checked) .badge.k-skipped{display:none}\n"
+	".legend ul{padding-left:1.2rem}.legend li{margin:.15rem 0}\n"
+	"@media print{.js #pane,#pane,.ctl{display:none}.js .wrap,.wrap{display:block}"
+	".js table.pairs,table.pairs{display:table!important}"
+	"pre{white-space:pre-wrap}a{color:inherit}.item,.badge{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
+	"tr,.diag{break-inside:avoid}}\n";
+
+static const char js[] =
+	"(function(){var d=document,root=d.documentElement;root.classList.add('js');\n"
+	"var body=d.getElementById('pane-body'),sel=null;\n"
+	"function show(i){var row=d.getElementById('r'+i);if(!row)return;var c=row.cells;body.textContent='';\n"
+	"var h=d.createElement('h3');h.textContent=c[0].textContent+': '+c[1].querySelector('a').textContent;body.appendChild(h);\n"
+	"var at=d.createElement('p');at.className='at';at.textContent='page line '+row.getAttribute('data-at');body.appendChild(at);\n"
+	"var s=d.createElement('p');s.className='src';s.textContent='checked against: '+c[2].textContent;body.appendChild(s);\n"
+	"var ev=d.createElement('div');ev.className='evidence';ev.innerHTML=c[3].innerHTML;body.appendChild(ev);\n"
+	"var tok=ev.querySelector('strong.tok');if(tok){var pre=tok.parentNode;pre.scrollLeft=Math.max(0,tok.offsetLeft-pre.clientWidth/2);}\n"
+	"if(sel)sel.classList.remove('sel');sel=d.getElementById('i'+i);if(sel)sel.classList.add('sel');}\n"
+	"function pick(t){return t&&t.closest?t.closest('.main .item[data-i], .main .badge[data-i]'):null;}\n"
+	"d.addEventListener('click',function(e){var t=pick(e.target);if(!t){var a=e.target.closest&&e.target.closest('a.explains');"
+	"if(!a)return;e.preventDefault();var i=a.getAttribute('href').slice(2);show(i);"
+	"var m=d.getElementById('i'+i);if(m){m.scrollIntoView({block:'center'});m.focus();}return;}"
+	"e.preventDefault();show(t.getAttribute('data-i'));});\n"
+	"d.addEventListener('keydown',function(e){if(e.key!=='Enter'&&e.key!==' ')return;var t=pick(e.target);"
+	"if(!t)return;e.preventDefault();show(t.getAttribute('data-i'));});\n"
+	"var st=d.getElementById('show-tables');if(st)st.addEventListener('change',function(){"
+	"root.classList.toggle('tables',st.checked);});})();\n";
+
+void review_put_head(struct buf *b, const char *title)
+{
+	buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+		    "script-src 'unsafe-inline'\">\n<title>");
+	review_escs(b, title);
+	buf_printf(b, "</title>\n<style>\n%s</style>\n</head>\n", css);
+}
+
+
+const char *review_script(void)
+{
+	return js;
+}

@@ -1,0 +1,156 @@
+#!/bin/sh
+# Tests of `coursecheck review` (make review-test, part of make test).
+#
+#   run.sh BINARY
+#
+# Renders the small golden course (verifier/tests/fixtures/demo) clean and
+# broken, and the course's real day 31 page, then checks each HTML file:
+# it parses (xmllint --html), every ledger item of `explain` is one row with
+# its evidence reference and one mark in the page (check_html.py), nothing
+# outside the file is loaded or linked.  Where chromium is installed, it
+# opens the day 31 review headless, clicks a traced number and checks the
+# evidence pane (cdp.py), saving build/review-test/day31-click.png.
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+shots=$root/build/review-test
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/review-test.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT INT TERM
+mkdir -p "$shots"
+pass=0 fail=0
+ok() { echo "ok $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/    /' "$2" | head -40; fail=$((fail + 1)); }
+
+# check NAME REPO PAGE HTML: the HTML of PAGE against its explain ledger
+check() {
+	name=$1 repo=$2 page=$3 html=$4
+	(cd "$repo" && NO_COLOR=1 "$bin" explain "$page" >"$scratch/$name.explain" 2>/dev/null)
+	if xmllint --html --noout "$html" >"$scratch/$name.xml" 2>&1 && [ ! -s "$scratch/$name.xml" ]; then
+		ok "$name: the HTML parses"
+	else
+		bad "$name: the HTML does not parse" "$scratch/$name.xml"
+	fi
+	if python3 "$here/check_html.py" "$scratch/$name.explain" "$html" "$repo" >"$scratch/$name.chk" 2>&1; then
+		ok "$name: $(sed 's/^ok [^:]*: //' "$scratch/$name.chk")"
+	else
+		bad "$name: the review does not match the ledger" "$scratch/$name.chk"
+	fi
+}
+
+# 1. the small course, clean: exit 0, the gate passes
+demo=$scratch/demo
+cp -R "$here/../fixtures/demo" "$demo"
+# its two numbers that nothing settles bound to their places, so that it passes the gate
+sed -i 's/of the 1,049,187 elements/of the 1,049,187 <!-- at: [all | threads] --> elements/; s/kernel'"'"'s 0.325 ms\./kernel'"'"'s 0.325 ms <!-- at: [256 add, plain | time ms] -->./' \
+	"$demo/pages/day01-demo.md"
+(cd "$demo" && NO_COLOR=1 "$bin" review --output out pages/day01-demo.md >"$scratch/demo.err" 2>&1)
+rc=$?
+[ "$rc" = 0 ] && grep -q 'PASSES' "$demo/out/day01-demo.html" && [ -f "$demo/out/index.html" ] &&
+	ok "demo: written, exit 0, the gate passes" || bad "demo: exit $rc or no PASSES verdict" "$scratch/demo.err"
+check demo "$demo" pages/day01-demo.md "$demo/out/day01-demo.html"
+if xmllint --html --noout "$demo/out/index.html" 2>"$scratch/index.xml" && [ ! -s "$scratch/index.xml" ] &&
+	grep -q 'href="day01-demo.html"' "$demo/out/index.html"; then
+	ok "demo: index.html parses and lists the page"
+else
+	bad "demo: index.html" "$scratch/index.xml"
+fi
+# the run and the rounding are shown
+grep -q '<dt>GPU</dt><dd>NVIDIA H200</dd>' "$demo/out/day01-demo.html" &&
+	grep -q '1.8 ms = 1.798 rounded to 2 significant digits' "$demo/out/day01-demo.html" &&
+	grep -q 'literal 70320: row &quot;64 add, racy&quot;, column &quot;mismatches&quot;' "$demo/out/day01-demo.html" &&
+	ok "demo: the run, a rounding and a literal's origin are shown" || bad "demo: header, rounding or literal origin missing"
+
+# 2. a file that exists keeps its mode; a second run replaces it whole
+chmod 640 "$demo/out/day01-demo.html"
+(cd "$demo" && "$bin" review --output out pages/day01-demo.md >/dev/null 2>&1)
+[ "$(stat -c %a "$demo/out/day01-demo.html")" = 640 ] && [ -z "$(ls "$demo/out" | grep tmp)" ] &&
+	ok "demo: a rewritten review keeps its mode, leaves no temporary file" || bad "demo: mode or litter"
+
+# 3. the small course, broken: exit 1, the gate fails, each failure with its diagnostic and hint,
+#    and the page's own links (out of the file) shown as text
+broken=$scratch/broken
+cp -R "$here/../fixtures/demo" "$broken"
+sed -i 's/gets 70,320 elements/gets 70,329 elements/; s/5.53x <!-- = 1.798/5.63x <!-- = 1.798/' "$broken/pages/day01-demo.md"
+printf '\nSee [the guide](https://example.com/guide), <https://example.org/x>, ![a chart](//example.net/c.png) and [here](#top).\n' \
+	>>"$broken/pages/day01-demo.md"
+# the page itself holds review's sentinel characters (U+E000 0 U+E001, U+E002): no forged or broken mark
+printf '\nForged \356\200\2000\356\200\201marks \356\200\202 and 1,024 threads.\n' >>"$broken/pages/day01-demo.md"
+(cd "$broken" && NO_COLOR=1 "$bin" review --output out pages/day01-demo.md >"$scratch/broken.err" 2>&1)
+rc=$?
+h=$broken/out/day01-demo.html
+[ "$rc" = 1 ] && grep -q 'FAILS' "$h" && grep -q '\[number-untraced\]' "$h" && grep -q '\[derive-mismatch\]' "$h" &&
+	grep -q 'class="hint"' "$h" && grep -q '<code>https://example.com/guide</code>' "$h" &&
+	sed 's/<[^>]*>//g' "$h" | grep -q "Forged $(printf '\357\277\275')0 (skipped)$(printf '\357\277\275')marks $(printf '\357\277\275') and" &&
+	ok "broken: exit 1, FAILS, diagnostics with hints, links shown as text" || bad "broken: exit $rc" "$scratch/broken.err"
+check broken "$broken" pages/day01-demo.md "$h"
+
+# 4. the checker can fail: a row taken out, an external link put in
+sed 's/<tr id="r3" /<tr id="x3" /' "$h" >"$scratch/doctored1.html"
+sed 's|</body>|<a href="https://example.com/">x</a></body>|' "$h" >"$scratch/doctored2.html"
+for d in 1 2; do
+	if python3 "$here/check_html.py" "$scratch/broken.explain" "$scratch/doctored$d.html" "$broken" >/dev/null 2>&1; then
+		bad "checker: a doctored review (case $d) passed"
+	else
+		ok "checker: a doctored review (case $d) fails"
+	fi
+done
+
+# 5. the real day 31 page of the course
+real=$scratch/real
+(cd "$root" && NO_COLOR=1 "$bin" review --output "$real" pages/day31-scan-1.md >"$scratch/real.err" 2>&1)
+rc=$?
+# the page's verdict is the course's (exit 0 passes the gate, 1 fails it);
+# the review must say the same, and be written either way
+case $rc in
+0) verdict=PASSES ;;
+1) verdict=FAILS ;;
+*) verdict= ;;
+esac
+[ -n "$verdict" ] && grep -q "$verdict" "$real/day31-scan-1.html" &&
+	ok "day31: written, exit $rc, the review says $verdict" || bad "day31: exit $rc" "$scratch/real.err"
+check day31 "$root" pages/day31-scan-1.md "$real/day31-scan-1.html"
+
+# 6. the pages of golden cases with each kind of failure
+if sh "$here/sweep.sh" "$bin" cite-existing cite-untraced derive-mismatch derive-unanchored derive-syntax \
+	ext-no-reason ext-with-reason fact-flag fact-gpu-wrapped number-traced-forms number-untraced snippet-drift \
+	table-cell-changed table-row-shared table-rows-swapped transcript-drift \
+	claims-clean claim-operators claim-range claim-syntax number-ambiguous number-place-mismatch place-found \
+	place-ambiguous number-volatile claim-flip-overlap-verify >"$scratch/sweep.txt" 2>&1; then
+	ok "$(tail -1 "$scratch/sweep.txt")"
+else
+	bad "sweep of golden pages" "$scratch/sweep.txt"
+fi
+
+# 7. in a browser: click the first traced number, the pane shows its evidence line
+if ! command -v chromium >/dev/null 2>&1; then
+	echo "SKIP review-browser: chromium is not installed (apt-get install chromium; deps.sh test installs it as root)"
+else
+	first=$(grep -m1 -E '^pages/day31-scan-1.md:[0-9]+:[0-9]+: traced  .* <- evidence/[^ ]+:[0-9]+:[0-9]+$' "$scratch/day31.explain")
+	at=$(printf '%s' "$first" | sed -E 's/^[^:]+:([0-9]+:[0-9]+): .*/\1/')
+	ref=$(printf '%s' "$first" | sed -E 's/.* <- //')
+	evpath=${ref%%:*} rest=${ref#*:} evline=${rest%%:*} evcol=${rest#*:}
+	want_line=$(sed -n "${evline}p" "$root/$evpath")
+	if python3 "$here/cdp.py" chromium "$real/day31-scan-1.html" "$at" "$shots/day31-click.png" >"$scratch/cdp.json" 2>&1 &&
+		python3 - "$scratch/cdp.json" "$ref" "$evline" "$evcol" "$want_line" <<'PY' >"$scratch/cdp.chk" 2>&1; then
+import json, sys
+got = json.load(open(sys.argv[1]))
+ref, line, col, want = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+problems = []
+if not got["js"]: problems.append("the script did not run")
+if "k-traced" not in got["clicked"]: problems.append("clicked %r, not a traced number" % got["clicked"])
+if got["where"] != ref: problems.append("pane shows %r, not %r" % (got["where"], ref))
+if got["line"] != line + want + "\n": problems.append("pane line %r, not %r" % (got["line"], line + want))
+if not got["token"] or not want[col - 1:].startswith(got["token"]): problems.append("token %r" % got["token"])
+print("\n".join(problems) or "pane: %s %r" % (ref, got["token"]))
+sys.exit(1 if problems else 0)
+PY
+		ok "review-browser: clicking $at shows $(cat "$scratch/cdp.chk"); screenshot build/review-test/day31-click.png"
+	else
+		cat "$scratch/cdp.json" >>"$scratch/cdp.chk" 2>/dev/null
+		bad "review-browser: the evidence pane is wrong" "$scratch/cdp.chk"
+	fi
+fi
+
+echo "review: $pass passed, $fail failed"
+[ "$fail" = 0 ]
