@@ -29,7 +29,7 @@ LIB_SRCS  = $(filter-out main.c capture_main.c,$(ALL_SRCS))
 DEPS_FULL    = $(BUILD)/.deps-full
 DEPS_CAPTURE = $(BUILD)/.deps-capture
 
-.PHONY: all verify test programs evidence unit golden capture-test course-test deps clean bench
+.PHONY: all verify test programs evidence unit golden capture-test course-test deps clean bench broken-variants reference-overlap
 
 all: $(DEPS_FULL)
 	@$(MAKE) --no-print-directory $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
@@ -80,6 +80,21 @@ programs: $(BUILD)/coursecheck-capture
 		$(BUILD)/coursecheck-capture --build-only $(BUILD)/programs; \
 	else echo "programs: nvcc not found: lesson programs NOT compiled (install the CUDA toolkit)"; fi
 
+# Every deliberately broken build of the lesson programs; on a GPU machine
+# each is run and its gate must fail (verifier/scripts/broken-variants.sh).
+broken-variants:
+	sh verifier/scripts/broken-variants.sh
+
+# No run of 12 or more words of the reference documents' prose in pages/ or
+# programs/ (verifier/scripts/reference-overlap.py), and the checker's test.
+SEEDS ?= ../shared/reference/seeds
+reference-overlap:
+	@if command -v python3 >/dev/null 2>&1; then \
+		sh verifier/scripts/reference-overlap-test.sh && \
+		if [ -d "$(SEEDS)" ]; then python3 verifier/scripts/reference-overlap.py --seeds "$(SEEDS)"; \
+		else echo "reference-overlap: $(SEEDS) not found: the course was NOT checked against the reference documents"; fi; \
+	else echo "reference-overlap: python3 not found: NOT checked"; fi
+
 # REPEAT=K runs each lesson K times and records which numbers varied.
 evidence: $(BUILD)/coursecheck-capture
 	$(BUILD)/coursecheck-capture $(if $(REPEAT),--repeat $(REPEAT)) $(LESSON)
@@ -110,6 +125,8 @@ test: $(DEPS_FULL)
 	@$(MAKE) --no-print-directory golden
 	@$(MAKE) --no-print-directory capture-test
 	@$(MAKE) --no-print-directory programs
+	@sh verifier/scripts/broken-variants.sh --compile-only
+	@$(MAKE) --no-print-directory reference-overlap
 	@$(MAKE) --no-print-directory course-test
 	@echo "make test: all suites passed"
 

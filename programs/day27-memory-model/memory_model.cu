@@ -23,7 +23,23 @@
 // must be exact on every launch.
 //
 // No clock appears anywhere below. The subject is ordering and scope, and
-// every number printed is a count, not a duration.
+// no number printed is a duration.
+//
+// What the gates cannot see: on the GPUs this was run on, the fence-less
+// sum and the block-scope tally came out right, so a build that deletes the
+// fence or narrows the scope of the gated kernels still passes. Those two
+// bugs are caught in the compiled code instead: verifier/scripts/
+// broken-variants.sh checks the PTX (and the SASS, where cuobjdump exists)
+// for a fence between the partial's store and the ticket and for a
+// device-scope atomic in the tally.
+//
+// Deliberately broken builds, each selected with one -D macro, swap the gated
+// kernels (or the host's reset) for copies carrying one bug:
+//   BROKEN_NO_FENCE       no fence before the ticket       (run gate blind)
+//   BROKEN_FENCE_BLOCK    __threadfence_block() instead    (run gate blind)
+//   BROKEN_BLOCK_SCOPE    the gated tally at block scope   (run gate blind)
+//   BROKEN_LAST_TICKET    the last block looks for ticket gridDim.x
+//   BROKEN_TICKET_RESET   the host stops clearing the ticket counter
 //
 // Build: nvcc -std=c++17 -O3 -arch=sm_90 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -o memory_model memory_model.cu
 // Run:   ./memory_model
@@ -116,10 +132,12 @@ constexpr int kBlockThreads = 256;
 // The grid is fixed instead of derived from the input size, because the
 // block count is what the lesson is about: it is how many tickets are
 // handed out, how many partial sums the last block reads, and how many
-// blocks pile onto one counter. 1024 blocks of 256 threads is more than a
-// small card holds at once, so there early blocks are long finished when the
-// last one starts reading; an H200 (132 SMs of up to 2048 threads) may hold
-// them all in one wave, which narrows the window a missing fence leaves open.
+// blocks pile onto one counter. On an H200 the sum kernels use 14 to 17
+// registers and about 1 KB of shared memory, so 8 blocks of 256 threads fit
+// on each of the 132 SMs: 1056 places for 1024 blocks, one wave. Every block
+// is in flight at once, and the last ticket is drawn while many partials
+// are still being stored, not after they have long landed. A smaller card
+// runs the grid in several waves.
 constexpr int kGridBlocks = 1024;
 
 // 2^22 + 611 floats, every one 1.0f. Each partial sum and the total are then
@@ -143,11 +161,11 @@ constexpr unsigned int kTallyWant =
 static_assert(kBlockThreads % kWarpLanes == 0,
               "a block is a whole number of warps");
 static_assert((kBlockThreads & (kBlockThreads - 1)) == 0,
-              "the block reduction halves its width, so the block size must "
-              "be a power of two");
+              "blockTotal halves the active width at each step, which only "
+              "works for a power-of-two number of threads");
 static_assert(kBlockThreads <= 1024,
-              "no card this course targets runs more than 1024 threads in "
-              "one block");
+              "a block of more than 1024 threads cannot be launched on any "
+              "card of the course");
 static_assert(kGridBlocks > 1,
               "with a single block there is no hand-off between blocks to "
               "get wrong");
@@ -313,9 +331,10 @@ __global__ void countAtDeviceScope(unsigned int* tally) {
 
 // The same increment at block scope. atomicAdd_block is atomic only with
 // respect to threads of the same block; two blocks adding to the same word
-// at once is a data race, and the programming guide leaves its outcome
-// undefined. The worst it can do here is lose increments, so it is safe to
-// run, and it is reported, never gated.
+// at once is a data race, and the memory model gives the result no
+// meaning. What the hardware would do in practice is lose increments (the
+// word is in global memory, so no other memory is at risk), which is why it
+// is safe to run as a demonstration; it is reported, never gated.
 //
 // Launch: as countAtDeviceScope.
 // snippet: block-scope-tally
@@ -323,6 +342,55 @@ __global__ void countAtBlockScope(unsigned int* tally) {
     atomicAdd_block(tally, 1u);
 }
 // end snippet: block-scope-tally
+
+// ---------------------------------------------------------------------------
+// Deliberately broken builds
+// ---------------------------------------------------------------------------
+//
+// Copies of the two gated kernels with one bug each; the launches below use
+// them when a BROKEN_ macro is defined. None is defined in the lesson's own
+// build.
+#if defined(BROKEN_NO_FENCE) || defined(BROKEN_FENCE_BLOCK) || \
+    defined(BROKEN_BLOCK_SCOPE) || defined(BROKEN_LAST_TICKET) || \
+    defined(BROKEN_TICKET_RESET)
+#define BROKEN_BUILD 1
+
+__global__ void brokenSumFence(const float* in, float* partials, float* total,
+                               unsigned int* tickets, std::size_t n) {
+    __shared__ float scratch[kBlockThreads];
+    __shared__ bool drewLast;
+    const float blockSum = blockTotal(scratch, strideSum(in, n));
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = blockSum;
+#if defined(BROKEN_FENCE_BLOCK)
+        __threadfence_block();
+#elif !defined(BROKEN_NO_FENCE)
+        __threadfence();
+#endif
+        const unsigned int ticket = atomicAdd(tickets, 1u);
+#if defined(BROKEN_LAST_TICKET)
+        drewLast = (ticket == gridDim.x);
+#else
+        drewLast = (ticket == gridDim.x - 1);
+#endif
+    }
+    __syncthreads();
+    if (drewLast) {
+        addUpPartials(scratch, partials, total);
+    }
+}
+
+__global__ void brokenCountDevice(unsigned int* tally) {
+#if defined(BROKEN_BLOCK_SCOPE)
+    atomicAdd_block(tally, 1u);
+#else
+    atomicAdd(tally, 1u);
+#endif
+}
+
+#define lastBlockSumFence brokenSumFence
+#define countAtDeviceScope brokenCountDevice
+#endif  // deliberately broken builds
 
 // ---------------------------------------------------------------------------
 // Host side
@@ -360,7 +428,13 @@ static SumOutcome launchSums(bool fenced, const DeviceArray<float>& in,
     for (int launch = 1; launch <= kLaunches; ++launch) {
         CHECK(cudaMemset(partials.get(), 0, partials.bytes()));
         CHECK(cudaMemset(total.get(), 0, total.bytes()));
+#if !defined(BROKEN_TICKET_RESET)
         CHECK(cudaMemset(tickets.get(), 0, tickets.bytes()));
+#else
+        if (launch == 1) {
+            CHECK(cudaMemset(tickets.get(), 0, tickets.bytes()));
+        }
+#endif
 
         if (fenced) {
             lastBlockSumFence<<<kGridBlocks, kBlockThreads>>>(
@@ -450,13 +524,19 @@ static void printTallyRow(const char* name, const TallyOutcome& o,
 // local to this function, so whether it returns or a CHECK throws, every
 // buffer is freed before control is back in main().
 static int runLesson() {
+#if defined(BROKEN_BUILD)
+    std::printf("DELIBERATELY BROKEN BUILD: a gated kernel or the host's "
+                "reset carries a bug\n");
+#endif
     int device = 0;
     CHECK(cudaGetDevice(&device));
     cudaDeviceProp prop{};
-    CHECK(cudaGetDeviceProperties(&prop, device));
+    const cudaError_t propsRead = cudaGetDeviceProperties(&prop, device);
+    CHECK(propsRead);
     std::printf("GPU: %s (compute capability %d.%d, %d SMs)\n", prop.name,
                 prop.major, prop.minor, prop.multiProcessorCount);
 
+    // How the grid-stride loop covers the input.
     const std::size_t fullPasses = kFloats / kGridThreads;
     const std::size_t leftover = kFloats % kGridThreads;
     // A block whose threads all stop after the full passes adds exactly this
@@ -540,6 +620,30 @@ static int runLesson() {
     if (status == EXIT_SUCCESS) {
         std::printf("\nboth gated kernels were exact on every launch\n");
     }
+
+    // How many blocks this GPU holds at once. When the whole grid fits, no
+    // block finishes before the last ones start, and the last ticket is
+    // drawn while other partials may still be on their way.
+    int perSmNoFence = 0;
+    int perSmFence = 0;
+    cudaFuncAttributes noFenceAttr{};
+    cudaFuncAttributes fenceAttr{};
+    CHECK(cudaFuncGetAttributes(&noFenceAttr, lastBlockSumNoFence));
+    CHECK(cudaFuncGetAttributes(&fenceAttr, lastBlockSumFence));
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &perSmNoFence, lastBlockSumNoFence, kBlockThreads, 0));
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &perSmFence, lastBlockSumFence, kBlockThreads, 0));
+    const int perSm = perSmNoFence < perSmFence ? perSmNoFence : perSmFence;
+    const int resident = perSm * prop.multiProcessorCount;
+    std::printf("\nsum kernels on this GPU: %d and %d registers per thread, "
+                "%zu bytes of shared memory per block, %d blocks per SM\n",
+                noFenceAttr.numRegs, fenceAttr.numRegs,
+                fenceAttr.sharedSizeBytes, perSm);
+    std::printf("resident at once: %d blocks (%d SMs x %d) for a grid of %d: "
+                "%s\n",
+                resident, prop.multiProcessorCount, perSm, kGridBlocks,
+                resident >= kGridBlocks ? "one wave" : "several waves");
     return status;
 }
 

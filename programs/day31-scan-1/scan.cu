@@ -19,14 +19,25 @@
 // without demanding that they fail: one fails through a race, and a race owes
 // no launch any particular outcome. The last two are gated.
 //
-// The input is in[i] = (i % 8) + 1. The largest prefix inside any tile is
-// 4608, a whole number far below 2^24, so every prefix is exact in a float
+// The input is a whole number from 1 to 8 picked by a hash of the index, so
+// no two tiles hold the same values and the pattern has no period a tile
+// size could be a multiple of. A prefix inside a 1024-element tile is at
+// most 8 x 1024 = 8192, far below 2^24, so every prefix is exact in a float
 // and the check is == with no tolerance. A mismatch means the wrong set of
-// elements was added, never that the additions rounded differently.
+// elements was added, never that the additions rounded differently. The
+// output array is filled with 0xFF bytes (a NaN in every float) before each
+// row, so an element a kernel never stores cannot pass for a right answer.
 //
-// No clock. A block scanning a few hundred elements finishes faster than the
-// launch that starts it, so a timer here would measure launch overhead
-// (day 9's subject). Day 32 times scans big enough to mean something.
+// Deliberately broken builds: compile with one of -DBROKEN_TILE0,
+// -DBROKEN_NO_COPY, -DBROKEN_EXCLUSIVE_HEAD or -DBROKEN_RAGGED_END and the
+// gated kernels carry the bug the macro names; the gate must then fail
+// (verifier/scripts/broken-variants.sh runs them).
+//
+// No clock. The lesson is about which answers are right; each launch moves
+// about 8 MB, a few microseconds of memory traffic on a current GPU, which
+// is the same order as the launch itself (day 9's subject), and the speed
+// of a kernel that gets the wrong answer is not worth knowing. Day 32 times
+// a scan of ten million elements.
 //
 // Build: nvcc -std=c++17 -O3 -arch=sm_90 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -o scan scan.cu
 // Run:   ./scan
@@ -36,6 +47,7 @@
 // evidence/day31-scan-1/run-2026-11-30-2.txt
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -122,9 +134,19 @@ constexpr int kQuotedBlock = 256;
 // kernel's bounds test cuts something off.
 constexpr std::size_t kElements = (std::size_t{1} << 20) + 611;
 
-// The input value at index i.
+// The largest input value. Inputs run from 1 to kMaxInput.
+constexpr int kMaxInput = 8;
+
+// The input value at index i: 1 to 8, from the top three bits of an integer
+// hash of i. Not (i % 8) + 1: with a period that divides every tile size,
+// every tile holds the same numbers, and a kernel that scans tile 0 for
+// every block (reading in[t] instead of in[g]) would pass the check.
 constexpr float inputAt(std::size_t i) {
-    return static_cast<float>(i % 8) + 1.0f;
+    std::uint32_t h = static_cast<std::uint32_t>(i) * 0x9E3779B1u;
+    h ^= h >> 15;
+    h *= 0x85EBCA77u;
+    h ^= h >> 13;
+    return static_cast<float>(h >> 29) + 1.0f;
 }
 
 // log2 of a power of two: the number of steps a Hillis-Steele scan of that
@@ -153,11 +175,10 @@ constexpr int sequentialAdds(int width) {
     return width - 1;
 }
 
-// The largest prefix a full tile can reach. Tiles start at multiples of the
-// block size, a multiple of 8, so a full tile holds width / 8 whole periods
-// of 1 + 2 + ... + 8 = 36.
-constexpr int largestTilePrefix(int width) {
-    return (width / 8) * 36;
+// A bound on any prefix inside a tile: every input is at most kMaxInput.
+// The program prints the largest prefix the input actually reaches.
+constexpr int tilePrefixBound(int width) {
+    return width * kMaxInput;
 }
 
 // Every size in the sweep has to be a power of two (the step distance
@@ -199,9 +220,12 @@ static_assert(hillisSteeleAdds(kQuotedBlock) == 1793 &&
                   stepsFor(kQuotedBlock) == 8,
               "a 256-thread tile takes 8 steps and 1793 additions, against "
               "255 for a sequential scan");
-static_assert(largestTilePrefix(kMaxBlock) == 4608 &&
-                  largestTilePrefix(kMaxBlock) < (1 << 24),
-              "every prefix stays below 2^24, so float holds it exactly");
+static_assert(tilePrefixBound(kMaxBlock) < (1 << 24),
+              "no prefix of a tile can reach 2^24, so a float holds every "
+              "one exactly");
+static_assert(inputAt(0) != inputAt(1024) || inputAt(1) != inputAt(1025) ||
+                  inputAt(2) != inputAt(1026),
+              "the input must not repeat from one tile to the next");
 static_assert(2 * kMaxBlock * sizeof(float) <= 48 * 1024,
               "two halves for the largest block must fit the 48 KiB of "
               "static shared memory a block may declare");
@@ -216,8 +240,10 @@ static_assert(2 * kMaxBlock * sizeof(float) <= 48 * 1024,
 // these kernels has a bank conflict, and none of their bugs is about memory
 // speed.
 //
-// Launch for all four: blockDim.x a power of two no larger than kMaxBlock,
-// and ceil(n / blockDim.x) blocks.
+// Launch for all four: blockDim.x no larger than kMaxBlock, and
+// ceil(n / blockDim.x) blocks. The scan itself works for any block size
+// (ceil(log2(blockDim.x)) steps); only the work model and the sweep above
+// assume powers of two.
 
 // Inclusive scan, in place. Wrong: it races.
 //
@@ -372,6 +398,103 @@ __global__ void scanExclusiveShifted(const float* __restrict__ in,
 }
 
 // ---------------------------------------------------------------------------
+// Deliberately broken builds
+// ---------------------------------------------------------------------------
+//
+// Each macro swaps the two gated kernels for copies that carry one bug the
+// lesson names, so that a build with it shows whether the gate can see that
+// bug. None is defined in the lesson's own build.
+//
+//   BROKEN_TILE0           every block loads tile 0 (in[t], not in[g])
+//   BROKEN_NO_COPY         the scan drops the else: idle threads go stale
+//   BROKEN_EXCLUSIVE_HEAD  the exclusive kernel never stores a tile's zero
+//   BROKEN_RAGGED_END      the last element of the array is never stored
+#if defined(BROKEN_TILE0) || defined(BROKEN_NO_COPY) || \
+    defined(BROKEN_EXCLUSIVE_HEAD) || defined(BROKEN_RAGGED_END)
+#define BROKEN_BUILD 1
+
+__device__ const float* brokenPingPongScan(float* halves, float mine) {
+    const unsigned int t = threadIdx.x;
+    float* from = halves;
+    float* to = halves + blockDim.x;
+    from[t] = mine;
+#if defined(BROKEN_NO_COPY)
+    to[t] = mine;  // both halves start right; only the copy is missing
+#endif
+    __syncthreads();
+    for (unsigned int d = 1; d < blockDim.x; d *= 2) {
+        if (t >= d) {
+            to[t] = from[t] + from[t - d];
+        }
+#if !defined(BROKEN_NO_COPY)
+        else {
+            to[t] = from[t];
+        }
+#endif
+        __syncthreads();
+        float* const written = to;
+        to = from;
+        from = written;
+    }
+    return from;
+}
+
+// What a thread loads: its own element, or with BROKEN_TILE0 the element of
+// tile 0 at its position.
+__device__ float brokenLoad(const float* in, std::size_t g, std::size_t n) {
+#if defined(BROKEN_TILE0)
+    const std::size_t at = threadIdx.x;
+#else
+    const std::size_t at = g;
+#endif
+    return (g < n && at < n) ? in[at] : 0.0f;
+}
+
+// Whether element g is stored: all of them, or with BROKEN_RAGGED_END all
+// but the array's last.
+__device__ bool brokenStores(std::size_t g, std::size_t n) {
+#if defined(BROKEN_RAGGED_END)
+    return g + 1 < n;
+#else
+    return g < n;
+#endif
+}
+
+__global__ void brokenInclusive(const float* __restrict__ in,
+                                float* __restrict__ out, std::size_t n) {
+    __shared__ float halves[2 * kMaxBlock];
+    const unsigned int t = threadIdx.x;
+    const std::size_t g = static_cast<std::size_t>(blockIdx.x) * blockDim.x + t;
+    const float* done = brokenPingPongScan(halves, brokenLoad(in, g, n));
+    if (brokenStores(g, n)) {
+        out[g] = done[t];
+    }
+}
+
+__global__ void brokenExclusive(const float* __restrict__ in,
+                                float* __restrict__ out, std::size_t n) {
+    __shared__ float halves[2 * kMaxBlock];
+    const unsigned int t = threadIdx.x;
+    const std::size_t g = static_cast<std::size_t>(blockIdx.x) * blockDim.x + t;
+    const float* done = brokenPingPongScan(halves, brokenLoad(in, g, n));
+#if defined(BROKEN_EXCLUSIVE_HEAD)
+    // Thread 0 skips its store, as if the zero were already there.
+    if (brokenStores(g, n) && t != 0) {
+        out[g] = done[t - 1];
+    }
+#else
+    if (brokenStores(g, n)) {
+        out[g] = (t == 0) ? 0.0f : done[t - 1];
+    }
+#endif
+}
+
+// From here on, the gated rows launch the broken copies.
+#define scanDoubleBuffered brokenInclusive
+#define scanExclusiveShifted brokenExclusive
+#endif  // deliberately broken builds
+
+// ---------------------------------------------------------------------------
 // Host side
 // ---------------------------------------------------------------------------
 
@@ -455,10 +578,15 @@ static std::size_t countMismatches(const std::vector<float>& got,
 // The whole lesson. Device memory belongs to DeviceArray objects local to
 // this function and is released when it returns or when a CHECK throws.
 static int runLesson() {
+#if defined(BROKEN_BUILD)
+    std::printf("DELIBERATELY BROKEN BUILD: the gated kernels carry a bug, "
+                "and the gate must fail\n");
+#endif
     int device = 0;
     CHECK(cudaGetDevice(&device));
     cudaDeviceProp prop{};
-    CHECK(cudaGetDeviceProperties(&prop, device));
+    const cudaError_t propsRead = cudaGetDeviceProperties(&prop, device);
+    CHECK(propsRead);
     std::printf("GPU: %s (compute capability %d.%d), warp size %d\n",
                 prop.name, prop.major, prop.minor, prop.warpSize);
     std::printf("max threads per block: %d, shared memory per block: %zu "
@@ -489,9 +617,14 @@ static int runLesson() {
                         sequentialAdds(w));
     }
 
-    std::printf("\nInput: %zu elements, in[i] = (i %% 8) + 1, one tile per "
-                "block\n",
-                kElements);
+    std::vector<float> hostIn(kElements);
+    for (std::size_t i = 0; i < kElements; ++i) {
+        hostIn[i] = inputAt(i);
+    }
+
+    std::printf("\nInput: %zu elements, in[i] = 1 to %d from a hash of i, "
+                "no period; one tile per block\n",
+                kElements, kMaxInput);
     std::printf("shared memory declared per block: %zu bytes in place, %zu "
                 "bytes with two halves (sized for %d threads)\n",
                 kMaxBlock * sizeof(float), 2 * kMaxBlock * sizeof(float),
@@ -500,19 +633,19 @@ static int runLesson() {
                 "full tiles", "last tile", "largest prefix");
     std::printf("%7s  %6s  %10s  %9s  %14s\n", "-------", "------",
                 "----------", "---------", "--------------");
-    for (int s = 0; s < kSweepCount; ++s) {
-        const std::size_t w = static_cast<std::size_t>(kSweep[s]);
-        std::printf("%7zu  %6zu  %10zu  %9zu  %14d\n", w,
-                    (kElements + w - 1) / w, kElements / w, kElements % w,
-                    largestTilePrefix(kSweep[s]));
-    }
-
-    std::vector<float> hostIn(kElements);
-    for (std::size_t i = 0; i < kElements; ++i) {
-        hostIn[i] = inputAt(i);
-    }
     std::vector<float> got(kElements);
     std::vector<float> want(kElements);
+    for (int s = 0; s < kSweepCount; ++s) {
+        const std::size_t w = static_cast<std::size_t>(kSweep[s]);
+        tileScanOnHost(hostIn, want, w, false);
+        float largest = 0.0f;
+        for (float v : want) {
+            largest = v > largest ? v : largest;
+        }
+        std::printf("%7zu  %6zu  %10zu  %9zu  %14.0f\n", w,
+                    (kElements + w - 1) / w, kElements / w, kElements % w,
+                    static_cast<double>(largest));
+    }
 
     DeviceArray<float> in(kElements);
     DeviceArray<float> out(kElements);
@@ -544,9 +677,13 @@ static int runLesson() {
             tileScanOnHost(hostIn, want, static_cast<std::size_t>(threads),
                            row.kernel == Kernel::Exclusive);
 
-            // Clear the output first so that no row can pass on what the
-            // previous row left behind.
-            CHECK(cudaMemset(out.get(), 0, out.bytes()));
+            // Fill the output with 0xFF bytes first: every float becomes a
+            // NaN, which equals nothing, so an element the kernel never
+            // stores is a mismatch, and no row can pass on what the
+            // previous row left behind. (A zero fill would hide a missing
+            // store wherever the right answer is 0, as at every tile start
+            // of the exclusive scan.)
+            CHECK(cudaMemset(out.get(), 0xFF, out.bytes()));
             launchScan(row.kernel, blocks, threads, in.get(), out.get(),
                        kElements);
             CHECK(cudaDeviceSynchronize());
@@ -571,9 +708,9 @@ static int runLesson() {
             // from release builds. Only the correct kernels reach it.
             if (row.gated && bad != 0) {
                 std::fprintf(stderr,
-                             "%s at %d threads: %zu of %zu elements wrong; "
-                             "first is element %zu (block %zu, thread %zu), "
-                             "got %.9g, want %.9g\n",
+                             "gate failed: %s, %d-thread blocks, %zu wrong "
+                             "out of %zu, the first at index %zu (block %zu, "
+                             "thread %zu): %.9g where the CPU has %.9g\n",
                              row.label, threads, bad, kElements, first,
                              first / static_cast<std::size_t>(threads),
                              first % static_cast<std::size_t>(threads),
@@ -585,7 +722,9 @@ static int runLesson() {
     }
 
     if (sizesRun == 0) {
-        std::fprintf(stderr, "no block size in the sweep fits this device\n");
+        std::fprintf(stderr,
+                     "gate failed: the device runs none of the swept block "
+                     "sizes\n");
         ++failures;
     }
     if (failures != 0) {

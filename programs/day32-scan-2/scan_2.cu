@@ -43,8 +43,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -144,9 +146,12 @@ constexpr unsigned int kLanes = 32;  // lanes per warp
 constexpr unsigned int kBanks = 32;  // shared-memory banks, one word wide
 
 // A tile is 4096 floats (16 KiB as a flat array) scanned by one block of
-// 1024 threads, four elements each. The block is 1024 and not the course's
-// usual 256 because the tile must be large enough that launch 2, a single
-// block, can scan every tile's total: 4096 tiles of 4096 is the reach.
+// 1024 threads, four elements each. The tile size is what sets the
+// pipeline's reach: launch 2, a single block, scans one tile's worth of
+// totals, so 4096 tiles of 4096 elements is the most it covers, whatever
+// the block size (256 threads of sixteen elements would reach as far). The
+// block is 1024 so that each thread handles only four elements; it allows
+// two blocks per SM on an H200, which the program prints.
 constexpr unsigned int kTileElems = 4096;
 constexpr unsigned int kBlockThreads = 1024;
 constexpr unsigned int kPerThread = kTileElems / kBlockThreads;
@@ -159,26 +164,32 @@ constexpr std::size_t kElements = 10000000;
 // median is one actual run rather than an average of two.
 constexpr int kTimedRuns = 21;
 
-// The input: 2.0f at every index i with i % 4 == 3, 1.0f everywhere else.
+// The input: 1.0f or 2.0f, chosen by the top two bits of an integer hash of
+// the index (2.0f when both are set, so about one element in four).
 //
 // Why this is exact. A float holds every whole number up to 2^24 =
 // 16777216 exactly. Every value any of the three algorithms ever forms (a
 // tree node, a tile total, an offset, an offset plus a local prefix) is a
 // sum of some of the inputs, so a whole number no larger than the grand
-// total: 7500000 ones plus 2500000 twos = 12500000. No order of additions
+// total, which is about 12.5 million; the program adds it up on the CPU and
+// refuses to run the check if it ever reached 2^24. No order of additions
 // can round, so the GPU must match the CPU bit for bit. The check is ==
 // with no tolerance, and a kernel that drops one element is off by one.
 //
-// Ten million values of at least 1.0 add up to at least ten million, which
-// is still under 2^24; the twos spend 2500000 of the 6777216 to spare.
-// The period of four is what an all-ones input cannot give: with all ones,
-// reading the right number of elements from the wrong addresses still gives
-// the right sums. Here it does not, unless every wrong address is off by a
-// whole multiple of four (the check's honest blind spot).
+// Why a hash and not a repeating pattern. With all ones, reading the right
+// number of elements from the wrong addresses still gives the right sums.
+// With a pattern of period four (an earlier version of this program), every
+// 4096-element tile holds the same values, so a kernel that scans tile 0
+// for every block passes. A hash has no period: each tile's values are its
+// own. The output buffers are also filled with 0xFF bytes (NaN in every
+// float) before the check, so an element no kernel stores cannot pass.
 constexpr float inputAt(std::size_t i) {
-    return (i % 4 == 3) ? 2.0f : 1.0f;
+    std::uint32_t h = static_cast<std::uint32_t>(i) * 0x9E3779B1u;
+    h ^= h >> 15;
+    h *= 0x85EBCA77u;
+    h ^= h >> 13;
+    return (h >> 30) == 3u ? 2.0f : 1.0f;
 }
-constexpr std::size_t kExpectedTotal = kElements + kElements / 4;
 
 constexpr unsigned int log2Exact(unsigned int n) {
     unsigned int bits = 0;
@@ -201,8 +212,11 @@ static_assert(kBlockThreads <= 1024,
 static_assert(kLevels == 12, "a 4096-element tile is a 12-level tree");
 static_assert(kElements % kTileElems != 0 && kElements % kBlockThreads != 0,
               "the element count must leave a partial last tile");
-static_assert(kExpectedTotal == 12500000 && kExpectedTotal < (1u << 24),
-              "the total, and so every prefix, stays below 2^24");
+static_assert(inputAt(0) != inputAt(kTileElems) ||
+                  inputAt(1) != inputAt(kTileElems + 1) ||
+                  inputAt(2) != inputAt(kTileElems + 2) ||
+                  inputAt(3) != inputAt(kTileElems + 3),
+              "the input must not repeat from one tile to the next");
 
 // ---------------------------------------------------------------------------
 // Shared-memory layouts for the tree
@@ -219,9 +233,9 @@ struct FlatTree {
     }
 };
 
-// One spare word after every 32: the one-term offset that many later copies
-// of GPU Gems 3's CONFLICT_FREE_OFFSET macro keep. No kernel uses it; the
-// model below prints what it would cost.
+// One spare word after every 32: the first term of GPU Gems 3's
+// CONFLICT_FREE_OFFSET alone, as many later versions of that macro have it.
+// No kernel uses it; the model below prints what it would cost.
 struct PadEvery32 {
     __host__ __device__ static constexpr unsigned int word(unsigned int i) {
         return i + i / kBanks;
@@ -229,13 +243,13 @@ struct PadEvery32 {
 };
 
 // One spare word after every 32 and one more after every 32 x 32 = 1024.
-// The first term turns a lane spacing of 2 * stride words into
-// 2 * stride + 2 * stride / 32. At stride 16 that is 33 instead of 32, odd,
-// so a warp's lanes land in 32 different banks. From stride 32 up the extra
-// is itself even (66, 132, ...) and lanes pair up in banks again. The
-// second term shifts each 1024-element stretch of the tile by one more
-// word, which staggers those lanes once more; the model below checks that
-// no level is left with a conflict.
+// With the first term alone, two lanes whose elements are 2 * stride apart
+// end up 2 * stride * 33 / 32 words apart once stride reaches 16: 33 words
+// at stride 16, an odd distance, so the warp covers all 32 banks. At stride
+// 32 and beyond the distance (66, 132, ...) is even again and lanes start
+// sharing banks. The second term moves every 1024-element stretch of the
+// tile one further word along, which separates those lanes again; the model
+// below checks that no level keeps a conflict.
 // snippet: padded-word
 struct PaddedTree {
     __host__ __device__ static constexpr unsigned int word(unsigned int i) {
@@ -394,6 +408,60 @@ constexpr unsigned int hillisSteeleRequests() {
     }
     return total;
 }
+
+// The same traffic counted per access instead of per level. A level of the
+// up-sweep issues three shared accesses per warp (load left, load right,
+// store right), a level of the down-sweep four (load both, store both), a
+// Hillis-Steele step three (load own, load behind, store), the load behind
+// skipped by a warp whose lanes all lie below the distance. Each access
+// costs its own conflict degree. The per-level unit above charges a level
+// once, at its worst access, which flatters the plain tree; this count is
+// printed beside it so that neither unit is mistaken for the other.
+template <typename Layout>
+constexpr unsigned int treeSideDegree(unsigned int stride, unsigned int warp,
+                                      unsigned int side) {
+    unsigned int words[kLanes] = {};
+    unsigned int count = 0;
+    for (unsigned int lane = 0; lane < kLanes; ++lane) {
+        const unsigned int pair = warp * kLanes + lane;
+        if (pair < treeLanes(stride)) {
+            words[count++] = Layout::word((2 * pair + side) * stride - 1);
+        }
+    }
+    return busiestBank(words, count);
+}
+
+template <typename Layout>
+constexpr unsigned int treeAccessRequests() {
+    unsigned int total = 0;
+    for (unsigned int stride = 1; stride < kTileElems; stride *= 2) {
+        for (unsigned int w = 0; w < warpsFor(treeLanes(stride)); ++w) {
+            const unsigned int left = treeSideDegree<Layout>(stride, w, 1);
+            const unsigned int right = treeSideDegree<Layout>(stride, w, 2);
+            total += left + 2 * right;        // up: load, load, store
+            total += 2 * left + 2 * right;    // down: load, load, store, store
+        }
+    }
+    return total;
+}
+
+constexpr unsigned int hillisSteeleAccessRequests() {
+    unsigned int total = 0;
+    for (unsigned int distance = 1; distance < kTileElems; distance *= 2) {
+        for (unsigned int w = 0; w < kTileElems / kLanes; ++w) {
+            const bool anyBehind = (w + 1) * kLanes - 1 >= distance;
+            total += anyBehind ? 3 : 2;  // consecutive words: degree 1 each
+        }
+    }
+    return total;
+}
+
+static_assert(hillisSteeleAccessRequests() == 4481 &&
+                  treeAccessRequests<FlatTree>() == 5369 &&
+                  treeAccessRequests<PadEvery32>() == 1029 &&
+                  treeAccessRequests<PaddedTree>() == 924,
+              "counted per access: 4481 Hillis-Steele, 5369 plain tree, 1029 "
+              "one-term padding, 924 two-term padding");
 
 // Adds per tile. Hillis-Steele's step at distance d adds for every element
 // with something d to its left; the tree adds once per pair on the way up
@@ -650,6 +718,127 @@ __global__ void __launch_bounds__(kBlockThreads)
 // end snippet: copy-baseline
 
 // ---------------------------------------------------------------------------
+// Deliberately broken builds
+// ---------------------------------------------------------------------------
+//
+// Each macro swaps in a copy of the tile scan (or of the pipeline) carrying
+// one bug the lesson names, so a build with it shows whether the exact
+// check can see that bug. None is defined in the lesson's own build.
+//
+//   BROKEN_TILE0         every block scans tile 0 (in[e], not in[base + e])
+//   BROKEN_ROOT_ORDER    the tree clears its root before saving the total
+//   BROKEN_PAD_INDEX     the tree's output loop skips Layout::word
+//   BROKEN_EARLY_RETURN  a thread with no pair returns from the kernel
+//   BROKEN_NO_OFFSETS    the pipeline leaves out launch 3
+#if defined(BROKEN_TILE0) || defined(BROKEN_ROOT_ORDER) || \
+    defined(BROKEN_PAD_INDEX) || defined(BROKEN_EARLY_RETURN) || \
+    defined(BROKEN_NO_OFFSETS)
+#define BROKEN_BUILD 1
+
+#if defined(BROKEN_TILE0)
+#define BROKEN_SRC(base, e) (e)
+#else
+#define BROKEN_SRC(base, e) ((base) + (e))
+#endif
+
+__global__ void __launch_bounds__(kBlockThreads)
+    brokenHillisSteeleTile(const float* __restrict__ in,
+                           float* __restrict__ out,
+                           float* __restrict__ tileSums, std::size_t n) {
+    __shared__ float halves[2 * kTileElems];
+    float* from = halves;
+    float* to = halves + kTileElems;
+    const unsigned int t = threadIdx.x;
+    const std::size_t base = static_cast<std::size_t>(blockIdx.x) * kTileElems;
+    for (unsigned int e = t; e < kTileElems; e += kBlockThreads) {
+        from[e] = (base + e < n) ? in[BROKEN_SRC(base, e)] : 0.0f;
+    }
+    __syncthreads();
+    for (unsigned int d = 1; d < kTileElems; d *= 2) {
+        for (unsigned int e = t; e < kTileElems; e += kBlockThreads) {
+            to[e] = (e >= d) ? from[e] + from[e - d] : from[e];
+        }
+        __syncthreads();
+        float* const written = to;
+        to = from;
+        from = written;
+    }
+    if (t == 0) {
+        tileSums[blockIdx.x] = from[kTileElems - 1];
+    }
+    for (unsigned int e = t; e < kTileElems; e += kBlockThreads) {
+        if (base + e < n) {
+            out[base + e] = (e == 0) ? 0.0f : from[e - 1];
+        }
+    }
+}
+
+// The tree with its sweeps written inline, so that BROKEN_EARLY_RETURN's
+// return leaves the kernel, as the pitfall's does.
+template <typename Layout>
+__global__ void __launch_bounds__(kBlockThreads)
+    brokenBlellochTile(const float* __restrict__ in, float* __restrict__ out,
+                       float* __restrict__ tileSums, std::size_t n) {
+    __shared__ float tree[kTreeWords<Layout>];
+    const unsigned int t = threadIdx.x;
+    const std::size_t base = static_cast<std::size_t>(blockIdx.x) * kTileElems;
+    for (unsigned int e = t; e < kTileElems; e += kBlockThreads) {
+        tree[Layout::word(e)] =
+            (base + e < n) ? in[BROKEN_SRC(base, e)] : 0.0f;
+    }
+    __syncthreads();
+    for (unsigned int stride = 1; stride < kTileElems; stride *= 2) {
+        const unsigned int pairs = kTileElems / (2 * stride);
+#if defined(BROKEN_EARLY_RETURN)
+        if (t >= pairs) {
+            return;
+        }
+#endif
+        for (unsigned int k = t; k < pairs; k += kBlockThreads) {
+            const unsigned int left = (2 * k + 1) * stride - 1;
+            tree[Layout::word(left + stride)] += tree[Layout::word(left)];
+        }
+        __syncthreads();
+    }
+    if (t == 0) {
+        const unsigned int root = Layout::word(kTileElems - 1);
+#if defined(BROKEN_ROOT_ORDER)
+        tree[root] = 0.0f;
+        tileSums[blockIdx.x] = tree[root];
+#else
+        tileSums[blockIdx.x] = tree[root];
+        tree[root] = 0.0f;
+#endif
+    }
+    __syncthreads();
+    for (unsigned int stride = kTileElems / 2; stride > 0; stride /= 2) {
+        const unsigned int pairs = kTileElems / (2 * stride);
+        for (unsigned int k = t; k < pairs; k += kBlockThreads) {
+            const unsigned int left = Layout::word((2 * k + 1) * stride - 1);
+            const unsigned int right = Layout::word((2 * k + 2) * stride - 1);
+            const float leftSubtree = tree[left];
+            tree[left] = tree[right];
+            tree[right] += leftSubtree;
+        }
+        __syncthreads();
+    }
+    for (unsigned int e = t; e < kTileElems; e += kBlockThreads) {
+        if (base + e < n) {
+#if defined(BROKEN_PAD_INDEX)
+            out[base + e] = tree[e];
+#else
+            out[base + e] = tree[Layout::word(e)];
+#endif
+        }
+    }
+}
+
+// From here on, the launches use the broken copies.
+#define hillisSteeleTile brokenHillisSteeleTile
+#define blellochTile brokenBlellochTile
+#endif  // deliberately broken builds
+
+// ---------------------------------------------------------------------------
 // Host side: launching
 // ---------------------------------------------------------------------------
 
@@ -728,6 +917,24 @@ static std::size_t scanPipeline(Variant v, const ScanBuffers& b,
 }
 // end snippet: pipeline
 
+#if defined(BROKEN_NO_OFFSETS)
+// The pipeline without launch 3: every tile starts again from zero.
+static std::size_t brokenScanPipeline(Variant v, const ScanBuffers& b,
+                                      std::size_t n) {
+    static_cast<void>(&scanPipeline);  // the real one, no longer called
+    const std::size_t missing = tilesWithoutOffset(n, kTileElems);
+    if (missing != 0 || n == 0) {
+        return missing;
+    }
+    const unsigned int tiles =
+        static_cast<unsigned int>(tilesFor(n, kTileElems));
+    launchTileScan(v, tiles, b.in, b.out, b.tileSums, n);
+    launchTileScan(v, 1, b.tileSums, b.tileOffsets, b.total, tiles);
+    return 0;
+}
+#define scanPipeline brokenScanPipeline
+#endif
+
 // ---------------------------------------------------------------------------
 // Host side: checking and timing
 // ---------------------------------------------------------------------------
@@ -784,23 +991,43 @@ struct Timing {
 };
 
 // snippet: timing-helper
-// Times `work` (which queues one or more launches) with CUDA events: one
-// untimed warm-up run, then kTimedRuns runs, each bracketed by its own
-// pair of events. The events are recorded in the stream between the
-// launches, so they measure GPU time, not how long the host took to queue.
-template <typename Work>
-static Timing timeOnDevice(const EventPair& ev, Work&& work) {
-    work();
-    CHECK(cudaDeviceSynchronize());
+// One thing to time: `work` queues one or more launches.
+struct Measurement {
+    std::function<void()> work;
+    std::vector<float> ms;
+};
 
-    std::vector<float> ms(kTimedRuns);
-    for (float& sample : ms) {
-        CHECK(cudaEventRecord(ev.start()));
-        work();
-        CHECK(cudaEventRecord(ev.stop()));
-        CHECK(cudaEventSynchronize(ev.stop()));
-        CHECK(cudaEventElapsedTime(&sample, ev.start(), ev.stop()));
+// Times every measurement kTimedRuns times with CUDA events, interleaved:
+// round r runs all of them once, starting at a different one each round,
+// so a slow drift of the clock or the temperature spreads over every
+// measurement instead of landing on whichever ran last. Each measurement
+// first runs once untimed. A sample is the GPU time between two events
+// recorded around the launches; the host waits for the stop event before
+// the next sample, so every sample includes the first launch's start-up on
+// an idle GPU, not only the work.
+static void timeInterleaved(const EventPair& ev,
+                            std::vector<Measurement>& all) {
+    for (Measurement& m : all) {
+        m.work();
+        m.ms.clear();
     }
+    CHECK(cudaDeviceSynchronize());
+    const std::size_t count = all.size();
+    for (int round = 0; round < kTimedRuns; ++round) {
+        for (std::size_t k = 0; k < count; ++k) {
+            Measurement& m = all[(k + static_cast<std::size_t>(round)) % count];
+            float sample = 0.0f;
+            CHECK(cudaEventRecord(ev.start()));
+            m.work();
+            CHECK(cudaEventRecord(ev.stop()));
+            CHECK(cudaEventSynchronize(ev.stop()));
+            CHECK(cudaEventElapsedTime(&sample, ev.start(), ev.stop()));
+            m.ms.push_back(sample);
+        }
+    }
+}
+
+static Timing summarize(std::vector<float> ms) {
     std::sort(ms.begin(), ms.end());
     Timing t;
     t.best = ms.front();
@@ -848,10 +1075,19 @@ static void printModel() {
                 "i/32 alone (%u to %u)\n",
                 treeRequests<PadEvery32>() - treeRequests<PaddedTree>(),
                 treeRequests<PadEvery32>(), treeRequests<PaddedTree>());
+    std::printf("  requests/tile charges each level (or step) once per warp, "
+                "at its worst access\n");
+    std::printf("  counted per access instead (each shared load and store at "
+                "its own degree):\n");
+    std::printf("    hillis-steele %u, blelloch plain %u, i/32 pad %u, "
+                "padded %u\n",
+                hillisSteeleAccessRequests(), treeAccessRequests<FlatTree>(),
+                treeAccessRequests<PadEvery32>(),
+                treeAccessRequests<PaddedTree>());
 
     std::printf("\nUp-sweep levels; the down-sweep repeats them in reverse\n");
-    std::printf("  one request = one warp touching one word per lane; a "
-                "k-way conflict costs k\n");
+    std::printf("  one request = one warp at one level, charged once at the "
+                "degree of its worst access\n");
     std::printf("  %6s  %5s  %5s  %-27s  %s\n", "", "", "",
                 "conflict degree", "requests (warps x degree)");
     std::printf("  %6s  %5s  %5s  %7s  %7s  %9s  %7s  %7s  %9s\n", "stride",
@@ -933,11 +1169,31 @@ static int exerciseRefusal() {
     return failures;
 }
 
+// Registers per thread and resident blocks per SM of each tile kernel, as
+// the runtime reports them for this device. Printed, never gated.
+template <typename Kernel>
+static void printOccupancy(const char* label, Kernel kernel,
+                           std::size_t sharedBytes, int sms,
+                           unsigned int tiles) {
+    cudaFuncAttributes attr{};
+    CHECK(cudaFuncGetAttributes(&attr, kernel));
+    int perSm = 0;
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel,
+                                                        kBlockThreads, 0));
+    std::printf("  %-18s  %9d  %12zu  %13d  %15d  %5u\n", label,
+                attr.numRegs, sharedBytes, perSm, perSm * sms, tiles);
+}
+
 static int runLesson() {
+#if defined(BROKEN_BUILD)
+    std::printf("DELIBERATELY BROKEN BUILD: a tile scan or the pipeline "
+                "carries a bug, and the exact check must fail\n");
+#endif
     int device = 0;
     CHECK(cudaGetDevice(&device));
     cudaDeviceProp prop{};
-    CHECK(cudaGetDeviceProperties(&prop, device));
+    const cudaError_t propsRead = cudaGetDeviceProperties(&prop, device);
+    CHECK(propsRead);
     std::printf("GPU: %s (compute capability %d.%d), %d SMs, warp size %d\n",
                 prop.name, prop.major, prop.minor, prop.multiProcessorCount,
                 prop.warpSize);
@@ -965,6 +1221,26 @@ static int runLesson() {
     printModel();
     failures += exerciseRefusal();
 
+    // Occupancy: how many tiles can be resident at once. A single kernel
+    // with a grid-wide barrier between its phases (a cooperative launch)
+    // would need every tile's block resident together.
+    const unsigned int tileCount =
+        static_cast<unsigned int>(tilesFor(kElements, kTileElems));
+    std::printf("\nOccupancy of the tile kernels (%u threads per block)\n",
+                kBlockThreads);
+    std::printf("  %-18s  %9s  %12s  %13s  %15s  %5s\n", "kernel",
+                "registers", "shared bytes", "blocks per SM",
+                "resident blocks", "tiles");
+    std::printf("  %-18s  %9s  %12s  %13s  %15s  %5s\n", "------------------",
+                "---------", "------------", "-------------",
+                "---------------", "-----");
+    printOccupancy("hillis-steele", hillisSteeleTile, kHillisSteeleShared,
+                   prop.multiProcessorCount, tileCount);
+    printOccupancy("blelloch, plain", blellochTile<FlatTree>, kFlatShared,
+                   prop.multiProcessorCount, tileCount);
+    printOccupancy("blelloch, padded", blellochTile<PaddedTree>,
+                   kPaddedShared, prop.multiProcessorCount, tileCount);
+
     // Working set. Launch 1 reads `in` and writes `out`; launch 3 reads and
     // writes `out` again. Launch 2 touches only the 2442 tile totals.
     const unsigned int tiles =
@@ -976,9 +1252,21 @@ static int runLesson() {
     std::printf("\nInput and working set\n");
     std::printf("  %zu elements, %u tiles of %u, last tile %zu elements\n",
                 kElements, tiles, kTileElems, kElements % kTileElems);
-    std::printf("  in[i] = 2.0f where i %% 4 == 3, else 1.0f; total %zu, "
-                "below 2^24 = %u\n",
-                kExpectedTotal, 1u << 24);
+    std::vector<float> hostIn(kElements);
+    std::size_t expectedTotal = 0;
+    for (std::size_t i = 0; i < kElements; ++i) {
+        hostIn[i] = inputAt(i);
+        expectedTotal += static_cast<std::size_t>(hostIn[i]);
+    }
+    std::printf("  in[i] = 2.0f where the top two bits of a hash of i are "
+                "set, else 1.0f; no period\n");
+    std::printf("  total %zu, below 2^24 = %u: %s\n", expectedTotal,
+                1u << 24, expectedTotal < (1u << 24) ? "yes" : "NO");
+    if (expectedTotal >= (1u << 24)) {
+        std::fprintf(stderr, "the input's total reaches 2^24, so the float "
+                             "sums could round and == would be unfair\n");
+        return EXIT_FAILURE;
+    }
     std::printf("  one buffer: %.0f bytes (%.1f MB, %.1f MiB)\n", bufferBytes,
                 megabytes(bufferBytes), mebibytes(bufferBytes));
     std::printf("  in + out: %.0f bytes (%.1f MB, %.1f MiB); L2 holds %.1f "
@@ -997,10 +1285,6 @@ static int runLesson() {
                 "out of those counts)\n",
                 tiles, static_cast<std::size_t>(tiles) * sizeof(float));
 
-    std::vector<float> hostIn(kElements);
-    for (std::size_t i = 0; i < kElements; ++i) {
-        hostIn[i] = inputAt(i);
-    }
     std::vector<float> want(kElements);
     exclusiveScanOnHost(hostIn, want);
     std::vector<float> got(kElements);
@@ -1027,7 +1311,9 @@ static int runLesson() {
 
     // The copy is checked too: its timing row only means something if it
     // really moved every element.
-    CHECK(cudaMemset(out.get(), 0, out.bytes()));
+    // 0xFF bytes make every float a NaN, which equals nothing: an element a
+    // kernel never stores fails the comparison instead of matching a zero.
+    CHECK(cudaMemset(out.get(), 0xFF, out.bytes()));
     copyTiles<<<tiles, kBlockThreads>>>(in.get(), out.get(), kElements);
     CHECK_LAUNCH();
     CHECK(cudaDeviceSynchronize());
@@ -1054,7 +1340,7 @@ static int runLesson() {
         CHECK(cudaMemcpy(&sum, total.get(), sizeof(float),
                          cudaMemcpyDeviceToHost));
         const Comparison c = compareExactly(got, want);
-        const bool totalRight = sum == static_cast<float>(kExpectedTotal);
+        const bool totalRight = sum == static_cast<float>(expectedTotal);
         if (printRow) {
             char first[32] = "-";
             if (c.mismatches != 0) {
@@ -1069,7 +1355,7 @@ static int runLesson() {
         if (!totalRight) {
             std::fprintf(stderr, "%s: launch 2 reported a total of %.9g, "
                                  "want %zu\n",
-                         v.label, static_cast<double>(sum), kExpectedTotal);
+                         v.label, static_cast<double>(sum), expectedTotal);
         }
         return c.mismatches == 0 && totalRight;
     };
@@ -1077,8 +1363,10 @@ static int runLesson() {
     bool variantOk[kVariantCount] = {};
     for (int i = 0; i < kVariantCount; ++i) {
         const VariantInfo& v = kVariants[i];
-        CHECK(cudaMemset(out.get(), 0, out.bytes()));
-        CHECK(cudaMemset(total.get(), 0, total.bytes()));
+        CHECK(cudaMemset(out.get(), 0xFF, out.bytes()));
+        CHECK(cudaMemset(tileSums.get(), 0xFF, tileSums.bytes()));
+        CHECK(cudaMemset(tileOffsets.get(), 0xFF, tileOffsets.bytes()));
+        CHECK(cudaMemset(total.get(), 0xFF, total.bytes()));
         const std::size_t missing = scanPipeline(v.variant, buffers, kElements);
         if (missing != 0) {
             // Cannot happen for ten million (a static_assert says so), but
@@ -1101,42 +1389,69 @@ static int runLesson() {
     std::printf("\nTiming: CUDA events, 1 warm-up run then %d timed runs "
                 "each, median reported\n",
                 kTimedRuns);
+    std::printf("  the measurements take turns (round r starts at a "
+                "different one); each sample is one launch\n"
+                "  sequence between two events, waited for before the next, "
+                "so it includes launch start-up\n");
 
-    const Timing copy = timeOnDevice(events, [&] {
-        copyTiles<<<tiles, kBlockThreads>>>(in.get(), out.get(), kElements);
-        CHECK_LAUNCH();
-    });
+    // Every measurement goes into one list and is timed interleaved with
+    // the others. Index 0 is the copy, 1 the offset pass alone, then three
+    // per timed variant: tile, sums, pipeline.
+    std::vector<Measurement> plan;
+    plan.push_back({[&] {
+                        copyTiles<<<tiles, kBlockThreads>>>(in.get(), out.get(),
+                                                            kElements);
+                        CHECK_LAUNCH();
+                    },
+                    {}});
     // Launch 3 alone, on whatever `out` holds: only its time is wanted.
-    const Timing offsetsOnly = timeOnDevice(events, [&] {
-        addTileOffsets<<<tiles, kBlockThreads>>>(tileOffsets.get(), out.get(),
-                                                 kElements);
-        CHECK_LAUNCH();
-    });
-
-    Timing tileTime[kVariantCount];
-    Timing sumsTime[kVariantCount];
-    Timing pipeTime[kVariantCount];
+    plan.push_back({[&] {
+                        addTileOffsets<<<tiles, kBlockThreads>>>(
+                            tileOffsets.get(), out.get(), kElements);
+                        CHECK_LAUNCH();
+                    },
+                    {}});
+    std::size_t firstOf[kVariantCount] = {};
     bool timed[kVariantCount] = {};
     for (int i = 0; i < kVariantCount; ++i) {
-        const VariantInfo& v = kVariants[i];
         if (!variantOk[i]) {
             continue;  // a wrong scan is not timed
         }
-        tileTime[i] = timeOnDevice(events, [&] {
-            launchTileScan(v.variant, tiles, in.get(), out.get(),
-                           tileSums.get(), kElements);
-        });
-        sumsTime[i] = timeOnDevice(events, [&] {
-            launchTileScan(v.variant, 1, tileSums.get(), tileOffsets.get(),
-                           total.get(), tiles);
-        });
-        pipeTime[i] = timeOnDevice(events, [&] {
-            scanPipeline(v.variant, buffers, kElements);
-        });
+        const Variant v = kVariants[i].variant;
+        firstOf[i] = plan.size();
+        plan.push_back({[&, v] {
+                            launchTileScan(v, tiles, in.get(), out.get(),
+                                           tileSums.get(), kElements);
+                        },
+                        {}});
+        plan.push_back({[&, v] {
+                            launchTileScan(v, 1, tileSums.get(),
+                                           tileOffsets.get(), total.get(),
+                                           tiles);
+                        },
+                        {}});
+        plan.push_back({[&, v] { scanPipeline(v, buffers, kElements); }, {}});
         timed[i] = true;
+    }
+    timeInterleaved(events, plan);
 
-        // The last timed run left a complete scan in `out`; check it again,
-        // so the numbers above belong to a scan that was still right.
+    const Timing copy = summarize(plan[0].ms);
+    const Timing offsetsOnly = summarize(plan[1].ms);
+    Timing tileTime[kVariantCount];
+    Timing sumsTime[kVariantCount];
+    Timing pipeTime[kVariantCount];
+    for (int i = 0; i < kVariantCount; ++i) {
+        if (!timed[i]) {
+            continue;
+        }
+        const VariantInfo& v = kVariants[i];
+        tileTime[i] = summarize(plan[firstOf[i]].ms);
+        sumsTime[i] = summarize(plan[firstOf[i] + 1].ms);
+        pipeTime[i] = summarize(plan[firstOf[i] + 2].ms);
+
+        // Run the pipeline once more and check it again, so the numbers
+        // above belong to a scan that was still right after being timed.
+        scanPipeline(v.variant, buffers, kElements);
         CHECK(cudaDeviceSynchronize());
         if (!checkPipelineOutput(v, false)) {
             std::fprintf(stderr, "%s: wrong after its timed runs\n", v.label);

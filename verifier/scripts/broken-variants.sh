@@ -1,0 +1,238 @@
+#!/bin/sh
+# Builds every deliberately broken variant of the lesson programs and, where
+# a GPU is present, runs each one and checks that its gate fails.
+#
+# Usage: verifier/scripts/broken-variants.sh [--compile-only] [LESSON...]
+#
+# A variant is the lesson program built with one -DBROKEN_... macro added to
+# the program's own Build: line (each program lists its macros in its header
+# comment). For each variant the script prints one line:
+#
+#   LESSON MACRO: build ok; run: exit N: <the gate's failure line> -> failed as required
+#
+# Two kinds of gate:
+#   run   the program must exit nonzero AND print its gate's own failure
+#         line on stderr (gate_pattern below), which the report quotes. A
+#         nonzero exit for another reason (a CUDA error, a crash, a hang
+#         stopped after 300 s) is reported as not failed as required.
+#   code  (day 27 only) the bug is one the run cannot be relied on to show (a
+#         missing fence, a narrowed scope), so the compiled code is checked
+#         instead: the PTX of the gated sum must hold a device-scope fence
+#         between the partial's store and the ticket's atomic, and the gated
+#         tally's atomic must not be block scope (.cta). Where cuobjdump is
+#         installed the SASS is checked as well (MEMBAR between STG and the
+#         ticket's ATOMG; the tally's atomic .STRONG.GPU, not .STRONG.SM).
+#         The lesson's own build must pass this check, each variant must
+#         fail it. Such variants are run too where a GPU is present, and
+#         their run gate is expected to pass: the report says so.
+#
+# Without nvcc it says so and exits 0 (nothing can be built). With
+# --compile-only, or when nvidia-smi finds no GPU, nothing is run and each
+# run-gated variant is reported as "built, not run". Exit status: 0 when every
+# variant built and every gate that was checked failed as required, 1
+# otherwise.
+set -u
+
+compile_only=0
+if [ "${1:-}" = "--compile-only" ]; then
+    compile_only=1
+    shift
+fi
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+if ! command -v nvcc >/dev/null 2>&1; then
+    echo "broken-variants: nvcc not found: broken variants NOT built"
+    exit 0
+fi
+have_gpu=0
+if [ "$compile_only" -eq 0 ] && command -v nvidia-smi >/dev/null 2>&1 &&
+    nvidia-smi -L >/dev/null 2>&1; then
+    have_gpu=1
+fi
+have_sass=0
+command -v cuobjdump >/dev/null 2>&1 && have_sass=1
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/broken-variants.XXXXXX") || exit 1
+trap 'rm -rf "$scratch"' EXIT INT TERM
+
+# lesson program: kind:MACRO ...
+variants() {
+    case "$1" in
+    day27-memory-model)
+        echo "memory_model.cu code:BROKEN_NO_FENCE code:BROKEN_FENCE_BLOCK code:BROKEN_BLOCK_SCOPE run:BROKEN_LAST_TICKET run:BROKEN_TICKET_RESET" ;;
+    day31-scan-1)
+        echo "scan.cu run:BROKEN_TILE0 run:BROKEN_NO_COPY run:BROKEN_EXCLUSIVE_HEAD run:BROKEN_RAGGED_END" ;;
+    day32-scan-2)
+        echo "scan_2.cu run:BROKEN_TILE0 run:BROKEN_ROOT_ORDER run:BROKEN_PAD_INDEX run:BROKEN_EARLY_RETURN run:BROKEN_NO_OFFSETS" ;;
+    *) return 1 ;;
+    esac
+}
+
+# The stderr line by which each program's gate reports a wrong result. A
+# variant that exits nonzero for any other reason (a CUDA error, a crash, a
+# time-out) has not shown that the gate sees its bug.
+gate_pattern() {
+    case "$1" in
+    day27-memory-model) echo 'missed the reference|lost increments' ;;
+    day31-scan-1) echo '^gate failed:' ;;
+    day32-scan-2) echo 'elements wrong|reported a total of|wrong after its timed runs' ;;
+    esac
+}
+
+# The program's Build: line, with MACRO (may be empty) added after nvcc and
+# the output renamed to OUT.
+build_line() { # FILE MACRO OUT
+    line=$(sed -n 's|^// Build: *||p' "$1" | head -n 1)
+    [ -n "$line" ] || return 1
+    line=$(printf '%s\n' "$line" | sed "s|-o [^ ]*|-o $3|")
+    if [ -n "$2" ]; then
+        line=$(printf '%s\n' "$line" | sed "s|^nvcc |nvcc -D$2 |")
+    fi
+    printf '%s\n' "$line"
+}
+
+# PTX check of day 27's gated kernels. Prints what it found; 0 when sound.
+ptx_sound() { # PTXFILE
+    awk '
+    /^\.(visible|weak) \.entry/ { fn = $3; sum = (fn ~ /lastBlockSumFence|brokenSumFence/);
+        tally = (fn ~ /countAtDeviceScope|brokenCountDevice/); stored = 0; fenced = 0; done = 0 }
+    sum && !done && /st\.global/ { stored = 1 }
+    sum && stored && !done && /(membar\.(gl|sys)|fence\.(sc|acq_rel)\.(gpu|sys))/ { fenced = 1 }
+    sum && stored && !done && /atom\.global/ { done = 1; sumok = fenced; sumseen = 1 }
+    tally && /(atom|red)\.global/ { tallyseen = 1; tallyok = ($0 !~ /\.cta\./) }
+    END {
+        if (!sumseen) { print "no store-then-atomic found in the gated sum"; bad = 1 }
+        else if (!sumok) { print "gated sum: no device-scope fence between st.global and atom.global"; bad = 1 }
+        if (!tallyseen) { print "no atomic found in the gated tally"; bad = 1 }
+        else if (!tallyok) { print "gated tally: the atomic is block scope (.cta)"; bad = 1 }
+        if (!bad) print "PTX: fence between store and ticket, device-scope tally"
+        exit bad
+    }' "$1"
+}
+
+sass_sound() { # BINARY
+    cuobjdump -sass "$1" 2>/dev/null | awk '
+    /Function :/ { sum = ($0 ~ /lastBlockSumFence|brokenSumFence/);
+        tally = ($0 ~ /countAtDeviceScope|brokenCountDevice/); stored = 0; fenced = 0; done = 0 }
+    sum && !done && /STG/ { stored = 1 }
+    sum && stored && !done && /MEMBAR/ && $0 !~ /CTA/ { fenced = 1 }
+    sum && stored && !done && /(ATOMG|RED)/ { done = 1; sumok = fenced; sumseen = 1 }
+    tally && /(ATOMG|RED)/ { tallyseen = 1; tallyok = ($0 ~ /STRONG\.GPU/) }
+    END {
+        if (!sumseen) { print "SASS: no STG then ATOMG in the gated sum"; bad = 1 }
+        else if (!sumok) { print "SASS: no MEMBAR (GPU scope) between STG and ATOMG"; bad = 1 }
+        if (!tallyseen) { print "SASS: no atomic in the gated tally"; bad = 1 }
+        else if (!tallyok) { print "SASS: the tally atomic is not .STRONG.GPU"; bad = 1 }
+        if (!bad) print "SASS: MEMBAR between STG and ATOMG, tally .STRONG.GPU"
+        exit bad
+    }'
+}
+
+failures=0
+report() { printf '%s\n' "$*"; }
+
+lessons=${*:-day27-memory-model day31-scan-1 day32-scan-2}
+for lesson in $lessons; do
+    spec=$(variants "$lesson") || { report "$lesson: no broken variants known"; failures=$((failures + 1)); continue; }
+    prog=${spec%% *}
+    src="$root/programs/$lesson/$prog"
+    dir="$scratch/$lesson"
+    mkdir -p "$dir" && cp "$src" "$dir/" || { failures=$((failures + 1)); continue; }
+
+    if [ "$lesson" = day27-memory-model ]; then
+        # The control: the lesson's own build must pass the code gate.
+        cmd=$(build_line "$src" "" lesson-ptx.ptx | sed 's|-o lesson-ptx.ptx|-ptx -o lesson-ptx.ptx|')
+        if (cd "$dir" && eval "$cmd") >"$dir/control.log" 2>&1; then
+            if why=$(ptx_sound "$dir/lesson-ptx.ptx"); then
+                report "$lesson (lesson build): code gate passes: $why"
+            else
+                report "$lesson (lesson build): code gate FAILS on the correct program: $why"
+                failures=$((failures + 1))
+            fi
+        else
+            report "$lesson (lesson build): PTX build FAILED"; failures=$((failures + 1))
+        fi
+        if [ "$have_sass" -eq 1 ]; then
+            cmd=$(build_line "$src" "" lesson-bin)
+            why=""
+            if (cd "$dir" && eval "$cmd") >>"$dir/control.log" 2>&1 &&
+                why=$(sass_sound "$dir/lesson-bin"); then
+                report "$lesson (lesson build): SASS check passes: $why"
+            else
+                report "$lesson (lesson build): SASS check FAILS on the correct program: ${why:-build failed}"
+                failures=$((failures + 1))
+            fi
+        fi
+    fi
+
+    for entry in ${spec#* }; do
+        kind=${entry%%:*}
+        macro=${entry#*:}
+        name=$(printf '%s' "$macro" | tr 'A-Z_' 'a-z-')
+        cmd=$(build_line "$src" "$macro" "$name") || { report "$lesson $macro: no Build: line"; failures=$((failures + 1)); continue; }
+        if ! (cd "$dir" && eval "$cmd") >"$dir/$name.build.log" 2>&1; then
+            report "$lesson $macro: BUILD FAILED ($cmd)"
+            sed 's/^/    /' "$dir/$name.build.log" | head -n 20
+            failures=$((failures + 1))
+            continue
+        fi
+        line="$lesson $macro: build ok"
+        if [ "$kind" = code ]; then
+            pcmd=$(printf '%s\n' "$cmd" | sed "s|-o $name|-ptx -o $name.ptx|")
+            if ! (cd "$dir" && eval "$pcmd") >>"$dir/$name.build.log" 2>&1; then
+                report "$line; PTX BUILD FAILED"; failures=$((failures + 1)); continue
+            fi
+            if why=$(ptx_sound "$dir/$name.ptx"); then
+                line="$line; code gate PASSED ($why) -> NOT failed as required"
+                failures=$((failures + 1))
+            else
+                line="$line; code gate: $why -> failed as required"
+            fi
+            if [ "$have_sass" -eq 1 ]; then
+                if why=$(sass_sound "$dir/$name"); then
+                    line="$line; SASS check passed ($why) -> NOT failed as required"
+                    failures=$((failures + 1))
+                else
+                    line="$line; $why -> failed as required"
+                fi
+            fi
+        fi
+        if [ "$have_gpu" -eq 0 ]; then
+            [ "$kind" = run ] && line="$line; built, not run (no GPU or --compile-only)"
+            report "$line"
+            continue
+        fi
+        (cd "$dir" && timeout 300 "./$name") >"$dir/$name.out" 2>"$dir/$name.err"
+        rc=$?
+        gate=$(grep -m 1 -E "$(gate_pattern "$lesson")" "$dir/$name.err")
+        other=$(grep -m 1 -v -E "$(gate_pattern "$lesson")" "$dir/$name.err")
+        [ "$rc" -eq 124 ] && other="timed out after 300 s"
+        [ -n "$other" ] || other=$(tail -n 1 "$dir/$name.out")
+        if [ "$kind" = run ]; then
+            if [ "$rc" -ne 0 ] && [ -n "$gate" ]; then
+                line="$line; run: exit $rc: \"$gate\" -> failed as required"
+            elif [ "$rc" -ne 0 ]; then
+                line="$line; run: exit $rc without the gate's line: \"$other\" -> NOT failed as required (the run broke some other way)"
+                failures=$((failures + 1))
+            else
+                line="$line; run: exit 0: \"$other\" -> NOT failed as required"
+                failures=$((failures + 1))
+            fi
+        else
+            [ -n "$gate" ] || gate=$other
+            line="$line; run: exit $rc: \"$gate\" (the run gate is blind to this bug; the code gate above is the check)"
+        fi
+        report "$line"
+    done
+done
+
+if [ "$failures" -ne 0 ]; then
+    echo "broken-variants: $failures problem(s): a variant did not build, or a gate did not fail"
+    exit 1
+fi
+if [ "$have_gpu" -eq 1 ]; then
+    echo "broken-variants: every variant built and every gate failed as required"
+else
+    echo "broken-variants: every variant built; code gates checked; run gates need a GPU (make broken-variants on the node)"
+fi
+exit 0
