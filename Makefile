@@ -19,7 +19,7 @@ BUILD    = build
 PKGS     = libpcre2-8 libcmark-gfm yaml-0.1 libcrypto
 
 # The capture binary's sources: libc and libcrypto only.
-CAPTURE_SRCS = util.c diag.c textfile.c sha256.c repo.c evidence.c proghdr.c filewrite.c \
+CAPTURE_SRCS = util.c diag.c textfile.c sha256.c repo.c evidence.c proghdr.c filewrite.c lessonfiles.c \
                $(notdir $(wildcard $(SRC)/capture*.c))
 CAPTURE_LIB  = $(filter-out capture_main.c,$(CAPTURE_SRCS))
 # Everything else belongs to the full verifier.

@@ -1,8 +1,10 @@
 /* check_page.c - see check.h: reading a page and judging its evidence. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "lessonfiles.h"
 #include "repo.h"
 #include "util.h"
 
@@ -24,6 +26,37 @@ struct evfile *page_evidence_for(struct page_ctx *ctx, const char *label, size_t
 	}
 	struct evfile *ev = ctx->ev[e - ctx->fm.evidence];
 	return ev && ev->state == LOAD_OK ? ev : NULL;
+}
+
+/* The staleness of evidence judged over every file of the lesson
+ * (lessonfiles.h).  Returns false when the lesson's files cannot be told
+ * apart from the program alone (they cannot be read, or prog is not the
+ * lesson's program): the caller then compares the program's hash. */
+static bool lesson_stale_named(const struct evfile *ev, const char *lesson, const struct program *prog,
+			       struct diag_loc at, const char *fix_hint)
+{
+	const char *why;
+	const struct lesson_files *f = course_lesson_files(lesson, &why);
+	if (!f || f->program == SIZE_MAX || strcmp(f->v[f->program].path, prog->path) != 0)
+		return false;
+	size_t line = 0;
+	char *changed = lessonfiles_changed(&ev->ev, f, &line);
+	if (!changed)
+		return true;
+	struct diag *d = diag_begin(D_EVIDENCE_STALE, at, "evidence '%s' is stale: %s since it was captured", ev->path,
+				    changed);
+	const char *was = evidence_get(&ev->ev, "source-sha256", NULL);
+	if (f->n == 1)
+		diag_note(d, textfile_loc_line(&ev->ev.tf, line, 0, 0),
+			  "captured from source-sha256 %.12s..., the program is now %.12s...", was, f->sha);
+	else
+		diag_note(d, textfile_loc_line(&ev->ev.tf, line, 0, 0),
+			  "the capture recorded the lesson's %zu files; source-sha256 %.12s... is now %.12s...", f->n, was,
+			  f->sha);
+	diag_hint(d, "%s", fix_hint);
+	diag_end(d);
+	free(changed);
+	return true;
 }
 
 void check_evidence_state(const struct evfile *ev, const char *lesson, const struct program *prog,
@@ -49,7 +82,9 @@ void check_evidence_state(const struct evfile *ev, const char *lesson, const str
 		return;
 	}
 	v = evidence_get(e, "source-sha256", &line);
-	if (prog && prog->state == LOAD_OK && strcmp(v, prog->sha256) != 0) {
+	if (prog && prog->state == LOAD_OK && lesson && lesson_stale_named(ev, lesson, prog, at, fix_hint)) {
+		/* reported, naming the lesson file that changed */
+	} else if (prog && prog->state == LOAD_OK && strcmp(v, prog->sha256) != 0) {
 		struct diag *d = diag_begin(D_EVIDENCE_STALE, at,
 					    "evidence '%s' is stale: '%s' changed since it was captured", ev->path,
 					    prog->path);
