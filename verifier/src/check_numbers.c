@@ -43,8 +43,8 @@ static bool trace_in(struct numbers *nb, const struct bank *b, const struct pnum
 		return false;
 	char *claim = prose_text(p);
 	struct diag_loc at = prose_loc(nb->ctx, p, line);
-	ledger_add(nb->ctx->ledger, kind, at.line, at.col, claim, "%s%s:%zu:%zu", how, e->ev->path, e->line,
-		   bank_entry_col(e));
+	ledger_add(nb->ctx->ledger, kind, at.line, at.col, claim, "%s%s:%zu:%zu%s%s%s", how, e->ev->path, e->line,
+		   bank_entry_col(e), e->where ? " (from " : "", e->where ? e->where : "", e->where ? ")" : "");
 	free(claim);
 	return true;
 }
