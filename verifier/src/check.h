@@ -57,6 +57,17 @@ void check_numbers_release(void);
 /* The evidence for a marker label ("" or NULL: the default), or NULL after
  * reporting an unknown label at (line, col). */
 struct evfile *page_evidence_for(struct page_ctx *ctx, const char *label, size_t line, size_t col);
+/* Which run and stream of its evidence a transcript block quotes
+ * (check_runs.c): the first run's stdout unless its marker names
+ * RUN/STREAM.  Returns the evidence, or NULL after reporting. */
+struct transcript_source {
+	const struct evidence_run *run;
+	bool err;          /* stderr rather than stdout */
+	char what[96];     /* "stdout", "stderr of run racecheck" */
+	char shown[112];   /* "" for the default, else " (run racecheck, stderr)" */
+};
+struct evfile *transcript_source_find(struct page_ctx *ctx, const struct page_block *b, struct transcript_source *src);
+
 /* Judges one evidence file for the program that should have produced it:
  * lesson and program match, not stale, not failed.  at: where the
  * evidence is named. */
