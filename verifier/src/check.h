@@ -39,6 +39,7 @@ struct page_ctx {
 	struct fact_range *consumed; /* file offsets that facts consumed */
 	size_t n_consumed, cap_consumed;
 	struct ledger *ledger;
+	bool no_evidence_yet;       /* evidence: none yet (check_first.c) */
 };
 
 /* Checks the page at relpath.  Returns 0 when it was read (whatever it
@@ -46,6 +47,14 @@ struct page_ctx {
 int check_page(const char *relpath, const struct check_opts *opts, struct ledger *lg);
 /* Checks programs/LESSON: its program's markers and header. */
 void check_program(const char *lesson, const struct check_opts *opts);
+
+/* Before the first capture (check_first.c): `evidence: none yet`, or a
+ * README without front matter whose lesson has no evidence, is reported
+ * once and sets ctx->no_evidence_yet (the checks that need evidence are
+ * then skipped).  check_readme_status() gives a README without front
+ * matter the status of its lesson's page. */
+void check_first_capture(struct page_ctx *ctx);
+void check_readme_status(struct page_ctx *ctx);
 
 /* Phases, one file each. */
 void check_code_blocks(struct page_ctx *ctx);

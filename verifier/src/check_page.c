@@ -167,6 +167,24 @@ static void load_sources(struct page_ctx *ctx)
 	}
 }
 
+/* Before the first capture: the program (for snippets), no evidence. */
+static void load_program_only(struct page_ctx *ctx)
+{
+	if (ctx->fm.program) {
+		struct program *p = course_program(ctx->fm.program);
+		struct diag_loc at = textfile_loc_line(&ctx->tf, ctx->fm.program_line, ctx->fm.program_col, 0);
+		if (!course_report_unusable(p->state, p->why, p->path, at, "program"))
+			ctx->prog = p;
+	}
+	for (size_t i = 0; i < ctx->fm.n_evidence; i++) {
+		free(ctx->fm.evidence[i].label);
+		free(ctx->fm.evidence[i].path);
+	}
+	ctx->fm.n_evidence = 0;
+	ctx->n_ev = 0;
+	ctx->ev = xcalloc(1, sizeof *ctx->ev);
+}
+
 static void set_policy(const struct page_ctx *ctx)
 {
 	bool draft = ctx->fm.status == STATUS_DRAFT && !ctx->opts->strict;
@@ -197,17 +215,25 @@ int check_page(const char *relpath, const struct check_opts *opts, struct ledger
 	}
 	ctx.is_readme = strncmp(relpath, "programs/", 9) == 0;
 	frontmatter_parse(&ctx.tf, !ctx.is_readme, &ctx.fm);
-	set_policy(&ctx);
-	if (ctx.is_readme && !ctx.fm.present)
+	if (ctx.is_readme && !ctx.fm.present) {
 		readme_defaults(&ctx);
-	else if (ctx.fm.lesson)
+		check_readme_status(&ctx);
+	} else if (ctx.fm.lesson) {
 		ctx.lesson = xstrdup(ctx.fm.lesson);
+	}
+	set_policy(&ctx);
 	diag_checks_add(1);
-	load_sources(&ctx);
 	page_parse(&ctx.tf, ctx.fm.first_body_line, &ctx.pg);
+	check_first_capture(&ctx);
+	if (!ctx.no_evidence_yet)
+		load_sources(&ctx);
+	else
+		load_program_only(&ctx);
 	check_code_blocks(&ctx);
-	check_measured(&ctx);
-	check_numbers(&ctx);
+	if (!ctx.no_evidence_yet) {
+		check_measured(&ctx);
+		check_numbers(&ctx);
+	}
 
 	page_free(&ctx.pg);
 	frontmatter_free(&ctx.fm);

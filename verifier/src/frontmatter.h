@@ -22,6 +22,9 @@
 
 #include "textfile.h"
 
+/* The evidence: value of a page whose lesson has not been captured yet. */
+#define FM_EVIDENCE_NOT_YET "none yet"
+
 enum page_status { STATUS_DRAFT, STATUS_REVIEW, STATUS_PUBLISHED };
 
 struct fm_evidence {

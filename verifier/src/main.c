@@ -7,6 +7,7 @@
 
 #include "capture.h"
 #include "cli.h"
+#include "cli_quote.h"
 #include "update.h"
 
 static const char usage[] =
@@ -16,6 +17,7 @@ static const char usage[] =
 	"  explain PAGE...                     print the ledger of every claim of a page\n"
 	"  capture [LESSON...]                 run lessons on this GPU machine, write evidence\n"
 	"  update [--dry-run] FILE...          carry the newest evidence into pages and headers\n"
+	"  quote EVIDENCE LINES                print a transcript block for lines of a run\n"
 	"  ids                                 list the diagnostic kinds and their ids\n"
 	"  source-sha256 FILE...               the source-sha256 capture records for a program\n"
 	"\n"
@@ -31,6 +33,7 @@ int main(int argc, char **argv)
 		{"explain", cli_explain},
 		{"capture", capture_command},
 		{"update", cli_update},
+		{"quote", cli_quote},
 		{"ids", cli_ids},
 		{"source-sha256", cli_source_sha256},
 	};

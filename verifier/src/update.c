@@ -638,7 +638,20 @@ static bool load_page(struct update *u, const char *relpath)
 		return false;
 	}
 	const char *named = u->ctx.fm.n_evidence ? u->ctx.fm.evidence[0].path : NULL;
-	if (!pick_runs(u, named))
+	/* the first capture: the page is bound to the newest run, which is
+	 * then both the old run and the new one */
+	char *newest = NULL;
+	if (named && strcmp(named, FM_EVIDENCE_NOT_YET) == 0) {
+		named = newest = repo_newest_evidence(u->ctx.lesson);
+		if (!newest) {
+			fprintf(stderr, "coursecheck update: lesson '%s' has no evidence yet: capture it first\n",
+				u->ctx.lesson);
+			return false;
+		}
+	}
+	bool picked = pick_runs(u, named);
+	free(newest);
+	if (!picked)
 		return false;
 	size_t count;
 	char *prog = u->ctx.fm.program ? xstrdup(u->ctx.fm.program) : course_lesson_program(u->ctx.lesson, &count);
@@ -652,7 +665,8 @@ static bool load_page(struct update *u, const char *relpath)
 static void update_page_body(struct update *u)
 {
 	struct page_ctx *ctx = &u->ctx;
-	if (ctx->fm.n_evidence && strcmp(u->old->path, u->now->path) != 0) {
+	bool first = ctx->fm.n_evidence && strcmp(ctx->fm.evidence[0].path, FM_EVIDENCE_NOT_YET) == 0;
+	if (ctx->fm.n_evidence && (first || strcmp(u->old->path, u->now->path) != 0)) {
 		const struct fm_evidence *fe = &ctx->fm.evidence[0];
 		size_t off = page_line_offset(&ctx->pg, fe->line) + fe->col - 1;
 		add_edit(u, off, off + strlen(fe->path), u->now->path, strlen(u->now->path));

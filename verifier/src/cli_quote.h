@@ -1,0 +1,19 @@
+/*
+ * cli_quote.h - `coursecheck quote`: a ready transcript block for lines an
+ * author picks from an evidence file, so that nobody types output by hand.
+ *
+ *   coursecheck quote [--root DIR] [--run NAME] [--stream stdout|stderr]
+ *                     [--label LABEL] EVIDENCE LINES
+ *
+ * LINES is N or N-M, counted from 1 within the chosen run's stream (the
+ * first run's stdout by default).  Prints the marker (naming the run and
+ * stream when they are not the default, and the label when given), then
+ * the lines verbatim in a ```text fence.  A line holding a ``` run longer
+ * than the fence gets a longer fence.  Exit 0, or 2 with a message.
+ */
+#ifndef COURSECHECK_CLI_QUOTE_H
+#define COURSECHECK_CLI_QUOTE_H
+
+int cli_quote(int argc, char **argv);
+
+#endif
