@@ -16,4 +16,9 @@
 
 int cli_quote(int argc, char **argv);
 
+/* `coursecheck lesson-files [--root DIR] LESSON` (cli_lesson.c): the files
+ * of a lesson (lessonfiles.h) as its evidence records them.  Exit 0, or 2
+ * when they cannot be read or the lesson has no program. */
+int cli_lesson_files(int argc, char **argv);
+
 #endif

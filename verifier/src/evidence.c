@@ -29,9 +29,10 @@ static int problem(struct evidence_problem *prob, enum diag_kind kind, size_t li
 	return -2;
 }
 
+/* '.' joins a key to a run's name: run.racecheck, exit.racecheck. */
 static bool is_key_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
 }
 
 static bool is_hex64(const char *s)
@@ -111,7 +112,7 @@ int evidence_parse(struct evidence *ev, struct evidence_problem *prob)
 			k++;
 		if (k == 0 || k + 1 >= len || s[k] != ':' || s[k + 1] != ' ')
 			return problem(prob, D_EVIDENCE_MALFORMED, n, k + 1,
-				       "header line is not 'key: value' (key in lowercase letters, digits and -)");
+				       "header line is not 'key: value' (key in lowercase letters, digits, - and .)");
 		char *key = xstrndup(s, k);
 		if (evidence_get(ev, key, NULL)) {
 			free(key);

@@ -18,6 +18,7 @@ static const char usage[] =
 	"  capture [LESSON...]                 run lessons on this GPU machine, write evidence\n"
 	"  update [--dry-run] FILE...          carry the newest evidence into pages and headers\n"
 	"  quote EVIDENCE LINES                print a transcript block for lines of a run\n"
+	"  lesson-files LESSON                 the files capture copies and records for a lesson\n"
 	"  ids                                 list the diagnostic kinds and their ids\n"
 	"  source-sha256 FILE...               the source-sha256 capture records for a program\n"
 	"\n"
@@ -34,6 +35,7 @@ int main(int argc, char **argv)
 		{"capture", capture_command},
 		{"update", cli_update},
 		{"quote", cli_quote},
+		{"lesson-files", cli_lesson_files},
 		{"ids", cli_ids},
 		{"source-sha256", cli_source_sha256},
 	};

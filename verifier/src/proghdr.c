@@ -57,8 +57,12 @@ static char *read_value(const struct textfile *tf, size_t *n, size_t a, const ch
 		buf_append(&v, s + a, e - a);
 		if (!more)
 			break;
-		if (*n + 1 > tf->n_lines || !comment_body(s = textfile_line(tf, *n + 1, &len), len, &start, &end) ||
-		    end == start) {
+		bool continued = *n + 1 <= tf->n_lines;
+		if (continued) {
+			s = textfile_line(tf, *n + 1, &len);
+			continued = comment_body(s, len, &start, &end) && end > start;
+		}
+		if (!continued) {
 			problem(h, *n, b, "the %s line ends in '\\' but no comment line continues it (line %zu)", key,
 				first);
 			buf_free(&v);
@@ -120,7 +124,11 @@ static long run_key(const char *b, size_t len, char *name, int *exit, const char
 	while (i < len && name_char(b[i], k == 0) && k < 64)
 		name[k++] = b[i++];
 	name[k] = '\0';
-	bool looks = memchr(b, ':', len) && (k > 0 || b[i] == '(');
+	size_t w = i;
+	while (w < len && b[w] != ' ' && b[w] != ':')
+		w++;
+	bool one_word = w < len && b[w] == ':'; /* "Run Racecheck:", "Run my_run:" */
+	bool looks = memchr(b, ':', len) && (k > 0 || b[i] == '(' || one_word);
 	if (k > PROGHDR_NAME_MAX) {
 		*why = "a run name has at most 32 characters";
 		return -1;
