@@ -195,8 +195,8 @@ static void release(struct sched *s, struct job *j)
 	j->scratch = j->workdir = NULL;
 	transcript_free(&j->out);
 	transcript_free(&j->err);
-	for (size_t k = 1; j->outs && k < j->ls->n_runs; k++) {
-		transcript_free(&j->outs[k]);
+	for (size_t k = 0; j->outs && k < j->ls->n_runs; k++) {
+		transcript_free(&j->outs[k]); /* [0] unused: the first run is out, err */
 		transcript_free(&j->errs[k]);
 		free(j->exits[k]);
 	}

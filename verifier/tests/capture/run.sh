@@ -798,6 +798,10 @@ else
 fi
 end
 
+# ---- lessons as folders: several files, any build, several runs (lessons.sh) ----
+
+. "$HERE/lessons.sh"
+
 # ---- kill -9 at random moments (kill9.sh) ----
 
 begin kill-9
