@@ -272,12 +272,13 @@ struct keeper_report {
 
 /* Sends SIGKILL to every live process whose parent is parent, or (when
  * session is not 0) whose session is session, but not to session itself.
- * Returns how many were signalled.  Reads /proc. */
-static size_t kill_where(pid_t parent, pid_t session)
+ * Returns how many were signalled, or -1 when /proc cannot be read (then
+ * only what a process group reaches can be killed). */
+static long kill_where(pid_t parent, pid_t session)
 {
 	DIR *d = opendir("/proc");
 	if (!d)
-		return 0;
+		return -1;
 	size_t n = 0;
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
@@ -305,7 +306,7 @@ static size_t kill_where(pid_t parent, pid_t session)
 		}
 	}
 	closedir(d);
-	return n;
+	return (long)n;
 }
 
 /* Kills the command's group and every other descendant, and reaps them,
@@ -316,15 +317,15 @@ static void keeper_cleanup(pid_t keeper, pid_t cmd)
 	kill(-cmd, SIGKILL);
 	for (;;) {
 		/* Its children (orphans come to a subreaper) and its session. */
-		size_t signalled = kill_where(keeper, keeper);
+		long signalled = kill_where(keeper, keeper);
 		int st;
 		pid_t w = waitpid(-1, &st, WNOHANG);
 		if (w > 0)
 			continue;
-		if (w < 0 && errno == ECHILD && signalled == 0)
+		if (w < 0 && errno == ECHILD && signalled <= 0)
 			return;
-		if (proc_now() >= deadline)
-			return;
+		if (signalled < 0 || proc_now() >= deadline)
+			return; /* without /proc, what lives on cannot be found */
 		proc_nap(0.002);
 	}
 }
@@ -638,7 +639,7 @@ void proc_reap_strays(void)
 		if (w < 0)
 			return; /* no child left */
 		/* Children only: our session is not ours alone. */
-		if (kill_where(getpid(), 0) == 0 || proc_now() >= deadline)
+		if (kill_where(getpid(), 0) <= 0 || proc_now() >= deadline)
 			return;
 		proc_nap(0.002);
 	}

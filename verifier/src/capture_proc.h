@@ -29,7 +29,8 @@
  * the disk holds at most the cap plus one byte of each.  Tools' output is
  * read while they run, never to a pipe nobody drains.  Single-threaded;
  * the interrupt flag is the only state shared with a signal handler.
- * Reading /proc is how descendants are found (Linux).
+ * Descendants are found by reading /proc (Linux); where it cannot be
+ * read, only what is left in the command's process group is killed.
  */
 #ifndef COURSECHECK_CAPTURE_PROC_H
 #define COURSECHECK_CAPTURE_PROC_H

@@ -131,7 +131,7 @@ while read -r frac; do
 	pid=$!
 	sleep "$delay"
 	kill -9 "$pid" 2>/dev/null
-	wait "$pid"
+	wait "$pid" 2>/dev/null # no "Killed" from the shell
 	if [ $? -eq 137 ]; then killed=$((killed + 1)); else finished=$((finished + 1)); fi
 	when="kill $i ($l, $mode temporaries, after ${delay} s)"
 	waited=$(wait_lesson_gone "$when") || { echo "$waited"; exit 1; }

@@ -647,6 +647,34 @@ check "a child or the setsid() grandchild outlived the capture" dead $(cat "$T/h
 no_litter
 end
 
+begin descendants-after-kill-9
+mkrepo hangkids9 hangkids:hangkids
+STANDIN_PIDS=$T/hangkids9.pids
+export STANDIN_PIDS
+(cd "$R" && exec "$CAP" hangkids) >"$T/out" 2>"$T/err" &
+cpid=$!
+BG="$BG $cpid"
+unset STANDIN_PIDS
+i=0
+while [ ! -s "$T/hangkids9.pids" ] && [ $i -lt 300 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -9 "$cpid"
+wait "$cpid" 2>/dev/null
+# the keeper, told by its parent-death signal, kills them all: wait on that, 5 s at most
+i=0
+while ! dead $(cat "$T/hangkids9.pids" 2>/dev/null) 2>/dev/null && [ $i -lt 500 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+check "the program never started" [ -s "$T/hangkids9.pids" ]
+check "the program, its child or the setsid() grandchild outlived a killed capture by 5 s" \
+	dead $(cat "$T/hangkids9.pids" 2>/dev/null)
+rm -rf "$R/build/capture" # the killed capture's; the sweep has its own case
+no_litter
+end
+
 begin terminal-reader
 mkrepo tty ttyread:ttyread
 t0=$(date +%s)
