@@ -61,8 +61,14 @@ static int list_names(const char *fs, char ***names, size_t *n)
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
-		if (*n >= LESSONFILES_MAX_FILES * 4) /* a folder of thousands: stop listing */
-			break;
+		if (*n >= LESSONFILES_MAX_FILES * 4) { /* a folder of thousands: refused, not cut short */
+			closedir(d);
+			repo_free_list(*names, *n);
+			*names = NULL;
+			*n = 0;
+			errno = EFBIG;
+			return -1;
+		}
 		*names = xgrow(*names, &cap, *n + 1, sizeof **names);
 		(*names)[(*n)++] = xstrdup(e->d_name);
 	}
@@ -113,7 +119,8 @@ static int walk(struct walk *w, const char *fs, const char *rel, int depth)
 	char **names;
 	size_t n;
 	if (list_names(fs, &names, &n) != 0) {
-		w->why = xasprintf("cannot list %s/: %s", rel, strerror(errno));
+		w->why = errno == EFBIG ? xasprintf("%s/ holds more than %d entries", rel, LESSONFILES_MAX_FILES * 4)
+				       : xasprintf("cannot list %s/: %s", rel, strerror(errno));
 		return -1;
 	}
 	int r = 0;
