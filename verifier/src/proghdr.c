@@ -26,6 +26,8 @@ static bool comment_body(const char *s, size_t len, size_t *start, size_t *end)
 static void problem(struct proghdr *h, size_t line, size_t col, const char *fmt, ...) PRINTF_LIKE(4, 5);
 static void problem(struct proghdr *h, size_t line, size_t col, const char *fmt, ...)
 {
+	if (h->n_problems >= PROGHDR_MAX_PROBLEMS)
+		return; /* the first ones are what an author needs */
 	h->problems = xrealloc(h->problems, (h->n_problems + 1) * sizeof *h->problems);
 	struct proghdr_problem *p = &h->problems[h->n_problems++];
 	p->line = line;
@@ -180,6 +182,11 @@ static void take_run(const struct textfile *tf, size_t *n, size_t start, struct 
 		return;
 	}
 	size_t line = *n;
+	if (h->n_runs >= PROGHDR_MAX_RUNS) {
+		problem(h, line, start + 1, "more than %d run lines: a header names at most %d runs", PROGHDR_MAX_RUNS,
+			PROGHDR_MAX_RUNS);
+		return;
+	}
 	const char *shown = name[0] ? name : PROGHDR_MAIN_RUN;
 	for (size_t i = 0; i < h->n_runs; i++)
 		if (strcmp(h->runs[i].name, shown) == 0) {

@@ -40,6 +40,11 @@ struct proghdr_value {
 
 #define PROGHDR_MAIN_RUN "main"
 #define PROGHDR_NAME_MAX 32
+/* Bounds, so that a hostile header costs linear time: runs beyond the
+ * first PROGHDR_MAX_RUNS are a problem (evidence holds at most 64 runs
+ * too), and only the first PROGHDR_MAX_PROBLEMS problems are kept. */
+#define PROGHDR_MAX_RUNS 64
+#define PROGHDR_MAX_PROBLEMS 32
 
 struct proghdr_run {
 	char *name;   /* PROGHDR_MAIN_RUN for a run line without a name */

@@ -456,6 +456,28 @@ static void test_prose_that_starts_with_run(void **state)
 	release(&tf, &h);
 }
 
+
+static void test_runs_are_bounded(void **state)
+{
+	(void)state;
+	/* 5000 named runs and 5000 bad lines: bounded work, bounded lists */
+	size_t cap = 10000 * 40 + 64, used = 0;
+	char *text = malloc(cap);
+	assert_non_null(text);
+	used += (size_t)snprintf(text + used, cap - used, "// Build: make\n");
+	for (int i = 0; i < 5000; i++) {
+		used += (size_t)snprintf(text + used, cap - used, "// Run r%d: ./a %d\n", i, i);
+		used += (size_t)snprintf(text + used, cap - used, "// Run R%d: ./a\n", i);
+	}
+	struct textfile tf;
+	struct proghdr h;
+	parse(text, &tf, &h);
+	assert_int_equal(h.n_runs, PROGHDR_MAX_RUNS);
+	assert_int_equal(h.n_problems, PROGHDR_MAX_PROBLEMS);
+	release(&tf, &h);
+	free(text);
+}
+
 static int release_patterns(void **state)
 {
 	(void)state;
@@ -486,6 +508,7 @@ int main(void)
 		cmocka_unit_test(test_continuation_joins_lines),
 		cmocka_unit_test(test_unreadable_lines),
 		cmocka_unit_test(test_prose_that_starts_with_run),
+		cmocka_unit_test(test_runs_are_bounded),
 	};
 	return cmocka_run_group_tests(tests, NULL, release_patterns);
 }
