@@ -98,7 +98,7 @@ static bool lesson_page_status(const char *lesson, enum page_status *status)
 
 void check_readme_status(struct page_ctx *ctx)
 {
-	enum page_status st;
+	enum page_status st = STATUS_REVIEW;
 	if (ctx->lesson && lesson_page_status(ctx->lesson, &st))
 		ctx->fm.status = st;
 }

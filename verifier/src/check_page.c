@@ -36,7 +36,17 @@ static bool lesson_stale_named(const struct evfile *ev, const char *lesson, cons
 			       struct diag_loc at, const char *fix_hint)
 {
 	const char *why;
-	const struct lesson_files *f = course_lesson_files(lesson, &why);
+	bool refused;
+	const struct lesson_files *f = course_lesson_files(lesson, &why, &refused);
+	if (!f && why) {
+		/* the files cannot be told, so neither can staleness: say why */
+		struct diag *d = diag_begin(refused ? D_PATH_REFUSED : D_FILE_UNREADABLE, at,
+					    "the files of lesson '%s' cannot be %s, so whether '%s' is stale cannot be told: %s",
+					    lesson, refused ? "used" : "read", ev->path, why);
+		diag_hint(d, "capture refuses the lesson too; a lesson folder holds plain files only");
+		diag_end(d);
+		return true;
+	}
 	if (!f || f->program == SIZE_MAX || strcmp(f->v[f->program].path, prog->path) != 0)
 		return false;
 	size_t line = 0;

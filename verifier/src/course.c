@@ -176,11 +176,12 @@ char *course_lesson_program(const char *lesson, size_t *count)
 	return lessonfiles_program(lesson, count, &headed);
 }
 
-const struct lesson_files *course_lesson_files(const char *lesson, const char **why)
+const struct lesson_files *course_lesson_files(const char *lesson, const char **why, bool *refused)
 {
 	for (size_t i = 0; i < n_lesson_files; i++)
 		if (strcmp(lesson_files[i].lesson, lesson) == 0) {
 			*why = lesson_files[i].why;
+			*refused = lesson_files[i].rc == -2;
 			return lesson_files[i].rc == 0 ? &lesson_files[i].f : NULL;
 		}
 	lesson_files = xgrow(lesson_files, &cap_lesson_files, n_lesson_files + 1, sizeof *lesson_files);
@@ -189,6 +190,7 @@ const struct lesson_files *course_lesson_files(const char *lesson, const char **
 	e->why = NULL;
 	e->rc = lessonfiles_collect(lesson, &e->f, &e->why);
 	*why = e->why;
+	*refused = e->rc == -2;
 	return e->rc == 0 ? &e->f : NULL;
 }
 

@@ -58,9 +58,10 @@ size_t course_lessons(char ***names);
  * *count set to how many .cu files the folder holds. */
 char *course_lesson_program(const char *lesson, size_t *count);
 /* Every file of the lesson (lessonfiles.h), read once; NULL with *why
- * when they cannot be read. */
+ * when they cannot be read (*refused: the lesson is refused, a link or a
+ * limit, rather than unreadable). */
 struct lesson_files;
-const struct lesson_files *course_lesson_files(const char *lesson, const char **why);
+const struct lesson_files *course_lesson_files(const char *lesson, const char **why, bool *refused);
 
 /* Every pages/NAME.md, sorted, as repository paths; free with
  * repo_free_list(). */

@@ -112,6 +112,7 @@ struct walk {
 	struct lesson_files *f;
 	size_t cap, bytes;
 	char *why;
+	bool refused; /* a link, an odd name or a limit, rather than a read error */
 };
 
 static int walk(struct walk *w, const char *fs, const char *rel, int depth)
@@ -132,6 +133,7 @@ static int walk(struct walk *w, const char *fs, const char *rel, int depth)
 		struct stat st;
 		if (!plain_name(names[i])) {
 			w->why = xasprintf("%s: a lesson file's name may hold only letters, digits and . _ - +", crel);
+			w->refused = true;
 			r = -1;
 		} else if (lstat(child, &st) != 0) {
 			w->why = xasprintf("cannot read %s: %s", crel, strerror(errno));
@@ -139,6 +141,7 @@ static int walk(struct walk *w, const char *fs, const char *rel, int depth)
 		} else if (S_ISDIR(st.st_mode)) {
 			if (depth >= LESSONFILES_MAX_DEPTH) {
 				w->why = xasprintf("%s/: folders nested more than %d deep", crel, LESSONFILES_MAX_DEPTH);
+				w->refused = true;
 				r = -1;
 			} else {
 				r = walk(w, child, crel, depth + 1);
@@ -146,12 +149,15 @@ static int walk(struct walk *w, const char *fs, const char *rel, int depth)
 		} else if (S_ISLNK(st.st_mode)) {
 			w->why = xasprintf("%s is a symbolic link: lesson files must be plain files (a link may lead "
 					   "out of the repository)", crel);
+			w->refused = true;
 			r = -1;
 		} else if (!S_ISREG(st.st_mode)) {
 			w->why = xasprintf("%s is not a plain file", crel);
+			w->refused = true;
 			r = -1;
 		} else if (w->f->n >= LESSONFILES_MAX_FILES) {
 			w->why = xasprintf("%s: the lesson holds more than %d files", crel, LESSONFILES_MAX_FILES);
+			w->refused = true;
 			r = -1;
 		} else {
 			struct lesson_file lf = {0};
@@ -296,7 +302,7 @@ int lessonfiles_collect(const char *lesson, struct lesson_files *f, char **why)
 		*why = xasprintf("'%s' is not a lesson folder name", lesson);
 		return -1;
 	}
-	struct walk w = {f, 0, 0, NULL};
+	struct walk w = {f, 0, 0, NULL, false};
 	char *rel = xasprintf("programs/%s", lesson);
 	int r = walk_folder(&w, rel, false);
 	if (r == 0)
@@ -305,7 +311,7 @@ int lessonfiles_collect(const char *lesson, struct lesson_files *f, char **why)
 	if (r != 0) {
 		*why = w.why;
 		lessonfiles_free(f);
-		return -1;
+		return w.refused ? -2 : -1;
 	}
 	if (f->n > 1)
 		qsort(f->v, f->n, sizeof *f->v, by_path);

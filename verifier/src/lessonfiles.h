@@ -68,8 +68,9 @@ bool lessonfiles_is_lesson(const char *folder);
  * *headed how many of them have a Build: line (for the message). */
 char *lessonfiles_program(const char *lesson, size_t *count, size_t *headed);
 
-/* Reads every file of the lesson.  Returns 0, or -1 with *why (malloc'd)
- * naming the file and the reason.  The lesson need not have a program
+/* Reads every file of the lesson.  Returns 0, -1 with *why (malloc'd)
+ * naming the file and the reason when one cannot be read, or -2 when the
+ * lesson is refused (a link, an odd name, a limit passed).  The lesson need not have a program
  * (f->program is SIZE_MAX then).  Free with lessonfiles_free(). */
 int lessonfiles_collect(const char *lesson, struct lesson_files *f, char **why);
 void lessonfiles_free(struct lesson_files *f);
