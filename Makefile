@@ -1,25 +1,45 @@
 # coursecheck and the course it checks.
 #
+#   make               build build/coursecheck and build/coursecheck-capture
+#                      (names the Debian packages it lacks; installs nothing)
 #   make verify        build the verifier and check every page and program
-#   make test          unit tests, golden cases, capture tests, the course
+#   make test          unit tests, golden cases, capture tests, the course,
+#                      reports, man page, install and CI wiring
+#   make install       install both binaries, the man page and a bash completion
+#                      (PREFIX=/usr/local, DESTDIR, bindir, mandir); make uninstall
 #   make programs      compile every lesson program with its Build: line (needs nvcc)
 #   make evidence      capture evidence on a GPU node (LESSON=day31-scan-1 for one)
+#   make fuzz          run each libFuzzer target for FUZZ_SECONDS (needs clang;
+#                      see verifier/tests/fuzz/fuzz.mk for fuzz-bundle, fuzz-merge)
 #
 # `make verify` and `make test` install the Debian packages they lack when run
 # as root, and otherwise print the exact apt-get line (verifier/scripts/deps.sh).
 # `make evidence` needs only libc and libcrypto, so it builds on GPU nodes where
 # nothing can be installed.
+#
+# CPPFLAGS, CFLAGS and LDFLAGS are honoured as GNU and Debian builds pass them.
+# The project's own builds stop on a warning (-Werror); a packager turns that
+# off with WERROR=0.
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
+WERROR  ?= 1
+WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 SRC      = verifier/src
 BUILD    = build
-PKGS     = libpcre2-8 libcmark-gfm yaml-0.1 libcrypto
+PKGS     = libpcre2-8 libcmark-gfm yaml-0.1 libcrypto jansson libxml-2.0
+
+# Where `make install` puts things (GNU names; DESTDIR is prepended).
+PREFIX  ?= /usr/local
+bindir  ?= $(PREFIX)/bin
+mandir  ?= $(PREFIX)/share/man
+man1dir ?= $(mandir)/man1
+bashcompdir ?= $(PREFIX)/share/bash-completion/completions
+INSTALL ?= install
 
 # The capture binary's sources: libc and libcrypto only.
-CAPTURE_SRCS = util.c diag.c textfile.c sha256.c repo.c evidence.c proghdr.c filewrite.c lessonfiles.c \
+CAPTURE_SRCS = util.c diag.c cliopt.c textfile.c sha256.c repo.c evidence.c proghdr.c filewrite.c strmap.c lessonfiles.c \
                $(notdir $(wildcard $(SRC)/capture*.c))
 CAPTURE_LIB  = $(filter-out capture_main.c,$(CAPTURE_SRCS))
 # Everything else belongs to the full verifier.
@@ -29,13 +49,20 @@ LIB_SRCS  = $(filter-out main.c capture_main.c,$(ALL_SRCS))
 DEPS_FULL    = $(BUILD)/.deps-full
 DEPS_CAPTURE = $(BUILD)/.deps-capture
 
-.PHONY: all verify test programs evidence unit golden capture-test course-test deps clean bench broken-variants reference-overlap
+.PHONY: all verify test programs evidence unit golden capture-test course-test deps deps-test folder-test clean bench \
+	install uninstall report-test man-test install-test wiring-test broken-variants reference-overlap slurm-test hostile
 
-all: $(DEPS_FULL)
+# Plain `make` installs no system package: it names what is missing.
+all:
+	@sh verifier/scripts/deps.sh --check build
 	@$(MAKE) --no-print-directory $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
 
 $(DEPS_FULL):
 	@sh verifier/scripts/deps.sh full
+	@mkdir -p $(BUILD) && touch $@
+DEPS_TEST = $(BUILD)/.deps-test
+$(DEPS_TEST):
+	@sh verifier/scripts/deps.sh test
 	@mkdir -p $(BUILD) && touch $@
 $(DEPS_CAPTURE):
 	@sh verifier/scripts/deps.sh capture
@@ -50,19 +77,19 @@ CAP_LIBS    = $(shell pkg-config --libs libcrypto 2>/dev/null || echo -lcrypto)
 
 $(BUILD)/obj/%.o: $(SRC)/%.c $(wildcard $(SRC)/*.h) $(SRC)/diag.def | $(DEPS_FULL)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(FULL_CFLAGS) -c $< -o $@
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(FULL_CFLAGS) -c $< -o $@
 $(BUILD)/asan/obj/%.o: $(SRC)/%.c $(wildcard $(SRC)/*.h) $(SRC)/diag.def | $(DEPS_FULL)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -c $< -o $@
+	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -c $< -o $@
 # capture objects are built apart so the GPU node never needs the full deps
 $(BUILD)/capobj/%.o: $(SRC)/%.c $(wildcard $(SRC)/*.h) $(SRC)/diag.def | $(DEPS_CAPTURE)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CAP_CFLAGS) -c $< -o $@
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(CAP_CFLAGS) -c $< -o $@
 
 $(BUILD)/coursecheck: $(addprefix $(BUILD)/obj/,$(LIB_SRCS:.c=.o) main.o)
-	$(CC) $(CFLAGS) $^ $(FULL_LIBS) -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(FULL_LIBS) -o $@
 $(BUILD)/asan/coursecheck: $(addprefix $(BUILD)/asan/obj/,$(LIB_SRCS:.c=.o) main.o)
-	$(CC) $(SANITIZE) $^ $(FULL_LIBS) -o $@
+	$(CC) $(SANITIZE) $(LDFLAGS) $^ $(FULL_LIBS) -o $@
 $(BUILD)/coursecheck-capture: $(addprefix $(BUILD)/capobj/,$(CAPTURE_SRCS:.c=.o))
 	$(CC) $(CFLAGS) $^ $(CAP_LIBS) -o $@
 $(BUILD)/asan/coursecheck-capture: $(addprefix $(BUILD)/asan/obj/,$(CAPTURE_SRCS:.c=.o))
@@ -75,10 +102,17 @@ verify: $(DEPS_FULL)
 	@$(MAKE) --no-print-directory $(BUILD)/coursecheck
 	$(BUILD)/coursecheck verify
 
+# Without nvcc it says so, and leaves the line in build/.skipped for the
+# last line of `make test`.
 programs: $(BUILD)/coursecheck-capture
 	@if command -v nvcc >/dev/null 2>&1; then \
-		$(BUILD)/coursecheck-capture --build-only $(BUILD)/programs; \
-	else echo "programs: nvcc not found: lesson programs NOT compiled (install the CUDA toolkit)"; fi
+		$(BUILD)/coursecheck-capture --build-only $(BUILD)/programs 2>$(BUILD)/.programs.log; rc=$$?; \
+		cat $(BUILD)/.programs.log; \
+		sed -n 's/^capture: [0-9]* lessons*, \([0-9]*\) built, \([0-9]*\) failed$$/programs: \1 passed, \2 failed/p' \
+			$(BUILD)/.programs.log; \
+		exit $$rc; \
+	else echo "programs: nvcc not found: lesson programs NOT compiled (install the CUDA toolkit)"; \
+		echo "lesson programs not compiled: nvcc not found" >> $(BUILD)/.skipped; fi
 
 # Every deliberately broken build of the lesson programs; on a GPU machine
 # each is run and its gate must fail (verifier/scripts/broken-variants.sh).
@@ -95,16 +129,19 @@ reference-overlap:
 		else echo "reference-overlap: $(SEEDS) not found: the course was NOT checked against the reference documents"; fi; \
 	else echo "reference-overlap: python3 not found: NOT checked"; fi
 
-# REPEAT=K runs each lesson K times and records which numbers varied.
+# REPEAT=K runs each lesson K times and records which numbers varied;
+# SCHEDULER=slurm submits one Slurm array job, one task and GPU per lesson
+# (SBATCH="--partition=gpu --account=course" passes options to sbatch).
 evidence: $(BUILD)/coursecheck-capture
-	$(BUILD)/coursecheck-capture $(if $(REPEAT),--repeat $(REPEAT)) $(LESSON)
+	$(BUILD)/coursecheck-capture $(if $(REPEAT),--repeat $(REPEAT)) \
+		$(if $(filter slurm,$(SCHEDULER)),--slurm $(foreach o,$(SBATCH),--sbatch=$(o))) $(LESSON)
 
 # ---- tests ---------------------------------------------------------------
 UNIT_TESTS = $(patsubst verifier/tests/unit/%.c,$(BUILD)/asan/unit/%,$(wildcard verifier/tests/unit/test_*.c))
 
 $(BUILD)/asan/unit/test_%: verifier/tests/unit/test_%.c $(wildcard verifier/tests/unit/*.h) $(addprefix $(BUILD)/asan/obj/,$(LIB_SRCS:.c=.o))
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -Iverifier/tests/unit $< $(filter %.o,$^) $(FULL_LIBS) \
+	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -Iverifier/tests/unit $< $(filter %.o,$^) $(LDFLAGS) $(FULL_LIBS) \
 		$(shell pkg-config --cflags --libs cmocka) -o $@
 
 unit: $(UNIT_TESTS)
@@ -116,22 +153,81 @@ golden: $(BUILD)/asan/coursecheck
 capture-test: $(BUILD)/asan/coursecheck-capture $(BUILD)/asan/coursecheck
 	@sh verifier/tests/capture/run.sh $(BUILD)/asan/coursecheck-capture $(BUILD)/asan/coursecheck
 
+# A one-node Slurm cluster started (and stopped) by the test itself.
+slurm-test: $(BUILD)/asan/coursecheck-capture
+	@sh verifier/tests/slurm/run.sh $(BUILD)/asan/coursecheck-capture
+
+# deps.sh with no pkg-config and stand-in apt-get and id (no root needed)
+deps-test:
+	@sh verifier/tests/deps/run.sh
+
+# course folders the checking user cannot list (as nobody when run as root)
+folder-test: $(BUILD)/asan/coursecheck
+	@sh verifier/tests/folders/run.sh $(BUILD)/asan/coursecheck
+
+# Hostile inputs at two sizes each, counted by callgrind (valgrind): every
+# family must end with its diagnostic and do linear work.  The plain -O2
+# binary: under valgrind the sanitized one would take minutes.
+hostile: $(BUILD)/coursecheck
+	@sh verifier/tests/hostile/run.sh $(BUILD)/coursecheck
+
 course-test: $(BUILD)/asan/coursecheck
 	$(BUILD)/asan/coursecheck verify
 	@sh verifier/tests/mutate.sh $(BUILD)/asan/coursecheck
 
-test: $(DEPS_FULL)
+# The reports in every format, checked against their schemas and xmllint.
+report-test: $(BUILD)/asan/coursecheck | $(DEPS_TEST)
+	@sh verifier/tests/reports/run.sh $(BUILD)/asan/coursecheck
+
+man-test: $(BUILD)/coursecheck | $(DEPS_TEST)
+	@sh verifier/tests/man-lint.sh verifier/doc/coursecheck.1 $(BUILD)/coursecheck
+
+install-test: $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
+	@sh verifier/tests/install-test.sh
+
+wiring-test: $(BUILD)/coursecheck | $(DEPS_TEST)
+	@sh verifier/tests/wiring/run.sh $(BUILD)/coursecheck
+
+# Every suite ends on "NAME: N passed, N failed"; the last line repeats
+# what was skipped.
+test: $(DEPS_FULL) $(DEPS_TEST)
+	@rm -f $(BUILD)/.skipped
+	@$(MAKE) --no-print-directory $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
+	@$(MAKE) --no-print-directory deps-test
+	@$(MAKE) --no-print-directory folder-test
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory golden
+	@$(MAKE) --no-print-directory hostile
 	@$(MAKE) --no-print-directory capture-test
+	@$(MAKE) --no-print-directory report-test
+	@$(MAKE) --no-print-directory man-test
+	@$(MAKE) --no-print-directory install-test
+	@$(MAKE) --no-print-directory wiring-test
+	@$(MAKE) --no-print-directory slurm-test
+	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory programs
 	@sh verifier/scripts/broken-variants.sh --compile-only
 	@$(MAKE) --no-print-directory reference-overlap
 	@$(MAKE) --no-print-directory course-test
-	@echo "make test: all suites passed"
+	@if [ -s $(BUILD)/.skipped ]; then \
+		echo "make test: all suites passed; skipped: $$(paste -sd';' $(BUILD)/.skipped | sed 's/;/; /g')"; \
+	else echo "make test: all suites passed, nothing skipped"; fi
+
+# ---- install -------------------------------------------------------------
+install: all
+	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(man1dir) $(DESTDIR)$(bashcompdir)
+	$(INSTALL) -m 755 $(BUILD)/coursecheck $(BUILD)/coursecheck-capture $(DESTDIR)$(bindir)/
+	$(INSTALL) -m 644 verifier/doc/coursecheck.1 $(DESTDIR)$(man1dir)/coursecheck.1
+	$(INSTALL) -m 644 verifier/doc/coursecheck.bash-completion $(DESTDIR)$(bashcompdir)/coursecheck
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/coursecheck $(DESTDIR)$(bindir)/coursecheck-capture \
+		$(DESTDIR)$(man1dir)/coursecheck.1 $(DESTDIR)$(bashcompdir)/coursecheck
 
 bench: $(BUILD)/coursecheck
 	@sh verifier/bench/bench.sh $(BUILD)/coursecheck
 
 clean:
 	rm -rf $(BUILD)
+
+include verifier/tests/fuzz/fuzz.mk

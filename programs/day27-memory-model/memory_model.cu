@@ -44,9 +44,9 @@
 // Build: nvcc -std=c++17 -O3 -arch=sm_90 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -o memory_model memory_model.cu
 // Run:   ./memory_model
 //
-// Verified 2026-11-30 on an NVIDIA H200 (compute capability 9.0), driver
+// Verified 2026-12-01 on an NVIDIA H200 (compute capability 9.0), driver
 // 580.159.04, CUDA 13.0 (V13.0.88), built with -O3 -arch=sm_90. Transcript:
-// evidence/day27-memory-model/run-2026-11-30-2.txt
+// evidence/day27-memory-model/run-2026-12-01.txt
 
 #include <cstddef>
 #include <cstdio>

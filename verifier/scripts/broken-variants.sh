@@ -98,9 +98,12 @@ ptx_sound() { # PTXFILE
         tally = (fn ~ /countAtDeviceScope|brokenCountDevice/); stored = 0; fenced = 0; done = 0 }
     sum && !done && /st\.global/ { stored = 1 }
     sum && stored && !done && /(membar\.(gl|sys)|fence\.(sc|acq_rel)\.(gpu|sys))/ { fenced = 1 }
-    sum && stored && !done && /atom\.global/ { done = 1; sumok = fenced; sumseen = 1 }
-    tally && /(atom|red)\.global/ { tallyseen = 1; tallyok = ($0 !~ /\.cta\./) }
+    sum && stored && !done && /atom\.global/ { done = 1; if (!fenced) sumbad = 1; sumseen = 1 }
+    tally && /(atom|red)\.global/ { tallyseen = 1; if ($0 ~ /\.cta\./) tallybad = 1 }
     END {
+        # every kernel that may serve as the gated one must be sound: a
+        # broken build holds the broken copy beside the lesson one
+        sumok = !sumbad; tallyok = !tallybad
         if (!sumseen) { print "no store-then-atomic found in the gated sum"; bad = 1 }
         else if (!sumok) { print "gated sum: no device-scope fence between st.global and atom.global"; bad = 1 }
         if (!tallyseen) { print "no atomic found in the gated tally"; bad = 1 }
@@ -116,9 +119,11 @@ sass_sound() { # BINARY
         tally = ($0 ~ /countAtDeviceScope|brokenCountDevice/); stored = 0; fenced = 0; done = 0 }
     sum && !done && /STG/ { stored = 1 }
     sum && stored && !done && /MEMBAR/ && $0 !~ /CTA/ { fenced = 1 }
-    sum && stored && !done && /(ATOMG|RED)/ { done = 1; sumok = fenced; sumseen = 1 }
-    tally && /(ATOMG|RED)/ { tallyseen = 1; tallyok = ($0 ~ /STRONG\.GPU/) }
+    sum && stored && !done && /(ATOMG|RED)/ { done = 1; if (!fenced) sumbad = 1; sumseen = 1 }
+    tally && /(ATOMG|RED)/ { tallyseen = 1; if ($0 !~ /STRONG\.GPU/) tallybad = 1 }
     END {
+        # all matching kernels, in whatever order cuobjdump lists them
+        sumok = !sumbad; tallyok = !tallybad
         if (!sumseen) { print "SASS: no STG then ATOMG in the gated sum"; bad = 1 }
         else if (!sumok) { print "SASS: no MEMBAR (GPU scope) between STG and ATOMG"; bad = 1 }
         if (!tallyseen) { print "SASS: no atomic in the gated tally"; bad = 1 }

@@ -14,6 +14,8 @@
 #include "capture_lesson.h"
 #include "capture_proc.h"
 #include "capture_sched.h"
+#include "capture_slurm.h"
+#include "cliopt.h"
 #include "filewrite.h"
 #include "repo.h"
 #include "util.h"
@@ -25,14 +27,26 @@ static const char usage_text[] =
 	"usage: coursecheck capture [OPTION...] [LESSON...]\n"
 	"Builds and runs each lesson program under programs/ (all of them when no\n"
 	"LESSON is named) on this GPU machine and writes evidence/LESSON/run-DATE.txt.\n"
-	"  --root DIR          the repository (default: the current folder)\n"
+	"  --root=DIR          the repository (default: the current folder)\n"
 	"  --timeout SECONDS   time limit of each build and each run (default 600)\n"
 	"  --keep-failed       write evidence of failed runs and builds too\n"
 	"  --stale             only lessons whose newest evidence is missing or out of date\n"
-	"  -j N                builds at once (default: the number of CPUs)\n"
+	"  -j, --jobs=N        builds at once (default: the number of CPUs)\n"
 	"  --repeat K          run each program K times; record which numbers varied\n"
 	"  --build-only OUTDIR build each program into OUTDIR/LESSON/; no run, no evidence\n"
-	"  --help              this text\n"
+	"Through Slurm (one array job, one task and one GPU per lesson):\n"
+	"  --slurm             submit the lessons to Slurm and follow the job to its end\n"
+	"  --no-wait           with --slurm: print the job id and return\n"
+	"  --collect=JOBID     follow a job submitted with --no-wait and summarise it\n"
+	"  --gres=GRES         each task's generic resources (default gpu:1)\n"
+	"  --partition=NAME    the partition, passed to sbatch\n"
+	"  --account=NAME      the account, passed to sbatch\n"
+	"  --array-limit=N     at most N tasks at once (the %N of the array job)\n"
+	"  --sbatch=OPTION     any other sbatch option, as it is (repeatable)\n"
+	"  -q, --quiet         no summary line\n"
+	"  --color=WHEN        accepted, as by every command\n"
+	"  -h, --help          this text\n"
+	"      --version       the version\n"
 	"Exit status: 0 all captured, 1 some lesson failed, 2 usage.\n";
 
 struct options {
@@ -45,23 +59,18 @@ struct options {
 	const char *build_only;
 	char **lessons;
 	size_t n_lessons;
-	bool help;
+	bool quiet; /* -q: no summary line */
+	/* Slurm */
+	bool slurm;
+	bool no_wait;
+	const char *collect;
+	const char *gres, *partition, *account;
+	long array_limit;
+	const char **sbatch_args; /* borrowed from argv */
+	size_t n_sbatch_args;
 };
 
 /* ---- options ---- */
-
-static int usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("capture: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\n", stderr);
-	fputs(usage_text, stderr);
-	return 2;
-}
 
 static bool parse_long(const char *s, long lo, long hi, long *out)
 {
@@ -76,61 +85,92 @@ static bool parse_long(const char *s, long lo, long hi, long *out)
 	return true;
 }
 
-/* An option that takes a value: "--name VALUE", "--name=VALUE", or for a
- * short option "-jN".  Returns the value (NULL if missing) and advances *i. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, bool *matched)
+enum {
+	OPT_TIMEOUT = 0x200, OPT_KEEP_FAILED, OPT_STALE, OPT_REPEAT, OPT_BUILD_ONLY,
+	OPT_SLURM, OPT_NO_WAIT, OPT_COLLECT, OPT_GRES, OPT_PARTITION, OPT_ACCOUNT, OPT_ARRAY_LIMIT, OPT_SBATCH
+};
+
+static const struct option capture_longs[] = {
+	{"timeout", required_argument, NULL, OPT_TIMEOUT},
+	{"keep-failed", no_argument, NULL, OPT_KEEP_FAILED},
+	{"stale", no_argument, NULL, OPT_STALE},
+	{"jobs", required_argument, NULL, 'j'},
+	{"repeat", required_argument, NULL, OPT_REPEAT},
+	{"build-only", required_argument, NULL, OPT_BUILD_ONLY},
+	{"slurm", no_argument, NULL, OPT_SLURM},
+	{"no-wait", no_argument, NULL, OPT_NO_WAIT},
+	{"collect", required_argument, NULL, OPT_COLLECT},
+	{"gres", required_argument, NULL, OPT_GRES},
+	{"partition", required_argument, NULL, OPT_PARTITION},
+	{"account", required_argument, NULL, OPT_ACCOUNT},
+	{"array-limit", required_argument, NULL, OPT_ARRAY_LIMIT},
+	{"sbatch", required_argument, NULL, OPT_SBATCH},
+	{NULL, 0, NULL, 0},
+};
+
+struct parse_ctx {
+	const struct cliopt_cmd *cmd;
+	struct options *o;
+};
+
+static int numeric(const struct cliopt_cmd *cmd, const char *name, const char *v, long lo, long hi, long *out)
 {
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-	*matched = false;
-	if (strncmp(a, name, n) != 0)
-		return NULL;
-	if (a[n] == '\0') {
-		*matched = true;
-		return *i + 1 < argc ? argv[++*i] : NULL;
-	}
-	bool is_long = name[1] == '-';
-	if ((is_long && a[n] == '=') || (!is_long && n == 2)) {
-		*matched = true;
-		return a + n + (is_long ? 1 : 0);
-	}
-	return NULL;
+	if (parse_long(v, lo, hi, out))
+		return 0;
+	return cliopt_usage_error(cmd, "bad value for %s: '%s' (a whole number from %ld to %ld)", name, v, lo, hi);
 }
 
-static int parse_valued(struct options *o, int argc, char **argv, int *i, bool *done)
+static int capture_option(int ch, const char *arg, void *ctx)
 {
-	static const struct {
-		const char *name;
-		long lo, hi;
-	} numeric[] = {{"--timeout", 1, MAX_TIMEOUT_S}, {"-j", 1, 4096}, {"--repeat", 1, 1000}};
-	long *targets[] = {&o->timeout, &o->jobs, &o->repeat};
-	bool matched;
-	*done = true;
-	for (size_t k = 0; k < ARRAY_LEN(numeric); k++) {
-		const char *v = option_value(argc, argv, i, numeric[k].name, &matched);
-		if (!matched)
-			continue;
-		if (!parse_long(v, numeric[k].lo, numeric[k].hi, targets[k]))
-			return v ? usage_error("bad value for %s: '%s' (a whole number from %ld to %ld)", numeric[k].name, v,
-					       numeric[k].lo, numeric[k].hi)
-				 : usage_error("%s needs a value", numeric[k].name);
+	struct parse_ctx *p = ctx;
+	struct options *o = p->o;
+	switch (ch) {
+	case OPT_TIMEOUT:
+		return numeric(p->cmd, "--timeout", arg, 1, MAX_TIMEOUT_S, &o->timeout);
+	case 'j':
+		return numeric(p->cmd, "-j", arg, 1, 4096, &o->jobs);
+	case OPT_REPEAT:
+		return numeric(p->cmd, "--repeat", arg, 1, 1000, &o->repeat);
+	case OPT_KEEP_FAILED:
+		o->keep_failed = true;
+		return 0;
+	case OPT_STALE:
+		o->stale = true;
+		return 0;
+	case OPT_BUILD_ONLY:
+		if (!*arg)
+			return cliopt_usage_error(p->cmd, "--build-only needs a folder");
+		o->build_only = arg;
+		return 0;
+	case OPT_SLURM:
+		o->slurm = true;
+		return 0;
+	case OPT_NO_WAIT:
+		o->no_wait = true;
+		return 0;
+	case OPT_ARRAY_LIMIT:
+		return numeric(p->cmd, "--array-limit", arg, 1, 100000, &o->array_limit);
+	case OPT_COLLECT:
+	case OPT_GRES:
+	case OPT_PARTITION:
+	case OPT_ACCOUNT:
+	case OPT_SBATCH: {
+		static const char *const names[] = {"--collect", "--gres", "--partition", "--account", "--sbatch"};
+		if (!*arg)
+			return cliopt_usage_error(p->cmd, "%s needs a value", names[ch - OPT_COLLECT]);
+		if (ch == OPT_SBATCH)
+			o->sbatch_args[o->n_sbatch_args++] = arg;
+		else
+			*(ch == OPT_COLLECT ? &o->collect : ch == OPT_GRES ? &o->gres : ch == OPT_PARTITION ? &o->partition
+											     : &o->account) = arg;
 		return 0;
 	}
-	const char **paths[] = {&o->root, &o->build_only};
-	const char *names[] = {"--root", "--build-only"};
-	for (size_t k = 0; k < ARRAY_LEN(names); k++) {
-		const char *v = option_value(argc, argv, i, names[k], &matched);
-		if (!matched)
-			continue;
-		if (!v || !*v)
-			return usage_error("%s needs a folder", names[k]);
-		*paths[k] = v;
-		return 0;
+	default:
+		return -1;
 	}
-	*done = false;
-	return 0;
 }
 
+/* Returns 0; 1 after --help or --version (exit 0); 2 after a usage error. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	memset(o, 0, sizeof *o);
@@ -138,27 +178,30 @@ static int parse_options(int argc, char **argv, struct options *o)
 	o->repeat = 1;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	o->jobs = cpus > 0 ? cpus : 1;
-	o->lessons = xcalloc((size_t)argc + 1, sizeof *o->lessons);
-	bool options_end = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (options_end || a[0] != '-' || strcmp(a, "-") == 0) {
-			o->lessons[o->n_lessons++] = argv[i];
-			continue;
-		}
-		bool done;
-		if (strcmp(a, "--") == 0)
-			options_end = true;
-		else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
-			o->help = true;
-		else if (strcmp(a, "--keep-failed") == 0)
-			o->keep_failed = true;
-		else if (strcmp(a, "--stale") == 0)
-			o->stale = true;
-		else if (parse_valued(o, argc, argv, &i, &done) != 0)
-			return 2;
-		else if (!done)
-			return usage_error("unknown option %s", a);
+	/* the small binary names itself in --version and messages */
+	const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	const struct cliopt_cmd cmd = {strcmp(base, "capture") == 0 ? "coursecheck capture" : "coursecheck-capture",
+				       usage_text, "j:", capture_longs, 0};
+	struct parse_ctx ctx = {&cmd, o};
+	struct cliopt common;
+	o->sbatch_args = xcalloc((size_t)argc + 1, sizeof *o->sbatch_args);
+	int first = cliopt_parse(argc, argv, &cmd, &common, capture_option, &ctx);
+	if (first < 0)
+		return first == CLIOPT_DONE ? 1 : 2;
+	o->root = common.root;
+	o->quiet = common.quiet;
+	o->lessons = xcalloc((size_t)(argc - first) + 1, sizeof *o->lessons);
+	for (int i = first; i < argc; i++)
+		o->lessons[o->n_lessons++] = argv[i];
+	bool slurm_only = o->no_wait || o->gres || o->partition || o->account || o->array_limit || o->n_sbatch_args;
+	const char *misuse = slurm_only && !o->slurm ? "--no-wait, --gres, --partition, --account, --array-limit and --sbatch go with --slurm"
+			   : o->slurm && o->build_only ? "--slurm cannot go with --build-only"
+			   : o->slurm && o->collect ? "--slurm cannot go with --collect"
+			   : o->collect && o->n_lessons ? "--collect takes a job id, not lessons"
+							  : NULL;
+	if (misuse) {
+		cliopt_usage_error(&cmd, "%s", misuse);
+		return 2;
 	}
 	return 0;
 }
@@ -250,7 +293,9 @@ static struct lesson *load(const struct options *o, char **names, size_t n, size
 		char *why = NULL, *reason = NULL;
 		struct lesson *l = &ls[*n_loaded];
 		if (lesson_load(names[i], l, &why) != 0) {
-			fprintf(stderr, "capture: %s: %s\n", names[i], why);
+			char *shown = str_escape_controls(names[i]); /* one line, whatever the name */
+			fprintf(stderr, "capture: %s: %s\n", shown, why);
+			free(shown);
 			free(why);
 			lesson_free(l);
 			++*failed;
@@ -303,6 +348,7 @@ static int visible_devices(int **only, size_t *n, char **why)
 struct facts {
 	struct machine machine;
 	char *node;
+	char *slurm_job, *slurm_node; /* when this capture is a Slurm task */
 	char *commit;
 	const char *dirty;
 };
@@ -319,6 +365,7 @@ static int read_facts(struct facts *f, char **why)
 	if (r != 0)
 		return -1;
 	f->node = node_name();
+	slurm_task_facts(&f->slurm_job, &f->slurm_node);
 	f->commit = repo_commit(repo_root(), &f->dirty);
 	return 0;
 }
@@ -327,6 +374,8 @@ static void free_facts(struct facts *f)
 {
 	machine_free(&f->machine);
 	free(f->node);
+	free(f->slurm_job);
+	free(f->slurm_node);
 	free(f->commit);
 }
 
@@ -343,6 +392,58 @@ static void summary(const struct options *o, size_t considered, size_t current, 
 			proc_signal_name(t->interrupted) ? proc_signal_name(t->interrupted) : "a signal");
 }
 
+/* The small capture binary the Slurm tasks run: this one, or the
+ * repository's build/coursecheck-capture when this is the full binary.
+ * Malloc'd absolute path, or NULL after saying why. */
+static char *task_binary(void)
+{
+	char *self = realpath("/proc/self/exe", NULL);
+	const char *base = self ? strrchr(self, '/') : NULL;
+	if (base && strcmp(base + 1, "coursecheck-capture") == 0)
+		return self;
+	free(self);
+	char *rel = xasprintf("%s/build/coursecheck-capture", repo_root());
+	char *small = realpath(rel, NULL);
+	if (!small || access(small, X_OK) != 0) {
+		fprintf(stderr, "capture: the Slurm tasks run %s, which is not built (make build/coursecheck-capture)\n",
+			rel);
+		free(small);
+		small = NULL;
+	}
+	free(rel);
+	return small;
+}
+
+/* --slurm: the chosen (and, with --stale, out-of-date) lessons go to one
+ * array job; nothing is built or run here. */
+static int capture_slurm(const struct options *o, char **names, size_t n_names)
+{
+	size_t n, failed, current;
+	struct lesson *ls = load(o, names, n_names, &n, &failed, &current);
+	char **chosen = xcalloc(n ? n : 1, sizeof *chosen);
+	for (size_t i = 0; i < n; i++)
+		chosen[i] = ls[i].name;
+	int status = failed ? 1 : 0;
+	char *bin = n ? task_binary() : NULL;
+	if (!n) {
+		fprintf(stderr, "capture: %zu lesson%s, %zu up to date, %zu failed: nothing to submit\n", n_names,
+			n_names == 1 ? "" : "s", current, failed);
+	} else if (!bin) {
+		status = 2;
+	} else {
+		struct slurm_options so = {o->gres, o->partition, o->account, o->array_limit, o->sbatch_args,
+					   o->n_sbatch_args, !o->no_wait, o->timeout, o->repeat, o->keep_failed};
+		int r = slurm_capture(&so, bin, chosen, n);
+		status = r > status ? r : status;
+	}
+	free(bin);
+	free(chosen);
+	for (size_t i = 0; i < n; i++)
+		lesson_free(&ls[i]);
+	free(ls);
+	return status;
+}
+
 /* Everything after the options and the repository are settled. */
 static int capture_lessons(const struct options *o, const char *now)
 {
@@ -357,6 +458,11 @@ static int capture_lessons(const struct options *o, const char *now)
 	scratch_sweep();
 	for (size_t i = 0; i < n_names; i++)
 		lesson_sweep_evidence(names[i]);
+	if (o->slurm) {
+		status = capture_slurm(o, names, n_names);
+		repo_free_list(names, n_names);
+		return status;
+	}
 	char *outdir = NULL, *why = NULL;
 	if (o->build_only) {
 		if (filewrite_mkdirs(o->build_only, &why) != 0 || !(outdir = realpath(o->build_only, NULL))) {
@@ -379,10 +485,12 @@ static int capture_lessons(const struct options *o, const char *now)
 		free(why);
 	} else if (n) {
 		struct capture_plan plan = {(double)o->timeout, o->keep_failed, o->jobs, o->repeat, outdir,
-					    o->build_only, now, &f.machine, f.node, f.commit, f.dirty};
+					    o->build_only, now, &f.machine, f.node, f.commit, f.dirty,
+					    f.slurm_job, f.slurm_node};
 		capture_schedule(ls, n, &plan, &tally);
 	}
-	summary(o, n_names, current, &tally);
+	if (!o->quiet || tally.interrupted)
+		summary(o, n_names, current, &tally);
 	for (size_t i = 0; i < n; i++)
 		lesson_free(&ls[i]);
 	free(ls);
@@ -396,10 +504,9 @@ int capture_command(int argc, char **argv)
 {
 	struct options o;
 	int status = parse_options(argc, argv, &o);
-	if (status == 0 && o.help) {
-		fputs(usage_text, stdout);
-		free(o.lessons);
-		return 0;
+	if (status == 1) {
+		free(o.sbatch_args);
+		return 0; /* --help or --version */
 	}
 	const char *now = getenv("COURSECHECK_NOW");
 	if (status == 0 && now && !valid_now(now)) {
@@ -410,7 +517,9 @@ int capture_command(int argc, char **argv)
 		fprintf(stderr, "capture: --root %s: %s\n", o.root ? o.root : ".", strerror(errno));
 		status = 2;
 	}
-	if (status == 0) {
+	if (status == 0 && o.collect) {
+		status = slurm_collect(o.collect);
+	} else if (status == 0) {
 		proc_catch_signals();
 		proc_become_reaper();
 		status = capture_lessons(&o, now);
@@ -418,5 +527,6 @@ int capture_command(int argc, char **argv)
 		proc_release_signals();
 	}
 	free(o.lessons);
+	free(o.sbatch_args);
 	return status;
 }

@@ -17,6 +17,8 @@
  *   capture_text.c    output made into evidence sections; volatile numbers
  *   capture_write.c   composing the file and putting it in place, never
  *                     overwriting one
+ *   capture_slurm.c   --slurm: one array job, one task per lesson, followed
+ *                     to its end
  */
 #ifndef COURSECHECK_CAPTURE_H
 #define COURSECHECK_CAPTURE_H

@@ -157,6 +157,15 @@ int lesson_load(const char *name, struct lesson *ls, char **why)
 {
 	memset(ls, 0, sizeof *ls);
 	ls->name = xstrdup(name);
+	/* The name goes into the evidence header on one line: a line feed
+	 * would split it and the file would fail its own parser (F12). */
+	unsigned char c = str_control_byte(name);
+	if (c) {
+		*why = xasprintf("the lesson folder's name holds the control byte 0x%02x, which no evidence header "
+				 "can carry: rename the folder",
+				 c);
+		return -1;
+	}
 	if (find_program(name, ls, why) != 0)
 		return -1;
 	char *err = NULL;
@@ -295,8 +304,18 @@ bool lesson_stale(const struct lesson *ls, char **reason)
  * $TMPDIR, so that a later capture can tell whose they are. */
 #define TMP_SCRATCH_PREFIX "coursecheck-capture-"
 
+/* A Slurm task sets COURSECHECK_SCRATCH to its node's own scratch space, so
+ * that builds and runs stay off the shared file system the repository is on. */
+static const char *forced_scratch(void)
+{
+	const char *forced = getenv("COURSECHECK_SCRATCH");
+	return forced && *forced ? forced : NULL;
+}
+
 static const char *tmp_folder(void)
 {
+	if (forced_scratch())
+		return forced_scratch();
 	const char *tmp = getenv("TMPDIR");
 	return tmp && *tmp ? tmp : "/tmp";
 }
@@ -304,7 +323,7 @@ static const char *tmp_folder(void)
 char *scratch_dir(const char *lesson, char **why)
 {
 	char *err = NULL;
-	char *base = filewrite_mkdirs_repo("build/capture", &err);
+	char *base = forced_scratch() ? NULL : filewrite_mkdirs_repo("build/capture", &err);
 	char *dir = NULL;
 	if (base) {
 		dir = xasprintf("%s/%s-%s-XXXXXX", base, filewrite_owner(), lesson);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "capture.h"
+#include "cliopt.h"
 #include "diag.h"
 #include "repo.h"
 
@@ -16,5 +17,5 @@ int main(int argc, char **argv)
 	diag_init(stderr, false);
 	int status = capture_command(argc, argv);
 	repo_close();
-	return status;
+	return cliopt_close_streams("coursecheck-capture", status);
 }

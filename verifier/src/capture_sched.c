@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "capture_proc.h"
+#include "capture_repeats.h"
 #include "capture_text.h"
 #include "capture_write.h"
 #include "filewrite.h"
@@ -300,6 +301,25 @@ struct outcome {
 	const char *last_exit;         /* the exit of run n_runs - 1 when it is not run 0 */
 };
 
+/* Every repeat's value of each volatile number, sealed (capture_repeats.h). */
+static void add_repeat_values(struct buf *h, const struct volatility *vol, const struct transcript *out)
+{
+	if (vol->values_dropped) {
+		char k[32];
+		snprintf(k, sizeof k, "over %u bytes", VOLATILITY_MAX_VALUES);
+		header_add(h, "repeat-values-omitted", k);
+		return;
+	}
+	char *values = volatility_describe_values(vol);
+	if (values && values[0]) {
+		char seal[SHA256_HEX_LEN + 1];
+		repeats_seal(values, out->text, out->len, seal);
+		header_add(h, "repeat-values", values);
+		header_add(h, "repeat-values-sha256", seal);
+	}
+	free(values);
+}
+
 /* The header fields every evidence file has, in the order of the format. */
 static void add_facts(struct buf *h, const struct sched *s, const struct job *j, const struct outcome *o,
 		      const struct gpu *g)
@@ -316,6 +336,10 @@ static void add_facts(struct buf *h, const struct sched *s, const struct job *j,
 	header_add(h, "cuda", s->plan->machine->cuda);
 	header_add(h, "captured", j->captured);
 	header_add(h, "node", s->plan->node);
+	if (s->plan->slurm_job) {
+		header_add(h, "slurm-job", s->plan->slurm_job);
+		header_add(h, "slurm-node", s->plan->slurm_node ? s->plan->slurm_node : s->plan->node);
+	}
 	header_add(h, "exit", o->exit);
 }
 
@@ -391,6 +415,7 @@ static char *compose(const struct sched *s, const struct job *j, const struct ou
 			char *v = volatility_describe(&j->vol);
 			header_add(&h, "volatile", v);
 			free(v);
+			add_repeat_values(&h, &j->vol, o->out);
 		}
 	}
 	add_output_flags(&h, "stdout", o->out);

@@ -31,6 +31,9 @@ struct capture_plan {
 	const char *node;
 	const char *commit;
 	const char *dirty;
+	/* a Slurm task's job (JOBID_TASK) and node, or NULL outside Slurm */
+	const char *slurm_job;
+	const char *slurm_node;
 };
 
 struct capture_tally {

@@ -104,18 +104,79 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* The length of the number starting at s[i] (a digit), within [i, end). */
-static size_t number_len(const char *s, size_t i, size_t end)
+/*
+ * Where a number starts and ends, by the rule of numtok.h (the verifier's
+ * tokenizer, which capture cannot link: it needs PCRE2), so that the
+ * volatile: header names the column where the verifier's token starts:
+ * a sign counts after the start of the line, whitespace or "(" ("-5" starts
+ * at the "-"); digits may be grouped by "," or U+2009 / U+202F in threes;
+ * a fraction is "." and digits; an exponent is "e" or "E", a sign and one
+ * to three digits (4.2e+09, 9.115e-05ms).  Where numtok reads no number at
+ * all (glued to letters) capture may still see one: an extra place in the
+ * header names no token and is harmless.
+ */
+#define THIN_SPACE "\xE2\x80\x89"
+#define NARROW_NBSP "\xE2\x80\xAF"
+#define MINUS_SIGN "\xE2\x88\x92"
+
+static size_t digits_at(const char *s, size_t j, size_t end)
 {
-	size_t j = i;
-	while (j < end && is_digit(s[j]))
-		j++;
-	if (j + 1 < end && s[j] == '.' && is_digit(s[j + 1])) {
-		j++;
-		while (j < end && is_digit(s[j]))
-			j++;
+	size_t k = j;
+	while (k < end && is_digit(s[k]))
+		k++;
+	return k - j;
+}
+
+/* The separator at s[j] ("," or a 3-byte space), its length, or 0. */
+static size_t separator_at(const char *s, size_t j, size_t end)
+{
+	if (j < end && s[j] == ',')
+		return 1;
+	if (j + 3 <= end && (memcmp(s + j, THIN_SPACE, 3) == 0 || memcmp(s + j, NARROW_NBSP, 3) == 0))
+		return 3;
+	return 0;
+}
+
+/* One past the number whose first digit is s[i], within [i, end). */
+static size_t number_end(const char *s, size_t i, size_t end)
+{
+	size_t j = i + digits_at(s, i, end);
+	size_t sep = separator_at(s, j, end);
+	if (j - i <= 3 && sep && digits_at(s, j + sep, end) == 3) {
+		/* groups of three, one separator throughout */
+		const char *first = s + j;
+		while (separator_at(s, j, end) == sep && memcmp(s + j, first, sep) == 0 &&
+		       digits_at(s, j + sep, end) == 3)
+			j += sep + 3;
 	}
-	return j - i;
+	if (j + 1 < end && s[j] == '.' && is_digit(s[j + 1]))
+		j += 1 + digits_at(s, j + 1, end);
+	if (j < end && (s[j] == 'e' || s[j] == 'E')) {
+		size_t k = j + 1;
+		if (k < end && (s[k] == '+' || s[k] == '-'))
+			k++;
+		size_t n = digits_at(s, k, end);
+		if (n >= 1 && n <= 3)
+			j = k + n;
+	}
+	return j;
+}
+
+/* Where the number whose first digit is s[i] starts: at its sign when the
+ * sign stands where numtok reads one (line start, whitespace or "("). */
+static size_t number_start(const char *s, size_t line_start, size_t i)
+{
+	size_t sign = 0;
+	if (i > line_start && (s[i - 1] == '-' || s[i - 1] == '+'))
+		sign = 1;
+	else if (i >= line_start + 3 && memcmp(s + i - 3, MINUS_SIGN, 3) == 0)
+		sign = 3;
+	if (!sign)
+		return i;
+	size_t at = i - sign;
+	if (at == line_start || s[at - 1] == ' ' || s[at - 1] == '\t' || s[at - 1] == '(')
+		return at;
+	return i;
 }
 
 struct span {
@@ -131,19 +192,23 @@ static size_t numbers_of_line(const char *s, size_t start, size_t end, struct sp
 			i++;
 			continue;
 		}
-		size_t len = number_len(s, i, end);
+		size_t from = number_start(s, start, i), to = number_end(s, i, end);
 		*out = xgrow(*out, cap, n + 1, sizeof **out);
-		(*out)[n++] = (struct span){i, len};
-		i += len;
+		(*out)[n++] = (struct span){from, to - from};
+		i = to;
 	}
 	return n;
 }
 
-/* Two numbers are equal when their values are: "007" == "7", "1.50" == "1.5". */
+/* Two numbers are equal when their values are: "007" == "7", "1.50" == "1.5".
+ * A sign, a separator or an exponent makes the text itself the value. */
 static void canonical(const char *s, size_t len, size_t *a, size_t *b)
 {
 	*a = 0;
 	*b = len;
+	for (size_t i = 0; i < len; i++)
+		if (!is_digit(s[i]) && s[i] != '.')
+			return;
 	while (*a + 1 < len && s[*a] == '0' && s[*a + 1] != '.')
 		(*a)++;
 	if (memchr(s, '.', len)) {
@@ -173,9 +238,47 @@ static bool next_line(const struct transcript *t, size_t *pos, size_t *end)
 	return true;
 }
 
+/* Keeps run `run`'s value of number m (NULL: that run printed none there):
+ * a number that varies for the first time gets the first value for every
+ * run before, the ones it did not differ in. */
+static void record_value(struct volatility *v, size_t m, const struct transcript *first, const char *other,
+			 size_t other_len)
+{
+	struct number_pos *p = &v->nums[m];
+	if (v->values_dropped || (!p->varies && !p->values))
+		return;
+	struct buf b = {0};
+	size_t had = p->values ? strlen(p->values) : 0;
+	if (p->values) {
+		buf_puts(&b, p->values);
+		free(p->values);
+	} else {
+		for (size_t r = 1; r < v->runs; r++) {
+			if (r > 1)
+				buf_putc(&b, ',');
+			buf_append(&b, first->text + p->off, p->len);
+		}
+	}
+	buf_putc(&b, ',');
+	if (other)
+		buf_append(&b, other, other_len);
+	else
+		buf_putc(&b, '-');
+	v->values_bytes += b.len - had;
+	p->values = buf_detach(&b);
+	if (v->values_bytes > VOLATILITY_MAX_VALUES) {
+		v->values_dropped = true;
+		for (size_t i = 0; i < v->n; i++) {
+			free(v->nums[i].values);
+			v->nums[i].values = NULL;
+		}
+	}
+}
+
 void volatility_init(struct volatility *v, const struct transcript *first)
 {
 	memset(v, 0, sizeof *v);
+	v->runs = 1;
 	struct span *spans = NULL;
 	size_t cap = 0, pos = 0, end, line = 0;
 	while (next_line(first, &pos, &end)) {
@@ -183,7 +286,7 @@ void volatility_init(struct volatility *v, const struct transcript *first)
 		size_t k = numbers_of_line(first->text, pos, end, &spans, &cap);
 		for (size_t i = 0; i < k; i++) {
 			v->nums = xgrow(v->nums, &v->cap, v->n + 1, sizeof *v->nums);
-			v->nums[v->n++] = (struct number_pos){line, spans[i].off - pos + 1, spans[i].off, spans[i].len, false};
+			v->nums[v->n++] = (struct number_pos){line, spans[i].off - pos + 1, spans[i].off, spans[i].len, false, NULL};
 		}
 		pos = end + 1;
 	}
@@ -192,6 +295,7 @@ void volatility_init(struct volatility *v, const struct transcript *first)
 
 void volatility_compare(struct volatility *v, const struct transcript *first, const struct transcript *other)
 {
+	v->runs++;
 	struct span *spans = NULL;
 	size_t cap = 0, pos = 0, end = 0, line = 0;
 	bool have = next_line(other, &pos, &end);
@@ -212,6 +316,9 @@ void volatility_compare(struct volatility *v, const struct transcript *first, co
 			if (!have || k != j - i || !spans ||
 			    !same_value(first->text + p->off, p->len, other->text + spans[m - i].off, spans[m - i].len))
 				v->nums[m].varies = true;
+			bool present = have && k == j - i && spans;
+			record_value(v, m, first, present ? other->text + spans[m - i].off : NULL,
+				     present ? spans[m - i].len : 0);
 		}
 		i = j;
 	}
@@ -229,8 +336,21 @@ char *volatility_describe(const struct volatility *v)
 	return buf_detach(&b);
 }
 
+char *volatility_describe_values(const struct volatility *v)
+{
+	if (v->values_dropped)
+		return NULL;
+	struct buf b = {0};
+	for (size_t i = 0; i < v->n; i++)
+		if (v->nums[i].varies && v->nums[i].values)
+			buf_printf(&b, "%s%zu:%zu=%s", b.len ? " " : "", v->nums[i].line, v->nums[i].col, v->nums[i].values);
+	return buf_detach(&b);
+}
+
 void volatility_free(struct volatility *v)
 {
+	for (size_t i = 0; i < v->n; i++)
+		free(v->nums[i].values);
 	free(v->nums);
 	memset(v, 0, sizeof *v);
 }

@@ -47,15 +47,24 @@ struct number_pos {
 	size_t col;  /* 1-based byte column */
 	size_t off, len;
 	bool varies;
+	char *values; /* once it varies: every run's value so far, ',' apart ("-": none); owned */
 };
 struct volatility {
 	struct number_pos *nums;
 	size_t n, cap;
+	size_t runs;          /* runs taken in, the first included */
+	size_t values_bytes;  /* kept in the values lists */
+	bool values_dropped;  /* over VOLATILITY_MAX_VALUES: no lists are kept */
 };
+/* The most bytes of repeat values kept for the header (capture_repeats.h). */
+#define VOLATILITY_MAX_VALUES (1u << 20)
 void volatility_init(struct volatility *v, const struct transcript *first);
 void volatility_compare(struct volatility *v, const struct transcript *first, const struct transcript *other);
 /* "none" or "3:10 5:1 ...", malloc'd. */
 char *volatility_describe(const struct volatility *v);
+/* The repeat-values header value ("3:10=1,2,3 5:1=..."), malloc'd, or NULL
+ * when nothing varied or the lists were dropped as too large. */
+char *volatility_describe_values(const struct volatility *v);
 void volatility_free(struct volatility *v);
 
 #endif

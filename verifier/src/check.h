@@ -38,6 +38,7 @@ struct page_ctx {
 	size_t n_ev;
 	struct fact_range *consumed; /* file offsets that facts consumed */
 	size_t n_consumed, cap_consumed;
+	size_t n_consumed_merged;   /* consumed[0..this) is sorted and disjoint (prose.c) */
 	struct ledger *ledger;
 	bool no_evidence_yet;       /* evidence: none yet (check_first.c) */
 };

@@ -60,8 +60,8 @@ static void check_snippet(struct page_ctx *ctx, struct page_block *b)
 	if (hash) {
 		char *path = snippet_path(ctx, arg, (size_t)(hash - arg));
 		prog = course_program(path);
-		if (course_report_unusable(prog->state, prog->why, path, at, "snippet source"))
-			prog = NULL;
+		if (course_report_unusable(prog->state, prog->why, path, at, "snippet source") || prog->state != LOAD_OK)
+			prog = NULL; /* not UTF-8: refused where it was read */
 		free(path);
 	}
 	if (!prog) {
@@ -119,43 +119,101 @@ static void check_snippet(struct page_ctx *ctx, struct page_block *b)
 	free(name);
 }
 
-static void check_transcript(struct page_ctx *ctx, struct page_block *b)
+/* The stream of each evidence run a page's transcripts quote, split and
+ * indexed once for the page (not once for each transcript block). */
+struct stdout_index {
+	const struct evfile *ev;
+	const struct evidence_run *run;
+	bool err;
+	struct lines hay;
+	struct lines_index ix;
+};
+
+struct code_cache {
+	struct stdout_index *v;
+	size_t n, cap;
+};
+
+static struct stdout_index *stdout_of(struct code_cache *c, const struct evfile *ev,
+				      const struct transcript_source *src)
 {
+	for (size_t i = 0; i < c->n; i++)
+		if (c->v[i].ev == ev && c->v[i].run == src->run && c->v[i].err == src->err)
+			return &c->v[i];
+	c->v = xgrow(c->v, &c->cap, c->n + 1, sizeof *c->v);
+	struct stdout_index *x = &c->v[c->n++];
+	memset(x, 0, sizeof *x);
+	x->ev = ev;
+	x->run = src->run;
+	x->err = src->err;
+	const struct evidence_run *run = src->run;
+	size_t n_lines = src->err ? run->n_stderr : run->n_stdout;
+	size_t first_line = src->err ? run->stderr_first : run->stdout_first;
+	for (size_t k = 0; k < n_lines; k++) {
+		size_t len;
+		const char *s = evidence_run_line(&ev->ev, run, src->err, k, &len);
+		lines_push(&x->hay, s, len, first_line + k);
+	}
+	lines_index_build(&x->ix, &x->hay);
+	return x;
+}
+
+static void code_cache_free(struct code_cache *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		lines_index_free(&c->v[i].ix);
+		lines_free(&c->v[i].hay);
+	}
+	free(c->v);
+}
+
+/* The index keeps the cores of the excerpts' lines: bytes of the page's
+ * code blocks, which outlive it. */
+static void check_transcript(struct page_ctx *ctx, struct page_block *b, struct code_cache *cache)
+{
+	struct lines page_v = {0}, *page = &page_v;
 	struct transcript_source src;
 	struct evfile *ev = transcript_source_find(ctx, b, &src);
 	if (!ev) {
 		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "transcript", "no usable evidence");
 		return;
 	}
-	struct lines page = {0}, hay = {0};
-	page_lines(b, &page);
-	const struct evidence_run *run = src.run;
-	size_t n_lines = src.err ? run->n_stderr : run->n_stdout;
-	size_t first_line = src.err ? run->stderr_first : run->stdout_first;
-	for (size_t k = 0; k < n_lines; k++) {
-		size_t len;
-		const char *s = evidence_run_line(&ev->ev, run, src.err, k, &len);
-		lines_push(&hay, s, len, first_line + k);
-	}
+	page_lines(b, page);
+	struct stdout_index *x = stdout_of(cache, ev, &src);
+	const struct lines hay = x->hay;
 	diag_checks_add(1);
 	size_t first;
-	if (page.n == 0) {
+	if (page->n == 0) {
 		diag_report(D_TRANSCRIPT_DRIFT, block_loc(ctx, b, 0), "transcript block is empty");
-	} else if (lines_find_excerpt(&page, &hay, &first, NULL)) {
+	} else if (lines_find_excerpt_in(page, &x->ix, &first, NULL)) {
 		ledger_add(ctx->ledger, LG_CODE, b->line, 1, "transcript", "%s:%zu%s", ev->path, hay.v[first].src_line,
 			   src.shown);
+	} else if (diag_quiet()) {
+		/* past the file's cap: counted, without the search for the closest run */
+		diag_report(D_TRANSCRIPT_DRIFT, block_loc(ctx, b, 0), "transcript excerpt is not in the %s of %s",
+			    src.shown[0] ? src.what : "stdout", ev->path);
+		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "transcript", "not in %s%s", ev->path, src.shown);
 	} else {
+		struct lines *pg_lines = page;
 		/* show the one segment (between "..." lines) that drifted */
-		size_t seg_from, seg_to;
-		lines_excerpt_miss(&page, &hay, &seg_from, &seg_to, &first);
+		size_t seg_from, seg_to, near_len;
+		lines_excerpt_miss(pg_lines, &hay, &seg_from, &seg_to, &first, &near_len);
 		struct lines seg = {0}, near = {0};
 		for (size_t i = seg_from; i < seg_to; i++)
-			lines_push(&seg, page.v[i].s, page.v[i].len, page.v[i].src_line);
-		for (size_t i = 0; i < seg.n && first + i < hay.n; i++)
+			lines_push(&seg, pg_lines->v[i].s, pg_lines->v[i].len, pg_lines->v[i].src_line);
+		for (size_t i = 0; i < near_len && first + i < hay.n; i++)
 			lines_push(&near, hay.v[first + i].s, hay.v[first + i].len, hay.v[first + i].src_line);
 		lines_normalise(&seg);
 		lines_normalise(&near);
-		size_t src_line, line = first_difference(&seg, &near, &src_line);
+		/* located where the minimal diff first parts the two: a line
+		 * missing from the page is reported at the page line after it */
+		size_t ai, bi, src_line = 0, line = 0;
+		if (lines_first_change(&near, &seg, &ai, &bi)) {
+			line = seg.n ? seg.v[bi < seg.n ? bi : seg.n - 1].src_line : 0;
+			src_line = near.n ? near.v[ai < near.n ? ai : near.n - 1].src_line : 0;
+		} else {
+			line = first_difference(&seg, &near, &src_line);
+		}
 		struct diag *d = diag_begin(D_TRANSCRIPT_DRIFT, block_loc(ctx, b, line),
 					    "transcript excerpt is not in the %s%s of %s", src.shown[0] ? src.what : "stdout",
 					    "", ev->path);
@@ -163,7 +221,7 @@ static void check_transcript(struct page_ctx *ctx, struct page_block *b)
 			diag_note(d, textfile_loc_line(&ev->ev.tf, src_line ? src_line : hay.v[first].src_line, 0, 0),
 				  "the closest run of lines");
 		else
-			diag_note(d, textfile_loc_line(&ev->ev.tf, src.err ? run->stderr_line : run->stdout_line, 0, 0),
+			diag_note(d, textfile_loc_line(&ev->ev.tf, src.err ? src.run->stderr_line : src.run->stdout_line, 0, 0),
 				  "the recorded %s is empty", src.err ? "stderr" : "stdout");
 		char *diff = lines_diff(&near, ev->path, &seg, ctx->path);
 		diag_text(d, diff);
@@ -176,8 +234,7 @@ static void check_transcript(struct page_ctx *ctx, struct page_block *b)
 		lines_free(&near);
 		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "transcript", "not in %s%s", ev->path, src.shown);
 	}
-	lines_free(&page);
-	lines_free(&hay);
+	lines_free(page);
 }
 
 static void check_build(struct page_ctx *ctx, struct page_block *b)
@@ -214,6 +271,7 @@ static void check_build(struct page_ctx *ctx, struct page_block *b)
 
 void check_code_blocks(struct page_ctx *ctx)
 {
+	struct code_cache cache = {0};
 	for (size_t i = 0; i < ctx->pg.n_blocks; i++) {
 		struct page_block *b = &ctx->pg.blocks[i];
 		if (b->kind != BK_CODE)
@@ -223,7 +281,7 @@ void check_code_blocks(struct page_ctx *ctx)
 			check_snippet(ctx, b);
 			break;
 		case MK_TRANSCRIPT:
-			check_transcript(ctx, b);
+			check_transcript(ctx, b, &cache);
 			break;
 		case MK_BUILD:
 			check_build(ctx, b);
@@ -237,6 +295,7 @@ void check_code_blocks(struct page_ctx *ctx)
 			break;
 		}
 	}
+	code_cache_free(&cache);
 }
 
 void check_measured(struct page_ctx *ctx)
@@ -250,8 +309,8 @@ void check_measured(struct page_ctx *ctx)
 			ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "measured", "no usable evidence");
 			continue;
 		}
-		size_t from = page_line_offset(&ctx->pg, b->line);
-		size_t to = page_line_offset(&ctx->pg, b->end_line + 1);
+		size_t from, to;
+		page_block_range(&ctx->pg, b, &from, &to);
 		struct fact_text t = {.s = ctx->tf.data + from, .len = to - from, .file = &ctx->tf, .base = from};
 		struct fact_range *r;
 		size_t n_r;

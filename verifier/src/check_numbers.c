@@ -8,10 +8,13 @@
 
 #include "bank.h"
 #include "check.h"
+#include "check_claims.h"
 #include "drift.h"
 #include "prose.h"
 #include "expr.h"
+#include "place.h"
 #include "repo.h"
+#include "strmap.h"
 #include "util.h"
 
 struct numbers {
@@ -73,6 +76,19 @@ static void untraced(struct numbers *nb, const struct pnum *p, size_t line)
 	free(claim);
 }
 
+/* A derivation literal bound to the older run where it traced, as a prose
+ * number is (drift.h). */
+static bool literal_drift(const struct page_ctx *ctx, const char *lit, size_t len, struct drift *dr)
+{
+	if (ctx->n_ev == 0)
+		return false;
+	struct num_token *t;
+	size_t n = numtok_scan(lit, len, &t);
+	bool bound = n == 1 && drift_find(ctx->lesson, ctx->ev[0], &t[0], dr);
+	free(t);
+	return bound;
+}
+
 static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 {
 	struct page_ctx *ctx = nb->ctx;
@@ -83,9 +99,14 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 	size_t arg_raw = p->annot->raw_off != SIZE_MAX ? p->annot->raw_off + p->annot->marker.arg_start : SIZE_MAX;
 	struct expr_result r;
 	diag_checks_add(1);
-	if (expr_eval(arg, len, &r) != 0) {
+	/* places resolve in the page's default evidence (place.h) */
+	struct place_env pe;
+	place_env_init(&pe, ctx->ev[0], &ctx->tf, p->annot->s, p->annot->raw_off, line);
+	struct expr_env env = place_env_expr(&pe);
+	if (expr_eval_env(arg, len, &env, &r) != 0) {
 		struct diag_loc eat = arg_raw != SIZE_MAX ? textfile_loc(&ctx->tf, arg_raw + r.err_offset, 1) : at;
-		diag_report(D_DERIVE_SYNTAX, eat, "cannot evaluate the derivation of %s: %s", claim, r.err);
+		if (!pe.reported)
+			diag_report(D_DERIVE_SYNTAX, eat, "cannot evaluate the derivation of %s: %s", claim, r.err);
 		ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, claim, "derivation does not evaluate");
 		expr_result_free(&r);
 		free(claim);
@@ -101,8 +122,16 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 		struct diag_loc lat = arg_raw != SIZE_MAX ? textfile_loc(&ctx->tf, arg_raw + l->start, l->end - l->start) : at;
 		struct diag *d = diag_begin(D_DERIVE_UNANCHORED, lat, "literal %.*s of the derivation of %s is not in the evidence",
 					    (int)(l->end - l->start), arg + l->start, claim);
-		note_nearest(d, &nb->bank, l->value);
-		diag_hint(d, "a derivation may use only evidence numbers and powers of ten or two");
+		struct drift dr;
+		bool bound = literal_drift(ctx, arg + l->start, l->end - l->start, &dr);
+		if (bound)
+			drift_note(d, &dr);
+		else
+			note_nearest(d, &nb->bank, l->value);
+		if (bound)
+			diag_hint(d, "the run changed: 'coursecheck update %s' carries the new value", ctx->path);
+		else
+			diag_hint(d, "a derivation may use only evidence numbers and powers of ten or two");
 		diag_end(d);
 	}
 	double half = 0.5 * pow(10, -p->tok.decimals);
@@ -127,8 +156,64 @@ struct cited {
 };
 static struct cited *cited;
 static size_t n_cited, cap_cited;
+static struct strmap cited_names; /* lesson -> index in cited */
 
-/* The evidence a lesson's page names (read quietly), or its newest. */
+/* The course's pages read once per run for citations: the lesson of each
+ * and the evidence it names (the first page of a lesson wins).  Reading
+ * every page again for each cited lesson was quadratic in the cites. */
+struct cite_page {
+	char *lesson;
+	char **evidence;
+	size_t n_evidence;
+};
+static struct cite_page *cite_pages;
+static size_t n_cite_pages;
+static bool cite_pages_read;
+static struct strmap cite_page_of; /* lesson -> index in cite_pages */
+
+static void read_cite_pages(void)
+{
+	cite_pages_read = true;
+	char **pages;
+	size_t n = course_pages(&pages);
+	cite_pages = n ? xcalloc(n, sizeof *cite_pages) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		char *fs;
+		const char *why;
+		struct textfile tf;
+		if (repo_resolve(pages[i], &fs, &why) != REPO_OK || textfile_read(fs, pages[i], &tf, &why) != 0) {
+			free(fs);
+			continue;
+		}
+		free(fs);
+		if (tf.has_nul || tf.not_utf8) { /* refused when it is checked itself */
+			textfile_free(&tf);
+			continue;
+		}
+		struct frontmatter fm;
+		diag_mute(true);
+		frontmatter_parse(&tf, true, &fm);
+		diag_mute(false);
+		if (fm.lesson) {
+			struct cite_page *cp = &cite_pages[n_cite_pages];
+			cp->lesson = xstrdup(fm.lesson);
+			if (strmap_add(&cite_page_of, cp->lesson, strlen(cp->lesson), n_cite_pages, NULL)) {
+				cp->evidence = fm.n_evidence ? xcalloc(fm.n_evidence, sizeof *cp->evidence) : NULL;
+				for (size_t k = 0; k < fm.n_evidence; k++)
+					cp->evidence[cp->n_evidence++] = xstrdup(fm.evidence[k].path);
+				n_cite_pages++;
+			} else {
+				free(cp->lesson);
+				cp->lesson = NULL;
+			}
+		}
+		frontmatter_free(&fm);
+		textfile_free(&tf);
+	}
+	repo_free_list(pages, n);
+}
+
+/* The evidence a lesson's page names, or its newest. */
 static void load_cited(struct cited *c)
 {
 	char *dir = xasprintf("programs/%s", c->lesson);
@@ -137,31 +222,14 @@ static void load_cited(struct cited *c)
 	c->exists = repo_resolve(dir, &fs, &why) == REPO_OK;
 	free(fs);
 	free(dir);
-	char **pages;
-	size_t n = course_pages(&pages);
-	bool from_page = false;
-	for (size_t i = 0; i < n && !from_page; i++) {
-		char *fs;
-		struct textfile tf;
-		if (repo_resolve(pages[i], &fs, &why) != REPO_OK || textfile_read(fs, pages[i], &tf, &why) != 0) {
-			free(fs);
-			continue;
-		}
-		free(fs);
-		struct frontmatter fm;
-		diag_mute(true);
-		frontmatter_parse(&tf, true, &fm);
-		diag_mute(false);
-		if (fm.lesson && strcmp(fm.lesson, c->lesson) == 0) {
-			from_page = c->exists = true;
-			for (size_t k = 0; k < fm.n_evidence; k++)
-				bank_add_evidence(&c->bank, course_evidence(fm.evidence[k].path));
-		}
-		frontmatter_free(&fm);
-		textfile_free(&tf);
-	}
-	repo_free_list(pages, n);
-	if (!from_page && c->exists) {
+	if (!cite_pages_read)
+		read_cite_pages();
+	size_t k;
+	if (strmap_get(&cite_page_of, c->lesson, strlen(c->lesson), &k)) {
+		c->exists = true;
+		for (size_t e = 0; e < cite_pages[k].n_evidence; e++)
+			bank_add_evidence(&c->bank, course_evidence(cite_pages[k].evidence[e]));
+	} else if (c->exists) {
 		char *newest = repo_newest_evidence(c->lesson);
 		if (newest)
 			bank_add_evidence(&c->bank, course_evidence(newest));
@@ -171,13 +239,15 @@ static void load_cited(struct cited *c)
 
 static struct cited *cited_lesson(const char *lesson, size_t len)
 {
-	for (size_t i = 0; i < n_cited; i++)
-		if (strlen(cited[i].lesson) == len && memcmp(cited[i].lesson, lesson, len) == 0)
-			return &cited[i];
+	size_t i;
+	if (strmap_get(&cited_names, lesson, len, &i))
+		return &cited[i];
+	/* the map borrows each lesson's own string, which never moves */
 	cited = xgrow(cited, &cap_cited, n_cited + 1, sizeof *cited);
-	struct cited *c = &cited[n_cited++];
+	struct cited *c = &cited[n_cited];
 	memset(c, 0, sizeof *c);
 	c->lesson = xstrndup(lesson, len);
+	strmap_add(&cited_names, c->lesson, len, n_cited++, NULL);
 	if (!strchr(c->lesson, '/') && strcmp(c->lesson, "..") != 0 && strcmp(c->lesson, ".") != 0)
 		load_cited(c);
 	return c;
@@ -232,10 +302,20 @@ static void check_ext(struct numbers *nb, const struct pnum *p, size_t line)
 	free(claim);
 }
 
-/* An annotated number is judged by its annotation alone. */
-static void check_annotated(struct numbers *nb, const struct pnum *p, size_t line)
+/* An annotated number is judged by its annotation alone; low is a range's
+ * low number. */
+static void check_annotated(struct numbers *nb, const struct pnum *p, const struct pnum *low, size_t line)
 {
 	switch (p->annot->marker.kind) {
+	case MK_AT:
+	case MK_RANGE:
+	case MK_MIN:
+	case MK_MAX:
+	case MK_ONE_RUN: {
+		struct claims_unit u = {.ctx = nb->ctx, .bank = &nb->bank, .line = line};
+		claims_check_place_number(&u, p, low);
+		break;
+	}
 	case MK_DERIVE:
 		check_derived(nb, p, line);
 		break;
@@ -248,23 +328,38 @@ static void check_annotated(struct numbers *nb, const struct pnum *p, size_t lin
 	}
 }
 
-static void check_prose_number(struct numbers *nb, const struct pnum *p, size_t line, bool threshold)
+/* The numbers of a unit (a paragraph or a plain table's row), in order:
+ * annotated ones by their annotation, the rest traced together. */
+static void check_unit_numbers(struct numbers *nb, const struct claims_unit *u)
 {
-	if (p->annot) {
-		check_annotated(nb, p, line);
-		return;
+	bool *want = xcalloc(u->n_nums + 1, sizeof *want);
+	struct claims_trace *tr = xcalloc(u->n_nums + 1, sizeof *tr);
+	for (size_t i = 0; i < u->n_nums; i++)
+		want[i] = !u->nums[i].annot && !u->nums[i].range_low && !prose_skip_reason(&u->nums[i].tok);
+	claims_trace_unit(u, want, tr);
+	for (size_t i = 0; i < u->n_nums; i++) {
+		const struct pnum *p = &u->nums[i];
+		if (p->range_low)
+			continue; /* judged with the range's high number */
+		if (p->annot) {
+			check_annotated(nb, p, p->low != SIZE_MAX ? &u->nums[p->low] : NULL, u->line);
+			continue;
+		}
+		if (!want[i]) {
+			char *claim = prose_text(p);
+			struct diag_loc at = prose_loc(nb->ctx, p, u->line);
+			ledger_add(nb->ctx->ledger, LG_SKIPPED, at.line, at.col, claim, "%s", prose_skip_reason(&p->tok));
+			free(claim);
+			continue;
+		}
+		diag_checks_add(1);
+		if (tr[i].at)
+			claims_report_trace(u, p, &tr[i]);
+		else
+			untraced(nb, p, u->line);
 	}
-	const char *why = threshold ? prose_skip_reason(&p->tok) : NULL;
-	if (why) {
-		char *claim = prose_text(p);
-		struct diag_loc at = prose_loc(nb->ctx, p, line);
-		ledger_add(nb->ctx->ledger, LG_SKIPPED, at.line, at.col, claim, "%s", why);
-		free(claim);
-		return;
-	}
-	diag_checks_add(1);
-	if (!trace_in(nb, &nb->bank, p, line, LG_TRACED, ""))
-		untraced(nb, p, line);
+	free(tr);
+	free(want);
 }
 
 static void check_prose(struct numbers *nb, cmark_node *node)
@@ -273,11 +368,61 @@ static void check_prose(struct numbers *nb, cmark_node *node)
 	size_t n_segs;
 	struct pnum *nums;
 	size_t n = prose_collect(nb->ctx, node, &segs, &n_segs, &nums);
-	size_t line = (size_t)cmark_node_get_start_line(node);
-	for (size_t i = 0; i < n; i++)
-		check_prose_number(nb, &nums[i], line, true);
+	size_t line = page_node_line(&nb->ctx->pg, node);
+	struct claims_unit u = {nb->ctx, &nb->bank, segs, n_segs, NULL, nums, n, line};
+	check_unit_numbers(nb, &u);
+	claims_check_unit(&u);
 	free(nums);
 	free(segs);
+}
+
+/* A table row as one unit: the segments and numbers of its cells, one
+ * after the other; owned by the caller, freed with row_unit_free(). */
+struct row_unit {
+	struct claims_unit u;
+	struct seg *segs;
+	size_t *cells;
+	struct pnum *nums;
+	struct seg **keep; /* the cells' own segment arrays, which the numbers point into */
+	size_t n_keep, cap_segs, cap_cells, cap_nums;
+};
+
+static void row_unit_add_cell(struct row_unit *ru, struct page_ctx *ctx, cmark_node *cell, size_t cell_index)
+{
+	struct seg *segs;
+	size_t n_segs;
+	struct pnum *nums;
+	size_t n = prose_collect(ctx, cell, &segs, &n_segs, &nums);
+	size_t first = ru->u.n_nums;
+	for (size_t i = 0; i < n; i++) {
+		ru->nums = xgrow(ru->nums, &ru->cap_nums, ru->u.n_nums + 1, sizeof *ru->nums);
+		ru->nums[ru->u.n_nums] = nums[i];
+		if (nums[i].low != SIZE_MAX)
+			ru->nums[ru->u.n_nums].low = first + nums[i].low;
+		ru->u.n_nums++;
+	}
+	for (size_t i = 0; i < n_segs; i++) {
+		ru->segs = xgrow(ru->segs, &ru->cap_segs, ru->u.n_segs + 1, sizeof *ru->segs);
+		ru->cells = xgrow(ru->cells, &ru->cap_cells, ru->u.n_segs + 1, sizeof *ru->cells);
+		ru->segs[ru->u.n_segs] = segs[i];
+		ru->cells[ru->u.n_segs++] = cell_index;
+	}
+	free(nums);
+	ru->keep = xrealloc(ru->keep, (ru->n_keep + 1) * sizeof *ru->keep);
+	ru->keep[ru->n_keep++] = segs;
+	ru->u.segs = ru->segs;
+	ru->u.seg_cell = ru->cells;
+	ru->u.nums = ru->nums;
+}
+
+static void row_unit_free(struct row_unit *ru)
+{
+	for (size_t i = 0; i < ru->n_keep; i++)
+		free(ru->keep[i]);
+	free(ru->keep);
+	free(ru->segs);
+	free(ru->cells);
+	free(ru->nums);
 }
 
 /* ---- evidence tables ------------------------------------------------- */
@@ -322,27 +467,30 @@ static size_t row_on_line(const struct row *r, const char *s, size_t len, bool *
 	return matched;
 }
 
-static void gather_row(struct numbers *nb, cmark_node *row_node, struct row *r, struct seg ***keep, size_t *n_keep)
+static void gather_row(struct numbers *nb, cmark_node *row_node, struct row *r, struct row_unit *ru)
 {
-	r->line = (size_t)cmark_node_get_start_line(row_node);
+	r->line = page_node_line(&nb->ctx->pg, row_node);
+	ru->u.line = r->line;
+	size_t k = 0;
 	for (cmark_node *cell = cmark_node_first_child(row_node); cell; cell = cmark_node_next(cell)) {
-		struct seg *segs;
-		size_t n_segs;
-		struct pnum *nums;
-		size_t n = prose_collect(nb->ctx, cell, &segs, &n_segs, &nums);
-		for (size_t i = 0; i < n; i++) {
-			if (nums[i].annot) {
-				check_annotated(nb, &nums[i], r->line);
+		size_t seg0 = ru->u.n_segs, num0 = ru->u.n_nums;
+		row_unit_add_cell(ru, nb->ctx, cell, k++);
+		for (size_t i = num0; i < ru->u.n_nums; i++) {
+			const struct pnum *p = &ru->nums[i];
+			if (p->range_low)
+				continue;
+			if (p->annot) {
+				check_annotated(nb, p, p->low != SIZE_MAX ? &ru->nums[p->low] : NULL, r->line);
 				continue;
 			}
 			r->nums = xgrow(r->nums, &r->cap_nums, r->n_nums + 1, sizeof *r->nums);
-			r->nums[r->n_nums++] = nums[i];
+			r->nums[r->n_nums++] = *p;
 		}
-		if (n == 0) {
+		if (ru->u.n_nums == num0) {
 			struct buf text = {0};
-			for (size_t i = 0; i < n_segs; i++)
-				if (segs[i].kind == SEG_TEXT || segs[i].kind == SEG_OPAQUE)
-					buf_append(&text, segs[i].s, segs[i].len);
+			for (size_t i = seg0; i < ru->u.n_segs; i++)
+				if (ru->segs[i].kind == SEG_TEXT || ru->segs[i].kind == SEG_OPAQUE)
+					buf_append(&text, ru->segs[i].s, ru->segs[i].len);
 			size_t a = 0, b = text.len;
 			if (text.s)
 				str_trim(text.s, &a, &b);
@@ -352,11 +500,30 @@ static void gather_row(struct numbers *nb, cmark_node *row_node, struct row *r, 
 			}
 			buf_free(&text);
 		}
-		free(nums);
-		/* the row's numbers point into the segments: keep them alive */
-		*keep = xrealloc(*keep, (*n_keep + 1) * sizeof **keep);
-		(*keep)[(*n_keep)++] = segs;
 	}
+}
+
+/* A row that rested on one line of an older run: a note for each of its
+ * numbers whose place there now holds something else.  Returns true when
+ * it added one. */
+static bool row_drift(const struct page_ctx *ctx, const struct row *r, const struct evfile *ev, struct diag *d)
+{
+	if (r->n_nums == 0)
+		return false;
+	struct num_token *toks = xcalloc(r->n_nums, sizeof *toks);
+	struct drift *dr = xcalloc(r->n_nums, sizeof *dr);
+	for (size_t i = 0; i < r->n_nums; i++)
+		toks[i] = r->nums[i].tok;
+	bool noted = false;
+	if (drift_find_row(ctx->lesson, ev, toks, r->n_nums, dr))
+		for (size_t i = 0; i < r->n_nums; i++)
+			if (!dr[i].followed || strcmp(dr[i].old_text, dr[i].now_text) != 0) {
+				drift_note(d, &dr[i]);
+				noted = true;
+			}
+	free(dr);
+	free(toks);
+	return noted;
 }
 
 static void row_failed(struct numbers *nb, const struct row *r, const struct evfile *ev, size_t best, size_t best_line,
@@ -370,10 +537,14 @@ static void row_failed(struct numbers *nb, const struct row *r, const struct evf
 	if (out_of_order)
 		diag_note(d, textfile_loc_line(&ev->ev.tf, best_line, 0, 0),
 			  "the row rests on this line, which comes before the previous row's");
-	else if (best_line)
+	bool bound = !out_of_order && row_drift(ctx, r, ev, d);
+	if (!out_of_order && !bound && best_line)
 		diag_note(d, textfile_loc_line(&ev->ev.tf, best_line, 0, 0),
 			  "the closest line holds %zu of the row's %zu numbers in order", best, r->n_nums);
-	diag_hint(d, "copy the row's values from one line of the transcript, keeping the transcript's order");
+	if (bound)
+		diag_hint(d, "the run changed: 'coursecheck update %s' carries the new values", ctx->path);
+	else
+		diag_hint(d, "copy the row's values from one line of the transcript, keeping the transcript's order");
 	diag_end(d);
 	ledger_add(ctx->ledger, LG_FAILED, r->line, 1, "table row", "not on one line of %s", ev->path);
 }
@@ -387,13 +558,14 @@ static void check_table(struct numbers *nb, struct page_block *b)
 	size_t n_lines = ev->ev.n_stdout;
 	size_t *owner = xcalloc(n_lines + 1, sizeof *owner); /* page line of the row resting there */
 	size_t prev = 0; /* stdout index + 1 of the previous row's line */
-	struct seg **keep = NULL;
-	size_t n_keep = 0;
 	for (cmark_node *row_node = cmark_node_first_child(b->node); row_node; row_node = cmark_node_next(row_node)) {
 		if (cmark_gfm_extensions_get_table_row_is_header(row_node))
 			continue;
 		struct row r = {0};
-		gather_row(nb, row_node, &r, &keep, &n_keep);
+		struct row_unit ru = {.u = {.ctx = ctx, .bank = &nb->bank}};
+		gather_row(nb, row_node, &r, &ru);
+		claims_check_unit(&ru.u);
+		row_unit_free(&ru);
 		if (r.n_nums == 0 && r.n_texts == 0) {
 			row_free(&r);
 			continue;
@@ -447,18 +619,24 @@ static void check_table(struct numbers *nb, struct page_block *b)
 		}
 		row_free(&r);
 	}
-	for (size_t i = 0; i < n_keep; i++)
-		free(keep[i]);
-	free(keep);
 	free(owner);
 }
 
-/* A table without the marker is prose, cell by cell. */
+/* A table without the marker is prose, row by row: the numbers of a row
+ * are traced together, each cell is a sentence for its claims. */
 static void check_plain_table(struct numbers *nb, struct page_block *b)
 {
-	for (cmark_node *row = cmark_node_first_child(b->node); row; row = cmark_node_next(row))
+	for (cmark_node *row = cmark_node_first_child(b->node); row; row = cmark_node_next(row)) {
+		struct row_unit ru = {.u = {.ctx = nb->ctx, .bank = &nb->bank}};
+		ru.u.line = page_node_line(&nb->ctx->pg, row);
+		size_t k = 0;
 		for (cmark_node *cell = cmark_node_first_child(row); cell; cell = cmark_node_next(cell))
-			check_prose(nb, cell);
+			row_unit_add_cell(&ru, nb->ctx, cell, k++);
+		check_unit_numbers(nb, &ru.u);
+		if (!cmark_gfm_extensions_get_table_row_is_header(row))
+			claims_check_unit(&ru.u);
+		row_unit_free(&ru);
+	}
 }
 
 void check_numbers(struct page_ctx *ctx)
@@ -471,12 +649,17 @@ void check_numbers(struct page_ctx *ctx)
 	for (size_t i = 0; i < ctx->n_ev; i++)
 		usable &= ctx->ev[i] && ctx->ev[i]->state == LOAD_OK;
 	if (!usable) {
+		/* said of the body as a whole: its first line, or the page's last
+		 * when the front matter is all there is */
+		size_t line = ctx->fm.first_body_line;
+		if (line > ctx->tf.n_lines)
+			line = ctx->tf.n_lines ? ctx->tf.n_lines : 1;
 		if (!ctx->is_readme || ctx->fm.present || ctx->n_ev > 0)
-			ledger_add(ctx->ledger, LG_FAILED, ctx->fm.first_body_line, 1, "numbers",
+			ledger_add(ctx->ledger, LG_FAILED, line, 1, "numbers",
 				   "not checked: the page has no usable evidence (see the errors above)");
 		/* a page with front matter has had its missing evidence field
 		 * reported; a README has only the lesson's evidence folder */
-		if (ctx->is_readme && !ctx->fm.present && ctx->n_ev == 0)
+		if (ctx->is_readme && !ctx->fm.present && ctx->n_ev == 0 && course_evidence_folder_usable(ctx->lesson))
 			diag_report(D_EVIDENCE_NONE, textfile_loc_line(&ctx->tf, 1, 0, 0),
 				    "lesson '%s' has no evidence yet: this README's numbers and transcripts cannot be checked",
 				    ctx->lesson);
@@ -493,6 +676,7 @@ void check_numbers(struct page_ctx *ctx)
 		else if (b->kind == BK_TABLE)
 			check_plain_table(&nb, b);
 	}
+	claims_release_names();
 	bank_free(&nb.bank);
 }
 
@@ -505,4 +689,16 @@ void check_numbers_release(void)
 	free(cited);
 	cited = NULL;
 	n_cited = cap_cited = 0;
+	strmap_free(&cited_names);
+	for (size_t i = 0; i < n_cite_pages; i++) {
+		free(cite_pages[i].lesson);
+		for (size_t k = 0; k < cite_pages[i].n_evidence; k++)
+			free(cite_pages[i].evidence[k]);
+		free(cite_pages[i].evidence);
+	}
+	free(cite_pages);
+	cite_pages = NULL;
+	n_cite_pages = 0;
+	cite_pages_read = false;
+	strmap_free(&cite_page_of);
 }

@@ -84,7 +84,10 @@ void check_evidence_state(const struct evfile *ev, const char *lesson, const str
 		return;
 	}
 	v = evidence_get(e, "program", &line);
-	if (prog && strcmp(v, prog->path) != 0) {
+	char *norm = repo_normalize(v); /* two names of one file are one program */
+	bool same = prog && strcmp(norm ? norm : v, prog->path) == 0;
+	free(norm);
+	if (prog && !same) {
 		struct diag *d = diag_begin(D_EVIDENCE_MISMATCH, at, "evidence '%s' was captured from '%s', not '%s'",
 					    ev->path, v, prog->path);
 		diag_note(d, textfile_loc_line(&e->tf, line, 0, 0), "its header says program: %s", v);
@@ -121,6 +124,7 @@ static void readme_defaults(struct page_ctx *ctx)
 	ctx->lesson = xstrndup(p, strcspn(p, "/"));
 	size_t count;
 	char *prog = course_lesson_program(ctx->lesson, &count);
+	course_evidence_folder_usable(ctx->lesson); /* a refused folder is named, not taken as empty */
 	char *ev = repo_newest_evidence(ctx->lesson);
 	if (prog)
 		ctx->fm.program = prog;
@@ -152,16 +156,21 @@ static void superseded(const struct page_ctx *ctx, const struct evfile *ev, stru
 static void load_sources(struct page_ctx *ctx)
 {
 	if (ctx->fm.program) {
-		struct program *p = course_program(ctx->fm.program);
+		/* compared with the evidence's program: one file, one name */
+		char *norm = repo_normalize(ctx->fm.program);
+		struct program *p = course_program(norm ? norm : ctx->fm.program);
+		free(norm);
 		struct diag_loc at = textfile_loc_line(&ctx->tf, ctx->fm.program_line, ctx->fm.program_col, 0);
-		if (!course_report_unusable(p->state, p->why, p->path, at, "program"))
+		if (!course_report_unusable(p->state, p->why, p->path, at, "program") && p->state == LOAD_OK)
 			ctx->prog = p;
 	}
 	ctx->n_ev = ctx->fm.n_evidence;
 	ctx->ev = xcalloc(ctx->n_ev ? ctx->n_ev : 1, sizeof *ctx->ev);
 	for (size_t i = 0; i < ctx->n_ev; i++) {
 		const struct fm_evidence *fe = &ctx->fm.evidence[i];
-		struct evfile *ev = course_evidence(fe->path);
+		char *norm = repo_normalize(fe->path);
+		struct evfile *ev = course_evidence(norm ? norm : fe->path);
+		free(norm);
 		struct diag_loc at = textfile_loc_line(&ctx->tf, fe->line, fe->col, 0);
 		if (course_report_unusable(ev->state, ev->why, ev->path, at, "evidence"))
 			continue;
@@ -201,7 +210,19 @@ static void set_policy(const struct page_ctx *ctx)
 	diag_set_policy(draft, ctx->opts->strict || ctx->fm.status == STATUS_PUBLISHED);
 }
 
+static int check_page_file(const char *relpath, const struct check_opts *opts, struct ledger *lg);
+
+/* A page's diagnostics are capped (diag_file_begin): a line of 100,000
+ * untraced numbers prints a few hundred and a count, not 100 MB. */
 int check_page(const char *relpath, const struct check_opts *opts, struct ledger *lg)
+{
+	diag_file_begin(relpath);
+	int rc = check_page_file(relpath, opts, lg);
+	diag_file_end();
+	return rc;
+}
+
+static int check_page_file(const char *relpath, const struct check_opts *opts, struct ledger *lg)
 {
 	struct page_ctx ctx = {.path = relpath, .opts = opts, .ledger = lg};
 	diag_set_policy(false, opts->strict);
@@ -218,8 +239,7 @@ int check_page(const char *relpath, const struct check_opts *opts, struct ledger
 		return -1;
 	}
 	free(fs);
-	if (ctx.tf.has_nul) {
-		diag_report(D_FILE_ENCODING, textfile_loc_line(&ctx.tf, 1, 0, 0), "page holds a NUL byte: it is not text");
+	if (textfile_report_encoding(&ctx.tf, "page")) {
 		textfile_free(&ctx.tf);
 		return 0;
 	}

@@ -160,7 +160,18 @@ static char *named_evidence(const struct program *p, const char *lesson, const c
 	return path;
 }
 
+static void check_program_files(const char *lesson, const struct check_opts *opts);
+
 void check_program(const char *lesson, const struct check_opts *opts)
+{
+	char *folder = xasprintf("programs/%s", lesson);
+	diag_file_begin(folder);
+	check_program_files(lesson, opts);
+	diag_file_end();
+	free(folder);
+}
+
+static void check_program_files(const char *lesson, const struct check_opts *opts)
 {
 	diag_set_policy(false, opts->strict);
 	size_t count;
@@ -183,7 +194,8 @@ void check_program(const char *lesson, const struct check_opts *opts)
 	free(folder);
 	struct program *p = course_program(path);
 	free(path);
-	if (course_report_unusable(p->state, p->why, p->path, (struct diag_loc){.path = p->path}, "program"))
+	if (course_report_unusable(p->state, p->why, p->path, (struct diag_loc){.path = p->path}, "program") ||
+	    p->state != LOAD_OK)
 		return;
 	diag_checks_add(1);
 	if (!p->hdr.build.text || p->hdr.build.count > 1)
@@ -192,10 +204,11 @@ void check_program(const char *lesson, const struct check_opts *opts)
 		header_line_problem(p, &p->hdr.run, "Run");
 	header_unreadable(p);
 
+	bool folder_ok = course_evidence_folder_usable(lesson);
 	char *newest = repo_newest_evidence(lesson);
 	char *evpath = named_evidence(p, lesson, newest);
 	if (!evpath) {
-		if (!newest) {
+		if (!newest && folder_ok) {
 			struct diag *d = diag_begin(D_EVIDENCE_NONE, textfile_loc_line(&p->tf, p->hdr.first_line ? p->hdr.first_line : 1, 0, 0),
 						    "lesson '%s' has no evidence yet", lesson);
 			diag_hint(d, "capture it on the GPU node with 'make evidence LESSON=%s'", lesson);

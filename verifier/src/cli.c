@@ -9,64 +9,147 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cliopt.h"
+#include "filewrite.h"
 #include "course.h"
 #include "diag.h"
 #include "proghdr.h"
 #include "numtok.h"
 #include "re.h"
 #include "repo.h"
+#include "report.h"
 #include "util.h"
 
-struct common {
-	const char *root;
-	bool strict;
-};
+/* What one run of a command was asked for: the shared options and where
+ * its report goes.  Set up once by cli_begin, ended by cli_end. */
+static struct {
+	const char *name; /* "verify" */
+	struct cliopt opt;
+	enum report_format format;
+	char *buffer; /* the report while it is written, when --output names a file */
+	size_t buffer_len;
+	FILE *out;
+} run;
 
 void cli_setup_diag(void)
 {
-	const char *no_color = getenv("NO_COLOR");
-	diag_init(stderr, isatty(STDERR_FILENO) && !(no_color && *no_color));
+	diag_init(stderr, cliopt_use_color(run.opt.color, STDERR_FILENO) && run.format == REPORT_TEXT);
 }
 
-/* Parses the options shared by verify and explain.  Returns the index of
- * the first operand, or -1 after a usage message. */
-static int parse_common(int argc, char **argv, struct common *c, const char *usage)
+void cli_setup(const struct cliopt *o)
 {
-	static const struct option longs[] = {
-		{"root", required_argument, NULL, 'r'},
-		{"as", required_argument, NULL, 'a'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	optind = 1;
-	opterr = 0;
-	int ch;
-	while ((ch = getopt_long(argc, argv, "+h", longs, NULL)) != -1) {
-		switch (ch) {
-		case 'r':
-			c->root = optarg;
-			break;
-		case 'a':
-			if (strcmp(optarg, "published") != 0) {
-				fprintf(stderr, "coursecheck %s: --as takes 'published', not '%s'\n", argv[0], optarg);
-				return -1;
-			}
-			c->strict = true;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			exit(0);
-		default:
-			fprintf(stderr, "coursecheck %s: unknown option '%s'\n%s", argv[0], argv[optind - 1], usage);
+	run.opt = *o;
+	run.format = REPORT_TEXT;
+	cli_setup_diag();
+}
+
+int cli_begin(const struct cliopt_cmd *cmd, const char *name, const struct cliopt *o, bool formats_all)
+{
+	run.name = name;
+	run.opt = *o;
+	run.format = report_format_default();
+	if (o->format && report_format_parse(o->format, &run.format) != 0)
+		return cliopt_usage_error(cmd, "--format takes text, json, sarif, github or junit, not '%s'", o->format);
+	if (!formats_all && run.format != REPORT_TEXT && run.format != REPORT_JSON) {
+		if (o->format)
+			return cliopt_usage_error(cmd, "--format takes text or json, not '%s'", o->format);
+		run.format = REPORT_TEXT; /* GitHub's default is for verify */
+	}
+	run.out = stdout;
+	if (o->output) {
+		run.out = open_memstream(&run.buffer, &run.buffer_len);
+		if (!run.out) {
+			fprintf(stderr, "coursecheck %s: %s\n", name, strerror(errno));
 			return -1;
 		}
 	}
-	if (repo_open(c->root ? c->root : ".") != 0) {
-		fprintf(stderr, "coursecheck %s: cannot open repository '%s': %s\n", argv[0], c->root ? c->root : ".",
-			strerror(errno));
+	cli_setup_diag();
+	if (run.format == REPORT_TEXT && o->output)
+		diag_init(run.out, false);
+	report_start(run.format, run.out, name);
+	return 0;
+}
+
+/* Opens the course: --root DIR (which must hold one), else the nearest
+ * folder at or above the current one that does (repo_find).  A run that
+ * finds no course checks nothing: it is refused, never a pass. */
+static int open_repo(const char *name, const char *root)
+{
+	char *why;
+	if (repo_find(root, &why) != 0) {
+		fprintf(stderr, "coursecheck %s: %s\n", name, why);
+		free(why);
 		return -1;
 	}
-	return optind;
+	return 0;
+}
+
+/* Whether path lies in the course's own folders (pages/, programs/,
+ * evidence/): a report never writes over the data it checks. */
+static bool in_course_folders(const char *path)
+{
+	char *copy = xstrdup(path), *slash = strrchr(copy, '/');
+	if (slash)
+		*slash = '\0';
+	char *dir = realpath(slash ? (*copy ? copy : "/") : ".", NULL), *root = realpath(repo_root(), NULL);
+	bool inside = false;
+	static const char *const folders[] = {"pages", "programs", "evidence"};
+	for (size_t i = 0; dir && root && i < ARRAY_LEN(folders); i++) {
+		char *top = xasprintf("%s/%s", root, folders[i]);
+		size_t n = strlen(top);
+		inside |= strncmp(dir, top, n) == 0 && (dir[n] == '\0' || dir[n] == '/');
+		free(top);
+	}
+	free(dir);
+	free(root);
+	free(copy);
+	return inside;
+}
+
+/* Writes the report kept in memory to --output's file. */
+static int write_output(void)
+{
+	fclose(run.out);
+	run.out = NULL;
+	if (in_course_folders(run.opt.output)) {
+		fprintf(stderr, "coursecheck %s: --output=%s: refused: a report is not written into pages/, programs/ or "
+				"evidence/\n", run.name, run.opt.output);
+		free(run.buffer);
+		run.buffer = NULL;
+		return -1;
+	}
+	/* through the one atomic writer: a reader of the report (a CI step, an
+	 * editor) never sees half of it, and a report file keeps its mode */
+	char *why = NULL;
+	int rc = filewrite_replace(run.opt.output, run.opt.output, run.buffer, run.buffer_len, &why);
+	if (rc != 0) {
+		fprintf(stderr, "coursecheck %s: %s\n", run.name, why);
+		free(why);
+	}
+	free(run.buffer);
+	run.buffer = NULL;
+	return rc;
+}
+
+/* The one rule for every command's exit status: 2 for a usage error, an
+ * operand that cannot be read or a write error (floor 2), else 1 when an
+ * error was reported, else 0. */
+static int cli_status(int floor)
+{
+	int status = diag_count(DIAG_ERROR) ? 1 : 0;
+	return floor > status ? floor : status;
+}
+
+int cli_end(int floor, size_t pages, size_t programs)
+{
+	struct report_summary s = {pages, programs, cli_status(floor)};
+	if (report_finish(&s) != 0) {
+		fprintf(stderr, "coursecheck %s: cannot write the report: %s\n", run.name, strerror(errno));
+		s.status = 2;
+	}
+	if (run.opt.output && write_output() != 0)
+		s.status = 2;
+	return s.status;
 }
 
 static bool readme_exists(const char *lesson, char **rel)
@@ -79,16 +162,11 @@ static bool readme_exists(const char *lesson, char **rel)
 	return ok;
 }
 
-/* Names on the command line are repository paths; a path given from the
- * current directory inside the repository is made relative to its root. */
+/* Names on the command line are taken from the current folder (or from
+ * the root with --root) and normalised: see repo_operand(). */
 static char *operand_path(const char *arg)
 {
-	if (arg[0] != '/')
-		return xstrdup(arg);
-	size_t n = strlen(repo_root());
-	if (strncmp(arg, repo_root(), n) == 0 && arg[n] == '/')
-		return xstrdup(arg + n + 1);
-	return xstrdup(arg);
+	return repo_operand(arg);
 }
 
 void cli_release(void)
@@ -100,128 +178,335 @@ void cli_release(void)
 	repo_close();
 }
 
-static int finish(const char *what, size_t pages, size_t programs)
+/* The summary line on standard error (not under -q), then the report. */
+static int finish(int floor, size_t pages, size_t programs)
 {
 	size_t errors = diag_count(DIAG_ERROR), warnings = diag_count(DIAG_WARNING);
-	fprintf(stderr, "coursecheck %s: %zu page%s, %zu program%s, %zu check%s: %zu error%s, %zu warning%s\n", what,
-		pages, pages == 1 ? "" : "s", programs, programs == 1 ? "" : "s", diag_checks(),
-		diag_checks() == 1 ? "" : "s", errors,
-		errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
+	if (!run.opt.quiet)
+		fprintf(stderr, "coursecheck %s: %zu page%s, %zu program%s, %zu check%s: %zu error%s, %zu warning%s\n",
+			run.name, pages, pages == 1 ? "" : "s", programs, programs == 1 ? "" : "s", diag_checks(),
+			diag_checks() == 1 ? "" : "s", errors, errors == 1 ? "" : "s", warnings,
+			warnings == 1 ? "" : "s");
+	int status = cli_end(floor, pages, programs);
 	cli_release();
-	return errors ? 1 : 0;
+	return status;
 }
 
+/* ---- verify ---- */
+
+struct verify_opts {
+	const struct cliopt_cmd *cmd; /* for messages */
+	struct check_opts check;
+	bool affected;
+};
+
+enum { OPT_AS = 0x200, OPT_AFFECTED };
+
 static const char verify_usage[] =
-	"usage: coursecheck verify [--as published] [--root DIR] [PAGE...]\n"
+	"usage: coursecheck verify [OPTION...] [PAGE...]\n"
 	"  Checks pages against their programs and evidence.  With no PAGE: every\n"
 	"  pages/*.md, every programs/*/README.md and every lesson program.\n"
-	"  --as published  check at published strictness (warnings are errors)\n"
-	"  --root DIR      the repository (default: the current directory)\n";
+	"  --as=published    check at published strictness (warnings are errors)\n"
+	"  --affected        the operands are changed files (pages, programs, evidence):\n"
+	"                    check the pages and programs they affect (pre-commit)\n"
+	"  --format=FORMAT   text (default), json, sarif, github or junit\n"
+	"  --output=FILE     write the report to FILE instead of standard output\n"
+	"  --root=DIR        the course (default: found from the current folder upward)\n"
+	"  -q, --quiet       only diagnostics: no summary line\n"
+	"  --color=WHEN      auto (default), always or never\n"
+	"  -h, --help        this text\n"
+	"      --version     the version\n"
+	"Exit status: 0 no error, 1 errors found, 2 usage or unreadable operand.\n";
+
+static const struct option verify_longs[] = {
+	{"as", required_argument, NULL, OPT_AS},
+	{"affected", no_argument, NULL, OPT_AFFECTED},
+	{NULL, 0, NULL, 0},
+};
+
+static const struct cliopt_cmd verify_cmd = {"coursecheck verify", verify_usage, "", verify_longs, CLIOPT_REPORT};
+
+static int verify_option(int ch, const char *arg, void *ctx)
+{
+	struct verify_opts *v = ctx;
+	switch (ch) {
+	case OPT_AS:
+		if (strcmp(arg, "published") != 0)
+			return cliopt_usage_error(v->cmd, "--as takes 'published', not '%s'", arg);
+		v->check.strict = true;
+		return 0;
+	case OPT_AFFECTED:
+		v->affected = true;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* Checks one page (or program README), bracketed for the report. */
+static int verify_page(const char *rel, const struct check_opts *opts, struct ledger *lg)
+{
+	report_file_begin(rel);
+	int rc = check_page(rel, opts, lg);
+	report_file_end();
+	return rc;
+}
+
+static void verify_lesson(const char *lesson, const struct check_opts *opts, size_t *pages, size_t *programs)
+{
+	char *readme;
+	if (readme_exists(lesson, &readme)) {
+		verify_page(readme, opts, NULL);
+		++*pages;
+	}
+	free(readme);
+	char *dir = xasprintf("programs/%s", lesson);
+	report_file_begin(dir);
+	check_program(lesson, opts);
+	report_file_end();
+	free(dir);
+	++*programs;
+}
+
+static void verify_all(const struct check_opts *opts, size_t *pages, size_t *programs)
+{
+	char **names;
+	size_t n = course_pages(&names);
+	for (size_t i = 0; i < n; i++) {
+		verify_page(names[i], opts, NULL);
+		free(names[i]);
+	}
+	free(names);
+	*pages += n;
+	char **lessons;
+	size_t nl = course_lessons(&lessons);
+	for (size_t i = 0; i < nl; i++) {
+		verify_lesson(lessons[i], opts, pages, programs);
+		free(lessons[i]);
+	}
+	free(lessons);
+}
+
+/* "programs/L/..." or "evidence/L/..." -> L (malloc'd), else NULL. */
+static char *lesson_of_path(const char *rel)
+{
+	static const char *const tops[] = {"programs/", "evidence/"};
+	for (size_t i = 0; i < ARRAY_LEN(tops); i++) {
+		size_t n = strlen(tops[i]);
+		if (strncmp(rel, tops[i], n) == 0 && rel[n] && strchr(rel + n, '/'))
+			return xstrndup(rel + n, strcspn(rel + n, "/"));
+	}
+	return NULL;
+}
+
+/* Whether the page's text names the lesson at all: a page can only depend
+ * on a lesson it names (its front matter, a cite, an evidence path), so
+ * this over-approximates what a change of the lesson affects. */
+static bool page_names(const char *page, const char *lesson)
+{
+	char *fs;
+	const char *why;
+	struct textfile tf;
+	bool named = false;
+	if (repo_resolve(page, &fs, &why) == REPO_OK && textfile_read(fs, page, &tf, &why) == 0) {
+		named = memmem(tf.data, tf.len, lesson, strlen(lesson)) != NULL;
+		textfile_free(&tf);
+	}
+	free(fs);
+	return named;
+}
+
+/* --affected: the changed files' pages, and for a changed program or
+ * evidence file its lesson, its README and every page naming the lesson. */
+static int verify_affected(char **files, int n, const struct check_opts *opts, size_t *pages, size_t *programs)
+{
+	char **lessons = xcalloc((size_t)n + 1, sizeof *lessons);
+	size_t nl = 0;
+	int status = 0;
+	char **all;
+	size_t n_all = course_pages(&all);
+	bool *page_done = xcalloc(n_all + 1, sizeof *page_done);
+	for (int i = 0; i < n; i++) {
+		char *rel = operand_path(files[i]);
+		char *lesson = lesson_of_path(rel);
+		size_t len = strlen(rel);
+		if (lesson) {
+			bool seen = false;
+			for (size_t k = 0; k < nl; k++)
+				seen |= strcmp(lessons[k], lesson) == 0;
+			if (seen)
+				free(lesson);
+			else
+				lessons[nl++] = lesson;
+		} else if (strncmp(rel, "pages/", 6) == 0 && len > 3 && strcmp(rel + len - 3, ".md") == 0) {
+			size_t k = 0;
+			while (k < n_all && strcmp(all[k], rel) != 0)
+				k++;
+			if (k == n_all || !page_done[k]) {
+				if (k < n_all)
+					page_done[k] = true;
+				/* one the course does not list is checked too: it says why */
+				if (verify_page(rel, opts, NULL) == 0)
+					++*pages;
+				else
+					status = 2;
+			}
+		} else if (!run.opt.quiet) {
+			fprintf(stderr, "coursecheck verify: %s: affects no page or program\n", rel);
+		}
+		free(rel);
+	}
+	for (size_t k = 0; k < n_all; k++)
+		for (size_t l = 0; l < nl && !page_done[k]; l++)
+			if (page_names(all[k], lessons[l])) {
+				page_done[k] = true;
+				if (verify_page(all[k], opts, NULL) == 0)
+					++*pages;
+			}
+	for (size_t l = 0; l < nl; l++)
+		verify_lesson(lessons[l], opts, pages, programs);
+	repo_free_list(all, n_all);
+	for (size_t l = 0; l < nl; l++)
+		free(lessons[l]);
+	free(lessons);
+	free(page_done);
+	return status;
+}
 
 int cli_verify(int argc, char **argv)
 {
-	cli_setup_diag();
-	struct common c = {0};
-	int first = parse_common(argc, argv, &c, verify_usage);
+	struct verify_opts v = {.cmd = &verify_cmd};
+	struct cliopt o;
+	int first = cliopt_parse(argc, argv, &verify_cmd, &o, verify_option, &v);
 	if (first < 0)
+		return first == CLIOPT_DONE ? 0 : 2;
+	if (cli_begin(&verify_cmd, "verify", &o, true) != 0 || open_repo("verify", o.root) != 0)
 		return 2;
-	struct check_opts opts = {.strict = c.strict};
 	size_t pages = 0, programs = 0;
 	int status = 0;
-	if (first < argc) {
+	if (v.affected && first == argc) {
+		cliopt_usage_error(&verify_cmd, "--affected takes the changed files as operands");
+		return 2;
+	}
+	if (v.affected) {
+		status = verify_affected(argv + first, argc - first, &v.check, &pages, &programs);
+	} else if (first < argc) {
 		for (int i = first; i < argc; i++) {
 			char *rel = operand_path(argv[i]);
-			if (check_page(rel, &opts, NULL) != 0)
+			if (verify_page(rel, &v.check, NULL) != 0)
 				status = 2;
 			else
 				pages++;
 			free(rel);
 		}
 	} else {
-		char **names;
-		size_t n = course_pages(&names);
-		for (size_t i = 0; i < n; i++) {
-			check_page(names[i], &opts, NULL);
-			free(names[i]);
-		}
-		free(names);
-		pages += n;
-		char **lessons;
-		size_t nl = course_lessons(&lessons);
-		for (size_t i = 0; i < nl; i++) {
-			char *readme;
-			if (readme_exists(lessons[i], &readme)) {
-				check_page(readme, &opts, NULL);
-				pages++;
-			}
-			free(readme);
-			check_program(lessons[i], &opts);
-			programs++;
-			free(lessons[i]);
-		}
-		free(lessons);
+		verify_all(&v.check, &pages, &programs);
 	}
-	int rc = finish("verify", pages, programs);
-	return status ? status : rc;
+	return finish(status, pages, programs);
 }
 
+/* ---- explain ---- */
+
 static const char explain_usage[] =
-	"usage: coursecheck explain [--as published] [--root DIR] PAGE...\n"
+	"usage: coursecheck explain [OPTION...] PAGE...\n"
 	"  Prints the ledger of each page: every code block with its provenance,\n"
 	"  every checked number with where it was traced, derived or declared\n"
 	"  external, every number skipped and why, and totals.  Diagnostics go to\n"
-	"  standard error as in verify.\n";
+	"  standard error as in verify.\n"
+	"  --as=published    check at published strictness (warnings are errors)\n"
+	"  --format=FORMAT   text (default) or json (the ledgers and the diagnostics)\n"
+	"  --output=FILE     write to FILE instead of standard output\n"
+	"  --root=DIR        the course (default: found from the current folder upward)\n"
+	"  -q, --quiet       no summary line\n"
+	"  --color=WHEN      auto (default), always or never\n"
+	"  -h, --help        this text\n"
+	"      --version     the version\n";
+
+static const struct option explain_longs[] = {
+	{"as", required_argument, NULL, OPT_AS},
+	{NULL, 0, NULL, 0},
+};
+static const struct cliopt_cmd explain_cmd = {"coursecheck explain", explain_usage, "", explain_longs, CLIOPT_REPORT};
 
 int cli_explain(int argc, char **argv)
 {
-	cli_setup_diag();
-	struct common c = {0};
-	int first = parse_common(argc, argv, &c, explain_usage);
+	struct verify_opts v = {.cmd = &explain_cmd};
+	struct cliopt o;
+	int first = cliopt_parse(argc, argv, &explain_cmd, &o, verify_option, &v);
 	if (first < 0)
-		return 2;
+		return first == CLIOPT_DONE ? 0 : 2;
 	if (first == argc) {
-		fputs(explain_usage, stderr);
+		cliopt_usage_error(&explain_cmd, "no PAGE given");
 		return 2;
 	}
-	struct check_opts opts = {.strict = c.strict};
+	if (cli_begin(&explain_cmd, "explain", &o, false) != 0 || open_repo("explain", o.root) != 0)
+		return 2;
 	int status = 0;
 	size_t pages = 0;
 	for (int i = first; i < argc; i++) {
 		char *rel = operand_path(argv[i]);
 		struct ledger lg = {0};
-		if (check_page(rel, &opts, &lg) != 0) {
+		if (verify_page(rel, &v.check, &lg) != 0) {
 			status = 2;
 		} else {
-			ledger_print(&lg, rel, stdout);
+			if (run.format == REPORT_JSON)
+				report_ledger(rel, &lg);
+			else
+				ledger_print(&lg, rel, run.out);
 			pages++;
 		}
 		ledger_free(&lg);
 		free(rel);
 	}
-	fflush(stdout);
-	int rc = finish("explain", pages, 0);
-	return status ? status : rc;
+	fflush(run.out);
+	return finish(status, pages, 0);
 }
+
+/* ---- ids, source-sha256 ---- */
+
+static const char ids_usage[] =
+	"usage: coursecheck ids [OPTION...]\n"
+	"  Lists the diagnostic kinds: their stable ids, levels and meanings.\n"
+	"  -h, --help        this text\n"
+	"      --version     the version\n"
+	"  (--root, -q and --color are accepted, as by every command)\n";
+static const struct cliopt_cmd ids_cmd = {"coursecheck ids", ids_usage, "", NULL, 0};
 
 int cli_ids(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	struct cliopt o;
+	int first = cliopt_parse(argc, argv, &ids_cmd, &o, NULL, NULL);
+	if (first < 0)
+		return first == CLIOPT_DONE ? 0 : 2;
+	if (first < argc) {
+		cliopt_usage_error(&ids_cmd, "takes no operand ('%s')", argv[first]);
+		return 2;
+	}
 	diag_print_table(stdout);
 	return 0;
 }
 
+static const char sha_usage[] =
+	"usage: coursecheck source-sha256 [OPTION...] FILE...\n"
+	"  Prints the SHA-256 that capture records as source-sha256: the program's text\n"
+	"  with LF line endings and without its Verified paragraph.\n"
+	"  -h, --help        this text\n"
+	"      --version     the version\n"
+	"  (--root, -q and --color are accepted, as by every command)\n";
+static const struct cliopt_cmd sha_cmd = {"coursecheck source-sha256", sha_usage, "", NULL, 0};
+
 int cli_source_sha256(int argc, char **argv)
 {
-	if (argc < 2) {
-		fputs("usage: coursecheck source-sha256 FILE...\n"
-		      "  Prints the SHA-256 that capture records as source-sha256: the program's text\n"
-		      "  with LF line endings and without its Verified paragraph.\n",
-		      stderr);
+	struct cliopt o;
+	int first = cliopt_parse(argc, argv, &sha_cmd, &o, NULL, NULL);
+	if (first < 0)
+		return first == CLIOPT_DONE ? 0 : 2;
+	if (first == argc) {
+		cliopt_usage_error(&sha_cmd, "no FILE given");
 		return 2;
 	}
 	int status = 0;
-	for (int i = 1; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		struct textfile tf;
 		const char *why;
 		if (textfile_read(argv[i], argv[i], &tf, &why) != 0) {

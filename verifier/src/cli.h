@@ -1,17 +1,33 @@
 /*
  * cli.h - the command line of coursecheck: one function per command, each
- * taking its own argv (argv[0] is the command name) and returning the
- * process exit status: 0 clean, 1 problems found in the course, 2 usage
- * error or a file named on the command line that cannot be read.
+ * taking its own argv (argv[0] is the command name), parsing it with
+ * cliopt_parse (cliopt.h) and returning the process exit status by one
+ * rule: 2 usage error, a file named on the command line that cannot be
+ * read, or a write error; else 1 when an error was reported; else 0.
  */
 #ifndef COURSECHECK_CLI_H
 #define COURSECHECK_CLI_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 int cli_verify(int argc, char **argv);
 
-/* Shared by every command: diagnostics on standard error, in colour only
- * on a terminal and never when NO_COLOR is set; and the release of
+struct cliopt;
+
+/* Shared by every command: diagnostics on standard error, in colour as
+ * --color and the environment say (cliopt_use_color); and the release of
  * everything the run cached, at exit, so leak checkers stay quiet. */
+void cli_setup(const struct cliopt *o);
+struct cliopt_cmd;
+/* For a command with a report (--format, --output): sets up the report
+ * and the diagnostics for what cliopt_parse found; formats_all: every
+ * format, else text and json only.  Returns 0, or -1 after a message. */
+int cli_begin(const struct cliopt_cmd *cmd, const char *name, const struct cliopt *o, bool formats_all);
+/* Renders the report, writes --output, and returns the exit status by the
+ * one rule: at least floor, at least 1 when an error was reported, 2 when
+ * writing the report failed. */
+int cli_end(int floor, size_t pages, size_t programs);
 void cli_setup_diag(void);
 void cli_release(void);
 

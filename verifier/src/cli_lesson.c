@@ -1,32 +1,42 @@
 /* cli_lesson.c - see cli_quote.h: `coursecheck lesson-files LESSON`. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "cli_quote.h"
+#include "cliopt.h"
 #include "lessonfiles.h"
 #include "repo.h"
 #include "util.h"
 
+static const char lesson_files_usage[] =
+	"usage: coursecheck lesson-files [OPTION...] LESSON\n"
+	"  Prints the files capture copies for a lesson and records in its evidence, as\n"
+	"  the evidence header has them: source-sha256, then source-file-N: PATH SHA-256.\n"
+	"  --root=DIR        the course (default: found from the current folder upward)\n"
+	"  -q, --quiet       accepted, as by every command (lesson-files prints no summary)\n"
+	"  --color=WHEN      auto (default), always or never\n"
+	"  -h, --help        this text\n"
+	"      --version     the version\n"
+	"Exit status: 0 listed, 2 usage, files that cannot be read or a lesson without a program.\n";
+static const struct cliopt_cmd lesson_files_cmd = {"coursecheck lesson-files", lesson_files_usage, "", NULL, 0};
+
 int cli_lesson_files(int argc, char **argv)
 {
-	const char *root = ".";
-	int i = 1;
-	if (i + 1 < argc && strcmp(argv[i], "--root") == 0) {
-		root = argv[i + 1];
-		i += 2;
+	struct cliopt o;
+	int i = cliopt_parse(argc, argv, &lesson_files_cmd, &o, NULL, NULL);
+	if (i < 0)
+		return i == CLIOPT_DONE ? 0 : 2;
+	if (argc - i != 1) {
+		cliopt_usage_error(&lesson_files_cmd, "takes one LESSON (%d operand%s given)", argc - i,
+				   argc - i == 1 ? "" : "s");
+		return 2;
 	}
-	if (argc - i != 1 || argv[i][0] == '-') {
-		fputs("usage: coursecheck lesson-files [--root DIR] LESSON\n"
-		      "  Prints the files capture copies for a lesson and records in its evidence, as the\n"
-		      "  evidence header has them: source-sha256, then source-file-N: PATH SHA-256.\n",
-		      argc - i == 1 && strcmp(argv[i], "--help") == 0 ? stdout : stderr);
-		return argc - i == 1 && strcmp(argv[i], "--help") == 0 ? 0 : 2;
-	}
-	if (repo_open(root) != 0) {
-		fprintf(stderr, "coursecheck lesson-files: cannot open repository '%s': %s\n", root, strerror(errno));
+	char *found_why;
+	if (repo_find(o.root, &found_why) != 0) {
+		fprintf(stderr, "coursecheck lesson-files: %s\n", found_why);
+		free(found_why);
 		return 2;
 	}
 	struct lesson_files f;

@@ -2,22 +2,32 @@
 #include "cli_quote.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cliopt.h"
 #include "evidence.h"
 #include "repo.h"
 #include "util.h"
 
 static const char quote_usage[] =
-	"usage: coursecheck quote [--root DIR] [--run NAME] [--stream stdout|stderr] [--label LABEL] EVIDENCE LINES\n"
-	"  Prints a transcript block (its marker and a ```text fence) holding lines N-M of\n"
-	"  a run's stdout or stderr in EVIDENCE, counted from 1.  Default: the first run's stdout.\n";
+	"usage: coursecheck quote [OPTION...] EVIDENCE LINES\n"
+	"  Prints a transcript block (its marker and a ```text fence) holding lines N-M\n"
+	"  of a run's stdout or stderr in EVIDENCE, counted from 1.  Default: the first\n"
+	"  run's stdout.\n"
+	"  --run=NAME        the run named NAME in the evidence's runs: line\n"
+	"  --stream=STREAM   stdout (default) or stderr\n"
+	"  --label=LABEL     the evidence label the marker names (a page's evidence: entry)\n"
+	"  --root=DIR        the course (default: found from the current folder upward)\n"
+	"  -q, --quiet       accepted, as by every command (quote prints no summary)\n"
+	"  --color=WHEN      auto (default), always or never\n"
+	"  -h, --help        this text\n"
+	"      --version     the version\n"
+	"Exit status: 0 printed, 2 usage, an unreadable evidence file or lines it lacks.\n";
 
 struct quote_opts {
-	const char *root, *run, *stream, *label;
+	const char *run, *stream, *label;
 };
 
 static int fail(const char *fmt, const char *a, const char *b)
@@ -121,46 +131,56 @@ static int quote(const struct quote_opts *o, const char *path, const char *lines
 	return status;
 }
 
+enum { OPT_RUN = 0x200, OPT_STREAM, OPT_LABEL };
+static const struct option quote_longs[] = {
+	{"run", required_argument, NULL, OPT_RUN},
+	{"stream", required_argument, NULL, OPT_STREAM},
+	{"label", required_argument, NULL, OPT_LABEL},
+	{NULL, 0, NULL, 0},
+};
+static const struct cliopt_cmd quote_cmd = {"coursecheck quote", quote_usage, "", quote_longs, 0};
+
+static int quote_option(int ch, const char *arg, void *ctx)
+{
+	struct quote_opts *o = ctx;
+	switch (ch) {
+	case OPT_RUN:
+		o->run = arg;
+		return 0;
+	case OPT_STREAM:
+		if (strcmp(arg, "stdout") != 0 && strcmp(arg, "stderr") != 0)
+			return cliopt_usage_error(&quote_cmd, "--stream takes stdout or stderr, not '%s'", arg);
+		o->stream = arg;
+		return 0;
+	case OPT_LABEL:
+		o->label = arg;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 int cli_quote(int argc, char **argv)
 {
-	static const struct option longs[] = {
-		{"root", required_argument, NULL, 'R'},   {"run", required_argument, NULL, 'r'},
-		{"stream", required_argument, NULL, 's'}, {"label", required_argument, NULL, 'l'},
-		{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
-	};
-	struct quote_opts o = {0};
-	optind = 1;
-	opterr = 0;
-	int ch;
-	while ((ch = getopt_long(argc, argv, "+h", longs, NULL)) != -1) {
-		switch (ch) {
-		case 'R':
-			o.root = optarg;
-			break;
-		case 'r':
-			o.run = optarg;
-			break;
-		case 's':
-			o.stream = optarg;
-			break;
-		case 'l':
-			o.label = optarg;
-			break;
-		case 'h':
-			fputs(quote_usage, stdout);
-			return 0;
-		default:
-			fprintf(stderr, "coursecheck quote: unknown option '%s'\n%s", argv[optind - 1], quote_usage);
-			return 2;
-		}
-	}
-	if (argc - optind != 2) {
-		fputs(quote_usage, stderr);
+	struct quote_opts q = {0};
+	struct cliopt o;
+	int first = cliopt_parse(argc, argv, &quote_cmd, &o, quote_option, &q);
+	if (first < 0)
+		return first == CLIOPT_DONE ? 0 : 2;
+	if (argc - first != 2) {
+		cliopt_usage_error(&quote_cmd, "takes EVIDENCE and LINES (%d operand%s given)", argc - first,
+				   argc - first == 1 ? "" : "s");
 		return 2;
 	}
-	if (repo_open(o.root ? o.root : ".") != 0)
-		return fail("cannot open repository '%s': %s", o.root ? o.root : ".", strerror(errno));
-	int status = quote(&o, argv[optind], argv[optind + 1]);
+	char *why;
+	if (repo_find(o.root, &why) != 0) {
+		fprintf(stderr, "coursecheck quote: %s\n", why);
+		free(why);
+		return 2;
+	}
+	char *rel = repo_operand(argv[first]);
+	int status = quote(&q, rel, argv[first + 1]);
+	free(rel);
 	repo_close();
 	return status;
 }

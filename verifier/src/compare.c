@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strmap.h"
 #include "util.h"
 
 void lines_push(struct lines *l, const char *s, size_t len, size_t src_line)
@@ -250,33 +251,245 @@ static size_t segment_match(const struct lines *ex, size_t from, size_t to, cons
 	return same;
 }
 
-static bool find_segments(const struct lines *excerpt, const struct lines *hay, const size_t *seg_from,
-			  const size_t *seg_to, size_t n_seg, size_t *first, size_t *seg_at);
+/* ---- indexed excerpt search ------------------------------------------
+ *
+ * Each line gets a key: the id of its core (the text without leading and
+ * trailing blanks, ids handed out by a hash map) and how much more or less
+ * it is indented than the line before it that is not blank.  Two runs of
+ * lines that are equal after each side's own common indentation is removed
+ * have equal keys (the first line's indentation aside), so a segment is
+ * found with Knuth-Morris-Pratt over the keys: linear in the hay and the
+ * segment, however often the segment's first line repeats.  Each key match
+ * is confirmed by segment_match (a tab is not spaces).
+ */
 
-bool lines_find_excerpt(const struct lines *excerpt, const struct lines *hay, size_t *first, size_t *line_pos)
+#define KEY_BLANK SIZE_MAX
+
+struct key {
+	size_t core; /* KEY_BLANK for a blank line */
+	long step;   /* indentation minus that of the previous non-blank line */
+};
+
+struct keyed {
+	struct key *k;
+	size_t n;
+};
+
+/* struct lines_index (compare.h): the hay's keys and the map of core ids */
+struct key_ids {
+	struct strmap map;
+	size_t next;
+};
+
+static void line_core(const struct line *x, size_t *a, size_t *b)
 {
-	/* the segments between "..." lines */
-	size_t *seg_from = xmalloc((excerpt->n + 1) * sizeof *seg_from);
-	size_t *seg_to = xmalloc((excerpt->n + 1) * sizeof *seg_to);
+	*a = 0;
+	*b = x->len;
+	while (*b && (x->s[*b - 1] == ' ' || x->s[*b - 1] == '\t' || x->s[*b - 1] == '\r'))
+		(*b)--;
+	while (*a < *b && (x->s[*a] == ' ' || x->s[*a] == '\t'))
+		(*a)++;
+}
+
+static void make_keys(struct key_ids *ids, const struct lines *l, size_t from, size_t to, struct keyed *out)
+{
+	out->n = to - from;
+	out->k = xmalloc((out->n + 1) * sizeof *out->k);
+	long prev = 0;
+	for (size_t i = from; i < to; i++) {
+		size_t a, b;
+		line_core(&l->v[i], &a, &b);
+		struct key *k = &out->k[i - from];
+		if (a == b) {
+			*k = (struct key){KEY_BLANK, 0};
+			continue;
+		}
+		size_t id;
+		if (!strmap_get(&ids->map, l->v[i].s + a, b - a, &id)) {
+			id = ids->next++;
+			strmap_add(&ids->map, l->v[i].s + a, b - a, id, NULL);
+		}
+		*k = (struct key){id, (long)a - prev};
+		prev = (long)a;
+	}
+}
+
+/* Pattern position i against key y: the first line's step is free. */
+static bool key_eq(const struct key *p, size_t i, const struct key *y)
+{
+	return p[i].core == y->core && (i == 0 || p[i].core == KEY_BLANK || p[i].step == y->step);
+}
+
+static size_t *kmp_table(const struct key *p, size_t m)
+{
+	size_t *fail = xmalloc((m + 1) * sizeof *fail);
+	fail[0] = 0;
+	if (m)
+		fail[1] = 0;
+	size_t q = 0;
+	for (size_t i = 1; i < m; i++) {
+		while (q && !key_eq(p, q, &p[i]))
+			q = fail[q];
+		if (key_eq(p, q, &p[i]))
+			q++;
+		fail[i + 1] = q;
+	}
+	return fail;
+}
+
+/* The earliest start >= from where excerpt lines [sf, st) match hay
+ * exactly, or SIZE_MAX. */
+static size_t find_segment(const struct lines *ex, size_t sf, size_t st, const struct lines *hay,
+			   const struct keyed *hk, struct key_ids *ids, size_t from)
+{
+	size_t m = st - sf;
+	struct keyed pk;
+	make_keys(ids, ex, sf, st, &pk);
+	size_t found = SIZE_MAX;
+	/* a segment with blank edges never matches (see segment_match) */
+	if (m == 0 || pk.k[0].core == KEY_BLANK || pk.k[m - 1].core == KEY_BLANK) {
+		free(pk.k);
+		return found;
+	}
+	size_t *fail = kmp_table(pk.k, m);
+	size_t q = 0;
+	for (size_t j = from; j < hk->n; j++) {
+		while (q && !key_eq(pk.k, q, &hk->k[j]))
+			q = fail[q];
+		if (key_eq(pk.k, q, &hk->k[j]))
+			q++;
+		if (q == m) {
+			bool all;
+			segment_match(ex, sf, st, hay, j + 1 - m, &all);
+			if (all) {
+				found = j + 1 - m;
+				break;
+			}
+			q = fail[q];
+		}
+	}
+	free(fail);
+	free(pk.k);
+	return found;
+}
+
+/* Work allowed to the search for the closest run, in line comparisons
+ * (the exact search above is linear; this one scores windows). */
+#define CLOSEST_BUDGET 4000000
+
+/* The start of the run of hay most like excerpt lines [sf, st) (two for
+ * each equal line, one for each of the same shape), the earliest of the
+ * best.  Every start is scored while that fits the budget; past it only
+ * the starts whose first line is equal or of the same shape, as many as
+ * fit. */
+static size_t closest_run(const struct lines *ex, size_t sf, size_t st, const struct lines *hay)
+{
+	size_t m = st - sf, best = 0, at = 0;
+	if (m == 0 || hay->n == 0)
+		return 0;
+	bool every = hay->n <= CLOSEST_BUDGET / m;
+	size_t spent = 0;
+	const struct line *x0 = &ex->v[sf];
+	for (size_t h = 0; h < hay->n && spent <= CLOSEST_BUDGET; h++) {
+		if (!every && !line_eq(x0, &hay->v[h]) && !same_shape(x0, &hay->v[h]))
+			continue;
+		bool all;
+		size_t same = segment_match(ex, sf, st, hay, h, &all);
+		spent += m;
+		if (same > best) {
+			best = same;
+			at = h;
+		}
+	}
+	return at;
+}
+
+/* The segments between "..." lines, placed greedily: each at its earliest
+ * exact match after the one before (and at least one omitted line).  If
+ * any placement exists the greedy one does, so this is the whole search. */
+void lines_index_build(struct lines_index *ix, const struct lines *hay)
+{
+	struct key_ids *ids = xcalloc(1, sizeof *ids);
+	struct keyed *hk = xcalloc(1, sizeof *hk);
+	make_keys(ids, hay, 0, hay->n, hk);
+	ix->hay = hay;
+	ix->ids = ids;
+	ix->keys = hk;
+}
+
+void lines_index_free(struct lines_index *ix)
+{
+	if (ix->keys)
+		free(ix->keys->k);
+	if (ix->ids)
+		strmap_free(&ix->ids->map);
+	free(ix->keys);
+	free(ix->ids);
+	memset(ix, 0, sizeof *ix);
+}
+
+static bool place_segments(const struct lines *excerpt, struct lines_index *ix, const size_t *seg_from,
+			   const size_t *seg_to, size_t n_seg, size_t *seg_at, size_t *failed)
+{
+	size_t next = 0, g = 0;
+	for (; g < n_seg; g++) {
+		size_t at = find_segment(excerpt, seg_from[g], seg_to[g], ix->hay, ix->keys, ix->ids, next);
+		if (at == SIZE_MAX)
+			break;
+		seg_at[g] = at;
+		next = at + (seg_to[g] - seg_from[g]) + 1;
+	}
+	*failed = g;
+	return g == n_seg;
+}
+
+/* The segments of an excerpt: [from[i], to[i]) between "..." lines. */
+static size_t excerpt_segments(const struct lines *excerpt, size_t **from, size_t **to)
+{
+	*from = xmalloc((excerpt->n + 1) * sizeof **from);
+	*to = xmalloc((excerpt->n + 1) * sizeof **to);
 	size_t n_seg = 0, s = 0;
 	for (size_t i = 0; i <= excerpt->n; i++) {
 		if (i == excerpt->n || is_ellipsis(&excerpt->v[i])) {
 			if (i > s) {
-				seg_from[n_seg] = s;
-				seg_to[n_seg++] = i;
+				(*from)[n_seg] = s;
+				(*to)[n_seg++] = i;
 			}
 			s = i + 1;
 		}
 	}
+	return n_seg;
+}
+
+bool lines_find_excerpt(const struct lines *excerpt, const struct lines *hay, size_t *first, size_t *line_pos)
+{
+	struct lines_index ix;
+	lines_index_build(&ix, hay);
+	bool found = lines_find_excerpt_in(excerpt, &ix, first, line_pos);
+	lines_index_free(&ix);
+	return found;
+}
+
+bool lines_find_excerpt_in(const struct lines *excerpt, struct lines_index *ix, size_t *first, size_t *line_pos)
+{
+	const struct lines *hay = ix->hay;
+	size_t *seg_from, *seg_to;
+	size_t n_seg = excerpt_segments(excerpt, &seg_from, &seg_to);
 	*first = 0;
 	size_t *seg_at = xmalloc((n_seg + 1) * sizeof *seg_at);
-	bool found = n_seg > 0 && find_segments(excerpt, hay, seg_from, seg_to, n_seg, first, seg_at);
-	if (found && line_pos) {
-		for (size_t i = 0; i < excerpt->n; i++)
-			line_pos[i] = SIZE_MAX;
-		for (size_t g = 0; g < n_seg; g++)
-			for (size_t i = seg_from[g]; i < seg_to[g]; i++)
-				line_pos[i] = seg_at[g] + (i - seg_from[g]);
+	size_t failed = 0;
+	bool found = n_seg > 0 && place_segments(excerpt, ix, seg_from, seg_to, n_seg, seg_at, &failed);
+	if (found) {
+		*first = seg_at[0];
+		if (line_pos) {
+			for (size_t i = 0; i < excerpt->n; i++)
+				line_pos[i] = SIZE_MAX;
+			for (size_t g = 0; g < n_seg; g++)
+				for (size_t i = seg_from[g]; i < seg_to[g]; i++)
+					line_pos[i] = seg_at[g] + (i - seg_from[g]);
+		}
+	} else if (n_seg > 0) {
+		*first = closest_run(excerpt, seg_from[0], seg_to[0], hay);
 	}
 	free(seg_at);
 	free(seg_from);
@@ -284,80 +497,134 @@ bool lines_find_excerpt(const struct lines *excerpt, const struct lines *hay, si
 	return found;
 }
 
-static bool find_segments(const struct lines *excerpt, const struct lines *hay, const size_t *seg_from,
-			  const size_t *seg_to, size_t n_seg, size_t *first, size_t *seg_at)
+/* Changes between hay[at, at + len) and excerpt lines [sf, st), both
+ * normalised as the comparison does; SIZE_MAX when too large to count. */
+static size_t window_edits(const struct lines *ex, size_t sf, size_t st, const struct lines *hay, size_t at,
+			   size_t len)
 {
-	size_t best_same = 0;
-	for (size_t start = 0; start < hay->n; start++) {
-		bool all;
-		size_t same = segment_match(excerpt, seg_from[0], seg_to[0], hay, start, &all);
-		if (same > best_same) {
-			best_same = same;
-			*first = start;
-		}
-		if (!all)
-			continue;
-		/* later segments: the earliest match after at least one omitted line */
-		size_t next = start + (seg_to[0] - seg_from[0]) + 1;
-		bool ok = true;
-		seg_at[0] = start;
-		for (size_t g = 1; g < n_seg && ok; g++) {
-			ok = false;
-			for (size_t at = next; at < hay->n; at++) {
-				segment_match(excerpt, seg_from[g], seg_to[g], hay, at, &all);
-				if (all) {
-					seg_at[g] = at;
-					next = at + (seg_to[g] - seg_from[g]) + 1;
-					ok = true;
+	struct lines x = {0}, y = {0};
+	for (size_t i = sf; i < st; i++)
+		lines_push(&x, ex->v[i].s, ex->v[i].len, ex->v[i].src_line);
+	for (size_t i = at; i < at + len && i < hay->n; i++)
+		lines_push(&y, hay->v[i].s, hay->v[i].len, hay->v[i].src_line);
+	lines_normalise(&x);
+	lines_normalise(&y);
+	size_t edits = SIZE_MAX;
+	if ((x.n + 1) * (y.n + 1) <= 1000000) {
+		/* in a run of removed and added lines, a removed line paired
+		 * with an added one of the same shape (its digits changed) is
+		 * one change; every other line of the run is one more */
+		struct edit *e;
+		size_t n = edit_script(&y, &x, &e);
+		edits = 0;
+		for (size_t q = 0; q < n;) {
+			size_t r = q;
+			while (r < n && e[r].op != ' ')
+				r++;
+			size_t mi = q, pi = q, changes = 0;
+			for (;;) {
+				while (mi < r && e[mi].op != '-')
+					mi++;
+				while (pi < r && e[pi].op != '+')
+					pi++;
+				if (mi == r || pi == r)
 					break;
-				}
+				changes += same_shape(&y.v[e[mi].ai], &x.v[e[pi].bi]) ? 1 : 2;
+				mi++;
+				pi++;
 			}
+			for (; mi < r; mi++)
+				changes += e[mi].op == '-';
+			for (; pi < r; pi++)
+				changes += e[pi].op == '+';
+			edits += changes;
+			q = r;
+			while (q < n && e[q].op == ' ')
+				q++;
 		}
-		if (ok) {
-			*first = start;
-			return true;
-		}
+		free(e);
 	}
-	return false;
+	lines_free(&x);
+	lines_free(&y);
+	return edits;
 }
 
-void lines_excerpt_miss(const struct lines *excerpt, const struct lines *hay, size_t *from, size_t *to, size_t *near)
+void lines_excerpt_miss(const struct lines *excerpt, const struct lines *hay, size_t *from, size_t *to, size_t *near,
+			size_t *near_len)
 {
+	size_t *seg_from, *seg_to;
+	size_t n_seg = excerpt_segments(excerpt, &seg_from, &seg_to);
+	size_t *seg_at = xmalloc((n_seg + 1) * sizeof *seg_at);
+	size_t g = 0;
 	*from = 0;
 	*to = excerpt->n;
 	*near = 0;
-	size_t next = 0, s = 0;
-	for (size_t i = 0; i <= excerpt->n; i++) {
-		if (i < excerpt->n && !is_ellipsis(&excerpt->v[i]))
-			continue;
-		if (i > s) {
-			/* segment [s, i): its earliest full match at or after next */
-			bool all = false;
-			size_t at = next;
-			for (; at < hay->n; at++) {
-				segment_match(excerpt, s, i, hay, at, &all);
-				if (all)
-					break;
-			}
-			if (!all) {
-				size_t best = 0;
-				for (size_t h = 0; h < hay->n; h++) {
-					bool whole;
-					size_t same = segment_match(excerpt, s, i, hay, h, &whole);
-					if (same > best) {
-						best = same;
-						*near = h;
-					}
+	*near_len = excerpt->n;
+	if (n_seg > 0) {
+		struct lines_index ix;
+		lines_index_build(&ix, hay);
+		place_segments(excerpt, &ix, seg_from, seg_to, n_seg, seg_at, &g);
+		lines_index_free(&ix);
+		if (g == n_seg)
+			g = n_seg - 1; /* all placed: nothing is missing (not called so) */
+		*from = seg_from[g];
+		*to = seg_to[g];
+		size_t m = *to - *from;
+		size_t start = closest_run(excerpt, *from, *to, hay);
+		*near = start;
+		*near_len = m;
+		/* A line missing from the page, or one too many, shifts the
+		 * rest: of the windows near the closest run, the one with the
+		 * fewest edits makes the diff show only the line that differs. */
+		size_t best = window_edits(excerpt, *from, *to, hay, start, m);
+		for (size_t d = 0; d <= 4 && best != SIZE_MAX; d++) {
+			if (d == 2)
+				continue;
+			for (size_t dl = 0; dl <= 4; dl++) {
+				if (start + d < 2 || m + dl < 2 || m + dl - 2 == 0)
+					continue;
+				size_t s0 = start + d - 2, len = m + dl - 2;
+				if (s0 >= hay->n)
+					continue;
+				size_t e = window_edits(excerpt, *from, *to, hay, s0, len);
+				if (e < best) {
+					best = e;
+					*near = s0;
+					*near_len = len;
 				}
-				*from = s;
-				*to = i;
-				return;
 			}
-			next = at + (i - s) + 1; /* "..." stands for at least one line */
-			*from = s;
-			*to = i;
-			*near = at;
 		}
-		s = i + 1;
+		for (size_t dl = 0; dl <= 4 && best != SIZE_MAX; dl++) {
+			if (dl == 2 || m + dl < 2 || m + dl - 2 == 0)
+				continue;
+			size_t e = window_edits(excerpt, *from, *to, hay, start, m + dl - 2);
+			if (e < best) {
+				best = e;
+				*near = start;
+				*near_len = m + dl - 2;
+			}
+		}
+		if (*near + *near_len > hay->n)
+			*near_len = hay->n > *near ? hay->n - *near : 0;
 	}
+	free(seg_at);
+	free(seg_from);
+	free(seg_to);
+}
+
+bool lines_first_change(const struct lines *a, const struct lines *b, size_t *ai, size_t *bi)
+{
+	struct edit *e;
+	size_t n = edit_script(a, b, &e);
+	bool changed = false;
+	*ai = *bi = 0;
+	for (size_t q = 0; q < n; q++)
+		if (e[q].op != ' ') {
+			*ai = e[q].ai;
+			*bi = e[q].bi;
+			changed = true;
+			break;
+		}
+	free(e);
+	return changed;
 }

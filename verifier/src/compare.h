@@ -51,10 +51,34 @@ char *lines_diff(const struct lines *a, const char *a_name, const struct lines *
  * the closest run (most equal lines). */
 bool lines_find_excerpt(const struct lines *excerpt, const struct lines *hay, size_t *first, size_t *line_pos);
 
+/* An index of hay for many excerpt searches in it: the keys of its lines,
+ * built once (linear in hay).  hay is borrowed and must outlive it, as
+ * must the excerpts searched with it (the index keeps their lines' text). */
+struct lines_index {
+	const struct lines *hay;
+	struct key_ids *ids;
+	struct keyed *keys;
+};
+void lines_index_build(struct lines_index *ix, const struct lines *hay);
+void lines_index_free(struct lines_index *ix);
+/* lines_find_excerpt in an indexed hay. */
+bool lines_find_excerpt_in(const struct lines *excerpt, struct lines_index *ix, size_t *first, size_t *line_pos);
+
 /* After lines_find_excerpt failed: the first segment of the excerpt (its
  * lines [*from, *to)) that has no place after the segments before it, and
- * the hay index of that segment's closest run, so that a diagnostic can
- * show the one part that drifted. */
-void lines_excerpt_miss(const struct lines *excerpt, const struct lines *hay, size_t *from, size_t *to, size_t *near);
+ * the run of hay closest to it, hay[*near, *near + *near_len): its length
+ * may differ from the segment's by a line or two, so that a line missing
+ * from the page (or one too many) shows in a diff as that line alone. */
+void lines_excerpt_miss(const struct lines *excerpt, const struct lines *hay, size_t *from, size_t *to, size_t *near,
+			size_t *near_len);
+
+/* The first edit of the minimal diff from a to b: *ai and *bi are the
+ * indices in a and b where the two first part (a line only in a is at
+ * *ai, before b's line *bi).  Returns false when they are equal. */
+bool lines_first_change(const struct lines *a, const struct lines *b, size_t *ai, size_t *bi);
+
+/* Work is linear in the excerpt and the hay: the exact search is
+ * Knuth-Morris-Pratt over line keys (compare.c); the closest run, only
+ * looked for after a mismatch, scores windows within a fixed budget. */
 
 #endif

@@ -1,7 +1,10 @@
 /* course.c - see course.h. */
 #include "course.h"
 
+#include "capture_repeats.h"
+
 #include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -57,6 +60,10 @@ struct program *course_program(const char *relpath)
 		return p;
 	}
 	free(fs);
+	if (textfile_report_encoding(&p->tf, "program")) { /* no parser sees it */
+		p->state = LOAD_MALFORMED;
+		return p;
+	}
 	snippet_scan(&p->tf, true, &p->snippets);
 	proghdr_parse(&p->tf, &p->hdr);
 	proghdr_source_sha256(&p->tf, p->sha256);
@@ -70,6 +77,32 @@ static char *lesson_of_path(const char *relpath)
 		return xstrdup("");
 	const char *a = relpath + 9, *slash = strchr(a, '/');
 	return slash ? xstrndup(a, (size_t)(slash - a)) : xstrdup("");
+}
+
+/* The repeat-values header lies outside body-sha256 and carries its own
+ * seal (capture_repeats.h): a hand-edited value is evidence-edited too. */
+static void check_repeat_values(struct evfile *e, const char *relpath)
+{
+	size_t line;
+	const char *values = evidence_get(&e->ev, "repeat-values", &line);
+	if (!values)
+		return;
+	const char *seal = evidence_get(&e->ev, "repeat-values-sha256", NULL);
+	const struct textfile *tf = &e->ev.tf;
+	size_t from = tf->line_start[e->ev.stdout_first - 1], to = tf->line_start[e->ev.stderr_line - 1];
+	char actual[SHA256_HEX_LEN + 1];
+	repeats_seal(values, tf->data + from, to - from, actual);
+	size_t at;
+	bool formed = repeats_well_formed(values, &at);
+	if (formed && seal && strcmp(seal, actual) == 0)
+		return;
+	e->intact = false;
+	struct diag *d = diag_begin(D_EVIDENCE_EDITED, textfile_loc_line(tf, line, formed ? 0 : 16 + at, 0),
+				    !formed ? "repeat-values is not 'LINE:COL=V,V,...' entries with one value per repeat"
+				    : seal ? "repeat-values does not match its repeat-values-sha256: it was edited after capture"
+					   : "repeat-values has no repeat-values-sha256 seal");
+	diag_hint(d, "restore it with 'git checkout -- %s', or capture the lesson again", relpath);
+	diag_end(d);
 }
 
 struct evfile *course_evidence(const char *relpath)
@@ -115,6 +148,7 @@ struct evfile *course_evidence(const char *relpath)
 		diag_hint(d, "restore it with 'git checkout -- %s', or capture the lesson again", relpath);
 		diag_end(d);
 	}
+	check_repeat_values(e, relpath);
 	return e;
 }
 
@@ -135,32 +169,163 @@ bool course_report_unusable(enum load_state state, const char *why, const char *
 	return true;
 }
 
+/* Folders already reported this run: a refused folder is named once, not
+ * once for every page that would have listed it. */
+static char **reported;
+static size_t n_reported, cap_reported;
+
+static bool report_once(const char *rel)
+{
+	for (size_t i = 0; i < n_reported; i++)
+		if (strcmp(reported[i], rel) == 0)
+			return false;
+	reported = xgrow(reported, &cap_reported, n_reported + 1, sizeof *reported);
+	reported[n_reported++] = xstrdup(rel);
+	return true;
+}
+
+static void folder_problem(enum diag_kind kind, const char *rel, const char *what, const char *why)
+{
+	if (!report_once(rel))
+		return;
+	struct diag *d = diag_begin(kind, (struct diag_loc){.path = rel}, "%s '%s' %s: %s", what, rel,
+				    kind == D_PATH_REFUSED ? "is refused" : "cannot be read", why);
+	diag_hint(d, kind == D_PATH_REFUSED ? "the course's folders must lie inside the repository: make it a real "
+					      "folder, not a link out"
+					    : "nothing in it was checked: make it a folder the checking user can list");
+	diag_end(d);
+}
+
+/* Opens the course folder rel for listing.  A folder that is refused (a
+ * link out of the repository) or cannot be listed is an error naming it,
+ * once a run: a run that silently lists nothing would pass with nothing
+ * checked.  A missing folder is an error only when required (pages/,
+ * programs/); a course may have no evidence yet.  NULL when it cannot be
+ * listed, with *bad telling refused or unreadable from missing; otherwise
+ * *fspath (malloc'd) is its file-system path. */
+static DIR *open_folder(const char *rel, bool required, const char *what, char **fspath, bool *bad)
+{
+	const char *why;
+	*fspath = NULL;
+	*bad = false;
+	switch (repo_resolve(rel, fspath, &why)) {
+	case REPO_OK:
+		break;
+	case REPO_REFUSED:
+		folder_problem(D_PATH_REFUSED, rel, what, why);
+		*bad = true;
+		return NULL;
+	default:
+		*bad = required || errno != ENOENT;
+		if (*bad)
+			folder_problem(D_FILE_UNREADABLE, rel, what, why);
+		return NULL;
+	}
+	DIR *dir = opendir(*fspath);
+	if (!dir) {
+		*bad = required || errno != ENOENT;
+		if (*bad)
+			folder_problem(D_FILE_UNREADABLE, rel, what, strerror(errno));
+		free(*fspath);
+		*fspath = NULL;
+	}
+	return dir;
+}
+
+/* Opens and closes: true when rel is listable or absent. */
+static bool folder_usable(const char *rel, const char *what)
+{
+	char *fs;
+	bool bad;
+	DIR *dir = open_folder(rel, false, what, &fs, &bad);
+	if (dir)
+		closedir(dir);
+	free(fs);
+	return !bad;
+}
+
+bool course_evidence_folder_usable(const char *lesson)
+{
+	if (!folder_usable("evidence", "folder"))
+		return false;
+	char *rel = xasprintf("evidence/%s", lesson);
+	bool ok = strchr(lesson, '/') || folder_usable(rel, "evidence folder");
+	free(rel);
+	return ok;
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A lesson folder's name goes into evidence headers and diagnostics on
+ * one line: a control byte in it would split the line (F12). */
+static bool lesson_name_ok(const char *name)
+{
+	unsigned char c = str_control_byte(name);
+	if (!c)
+		return true;
+	char *shown = str_escape_controls(name);
+	char *rel = xasprintf("programs/%s", shown);
+	struct diag *d = diag_begin(D_LESSON_NAME, (struct diag_loc){.path = rel},
+				    "lesson folder name holds the control byte 0x%02x; it was not checked", c);
+	diag_hint(d, "rename the folder to letters, digits, '-', '_' and '.'");
+	diag_end(d);
+	free(rel);
+	free(shown);
+	return false;
+}
+
+/* An entry of programs/ that is a lesson: a folder, named without control
+ * bytes, inside the repository and listable.  Anything that only looks
+ * like one (a link loop, a link out, an unreadable folder) is reported. */
+static bool lesson_entry(const char *fs, const char *name)
+{
+	char *path = xasprintf("%s/%s", fs, name);
+	struct stat st, lst;
+	int rc = stat(path, &st), err = errno;
+	bool link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
+	free(path);
+	if (rc != 0) {
+		if (link || err != ENOENT) { /* a link loop or a dangling link where a lesson was meant */
+			char *shown = str_escape_controls(name);
+			char *rel = xasprintf("programs/%s", shown);
+			folder_problem(D_FILE_UNREADABLE, rel, "lesson folder", strerror(err));
+			free(rel);
+			free(shown);
+		}
+		return false;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return false;
+	if (!lesson_name_ok(name))
+		return false;
+	char *rel = xasprintf("programs/%s", name), *lfs;
+	bool bad;
+	DIR *dir = open_folder(rel, true, "lesson folder", &lfs, &bad);
+	free(rel);
+	if (!dir)
+		return false;
+	closedir(dir);
+	free(lfs);
+	return true;
 }
 
 size_t course_lessons(char ***names)
 {
 	*names = NULL;
 	char *fs;
-	const char *why;
-	if (repo_resolve("programs", &fs, &why) != REPO_OK)
-		return 0;
-	DIR *dir = opendir(fs);
+	bool bad;
+	DIR *dir = open_folder("programs", true, "folder", &fs, &bad);
 	size_t n = 0, cap = 0;
 	if (dir) {
 		struct dirent *e;
 		while ((e = readdir(dir)) != NULL) {
-			if (!lessonfiles_is_lesson(e->d_name))
+			if (!lessonfiles_is_lesson(e->d_name) || !lesson_entry(fs, e->d_name))
 				continue;
-			char *path = xasprintf("%s/%s", fs, e->d_name);
-			struct stat st;
-			if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-				*names = xgrow(*names, &cap, n + 1, sizeof **names);
-				(*names)[n++] = xstrdup(e->d_name);
-			}
-			free(path);
+			*names = xgrow(*names, &cap, n + 1, sizeof **names);
+			(*names)[n++] = xstrdup(e->d_name);
 		}
 		closedir(dir);
 	}
@@ -172,6 +337,18 @@ size_t course_lessons(char ***names)
 
 char *course_lesson_program(const char *lesson, size_t *count)
 {
+	/* a lesson folder that is refused or cannot be listed is reported
+	 * (once a run) before the lesson's own rule looks into it */
+	*count = 0;
+	char *rel = xasprintf("programs/%s", lesson);
+	char *fs;
+	bool bad;
+	DIR *dir = strchr(lesson, '/') ? NULL : open_folder(rel, false, "lesson folder", &fs, &bad);
+	free(rel);
+	if (!dir)
+		return NULL;
+	closedir(dir);
+	free(fs);
 	size_t headed;
 	return lessonfiles_program(lesson, count, &headed);
 }
@@ -198,11 +375,9 @@ size_t course_pages(char ***out)
 {
 	*out = NULL;
 	char *fs;
-	const char *why;
+	bool bad;
 	size_t n = 0, cap = 0;
-	if (repo_resolve("pages", &fs, &why) != REPO_OK)
-		return 0;
-	DIR *dir = opendir(fs);
+	DIR *dir = open_folder("pages", true, "folder", &fs, &bad);
 	struct dirent *e;
 	while (dir && (e = readdir(dir)) != NULL) {
 		size_t len = strlen(e->d_name);
@@ -267,4 +442,9 @@ void course_release(void)
 	evfiles = NULL;
 	n_evfiles = cap_evfiles = 0;
 	release_lesson_files();
+	for (size_t i = 0; i < n_reported; i++)
+		free(reported[i]);
+	free(reported);
+	reported = NULL;
+	n_reported = cap_reported = 0;
 }

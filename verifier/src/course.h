@@ -51,7 +51,10 @@ struct evfile *course_evidence(const char *relpath);
 bool course_report_unusable(enum load_state state, const char *why, const char *path, struct diag_loc at,
 			    const char *what);
 
-/* The lessons of the course: folders under programs/, sorted. */
+/* The lessons of the course: folders under programs/, sorted.  programs/
+ * itself, and each entry that should be a lesson but is refused, cannot be
+ * listed (a link loop) or has a control byte in its name, is reported as an
+ * error naming it (once a run) and left out. */
 size_t course_lessons(char ***names);
 /* The lesson's program (lessonfiles_program(): the one .cu, or the one
  * .cu with a Build: header line; malloc'd relative path) or NULL, with
@@ -64,8 +67,12 @@ struct lesson_files;
 const struct lesson_files *course_lesson_files(const char *lesson, const char **why, bool *refused);
 
 /* Every pages/NAME.md, sorted, as repository paths; free with
- * repo_free_list(). */
+ * repo_free_list().  A refused or unlistable pages/ is reported. */
 size_t course_pages(char ***names);
+/* Reports (once a run) an evidence/ or evidence/LESSON/ folder that is
+ * refused or cannot be listed.  false when it did: the lesson's runs are
+ * then unknown, not absent. */
+bool course_evidence_folder_usable(const char *lesson);
 /* The evidence path a program's Verified paragraph names, as a byte range
  * of h->verified; false when it names none. */
 bool course_verified_path(const struct proghdr *h, size_t *start, size_t *end);

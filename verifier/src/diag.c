@@ -26,12 +26,24 @@ static struct {
 	size_t count[3];
 	size_t per_kind[DIAG_KIND_COUNT];
 	size_t checks;
+	const struct diag_sink *sink;
+	char *file;         /* the file being checked (diag_file_begin), or NULL */
+	size_t file_shown;  /* diagnostics of it printed */
+	size_t file_hidden; /* and counted but not printed */
 } reporter;
 
 struct diag {
 	enum diag_kind kind;
+	bool hidden; /* past the cap of its file: counted, never formatted */
 	struct buf text;  /* everything but the hint, already formatted */
 	char *hint;
+	/* the same as data, for a sink */
+	char *message;
+	struct diag_loc at;
+	char **note_messages;
+	struct diag_loc *note_locs;
+	size_t n_notes, cap_msgs, cap_locs;
+	struct buf free_text;
 };
 
 #define C_BOLD "\033[1m"
@@ -45,6 +57,11 @@ void diag_init(FILE *out, bool color)
 {
 	reporter.out = out;
 	reporter.color = color;
+}
+
+void diag_set_sink(const struct diag_sink *sink)
+{
+	reporter.sink = sink;
 }
 
 void diag_mute(bool muted)
@@ -75,6 +92,11 @@ enum diag_level diag_level_of(enum diag_kind kind)
 	if (reporter.strict && level == DIAG_WARNING)
 		level = DIAG_ERROR;
 	return level;
+}
+
+enum diag_level diag_base_level(enum diag_kind kind)
+{
+	return kinds[kind].level == WARN ? DIAG_WARNING : DIAG_ERROR;
 }
 
 const char *diag_id(enum diag_kind kind)
@@ -124,6 +146,8 @@ static void put_caret(struct buf *b, struct diag_loc at)
 	size_t from = 0;
 	if (at.col > 120)
 		from = at.col - 60;
+	if (from > len)
+		from = len; /* a column past the line's end: show its end */
 	size_t to = len;
 	if (to - from > 200)
 		to = from + 200;
@@ -164,25 +188,58 @@ static const char *level_color(enum diag_level level)
 	return level == DIAG_ERROR ? C_RED : level == DIAG_WARNING ? C_MAGENTA : C_CYAN;
 }
 
+void diag_file_begin(const char *path)
+{
+	free(reporter.file);
+	reporter.file = xstrdup(path);
+	reporter.file_shown = reporter.file_hidden = 0;
+}
+
+void diag_file_end(void)
+{
+	if (reporter.file && reporter.file_hidden) {
+		/* a machine-readable report on stdout must stay parseable: the
+		 * count goes to stderr there (the summary has the totals) */
+		FILE *out = reporter.sink ? stderr : reporter.out ? reporter.out : stderr;
+		fprintf(out, "%s%s:%s %snote:%s %zu more diagnostic%s not shown (at most %d are shown for one file)\n",
+			paint(C_BOLD), reporter.file, paint(C_RESET), paint(C_CYAN), paint(C_RESET), reporter.file_hidden,
+			reporter.file_hidden == 1 ? "" : "s", DIAG_MAX_PER_FILE);
+		fflush(out);
+	}
+	free(reporter.file);
+	reporter.file = NULL;
+	reporter.file_shown = reporter.file_hidden = 0;
+}
+
+bool diag_quiet(void)
+{
+	return reporter.muted || (reporter.file && reporter.file_shown >= DIAG_MAX_PER_FILE);
+}
+
 struct diag *diag_begin(enum diag_kind kind, struct diag_loc at, const char *fmt, ...)
 {
 	struct diag *d = xcalloc(1, sizeof *d);
 	d->kind = kind;
+	d->hidden = reporter.file && !reporter.muted && reporter.file_shown >= DIAG_MAX_PER_FILE;
+	if (d->hidden)
+		return d;
 	enum diag_level level = diag_level_of(kind);
 	put_location(&d->text, at);
 	buf_printf(&d->text, "%s%s:%s ", paint(level_color(level)), level_word(level), paint(C_RESET));
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = xvasprintf(fmt, ap);
+	d->message = xvasprintf(fmt, ap);
 	va_end(ap);
-	buf_printf(&d->text, "%s [%s]\n", msg, kinds[kind].id);
-	free(msg);
+	d->at = at;
+	buf_printf(&d->text, "%s [%s]\n", d->message, kinds[kind].id);
 	put_caret(&d->text, at);
 	return d;
 }
 
 void diag_note(struct diag *d, struct diag_loc at, const char *fmt, ...)
 {
+	if (d->hidden)
+		return;
 	put_location(&d->text, at);
 	buf_printf(&d->text, "%snote:%s ", paint(C_CYAN), paint(C_RESET));
 	va_list ap;
@@ -190,12 +247,18 @@ void diag_note(struct diag *d, struct diag_loc at, const char *fmt, ...)
 	char *msg = xvasprintf(fmt, ap);
 	va_end(ap);
 	buf_printf(&d->text, "%s\n", msg);
-	free(msg);
 	put_caret(&d->text, at);
+	d->note_messages = xgrow(d->note_messages, &d->cap_msgs, d->n_notes + 1, sizeof *d->note_messages);
+	d->note_locs = xgrow(d->note_locs, &d->cap_locs, d->n_notes + 1, sizeof *d->note_locs);
+	d->note_messages[d->n_notes] = msg;
+	d->note_locs[d->n_notes] = at;
+	d->n_notes++;
 }
 
 void diag_text(struct diag *d, const char *text)
 {
+	if (d->hidden)
+		return;
 	const char *p = text;
 	while (*p) {
 		const char *nl = strchr(p, '\n');
@@ -203,17 +266,74 @@ void diag_text(struct diag *d, const char *text)
 		buf_puts(&d->text, "    ");
 		buf_append(&d->text, p, n);
 		buf_putc(&d->text, '\n');
+		buf_append(&d->free_text, p, n);
+		buf_putc(&d->free_text, '\n');
 		p += n + (nl ? 1 : 0);
 	}
 }
 
 void diag_hint(struct diag *d, const char *fmt, ...)
 {
+	if (d->hidden)
+		return;
 	va_list ap;
 	va_start(ap, fmt);
 	free(d->hint);
 	d->hint = xvasprintf(fmt, ap);
 	va_end(ap);
+}
+
+/* The characters (UTF-8 lead bytes) of text[0, upto); bytes past the
+ * line's end count one each. */
+static size_t chars_before(const char *text, size_t len, size_t upto)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < upto && i < len; i++)
+		n += ((unsigned char)text[i] & 0xC0) != 0x80;
+	return n + (upto > len ? upto - len : 0);
+}
+
+/* A location in code points for a sink: the byte column and span become
+ * [col, end_col) over the located line's characters. */
+static struct diag_where where_of(struct diag_loc at)
+{
+	struct diag_where w = {at.path, at.line, 0, 0, NULL, 0};
+	if (at.text && at.line) {
+		size_t len = at.text_len;
+		while (len && (at.text[len - 1] == '\n' || at.text[len - 1] == '\r'))
+			len--;
+		w.line_text = at.text;
+		w.line_len = len;
+	}
+	if (!at.line || !at.col)
+		return w;
+	size_t from = at.col - 1, to = from + (at.span ? at.span : 1);
+	if (!w.line_text) {
+		w.col = at.col;
+		w.end_col = at.col + (to - from);
+		return w;
+	}
+	w.col = chars_before(w.line_text, w.line_len, from) + 1;
+	w.end_col = chars_before(w.line_text, w.line_len, to) + 1;
+	if (w.end_col <= w.col)
+		w.end_col = w.col + 1;
+	return w;
+}
+
+static void emit_record(const struct diag *d, enum diag_level level)
+{
+	struct diag_record_note *notes = xcalloc(d->n_notes ? d->n_notes : 1, sizeof *notes);
+	for (size_t i = 0; i < d->n_notes; i++)
+		notes[i] = (struct diag_record_note){where_of(d->note_locs[i]), d->note_messages[i]};
+	struct buf rendered = {0};
+	buf_puts(&rendered, d->text.s);
+	if (d->hint)
+		buf_printf(&rendered, "hint: %s\n", d->hint);
+	struct diag_record r = {d->kind, level, d->message, where_of(d->at), notes, d->n_notes,
+				d->free_text.len ? d->free_text.s : NULL, d->hint, rendered.s};
+	reporter.sink->emit(&r, reporter.sink->ctx);
+	buf_free(&rendered);
+	free(notes);
 }
 
 void diag_end(struct diag *d)
@@ -222,14 +342,30 @@ void diag_end(struct diag *d)
 	if (!reporter.muted) {
 		reporter.count[level]++;
 		reporter.per_kind[d->kind]++;
-		FILE *out = reporter.out ? reporter.out : stderr;
-		fputs(d->text.s, out);
-		if (d->hint)
-			fprintf(out, "%shint:%s %s\n", paint(C_GREEN), paint(C_RESET), d->hint);
-		fflush(out);
+	}
+	if (d->hidden) {
+		reporter.file_hidden++;
+	} else if (!reporter.muted) {
+		if (reporter.file)
+			reporter.file_shown++;
+		if (reporter.sink) {
+			emit_record(d, level);
+		} else {
+			FILE *out = reporter.out ? reporter.out : stderr;
+			fputs(d->text.s, out);
+			if (d->hint)
+				fprintf(out, "%shint:%s %s\n", paint(C_GREEN), paint(C_RESET), d->hint);
+			fflush(out);
+		}
 	}
 	buf_free(&d->text);
+	buf_free(&d->free_text);
 	free(d->hint);
+	free(d->message);
+	for (size_t i = 0; i < d->n_notes; i++)
+		free(d->note_messages[i]);
+	free(d->note_messages);
+	free(d->note_locs);
 	free(d);
 }
 

@@ -50,6 +50,40 @@ struct diag_loc {
 
 struct diag;
 
+/* A diagnostic as data, for reports other than the text one (report.h).
+ * Columns here count Unicode code points (1-based; end_col exclusive; 0:
+ * unknown, the whole line), as SARIF's unicodeCodePoints and GitHub's
+ * annotations want; the text printer keeps its byte columns.  Everything
+ * is borrowed for the duration of the sink's emit call only. */
+struct diag_where {
+	const char *path; /* NULL: no file (a command-line problem) */
+	size_t line, col, end_col;
+	const char *line_text; /* the located line without its newline, or NULL */
+	size_t line_len;
+};
+struct diag_record_note {
+	struct diag_where at;
+	const char *message;
+};
+struct diag_record {
+	enum diag_kind kind;
+	enum diag_level level;
+	const char *message;
+	struct diag_where at;
+	const struct diag_record_note *notes;
+	size_t n_notes;
+	const char *text;     /* free text under the notes (a diff), or NULL */
+	const char *hint;     /* or NULL */
+	const char *rendered; /* the whole diagnostic as the text printer prints it */
+};
+/* Where finished diagnostics go.  NULL (the default) prints them as text on
+ * the reporter's stream; a sink takes each one instead, when it is ended. */
+struct diag_sink {
+	void (*emit)(const struct diag_record *r, void *ctx);
+	void *ctx;
+};
+void diag_set_sink(const struct diag_sink *sink);
+
 /* Sets up the reporter.  color: use ANSI colour (the caller decides from
  * isatty and NO_COLOR). */
 void diag_init(FILE *out, bool color);
@@ -61,8 +95,24 @@ void diag_set_policy(bool draft, bool strict);
  * reads another page only to learn its lesson and evidence (cite). */
 void diag_mute(bool muted);
 
+/* At most DIAG_MAX_PER_FILE diagnostics are printed between
+ * diag_file_begin(path) and diag_file_end(); the rest still count (the
+ * summary and the exit status see them all) and diag_file_end() prints
+ * one line saying how many of them path left out. */
+#define DIAG_MAX_PER_FILE 200
+void diag_file_begin(const char *path);
+void diag_file_end(void);
+/* True when the next diagnostic would not be printed (muted, or past its
+ * file's cap): a check may then skip work done only for the message (a
+ * closest run, a diff), so a file of many problems costs no more than
+ * the cap's worth of messages. */
+bool diag_quiet(void);
+
 /* The level a kind has under the current policy. */
 enum diag_level diag_level_of(enum diag_kind kind);
+/* The level a kind has on a published page, whatever the policy: STAT
+ * kinds are errors (for report rule tables). */
+enum diag_level diag_base_level(enum diag_kind kind);
 const char *diag_id(enum diag_kind kind);
 const char *diag_description(enum diag_kind kind);
 /* Looks an id up; returns DIAG_KIND_COUNT when unknown. */

@@ -36,17 +36,49 @@ static void token_text(const struct evidence *ev, size_t file_line, const struct
 	snprintf(out, len, "%.*s", (int)(t->end - t->start), s + t->start);
 }
 
+/* Binds the number etok of old's stdout line k (file line `line`) to its
+ * place, and follows the place into cur through the alignment al. */
+static void bind_place(const struct evfile *old, const struct evfile *cur, const struct alignment *al, size_t k,
+		       size_t line, const struct num_token *etok, struct drift *out)
+{
+	memset(out, 0, sizeof *out);
+	out->old = old;
+	out->now = cur;
+	out->old_line = line;
+	out->old_col = etok->start + 1;
+	token_text(&old->ev, line, etok, out->old_text, sizeof out->old_text);
+	align_place_names(&old->ev, k, etok, out->row, sizeof out->row, out->column, sizeof out->column);
+	const char *r = evidence_get(&old->ev, "repeats", NULL);
+	out->repeats = r ? (unsigned)strtoul(r, NULL, 10) : 1;
+	out->volatile_place = listed_volatile(&old->ev, k, etok->start);
+	size_t idx = align_token_index(&old->ev, k, etok->start), nk;
+	struct num_token nt;
+	if (idx != SIZE_MAX && align_number(al, &old->ev, &cur->ev, k, idx, &nk, &nt)) {
+		out->followed = true;
+		out->now_line = cur->ev.stdout_first + nk;
+		out->now_col = nt.start + 1;
+		token_text(&cur->ev, out->now_line, &nt, out->now_text, sizeof out->now_text);
+	}
+}
+
+/* The runs of lesson older than cur, newest first (indices into paths). */
+static size_t older_runs(const char *lesson, const struct evfile *cur, char ***paths, size_t *at)
+{
+	size_t n = repo_list_evidence(lesson, paths);
+	*at = n;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp((*paths)[i], cur->path) == 0)
+			*at = i;
+	return n;
+}
+
 bool drift_find(const char *lesson, const struct evfile *cur, const struct num_token *tok, struct drift *out)
 {
 	memset(out, 0, sizeof *out);
 	if (!lesson || !cur || cur->state != LOAD_OK)
 		return false;
 	char **paths;
-	size_t n = repo_list_evidence(lesson, &paths);
-	size_t at = n;
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(paths[i], cur->path) == 0)
-			at = i;
+	size_t at, n = older_runs(lesson, cur, &paths, &at);
 	bool found = false;
 	/* the newest older run first */
 	for (size_t i = at; i-- > 0 && !found;) {
@@ -58,31 +90,65 @@ bool drift_find(const char *lesson, const struct evfile *cur, const struct num_t
 		const struct bank_entry *e = bank_find(&b, tok);
 		if (e && e->stdout_index != SIZE_MAX) {
 			found = true;
-			out->old = old;
-			out->now = cur;
-			out->old_line = e->line;
-			out->old_col = e->tok.start + 1;
-			token_text(&old->ev, e->line, &e->tok, out->old_text, sizeof out->old_text);
-			align_place_names(&old->ev, e->stdout_index, &e->tok, out->row, sizeof out->row, out->column,
-					  sizeof out->column);
-			const char *r = evidence_get(&old->ev, "repeats", NULL);
-			out->repeats = r ? (unsigned)strtoul(r, NULL, 10) : 1;
-			out->volatile_place = listed_volatile(&old->ev, e->stdout_index, e->tok.start);
 			struct alignment al;
 			align_runs(&old->ev, &cur->ev, &al);
-			size_t idx = align_token_index(&old->ev, e->stdout_index, e->tok.start), nk;
-			struct num_token nt;
-			if (idx != SIZE_MAX && align_number(&al, &old->ev, &cur->ev, e->stdout_index, idx, &nk, &nt)) {
-				out->followed = true;
-				out->now_line = cur->ev.stdout_first + nk;
-				out->now_col = nt.start + 1;
-				token_text(&cur->ev, out->now_line, &nt, out->now_text, sizeof out->now_text);
-			}
+			bind_place(old, cur, &al, e->stdout_index, e->line, &e->tok, out);
 			alignment_free(&al);
 		}
 		bank_free(&b);
 	}
 	repo_free_list(paths, n);
+	return found;
+}
+
+/* The stdout line of ev where toks[0..n) all trace in order, the line's
+ * matching tokens going to line_toks_out.  SIZE_MAX when there is none. */
+static size_t row_line(const struct evfile *ev, const struct num_token *toks, size_t n, struct num_token *line_toks_out)
+{
+	for (size_t k = 0; k < ev->ev.n_stdout; k++) {
+		size_t len;
+		const char *s = evidence_stdout(&ev->ev, k, &len);
+		struct num_token *lt;
+		size_t nt = numtok_scan(s, len, &lt), j = 0, i = 0;
+		for (; i < n; i++) {
+			while (j < nt && !numtok_traces_to(&toks[i], &lt[j]))
+				j++;
+			if (j == nt)
+				break;
+			line_toks_out[i] = lt[j++];
+		}
+		free(lt);
+		if (i == n)
+			return k;
+	}
+	return SIZE_MAX;
+}
+
+bool drift_find_row(const char *lesson, const struct evfile *cur, const struct num_token *toks, size_t n,
+		    struct drift *out)
+{
+	if (!lesson || !cur || cur->state != LOAD_OK || n == 0)
+		return false;
+	char **paths;
+	size_t at, total = older_runs(lesson, cur, &paths, &at);
+	struct num_token *placed = xcalloc(n, sizeof *placed);
+	bool found = false;
+	for (size_t i = at; i-- > 0 && !found;) {
+		const struct evfile *old = course_evidence(paths[i]);
+		if (old->state != LOAD_OK)
+			continue;
+		size_t k = row_line(old, toks, n, placed);
+		if (k == SIZE_MAX)
+			continue;
+		found = true;
+		struct alignment al;
+		align_runs(&old->ev, &cur->ev, &al);
+		for (size_t j = 0; j < n; j++)
+			bind_place(old, cur, &al, k, old->ev.stdout_first + k, &placed[j], &out[j]);
+		alignment_free(&al);
+	}
+	free(placed);
+	repo_free_list(paths, total);
 	return found;
 }
 

@@ -33,6 +33,13 @@ struct drift {
 /* Looks for the newest run of lesson older than cur in which tok traces.
  * Returns true and fills *out when one is found. */
 bool drift_find(const char *lesson, const struct evfile *cur, const struct num_token *tok, struct drift *out);
+/* The same for the numbers of one evidence table row (toks[0..n), in
+ * order), which rest on one line: finds the newest older run with a stdout
+ * line holding all of them in order and binds each to its own place there
+ * (out[i] for toks[i]), so that a number repeated elsewhere in the run is
+ * not bound to the wrong place.  Returns true when found. */
+bool drift_find_row(const char *lesson, const struct evfile *cur, const struct num_token *toks, size_t n,
+		    struct drift *out);
 /* Adds the note to an open diagnostic. */
 void drift_note(struct diag *d, const struct drift *dr);
 /* When the place was stable in every repeat of the older capture and now

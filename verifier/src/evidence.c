@@ -113,14 +113,15 @@ int evidence_parse(struct evidence *ev, struct evidence_problem *prob)
 		if (k == 0 || k + 1 >= len || s[k] != ':' || s[k + 1] != ' ')
 			return problem(prob, D_EVIDENCE_MALFORMED, n, k + 1,
 				       "header line is not 'key: value' (key in lowercase letters, digits, - and .)");
-		char *key = xstrndup(s, k);
-		if (evidence_get(ev, key, NULL)) {
-			free(key);
+		/* the key set is a hash map: a repeat check against every earlier
+		 * key was quadratic in the number of fields */
+		if (strmap_get(&ev->keys, s, k, &(size_t){0}))
 			return problem(prob, D_EVIDENCE_MALFORMED, n, 1, "header field '%.*s' is repeated",
 				       (int)k, s);
-		}
+		char *key = xstrndup(s, k);
 		ev->fields = xgrow(ev->fields, &cap, ev->n_fields + 1, sizeof *ev->fields);
-		ev->fields[ev->n_fields++] = (struct evidence_field){key, xstrndup(s + k + 2, len - k - 2), n};
+		ev->fields[ev->n_fields] = (struct evidence_field){key, xstrndup(s + k + 2, len - k - 2), n};
+		strmap_add(&ev->keys, key, k, ev->n_fields++, NULL);
 	}
 	ev->stdout_line = n;
 	ev->body_offset = tf->line_start[n - 1];
@@ -305,19 +306,19 @@ void evidence_free(struct evidence *ev)
 	for (size_t i = 0; i < ev->n_runs; i++)
 		free(ev->runs[i].name);
 	free(ev->runs);
+	strmap_free(&ev->keys);
 	textfile_free(&ev->tf);
 	memset(ev, 0, sizeof *ev);
 }
 
 const char *evidence_get(const struct evidence *ev, const char *key, size_t *line)
 {
-	for (size_t i = 0; i < ev->n_fields; i++)
-		if (strcmp(ev->fields[i].key, key) == 0) {
-			if (line)
-				*line = ev->fields[i].line;
-			return ev->fields[i].value;
-		}
-	return NULL;
+	size_t i;
+	if (!strmap_get(&ev->keys, key, strlen(key), &i))
+		return NULL;
+	if (line)
+		*line = ev->fields[i].line;
+	return ev->fields[i].value;
 }
 
 const char *evidence_stdout(const struct evidence *ev, size_t k, size_t *len)

@@ -32,6 +32,7 @@
 
 #include "diag.h"
 #include "sha256.h"
+#include "strmap.h"
 #include "textfile.h"
 
 #define EVIDENCE_MAGIC "coursecheck-evidence 1"
@@ -57,6 +58,7 @@ struct evidence {
 	struct textfile tf;            /* owns the text */
 	struct evidence_field *fields; /* header fields in file order */
 	size_t n_fields;
+	struct strmap keys;            /* key -> index in fields (keys borrowed from fields) */
 	size_t stdout_line;            /* the "stdout: N" line */
 	size_t stdout_first;           /* file line of stdout line 0 */
 	size_t n_stdout;

@@ -21,7 +21,8 @@ struct parser {
 	size_t pos;
 	int depth; /* parentheses and function calls currently open */
 	struct expr_result *r;
-	size_t literals_cap;
+	size_t literals_cap, places_cap;
+	const struct expr_env *env; /* NULL: places refused */
 };
 
 static void *checked(void *p)
@@ -162,6 +163,48 @@ static bool parse_number(struct parser *p, double *out)
 	return true;
 }
 
+/* PLACE := "[" ... "]" at p->pos, resolved through the environment. */
+static bool parse_place(struct parser *p, enum expr_place_fn fn, double *out)
+{
+	size_t open_at = p->pos, i = p->pos + 1;
+	while (i < p->len && p->text[i] != ']' && p->text[i] != '[' && p->text[i] != '\n')
+		i++;
+	if (i == p->len || p->text[i] != ']')
+		return fail(p, i, "expected ']' to close '[' at column %zu", open_at + 1);
+	if (i - open_at - 1 > EXPR_MAX_PLACE)
+		return fail(p, open_at, "a place is %zu bytes long, over the limit of %d bytes", i - open_at - 1,
+			    EXPR_MAX_PLACE);
+	if (!p->env || !p->env->place)
+		return fail(p, open_at, "evidence places are not allowed here");
+	char err[160] = "";
+	double value;
+	if (p->env->place(p->env->ctx, p->text + open_at + 1, i - open_at - 1, fn, &value, err, sizeof err) != 0)
+		return fail(p, open_at, "%s", err[0] ? err : "the place cannot be resolved");
+	struct expr_result *r = p->r;
+	if (r->n_places == p->places_cap) {
+		p->places_cap = p->places_cap ? p->places_cap * 2 : 4;
+		r->places = checked(realloc(r->places, p->places_cap * sizeof *r->places));
+	}
+	r->places[r->n_places++] = (struct expr_place){open_at, i + 1, fn, value};
+	p->pos = i + 1;
+	*out = value;
+	return true;
+}
+
+/* BOUND "(" PLACE ")" with the '(' at p->pos: a bound takes a place only. */
+static bool parse_bound(struct parser *p, const char *name, enum expr_place_fn fn, double *out)
+{
+	size_t open_at = p->pos++;
+	if (peek(p) != '[')
+		return fail(p, p->pos, "%s() takes an evidence place: %s([ROW | COLUMN])", name, name);
+	if (!parse_place(p, fn, out))
+		return false;
+	if (peek(p) != ')')
+		return fail(p, p->pos, "expected ')' to close '(' at column %zu", open_at + 1);
+	p->pos++;
+	return true;
+}
+
 /* Reads "(" expr ")" at p->pos; `opener` names what opened it in messages. */
 static bool parse_parenthesised(struct parser *p, double *out, const char *opener)
 {
@@ -199,6 +242,17 @@ static bool parse_call(struct parser *p, double *out)
 	size_t name_len = end - start;
 	p->pos = end;
 	bool has_paren = peek(p) == '(';
+	static const struct {
+		const char *name;
+		enum expr_place_fn fn;
+	} bounds[] = {{"min", EXPR_PLACE_MIN}, {"max", EXPR_PLACE_MAX}};
+	for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++) {
+		if (strlen(bounds[i].name) != name_len || memcmp(bounds[i].name, p->text + start, name_len) != 0)
+			continue;
+		if (!has_paren)
+			return fail(p, p->pos, "expected '(' after '%s'", bounds[i].name);
+		return parse_bound(p, bounds[i].name, bounds[i].fn, out);
+	}
 	for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
 		const char *name = functions[i].name;
 		if (strlen(name) != name_len || memcmp(name, p->text + start, name_len) != 0)
@@ -226,6 +280,8 @@ static bool parse_primary(struct parser *p, double *out)
 		return parse_number(p, out);
 	if (c == '(')
 		return parse_parenthesised(p, out, NULL);
+	if (c == '[')
+		return parse_place(p, EXPR_PLACE_VALUE, out);
 	if (is_name_char(c))
 		return parse_call(p, out);
 	return fail_expected(p, "a number, '(' or a function");
@@ -300,13 +356,16 @@ static bool parse_whole(struct parser *p, double *out)
 
 int expr_eval(const char *text, size_t len, struct expr_result *r)
 {
+	return expr_eval_env(text, len, NULL, r);
+}
+
+int expr_eval_env(const char *text, size_t len, const struct expr_env *env, struct expr_result *r)
+{
 	memset(r, 0, sizeof *r);
-	struct parser p = {text, len, 0, 0, r, 0};
+	struct parser p = {text, len, 0, 0, r, 0, 0, env};
 	double value = 0;
 	if (!parse_whole(&p, &value)) {
-		free(r->literals);
-		r->literals = NULL;
-		r->n_literals = 0;
+		expr_result_free(r);
 		r->value = 0;
 		return -1;
 	}
@@ -319,6 +378,9 @@ void expr_result_free(struct expr_result *r)
 	free(r->literals);
 	r->literals = NULL;
 	r->n_literals = 0;
+	free(r->places);
+	r->places = NULL;
+	r->n_places = 0;
 }
 
 bool expr_literal_is_free(double v)

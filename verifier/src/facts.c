@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "re.h"
+#include "strmap.h"
 #include "util.h"
 
 static struct re date_re = RE_INIT("(?<![\\d-])(\\d{4}-\\d{2}-\\d{2})(?![\\d-])", 0);
@@ -35,10 +36,14 @@ static void found(struct finder *f, enum fact_kind kind, size_t start, size_t en
 	f->v[f->n++] = (struct fact){kind, start, end};
 }
 
+/* s is valid UTF-8 (facts_find makes sure): each search starts where the
+ * last ended and PCRE2 does not re-check the rest of the text, so a
+ * paragraph of many facts is read once per pattern. */
 static void find_all(struct finder *f, struct re *re, const char *s, size_t len, enum fact_kind kind)
 {
 	struct re_match g;
-	for (size_t off = 0; off <= len && re_search(re, s, len, off, &g); off = g.end[0] > off ? g.end[0] : off + 1) {
+	for (size_t off = 0; off <= len && re_search_valid(re, s, len, off, &g);
+	     off = g.end[0] > off ? g.end[0] : off + 1) {
 		size_t a = g.start[1], b = g.end[1];
 		if (kind == FACT_FLAG) {
 			/* sentence punctuation after the last flag is not part of it */
@@ -86,9 +91,29 @@ static bool find_name(const char *s, size_t len, const char *name, size_t *start
 	return false;
 }
 
+/* Facts are found in a copy where each byte of an invalid UTF-8 sequence
+ * reads as a stand-in (same offsets), so one bad byte cannot hide the
+ * facts of a whole paragraph from PCRE2. */
+#define FACTS_INVALID_STANDIN '\x1A'
+
 size_t facts_find(const char *s, size_t len, const char *gpu, struct fact **out)
 {
 	struct finder f = {0};
+	char *copy = NULL;
+	size_t bad = re_utf8_invalid_at(s, len);
+	if (bad < len) {
+		copy = xmalloc(len + 1);
+		memcpy(copy, s, len);
+		copy[len] = '\0';
+		for (size_t i = bad; i < len;) {
+			size_t at = i + re_utf8_invalid_at(copy + i, len - i);
+			if (at == len)
+				break;
+			copy[at] = FACTS_INVALID_STANDIN;
+			i = at + 1;
+		}
+		s = copy;
+	}
 	size_t gs, ge;
 	if (gpu && *gpu && find_name(s, len, gpu, &gs, &ge))
 		found(&f, FACT_GPU, gs, ge);
@@ -97,6 +122,7 @@ size_t facts_find(const char *s, size_t len, const char *gpu, struct fact **out)
 	find_all(&f, &cuda_re, s, len, FACT_CUDA);
 	find_all(&f, &cc_re, s, len, FACT_CC);
 	find_all(&f, &flag_re, s, len, FACT_FLAG);
+	free(copy);
 	*out = f.v;
 	return f.n;
 }
@@ -123,6 +149,30 @@ bool fact_flag_in_build(const char *build, const char *flag, size_t len)
 		p += w;
 	}
 	return false;
+}
+
+/* The words of a build command and the comma-joined items of each, in a
+ * hash map, so that a paragraph of many flags is judged in time linear in
+ * the paragraph and the command (not their product). */
+static void build_words(const char *build, struct strmap *words)
+{
+	const char *p = build;
+	while (*p) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		size_t w = strcspn(p, " \t");
+		if (w)
+			strmap_add(words, p, w, 0, NULL);
+		for (const char *q = p; q < p + w;) {
+			size_t item = strcspn(q, ",");
+			if (item > (size_t)(p + w - q))
+				item = (size_t)(p + w - q);
+			if (item)
+				strmap_add(words, q, item, 0, NULL);
+			q += item + 1;
+		}
+		p += w;
+	}
 }
 
 size_t fact_expected(const struct evidence *ev, enum fact_kind kind, char *buf, size_t buflen)
@@ -170,12 +220,16 @@ static struct diag_loc loc_of(const struct fact_text *t, size_t start, size_t en
 {
 	size_t a = file_off(t, start);
 	size_t b = end > start ? file_off(t, end - 1) + 1 : a;
-	/* a span that wraps to the next line underlines only its first part */
-	size_t line_end = a;
-	while (line_end < t->file->len && t->file->data[line_end] != '\n')
-		line_end++;
-	if (b > line_end)
-		b = line_end;
+	/* a span that wraps to the next line underlines only its first part
+	 * (looked for within the span: a scan to the end of a long line for
+	 * each fact was quadratic) */
+	if (b > t->file->len)
+		b = t->file->len;
+	if (b < a)
+		b = a;
+	const char *nl = memchr(t->file->data + a, '\n', b - a);
+	if (nl)
+		b = (size_t)(nl - t->file->data);
 	return textfile_loc(t->file, a, b - a);
 }
 
@@ -190,7 +244,7 @@ static const enum diag_kind fact_diags[] = {
 };
 
 /* Judges one fact; reports a disagreement.  Returns whether it holds. */
-static bool judge(const struct fact_text *t, const struct evfile *ev, const struct fact *f)
+static bool judge(const struct fact_text *t, const struct evfile *ev, const struct strmap *build, const struct fact *f)
 {
 	const char *s = t->s + f->start;
 	size_t len = f->end - f->start;
@@ -200,7 +254,7 @@ static bool judge(const struct fact_text *t, const struct evfile *ev, const stru
 	if (f->kind == FACT_GPU)
 		return true; /* found only where the evidence's name stands, wrapped or not */
 	if (f->kind == FACT_FLAG) {
-		if (fact_flag_in_build(recorded, s, len))
+		if (strmap_get(build, s, len, &(size_t){0}))
 			return true;
 		d = diag_begin(D_FACT_FLAG, loc_of(t, f->start, f->end), "flag '%.*s' is not in the recorded build command",
 			       (int)len, s);
@@ -252,8 +306,12 @@ size_t facts_check(const struct fact_text *t, const struct evfile *ev, struct le
 		*ranges = n ? xmalloc(n * sizeof **ranges) : NULL;
 		*n_ranges = n;
 	}
+	struct strmap build = {0};
+	const char *cmd = evidence_get(&ev->ev, "build", NULL);
+	if (cmd)
+		build_words(cmd, &build);
 	for (size_t i = 0; i < n; i++) {
-		bool ok = judge(t, ev, &facts[i]);
+		bool ok = judge(t, ev, &build, &facts[i]);
 		if (lg)
 			record(lg, t, ev, &facts[i], ok);
 		if (ranges)
@@ -262,6 +320,7 @@ size_t facts_check(const struct fact_text *t, const struct evfile *ev, struct le
 									   ? facts[i + 1].end + 1
 									   : facts[i].end};
 	}
+	strmap_free(&build);
 	free(facts);
 	return n + 1;
 }

@@ -31,9 +31,23 @@ const struct fm_evidence *frontmatter_evidence(const struct frontmatter *fm, con
 
 /* Where a YAML node sits in the page: libyaml counts from 0 within the
  * front matter text, which starts on the page's line 2. */
+/* libyaml's column counts characters; diagnostics and update count bytes.
+ * The 1-based byte column of the mark's character on its page line. */
+static size_t byte_col(const struct textfile *tf, const yaml_mark_t *m)
+{
+	size_t len;
+	const char *line = textfile_line(tf, m->line + 2, &len);
+	size_t i = 0;
+	for (size_t chars = 0; i < len && chars < m->column; chars++) {
+		size_t n = utf8_sequence_length((const unsigned char *)line + i, len - i);
+		i += n ? n : 1;
+	}
+	return i + 1;
+}
+
 static struct diag_loc node_loc(const struct textfile *tf, const yaml_node_t *node)
 {
-	return textfile_loc_line(tf, node->start_mark.line + 2, node->start_mark.column + 1, 0);
+	return textfile_loc_line(tf, node->start_mark.line + 2, byte_col(tf, &node->start_mark), 0);
 }
 
 static char *scalar(const yaml_node_t *node)
@@ -71,7 +85,7 @@ static void read_evidence(struct reader *r, const yaml_node_t *v)
 	if (v->type == YAML_SCALAR_NODE && v->data.scalar.length > 0) {
 		fm->evidence = xcalloc(1, sizeof *fm->evidence);
 		fm->evidence[0] = (struct fm_evidence){xstrdup("main"), scalar(v), v->start_mark.line + 2,
-						       v->start_mark.column + 1};
+						       byte_col(r->tf, &v->start_mark)};
 		fm->n_evidence = 1;
 		return;
 	}
@@ -100,7 +114,7 @@ static void read_evidence(struct reader *r, const yaml_node_t *v)
 			continue;
 		}
 		fm->evidence[fm->n_evidence++] = (struct fm_evidence){label, scalar(val), val->start_mark.line + 2,
-								      val->start_mark.column + 1};
+								      byte_col(r->tf, &val->start_mark)};
 	}
 }
 
@@ -157,7 +171,7 @@ static void read_pair(struct reader *r, const char *key, const yaml_node_t *k, c
 	case 4:
 		fm->program = val;
 		fm->program_line = v->start_mark.line + 2;
-		fm->program_col = v->start_mark.column + 1;
+		fm->program_col = byte_col(r->tf, &v->start_mark);
 		return;
 	}
 	free(val);
@@ -177,11 +191,72 @@ static size_t closing_line(const struct textfile *tf)
 	return 0;
 }
 
+/* The deepest nesting of flow collections ([ and {) in text, outside
+ * quoted scalars and comments; *at receives the offset where the
+ * nesting first passes limit (or is left alone when it never does). */
+static size_t flow_depth(const char *s, size_t len, size_t limit, size_t *at)
+{
+	size_t depth = 0, deepest = 0;
+	char quote = 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		if (quote) {
+			if (quote == '"' && c == '\\' && i + 1 < len)
+				i++;
+			else if (c == quote)
+				quote = 0; /* '' inside '...' closes and reopens: the same depth */
+		} else if (c == '"' || c == '\'') {
+			quote = c;
+		} else if (c == '#' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\n')) {
+			while (i + 1 < len && s[i + 1] != '\n')
+				i++;
+		} else if (c == '[' || c == '{') {
+			if (++depth > deepest) {
+				deepest = depth;
+				if (deepest == limit + 1)
+					*at = i;
+			}
+		} else if ((c == ']' || c == '}') && depth) {
+			depth--;
+		}
+	}
+	return deepest;
+}
+
+/* libyaml 0.2.5 (what Debian 12 ships) takes quadratic time on nested flow
+ * collections (yaml/libyaml#286): the text is bounded before it sees it.
+ * Returns true when it is within the limits; otherwise reports why. */
+static bool within_limits(struct reader *r, size_t from, size_t to)
+{
+	const struct textfile *tf = r->tf;
+	size_t at = from;
+	if (to - from > FM_MAX_BYTES) {
+		diag_report(D_FM_LIMIT, textfile_loc_line(tf, 1, 1, 3),
+			    "front matter is %zu bytes, more than the %d the verifier reads", to - from, FM_MAX_BYTES);
+		return false;
+	}
+	size_t depth = flow_depth(tf->data + from, to - from, FM_MAX_FLOW_DEPTH, &at);
+	if (depth > FM_MAX_FLOW_DEPTH) {
+		at += from;
+		struct diag *d = diag_begin(D_FM_LIMIT, textfile_loc(tf, at, 1),
+					    "front matter nests [ and { %zu deep, more than the %d the verifier reads", depth,
+					    FM_MAX_FLOW_DEPTH);
+		diag_hint(d, "front matter fields are plain values or one mapping of labels to paths");
+		diag_end(d);
+		return false;
+	}
+	return true;
+}
+
 static void load(struct reader *r, size_t close)
 {
 	const struct textfile *tf = r->tf;
 	size_t from = tf->line_start[1];
 	size_t to = tf->line_start[close - 1];
+	if (!within_limits(r, from, to)) {
+		r->problems++;
+		return;
+	}
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	yaml_parser_initialize(&parser);

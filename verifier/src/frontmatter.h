@@ -13,6 +13,11 @@
  * evidence may instead be a mapping of labels to paths; the first is the
  * default.  Problems are reported as diagnostics at the page's line; the
  * struct owns every string and is released with frontmatter_free().
+ *
+ * Limits, checked before libyaml sees the text (frontmatter-limit): at
+ * most FM_MAX_BYTES between the --- lines, and flow collections ([ and {)
+ * nested at most FM_MAX_FLOW_DEPTH deep.  libyaml 0.2.5, which Debian 12
+ * ships, is quadratic in that nesting.
  */
 #ifndef COURSECHECK_FRONTMATTER_H
 #define COURSECHECK_FRONTMATTER_H
@@ -25,13 +30,16 @@
 /* The evidence: value of a page whose lesson has not been captured yet. */
 #define FM_EVIDENCE_NOT_YET "none yet"
 
+#define FM_MAX_BYTES 65536
+#define FM_MAX_FLOW_DEPTH 16
+
 enum page_status { STATUS_DRAFT, STATUS_REVIEW, STATUS_PUBLISHED };
 
 struct fm_evidence {
 	char *label; /* "main" for a plain path */
 	char *path;
-	size_t line;
-	size_t col;
+	size_t line; /* page line of the path's scalar */
+	size_t col;  /* 1-based byte column where the scalar starts (its opening quote, if quoted) */
 };
 
 struct frontmatter {

@@ -24,6 +24,8 @@ enum ledger_kind {
 	LG_ROW,     /* an evidence table row */
 	LG_SKIPPED, /* a number not checked, and why */
 	LG_FAILED,  /* a claim that did not hold (the diagnostic says why) */
+	LG_CLAIM,   /* a claim annotation: its operands, their values and its truth */
+	LG_AMBIGUOUS, /* a traced number whose place nothing settles, with its candidates */
 	LG_KIND_COUNT
 };
 
@@ -41,9 +43,15 @@ struct ledger {
 
 void ledger_add(struct ledger *lg, enum ledger_kind kind, size_t line, size_t col, const char *claim,
 		const char *source_fmt, ...) PRINTF_LIKE(6, 7);
-/* Prints the entries sorted by line and column, then the totals. */
+/* The entries sorted by line and column: a shallow copy (the strings stay
+ * the ledger's); free() the array. */
+struct ledger_entry *ledger_sorted(const struct ledger *lg);
+/* Prints the entries sorted by line and column, then the totals (the kinds
+ * from LG_CLAIM on only when the page has some). */
 void ledger_print(const struct ledger *lg, const char *page, FILE *out);
 size_t ledger_count(const struct ledger *lg, enum ledger_kind kind);
+/* The word a kind is printed as ("traced"); the JSON report uses it too. */
+const char *ledger_kind_name(enum ledger_kind kind);
 void ledger_free(struct ledger *lg);
 
 #endif

@@ -8,37 +8,66 @@
 #include "capture.h"
 #include "cli.h"
 #include "cli_quote.h"
+#include "cliopt.h"
 #include "update.h"
 
 static const char usage[] =
-	"usage: coursecheck COMMAND [ARGS]\n"
+	"usage: coursecheck COMMAND [OPTION...] [ARGS]\n"
 	"\n"
-	"  verify [--as published] [PAGE...]   check pages, program READMEs and programs\n"
-	"  explain PAGE...                     print the ledger of every claim of a page\n"
-	"  capture [LESSON...]                 run lessons on this GPU machine, write evidence\n"
-	"  update [--dry-run] FILE...          carry the newest evidence into pages and headers\n"
-	"  quote EVIDENCE LINES                print a transcript block for lines of a run\n"
-	"  lesson-files LESSON                 the files capture copies and records for a lesson\n"
-	"  ids                                 list the diagnostic kinds and their ids\n"
-	"  source-sha256 FILE...               the source-sha256 capture records for a program\n"
+	"  verify [PAGE...]          check pages, program READMEs and programs\n"
+	"  explain PAGE...           print the ledger of every claim of a page\n"
+	"  capture [LESSON...]       run lessons on this GPU machine, write evidence\n"
+	"  update FILE...            carry the newest evidence into pages and headers\n"
+	"  quote EVIDENCE LINES      print a transcript block for lines of a run\n"
+	"  lesson-files LESSON       the files capture copies and records for a lesson\n"
+	"  ids                       list the diagnostic kinds and their ids\n"
+	"  source-sha256 FILE...     the source-sha256 capture records for a program\n"
+	"  help [COMMAND]            this text, or a command's options\n"
 	"\n"
-	"Run 'coursecheck COMMAND --help' for a command's options.\n";
+	"Every command takes -h/--help, --version, --root=DIR, -q, --color=WHEN\n"
+	"and --; verify and explain take --format=FORMAT and --output=FILE.\n"
+	"Run 'coursecheck help COMMAND' for a command's options; man coursecheck.\n";
 
-int main(int argc, char **argv)
+static const struct {
+	const char *name;
+	int (*run)(int, char **);
+} commands[] = {
+	{"verify", cli_verify},
+	{"explain", cli_explain},
+	{"capture", capture_command},
+	{"update", cli_update},
+	{"quote", cli_quote},
+	{"lesson-files", cli_lesson_files},
+	{"ids", cli_ids},
+	{"source-sha256", cli_source_sha256},
+};
+
+static int (*command_named(const char *name))(int, char **)
 {
-	static const struct {
-		const char *name;
-		int (*run)(int, char **);
-	} commands[] = {
-		{"verify", cli_verify},
-		{"explain", cli_explain},
-		{"capture", capture_command},
-		{"update", cli_update},
-		{"quote", cli_quote},
-		{"lesson-files", cli_lesson_files},
-		{"ids", cli_ids},
-		{"source-sha256", cli_source_sha256},
-	};
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return commands[i].run;
+	return NULL;
+}
+
+/* `coursecheck help [COMMAND]`: the top usage, or COMMAND --help. */
+static int help(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	int (*run)(int, char **) = command_named(argv[1]);
+	if (!run) {
+		fprintf(stderr, "coursecheck help: unknown command '%s'\n%s", argv[1], usage);
+		return 2;
+	}
+	char *args[] = {argv[1], (char *)"--help", NULL};
+	return run(2, args);
+}
+
+static int dispatch(int argc, char **argv)
+{
 	if (argc < 2) {
 		fputs(usage, stderr);
 		return 2;
@@ -47,9 +76,20 @@ int main(int argc, char **argv)
 		fputs(usage, stdout);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("coursecheck %s\n", COURSECHECK_VERSION);
+		return 0;
+	}
+	if (strcmp(argv[1], "help") == 0)
+		return help(argc - 1, argv + 1);
+	int (*run)(int, char **) = command_named(argv[1]);
+	if (run)
+		return run(argc - 1, argv + 1);
 	fprintf(stderr, "coursecheck: unknown command '%s'\n%s", argv[1], usage);
 	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	return cliopt_close_streams("coursecheck", dispatch(argc, argv));
 }

@@ -22,6 +22,9 @@ static const struct {
 	/* ext's reason is required too, but a missing one has its own id
 	 * (ext-no-reason), raised by the number checks */
 	{"ext", MK_EXT, ARG_OPTIONAL},
+	{"at", MK_AT, ARG_REQUIRED},             {"range", MK_RANGE, ARG_REQUIRED},
+	{"min", MK_MIN, ARG_REQUIRED},           {"max", MK_MAX, ARG_REQUIRED},
+	{"one-run", MK_ONE_RUN, ARG_OPTIONAL},   {"claim", MK_CLAIM, ARG_REQUIRED},
 };
 
 const char *marker_kind_name(enum marker_kind kind)
@@ -35,6 +38,11 @@ const char *marker_kind_name(enum marker_kind kind)
 bool marker_is_block(enum marker_kind kind)
 {
 	return kind >= MK_SNIPPET && kind <= MK_TABLE;
+}
+
+bool marker_is_inline(enum marker_kind kind)
+{
+	return kind >= MK_DERIVE && kind <= MK_CLAIM;
 }
 
 /* Optimal string alignment distance (Damerau: a swap costs one), capped:
@@ -71,7 +79,9 @@ static int nearest_keyword(const char *w, size_t n)
 	int best = -1;
 	size_t best_d = allowed + 1;
 	for (size_t i = 0; i < ARRAY_LEN(keywords); i++) {
-		if (keywords[i].kind == MK_DERIVE)
+		/* "=" and the short place words ("at", "min", "max") are too
+		 * near to every short word of an author's note to suggest */
+		if (keywords[i].kind == MK_DERIVE || strlen(keywords[i].word) < 4)
 			continue;
 		size_t d = edit_distance(w, n, keywords[i].word, strlen(keywords[i].word));
 		if (d < best_d) {
@@ -151,7 +161,9 @@ void marker_parse(const char *text, size_t len, struct marker *m)
 			 m->kind == MK_SNIPPET  ? "a snippet name (snippet: NAME or snippet: PATH#NAME)"
 			 : m->kind == MK_QUOTE  ? "the source of the quotation (quote: WHERE IT COMES FROM)"
 			 : m->kind == MK_CITE   ? "a lesson id (cite: LESSON)"
-						: "an expression (= EXPR)");
+			 : m->kind == MK_CLAIM  ? "a claim (claim: [ROW | COLUMN] < [ROW | COLUMN])"
+			 : m->kind == MK_DERIVE ? "an expression (= EXPR)"
+						: "an evidence place ([ROW | COLUMN] or [KEY])");
 	} else if (keywords[k].kind == MK_DERIVE && colon) {
 		m->status = MARKER_MALFORMED;
 		snprintf(m->problem, sizeof m->problem, "a derivation is written '<!-- = EXPR -->', without ':'");

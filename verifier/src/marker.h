@@ -9,6 +9,10 @@
  *   <!-- table -->          <!-- table: LABEL -->
  * Inline annotations follow a number on the same line:
  *   <!-- = EXPR -->         <!-- cite: LESSON -->     <!-- ext: REASON -->
+ *   <!-- at: PLACE -->      <!-- range: PLACE -->     <!-- min: PLACE -->
+ *   <!-- max: PLACE -->     <!-- one-run -->          <!-- one-run: PLACE -->
+ * and a claim follows the words that state it (claim.h):
+ *   <!-- claim: CLAIM -->
  *
  * marker_parse() classifies one comment.  A comment that is no marker and
  * does not look like one (an author's note) is MARKER_PLAIN.
@@ -30,6 +34,13 @@ enum marker_kind {
 	MK_DERIVE,
 	MK_CITE,
 	MK_EXT,
+	/* number annotations naming an evidence place (place.h) */
+	MK_AT,      /* the number is the value at PLACE */
+	MK_RANGE,   /* "LOW to HIGH": the two numbers before it are PLACE's least and greatest over the repeats */
+	MK_MIN,     /* the least value of PLACE over the repeats */
+	MK_MAX,     /* the greatest */
+	MK_ONE_RUN, /* a volatile value quoted as one run's figure (optionally at PLACE) */
+	MK_CLAIM,   /* a claim over evidence values (claim.h); follows words, not a number */
 };
 
 enum marker_status {
@@ -50,6 +61,9 @@ struct marker {
 void marker_parse(const char *text, size_t len, struct marker *m);
 /* True for the kinds that govern a following block. */
 bool marker_is_block(enum marker_kind kind);
+/* True for the inline kinds written in prose: =, cite, ext, the place
+ * annotations and claim. */
+bool marker_is_inline(enum marker_kind kind);
 const char *marker_kind_name(enum marker_kind kind);
 
 #endif

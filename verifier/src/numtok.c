@@ -10,6 +10,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 
 #include "numtok.h"
+#include "textfile.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -53,6 +54,10 @@ static const char number_pattern_source[] =
 	"      | [0-9]++ )"
 	"    (?: \\. [0-9]++ )?+"
 	")"
+	/* Exponent notation, as printf's %e and %g write it: 4.2e+09,
+	 * 1.5E-3, 9.115e-05ms.  At most three exponent digits; more, and the
+	 * letter is glued to the digits and nothing is read. */
+	"(?<exponent> [eE] [-+]?+ [0-9]{1,3}+ (?![0-9]) )?+"
 	/* A second point or a malformed group means a version or garbage. */
 	"(?! [.,\\x{2009}\\x{202F}] [0-9] )"
 	"(?(<hyphen_before>)"
@@ -75,7 +80,7 @@ static _Atomic(pcre2_code *) number_pattern_cache;
 
 /* Group numbers of the named groups, looked up once per scan. */
 struct pattern_groups {
-	int skip, sign, digits, unit_attached, unit_spaced, hyphen_before, hyphen_after;
+	int skip, sign, digits, exponent, unit_attached, unit_spaced, hyphen_before, hyphen_after;
 };
 
 static void *checked(void *p)
@@ -139,6 +144,7 @@ static struct pattern_groups find_groups(const pcre2_code *code)
 	g.skip = group_number(code, "skip");
 	g.sign = group_number(code, "sign");
 	g.digits = group_number(code, "digits");
+	g.exponent = group_number(code, "exponent");
 	g.unit_attached = group_number(code, "unit_attached");
 	g.unit_spaced = group_number(code, "unit_spaced");
 	g.hyphen_before = group_number(code, "hyphen_before");
@@ -160,15 +166,16 @@ static bool group_matched(const PCRE2_SIZE *ov, int group)
  * the program made.
  */
 struct digit_string {
-	char text[NUMTOK_MAX_DIGITS + 16]; /* digits, then "e-N" */
+	char text[NUMTOK_MAX_DIGITS + 16]; /* digits, then "eN" */
 	int n_digits;
 	int decimals;
 	int sig_digits;
 	bool has_separator;
 };
 
-/* false when the number has too many digits to be read. */
-static bool collect_digits(const char *s, size_t len, struct digit_string *d)
+/* false when the number has too many digits to be read.  exponent is the
+ * printed power of ten (0 without one). */
+static bool collect_digits(const char *s, size_t len, int exponent, struct digit_string *d)
 {
 	bool after_point = false, seen_nonzero = false;
 	d->n_digits = d->decimals = d->sig_digits = 0;
@@ -190,7 +197,7 @@ static bool collect_digits(const char *s, size_t len, struct digit_string *d)
 	}
 	if (d->sig_digits == 0)
 		d->sig_digits = 1; /* "0" and "0.00" still show one digit */
-	snprintf(d->text + d->n_digits, sizeof d->text - (size_t)d->n_digits, "e-%d", d->decimals);
+	snprintf(d->text + d->n_digits, sizeof d->text - (size_t)d->n_digits, "e%d", exponent - d->decimals);
 	return true;
 }
 
@@ -219,11 +226,31 @@ static bool make_token(const char *text, const PCRE2_SIZE *ov, const struct patt
 {
 	struct digit_string d;
 	size_t dstart = ov[2 * g->digits], dend = ov[2 * g->digits + 1];
-	if (!collect_digits(text + dstart, dend - dstart, &d))
+	int exponent = 0;
+	bool has_exponent = group_matched(ov, g->exponent);
+	if (has_exponent) {
+		/* "e+09": read within the match only (the text need not end in a
+		 * NUL there); at most three digits, so no overflow */
+		size_t p = ov[2 * g->exponent] + 1, end = ov[2 * g->exponent + 1];
+		bool negative = p < end && text[p] == '-';
+		if (p < end && (text[p] == '+' || text[p] == '-'))
+			p++;
+		for (; p < end && text[p] >= '0' && text[p] <= '9'; p++)
+			exponent = exponent * 10 + (text[p] - '0');
+		if (negative)
+			exponent = -exponent;
+	}
+	if (!collect_digits(text + dstart, dend - dstart, exponent, &d))
+		return false;
+	/* the place of the last printed digit, as decimals: 4.2e+09 -> -8 */
+	int decimals = d.decimals - exponent;
+	if (decimals > NUMTOK_MAX_DIGITS || decimals < -NUMTOK_MAX_DIGITS)
 		return false;
 	double value = strtod(d.text, NULL);
 	if (!isfinite(value))
 		return false;
+	if (has_exponent)
+		dend = ov[2 * g->exponent + 1];
 
 	memset(t, 0, sizeof *t);
 	t->start = ov[0];
@@ -233,8 +260,11 @@ static bool make_token(const char *text, const PCRE2_SIZE *ov, const struct patt
 	bool negative = group_matched(ov, g->sign) &&
 			is_negative_sign(text + ov[2 * g->sign], ov[2 * g->sign + 1] - ov[2 * g->sign]);
 	t->value = negative && value != 0 ? -value : value;
-	t->decimals = d.decimals;
+	t->decimals = decimals;
 	t->sig_digits = d.sig_digits;
+	t->has_exponent = has_exponent;
+	t->exponent = exponent;
+	t->exponent_start = has_exponent ? ov[2 * g->exponent] : dend;
 	t->has_separator = d.has_separator;
 	t->hyphen_joined = group_matched(ov, g->hyphen_before) || group_matched(ov, g->hyphen_after);
 	int unit_group = group_matched(ov, g->unit_attached) ? g->unit_attached
@@ -258,47 +288,11 @@ static bool make_token(const char *text, const PCRE2_SIZE *ov, const struct patt
  */
 #define INVALID_UTF8_STANDIN '\x1A'
 
-/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms,
- * no surrogates, nothing past U+10FFFF, which is what PCRE2 accepts), or 0. */
-static size_t utf8_sequence_length(const unsigned char *s, size_t left)
-{
-	static const uint32_t smallest[5] = {0, 0, 0x80, 0x800, 0x10000};
-	unsigned char lead = s[0];
-	size_t n;
-	uint32_t cp;
-	if (lead < 0x80)
-		return 1;
-	if (lead >= 0xC2 && lead <= 0xDF)
-		n = 2, cp = lead & 0x1Fu;
-	else if (lead >= 0xE0 && lead <= 0xEF)
-		n = 3, cp = lead & 0x0Fu;
-	else if (lead >= 0xF0 && lead <= 0xF4)
-		n = 4, cp = lead & 0x07u;
-	else
-		return 0;
-	if (n > left)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3Fu);
-	}
-	if (cp < smallest[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return n;
-}
-
-/* Offset of the first invalid UTF-8 byte in text, or len when there is none. */
+/* utf8_sequence_length() and utf8_first_invalid() are textfile's: one
+ * definition of valid UTF-8 for the whole tool. */
 static size_t first_invalid_utf8(const char *text, size_t len)
 {
-	const unsigned char *s = (const unsigned char *)text;
-	for (size_t i = 0; i < len;) {
-		size_t n = utf8_sequence_length(s + i, len - i);
-		if (n == 0)
-			return i;
-		i += n;
-	}
-	return len;
+	return utf8_first_invalid(text, len);
 }
 
 /* A malloc'd copy of text with every byte of an invalid sequence replaced. */
@@ -425,9 +419,11 @@ static bool all_zeros(const char *s, size_t len)
 	return true;
 }
 
+/* value rounded half away from zero at the 10^-decimals place; decimals
+ * may be negative (4215000000 at -8 is "42": 42 x 10^8). */
 static bool round_decimal(double value, int decimals, struct rounded_decimal *r)
 {
-	if (!isfinite(value) || decimals < 0 || decimals > NUMTOK_MAX_DIGITS)
+	if (!isfinite(value) || decimals < -NUMTOK_MAX_DIGITS || decimals > NUMTOK_MAX_DIGITS)
 		return false;
 	char digits[20];
 	int exp10;
@@ -490,16 +486,20 @@ static size_t decimal_text(const struct rounded_decimal *r, char *out)
 	return n;
 }
 
-/* true when a rounded to `decimals` and b rounded to `decimals` are the same decimal. */
+/* true when a rounded to `decimals` and b rounded to `decimals` are the
+ * same decimal (the same sign and the same digits, leading zeros aside). */
 static bool same_at_decimals(double a, double b, int decimals)
 {
 	struct rounded_decimal ra, rb;
 	if (!round_decimal(a, decimals, &ra) || !round_decimal(b, decimals, &rb))
 		return false;
-	char sa[DECIMAL_CAP + 4], sb[DECIMAL_CAP + 4];
-	decimal_text(&ra, sa);
-	decimal_text(&rb, sb);
-	return strcmp(sa, sb) == 0;
+	size_t za = 0, zb = 0;
+	while (za + 1 < ra.len && ra.digits[za] == '0')
+		za++;
+	while (zb + 1 < rb.len && rb.digits[zb] == '0')
+		zb++;
+	return ra.negative == rb.negative && ra.len - za == rb.len - zb &&
+	       memcmp(ra.digits + za, rb.digits + zb, ra.len - za) == 0;
 }
 
 bool numtok_traces_to(const struct num_token *page, const struct num_token *bank)
@@ -567,12 +567,109 @@ static void put_grouped(struct bounded_out *o, const char *digits, size_t n, con
 	}
 }
 
+/* The exponent as like wrote it: its letter, a "+" when like had one
+ * (a "-" always for a negative one), and at least as many digits. */
+static void put_exponent_like(struct bounded_out *o, const struct num_token *like, const char *orig, int exponent)
+{
+	const char *e = orig + like->exponent_start;
+	size_t n = like->digits_end - like->exponent_start;
+	bool plus = n > 1 && e[1] == '+';
+	size_t width = n - 1 - (n > 1 && (e[1] == '+' || e[1] == '-'));
+	char text[16];
+	int len = snprintf(text, sizeof text, "%c%s%0*d", e[0], exponent < 0 ? "-" : plus ? "+" : "", (int)width,
+			   exponent < 0 ? -exponent : exponent);
+	put_bytes(o, text, (size_t)len);
+}
+
+/* The mantissa digits of value for like's precision at a chosen exponent:
+ * value rounded at 10^(exponent - mantissa decimals).  Picks the exponent
+ * that puts one nonzero digit before the point, starting from like's own
+ * so that an unchanged magnitude keeps its form. */
+static size_t mantissa_int_digits(const struct num_token *like, const char *orig)
+{
+	size_t n = 0;
+	bool lead = true;
+	for (size_t i = like->digits_start; i < like->exponent_start && orig[i] != '.'; i++) {
+		if (orig[i] < '0' || orig[i] > '9' || (lead && orig[i] == '0'))
+			continue;
+		lead = false;
+		n++;
+	}
+	return n ? n : 1;
+}
+
+static bool exponent_digits(const struct num_token *like, const char *orig, double value, struct rounded_decimal *r,
+			    int *exponent)
+{
+	int mdec = like->decimals + like->exponent; /* the mantissa's own decimals */
+	size_t want = mantissa_int_digits(like, orig); /* 1 for 4.2e+09 */
+	int ex = like->exponent;
+	for (int tries = 0; tries < 700; tries++) {
+		if (!round_decimal(value, mdec - ex, r))
+			return false;
+		size_t z = 0;
+		while (z + 1 < r->len && r->digits[z] == '0')
+			z++;
+		size_t int_len = r->len - z > (size_t)mdec ? r->len - z - (size_t)mdec : 0;
+		if (all_zeros(r->digits, r->len) || int_len == want) {
+			if (z) { /* keep exactly mdec + want digits */
+				memmove(r->digits, r->digits + z, r->len - z);
+				r->len -= z;
+			}
+			*exponent = all_zeros(r->digits, r->len) ? like->exponent : ex;
+			return true;
+		}
+		ex += int_len > want ? 1 : -1; /* 10.0e9 -> 1.00e10; 0.42e9 -> 4.2e8 */
+		if (ex > 999 || ex < -999)
+			return false;
+	}
+	return false;
+}
+
+/* numtok_format_like for a number written in exponent notation. */
+static size_t format_exponent_like(const struct num_token *like, const char *orig_text, double value, char *buf,
+				   size_t buflen)
+{
+	struct rounded_decimal r;
+	int exponent;
+	if (!exponent_digits(like, orig_text, value, &r, &exponent))
+		return 0;
+	size_t want = mantissa_int_digits(like, orig_text);
+	int mdec = like->decimals + like->exponent;
+	struct bounded_out o = {buf, buflen, 0, false};
+	const char *sign = sign_like(like, orig_text, r.negative);
+	put_bytes(&o, sign, strlen(sign));
+	/* r holds want + mdec digits, or the single "0" of a zero value */
+	bool zero = all_zeros(r.digits, r.len);
+	if (zero)
+		put_bytes(&o, "0", 1);
+	else
+		put_bytes(&o, r.digits, want);
+	if (mdec > 0) {
+		put_bytes(&o, ".", 1);
+		for (int i = 0; i < mdec; i++)
+			put_bytes(&o, zero ? "0" : r.digits + want + i, 1);
+	}
+	put_exponent_like(&o, like, orig_text, exponent);
+	put_bytes(&o, orig_text + like->digits_end, like->end - like->digits_end);
+	if (o.overflow) {
+		buf[0] = '\0';
+		return 0;
+	}
+	buf[o.len] = '\0';
+	return o.len;
+}
+
 size_t numtok_format_like(const struct num_token *like, const char *orig_text, double value,
 			  char *buf, size_t buflen)
 {
 	if (buflen == 0)
 		return 0;
 	buf[0] = '\0';
+	if (like->has_exponent)
+		return format_exponent_like(like, orig_text, value, buf, buflen);
+	if (like->decimals < 0)
+		return 0;
 	struct rounded_decimal r;
 	if (!round_decimal(value, like->decimals, &r))
 		return 0;

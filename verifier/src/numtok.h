@@ -27,6 +27,12 @@
  *              in a letter must end at a word boundary: "20 second" is a
  *              bare 20, "5 MB/sec" is 5 MB.  µs may be written with U+00B5
  *              MICRO SIGN or U+03BC GREEK SMALL LETTER MU.
+ *   exponent   4.2e+09, 1.5E-3, 9.115e-05ms: "e" or "E", an optional sign
+ *              and one to three digits directly after the digits (and
+ *              before any unit).  The number's precision is its
+ *              mantissa's: 4.2e+09 has 2 significant digits, its last one
+ *              in the 10^8 place (decimals -8).  "1e1000" and "3e8f" are
+ *              glued letters and not read.
  *   hyphen     digits joined to a word by a hyphen ("4,096-element",
  *              "stride-33") are unsigned, carry no unit and are marked
  *              hyphen_joined.  The word must be a letter or "_" next to
@@ -69,11 +75,16 @@
 struct num_token {
 	size_t start;        /* byte offset of the first character (sign included) */
 	size_t end;          /* byte offset one past the last character of the number and its unit */
-	size_t digits_end;   /* one past the last digit of the numeric part (before any unit) */
+	size_t digits_end;   /* one past the numeric part, exponent included (before any unit) */
 	size_t digits_start; /* byte offset of the first digit (after any sign) */
+	size_t exponent_start; /* offset of the "e" of an exponent; digits_end when there is none */
 	double value;        /* signed value; separators removed */
-	int decimals;        /* digits after the decimal point as printed (1.810 -> 3) */
-	int sig_digits;      /* significant digits as printed (0.0325 -> 3, 1,200 -> 4, 0 -> 1, 0.00 -> 1) */
+	int decimals;        /* the place of the last printed digit: digits after the decimal point
+	                      * (1.810 -> 3), less the exponent (4.2e+09 -> -8, 1.5e-3 -> 4) */
+	int exponent;        /* the printed power of ten (0 without one) */
+	bool has_exponent;   /* written in exponent notation */
+	int sig_digits;      /* significant digits as printed (0.0325 -> 3, 1,200 -> 4, 0 -> 1, 0.00 -> 1;
+	                      * the mantissa's for exponent notation: 4.20e+09 -> 3) */
 	bool has_separator;  /* thousands separator used */
 	bool hyphen_joined;  /* digits joined to a word by a hyphen */
 	char unit[8];        /* unit as written, "" when none: "%", "percent", "x", "×", "ms", "GB/s", ...;
@@ -87,7 +98,9 @@ size_t numtok_scan(const char *text, size_t len, struct num_token **out);
 
 /* Formats `value` the way `like` was printed in orig_text (the text like was
  * scanned from): the same number of decimals (rounding half away from zero
- * on the decimal value), the same separator style (comma or the same Unicode
+ * on the decimal value; for exponent notation, the same mantissa decimals,
+ * "e" or "E", exponent sign style and digit count, the exponent moved only
+ * when the mantissa would leave [1, 10)), the same separator style (comma or the same Unicode
  * space; none when like had none), the same kind of sign (U+2212 stays
  * U+2212 for a negative value, a leading "+" is kept for a non-negative
  * one), and the bytes from digits_end to end (space and unit) copied
@@ -99,8 +112,9 @@ size_t numtok_format_like(const struct num_token *like, const char *orig_text, d
 			  char *buf, size_t buflen);
 
 /* true when the page number traces to the bank (evidence) number: their
- * values are equal as printed (1.25 equals 1.250), or the page was printed
- * with fewer decimals than the bank, the bank rounded half away from zero
+ * values are equal as printed (1.25 equals 1.250, 4.2e+09 equals
+ * 4200000000), or the page was printed with fewer decimals than the bank
+ * (decimals as above, so 4.2e+09 has fewer than 4215000000), the bank rounded half away from zero
  * to the page's decimals gives the page value (1.8 and 1.80 trace to
  * 1.798), and the page number has at least two significant digits (2 does
  * not trace to 1.798).  Values are compared as decimals, never as doubles

@@ -13,6 +13,11 @@
 struct walk {
 	struct page *pg;
 	size_t cap;
+	/* the first line a block that follows may start on: positions cmark
+	 * gives that fall before it (or are 0) are taken from the raw text */
+	size_t floor;
+	size_t depth;      /* lists and block quotes open around the node */
+	bool too_deep;     /* page_nesting reported by the walk */
 	/* block markers seen since the last block, waiting for it */
 	struct pending {
 		struct marker m;
@@ -24,17 +29,6 @@ struct walk {
 static bool node_is(cmark_node *node, const char *type)
 {
 	return strcmp(cmark_node_get_type_string(node), type) == 0;
-}
-
-static size_t line_col_of(const struct textfile *tf, size_t line, const char *needle)
-{
-	size_t len;
-	const char *s = textfile_line(tf, line, &len);
-	size_t n = strlen(needle);
-	for (size_t i = 0; i + n <= len; i++)
-		if (memcmp(s + i, needle, n) == 0)
-			return i + 1;
-	return 1;
 }
 
 static const char *expected_block(enum marker_kind kind)
@@ -96,6 +90,54 @@ static void flush_dangling(struct walk *w, cmark_node *next)
 	w->n_pending = 0;
 }
 
+/* The line breaks inside a paragraph or heading: one per source line
+ * after its first. */
+static size_t count_breaks(cmark_node *node)
+{
+	size_t n = 0;
+	cmark_iter *it = cmark_iter_new(node);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node_type t = cmark_node_get_type(cmark_iter_get_node(it));
+		n += ev == CMARK_EVENT_ENTER && (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK);
+	}
+	cmark_iter_free(it);
+	return n;
+}
+
+/* A block's first and last line.  cmark-gfm 0.29.0.gfm.6 gives a paragraph
+ * that a table directly follows start line 0 (and the table the
+ * paragraph's line); such positions are taken from the raw text instead:
+ * the first non-blank line at or after the floor, and for a paragraph one
+ * line more for each line break in it.  The range is never empty and never
+ * leaves the file. */
+static void block_lines(struct walk *w, cmark_node *node, size_t *line, size_t *end)
+{
+	const struct textfile *tf = w->pg->tf;
+	size_t a = (size_t)cmark_node_get_start_line(node);
+	size_t b = (size_t)cmark_node_get_end_line(node);
+	if (a == 0 || a < w->floor || a > tf->n_lines) {
+		size_t n = w->floor ? w->floor : 1;
+		size_t len;
+		const char *s;
+		while (n < tf->n_lines && (s = textfile_line(tf, n, &len), str_is_blank(s, len)))
+			n++;
+		a = n;
+		cmark_node_type t = cmark_node_get_type(node);
+		if (t == CMARK_NODE_PARAGRAPH || t == CMARK_NODE_HEADING)
+			b = a + count_breaks(node);
+	}
+	if (a > tf->n_lines)
+		a = tf->n_lines ? tf->n_lines : 1;
+	if (b < a)
+		b = a;
+	if (b > tf->n_lines && tf->n_lines >= a)
+		b = tf->n_lines;
+	*line = a;
+	*end = b;
+	w->floor = b + 1;
+}
+
 static struct page_block *add_block(struct walk *w, enum block_kind kind, cmark_node *node)
 {
 	struct page *pg = w->pg;
@@ -104,9 +146,9 @@ static struct page_block *add_block(struct walk *w, enum block_kind kind, cmark_
 	memset(b, 0, sizeof *b);
 	b->kind = kind;
 	b->node = node;
-	b->line = (size_t)cmark_node_get_start_line(node);
-	b->end_line = (size_t)cmark_node_get_end_line(node);
+	block_lines(w, node, &b->line, &b->end_line);
 	b->marker_arg = xstrdup("");
+	cmark_node_set_user_data(node, (void *)(uintptr_t)pg->n_blocks);
 	return b;
 }
 
@@ -236,40 +278,99 @@ static void code_block(struct walk *w, cmark_node *node)
 	}
 }
 
-static void inline_markers(struct walk *w, cmark_node *block);
+static void inline_markers(struct walk *w, cmark_node *block, size_t line, size_t end_line);
 
-static void walk_children(struct walk *w, cmark_node *parent)
+/* The one report of nesting past PAGE_MAX_NESTING, from the raw scan
+ * before cmark-gfm or from the walk. */
+static void page_nesting(struct page *pg, size_t line, size_t col, size_t depth, size_t more_lines)
 {
-	for (cmark_node *node = cmark_node_first_child(parent); node; node = cmark_node_next(node)) {
+	struct diag *d = diag_begin(D_PAGE_NESTING, textfile_loc_line(pg->tf, line, col, 0),
+				    "lists and block quotes nest %s%zu levels deep here, more than the %d the verifier reads%s",
+				    more_lines == SIZE_MAX ? "at least " : "", depth, PAGE_MAX_NESTING,
+				    more_lines == SIZE_MAX ? ": what is inside is not checked" : ": this line is not checked");
+	if (more_lines && more_lines != SIZE_MAX)
+		diag_note(d, textfile_loc_line(pg->tf, line, 0, 0), "%zu more line%s nest as deep and are not checked either",
+			  more_lines, more_lines == 1 ? "" : "s");
+	diag_hint(d, "nest lists and block quotes at most %d levels deep", PAGE_MAX_NESTING);
+	diag_end(d);
+	pg->problems++;
+}
+
+static bool is_nesting(cmark_node_type t)
+{
+	return t == CMARK_NODE_LIST || t == CMARK_NODE_BLOCK_QUOTE;
+}
+
+/* Walks the document with cmark's iterator (no recursion: a page of
+ * 100,000 nested block quotes must not overflow the stack).  A container's
+ * EXIT is where the recursive walk ended its list of children: a marker
+ * still pending there governs nothing. */
+static void walk_document(struct walk *w, cmark_node *doc)
+{
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *node = cmark_iter_get_node(it);
 		cmark_node_type t = cmark_node_get_type(node);
+		if (ev == CMARK_EVENT_EXIT) {
+			/* a marker that is the last thing in its container governs nothing */
+			flush_dangling(w, NULL);
+			if (is_nesting(t))
+				w->depth--;
+			continue;
+		}
+		if (node == doc)
+			continue;
 		if (t == CMARK_NODE_HTML_BLOCK) {
 			html_block(w, node);
+			size_t a = (size_t)cmark_node_get_start_line(node), b = (size_t)cmark_node_get_end_line(node);
+			if ((b > a ? b : a) + 1 > w->floor)
+				w->floor = (b > a ? b : a) + 1;
 		} else if (t == CMARK_NODE_CODE_BLOCK) {
 			code_block(w, node);
 		} else if (t == CMARK_NODE_PARAGRAPH || t == CMARK_NODE_HEADING) {
 			struct page_block *b = add_block(w, BK_TEXT, node);
+			size_t line = b->line, end = b->end_line;
 			govern(w, b, node);
-			inline_markers(w, node);
+			inline_markers(w, node, line, end);
+			cmark_iter_reset(it, node, CMARK_EVENT_EXIT);
 		} else if (node_is(node, "table")) {
 			struct page_block *b = add_block(w, BK_TABLE, node);
+			size_t line = b->line, end = b->end_line;
 			govern(w, b, node);
 			for (cmark_node *row = cmark_node_first_child(node); row; row = cmark_node_next(row))
 				for (cmark_node *cell = cmark_node_first_child(row); cell; cell = cmark_node_next(cell))
-					inline_markers(w, cell);
+					inline_markers(w, cell, line, end);
+			cmark_iter_reset(it, node, CMARK_EVENT_EXIT);
 		} else {
 			/* containers (lists, items, block quotes) and breaks */
 			flush_dangling(w, node);
-			walk_children(w, node);
+			size_t a = (size_t)cmark_node_get_start_line(node);
+			if (a > w->floor)
+				w->floor = a;
+			if (is_nesting(t) && ++w->depth > PAGE_MAX_NESTING) {
+				/* deeper than any page needs: report once, skip what is inside */
+				if (!w->too_deep)
+					page_nesting(w->pg, a ? a : w->floor, 1, w->depth, SIZE_MAX);
+				w->too_deep = true;
+				w->depth--;
+				cmark_iter_reset(it, node, CMARK_EVENT_EXIT);
+				flush_dangling(w, NULL);
+			}
 		}
 	}
-	/* a marker that is the last thing in its container governs nothing */
-	flush_dangling(w, NULL);
+	cmark_iter_free(it);
 }
 
-/* Block markers written inside prose are not alone on their line. */
-static void inline_markers(struct walk *w, cmark_node *block)
+/* Block markers written inside prose are not alone on their line.  Each
+ * comment is found in the raw block with a cursor that moves forward, so
+ * a block of many bad markers is read once and identical markers on
+ * different lines are each reported at their own line. */
+static void inline_markers(struct walk *w, cmark_node *block, size_t line, size_t end_line)
 {
 	const struct textfile *tf = w->pg->tf;
+	size_t cursor = page_line_offset(w->pg, line);
+	size_t limit = page_line_offset(w->pg, end_line + 1);
 	cmark_iter *it = cmark_iter_new(block);
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
@@ -279,31 +380,79 @@ static void inline_markers(struct walk *w, cmark_node *block)
 		const char *lit = cmark_node_get_literal(node);
 		if (!lit || strncmp(lit, "<!--", 4) != 0)
 			continue;
+		/* the comment's first line as written (a comment may wrap, and
+		 * inside a block quote its later lines carry '>') */
+		size_t first_len = strcspn(lit, "\n");
+		const char *hit = cursor < limit ? memmem(tf->data + cursor, limit - cursor, lit, first_len) : NULL;
+		size_t at = hit ? (size_t)(hit - tf->data) : cursor < limit ? cursor : limit ? limit - 1 : 0;
+		if (hit)
+			cursor = at + first_len;
 		struct marker m;
 		marker_parse(lit, strlen(lit), &m);
-		size_t line = (size_t)cmark_node_get_start_line(block);
 		if (m.kind == MK_PLAIN || (m.status == MARKER_OK && !marker_is_block(m.kind)))
 			continue;
-		/* find the line of the comment in the raw block */
-		for (size_t n = line; n <= (size_t)cmark_node_get_end_line(block); n++) {
-			size_t len;
-			const char *s = textfile_line(tf, n, &len);
-			if (len >= strlen(lit) && memmem(s, len, lit, strlen(lit))) {
-				line = n;
-				break;
-			}
-		}
-		size_t col = line_col_of(tf, line, lit);
+		size_t n = tf->n_lines ? textfile_line_of(tf, at) : 1;
+		size_t col = hit ? at - page_line_offset(w->pg, n) + 1 : 1;
 		if (m.status == MARKER_UNKNOWN) {
-			report_marker(w, D_MARKER_UNKNOWN, line, col, &m);
+			report_marker(w, D_MARKER_UNKNOWN, n, col, &m);
 		} else {
 			if (m.status == MARKER_OK)
 				snprintf(m.problem, sizeof m.problem, "a %s marker must be alone on its line",
 					 marker_kind_name(m.kind));
-			report_marker(w, D_MARKER_MALFORMED, line, col, &m);
+			report_marker(w, D_MARKER_MALFORMED, n, col, &m);
 		}
 	}
 	cmark_iter_free(it);
+}
+
+/* The block a node is, or lies in (a table's rows and cells), or NULL. */
+static const struct page_block *node_block(const struct page *pg, cmark_node *node)
+{
+	for (int up = 0; node && up < 3; up++, node = cmark_node_parent(node)) {
+		uintptr_t k = (uintptr_t)cmark_node_get_user_data(node);
+		if (k && k <= pg->n_blocks && pg->blocks[k - 1].node == node)
+			return &pg->blocks[k - 1];
+	}
+	return NULL;
+}
+
+void page_node_lines(const struct page *pg, cmark_node *node, size_t *line, size_t *end)
+{
+	const struct page_block *b = node_block(pg, node);
+	if (b && b->node == node) {
+		*line = b->line;
+		*end = b->end_line;
+		return;
+	}
+	size_t a = (size_t)cmark_node_get_start_line(node), z = (size_t)cmark_node_get_end_line(node);
+	if (b) {
+		/* a table's header row may carry the line of a paragraph before it */
+		if (a < b->line || a > b->end_line)
+			a = b->line;
+		if (z < a || z > b->end_line)
+			z = a;
+	}
+	if (a == 0)
+		a = 1;
+	if (z < a)
+		z = a;
+	*line = a;
+	*end = z;
+}
+
+size_t page_node_line(const struct page *pg, cmark_node *node)
+{
+	size_t line, end;
+	page_node_lines(pg, node, &line, &end);
+	return line;
+}
+
+void page_block_range(const struct page *pg, const struct page_block *b, size_t *from, size_t *to)
+{
+	*from = page_line_offset(pg, b->line);
+	*to = page_line_offset(pg, b->end_line + 1);
+	if (*to < *from)
+		*to = *from;
 }
 
 size_t page_line_offset(const struct page *pg, size_t n)
@@ -311,6 +460,125 @@ size_t page_line_offset(const struct page *pg, size_t n)
 	if (n == 0 || n > pg->tf->n_lines)
 		return pg->tf->len;
 	return pg->tf->line_start[n - 1];
+}
+
+/* How many lists and block quotes a line opens before its text: '>',
+ * '-', '+', '*' and '1.' / '1)' list markers, each followed by a blank or
+ * the end of the line.  A line of only one of '-' and '*' is a thematic
+ * break, not a list. */
+static size_t line_nesting(const char *s, size_t len)
+{
+	size_t i = 0, depth = 0;
+	char only = 0;
+	bool same = true;
+	for (;;) {
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (i == len)
+			break;
+		size_t j = i;
+		if (s[i] == '>') {
+			j = i + 1;
+		} else if (s[i] == '-' || s[i] == '+' || s[i] == '*') {
+			j = i + 1;
+			if (j < len && s[j] != ' ' && s[j] != '\t')
+				break;
+		} else if (s[i] >= '0' && s[i] <= '9') {
+			while (j < len && j - i < 9 && s[j] >= '0' && s[j] <= '9')
+				j++;
+			if (j == len || (s[j] != '.' && s[j] != ')'))
+				break;
+			j++;
+			if (j < len && s[j] != ' ' && s[j] != '\t')
+				break;
+		} else {
+			break;
+		}
+		if (!only)
+			only = s[i];
+		same &= s[i] == only && (only == '-' || only == '*');
+		depth++;
+		i = j;
+	}
+	return i == len && same ? 0 : depth;
+}
+
+/* The cells a line would give as a table row: one more than its '|'
+ * that are not escaped, less a leading and a trailing one. */
+static size_t line_cells(const char *s, size_t len)
+{
+	size_t a = 0, b = len;
+	str_trim(s, &a, &b);
+	size_t n = 1;
+	bool last_pipe = false;
+	for (size_t i = a; i < b; i++) {
+		last_pipe = false;
+		if (s[i] == '\\') {
+			i++;
+		} else if (s[i] == '|') {
+			n++;
+			last_pipe = true;
+		}
+	}
+	if (n > 1 && s[a] == '|')
+		n--;
+	if (n > 1 && last_pipe)
+		n--;
+	return n;
+}
+
+static void table_too_wide(struct page *pg, size_t line, size_t cells, size_t more_lines)
+{
+	struct diag *d = diag_begin(D_TABLE_WIDE, textfile_loc_line(pg->tf, line, 1, 0),
+				    "this line has %zu table cells, more than the %d the verifier reads: it is not checked",
+				    cells, PAGE_MAX_COLUMNS);
+	if (more_lines)
+		diag_note(d, textfile_loc_line(pg->tf, line, 0, 0), "%zu more line%s as wide are not checked either",
+			  more_lines, more_lines == 1 ? "" : "s");
+	diag_hint(d, "split the table: at most %d columns", PAGE_MAX_COLUMNS);
+	diag_end(d);
+	pg->problems++;
+}
+
+/* Bounds the text before cmark-gfm sees it.  0.29.0.gfm.6, which Debian
+ * 12 ships, takes quadratic time on many lists opened before a fence
+ * (GHSA-66g8-4hjf-77xh, fixed in 0.29.0.gfm.10) and on wide tables
+ * (GHSA-w4qg-3vf7-m9x5, fixed in 0.29.0.gfm.12).  A line that opens more
+ * than PAGE_MAX_NESTING lists or block quotes, or would be a table row of
+ * more than PAGE_MAX_COLUMNS cells, is blanked (as the front matter is, so
+ * line numbers stay) and reported: once for each limit, with a count. */
+static void bound_lines(struct page *pg, char *md, size_t from)
+{
+	const struct textfile *tf = pg->tf;
+	size_t deep = 0, deep_depth = 0, deep_more = 0;
+	size_t wide = 0, wide_cells = 0, wide_more = 0;
+	for (size_t n = 1; n <= tf->n_lines; n++) {
+		size_t off = tf->line_start[n - 1];
+		if (off < from)
+			continue;
+		size_t len;
+		textfile_line(tf, n, &len);
+		size_t depth = line_nesting(md + off, len);
+		size_t cells = depth <= PAGE_MAX_NESTING ? line_cells(md + off, len) : 0;
+		if (depth > PAGE_MAX_NESTING) {
+			if (deep)
+				deep_more++;
+			else
+				deep = n, deep_depth = depth;
+		} else if (cells > PAGE_MAX_COLUMNS) {
+			if (wide)
+				wide_more++;
+			else
+				wide = n, wide_cells = cells;
+		} else {
+			continue;
+		}
+		memset(md + off, ' ', len);
+	}
+	if (deep)
+		page_nesting(pg, deep, 1, deep_depth, deep_more);
+	if (wide)
+		table_too_wide(pg, wide, wide_cells, wide_more);
 }
 
 void page_parse(const struct textfile *tf, size_t first_body_line, struct page *pg)
@@ -325,6 +593,7 @@ void page_parse(const struct textfile *tf, size_t first_body_line, struct page *
 	for (size_t i = 0; i < skip; i++)
 		if (md[i] != '\n')
 			md[i] = ' ';
+	bound_lines(pg, md, skip);
 	cmark_gfm_core_extensions_ensure_registered();
 	cmark_parser *parser = cmark_parser_new(CMARK_OPT_SOURCEPOS);
 	cmark_syntax_extension *table = cmark_find_syntax_extension("table");
@@ -335,8 +604,8 @@ void page_parse(const struct textfile *tf, size_t first_body_line, struct page *
 	cmark_parser_free(parser);
 	free(md);
 
-	struct walk w = {.pg = pg};
-	walk_children(&w, pg->doc);
+	struct walk w = {.pg = pg, .floor = first_body_line};
+	walk_document(&w, pg->doc);
 }
 
 void page_free(struct page *pg)
@@ -371,6 +640,27 @@ static size_t find_raw(struct seg_walk *s, const char *lit, size_t len)
 	return (size_t)(hit - data);
 }
 
+/* In a table cell, GFM reads a '|' inside an annotation as "\|" and
+ * hands over the literal unescaped: the annotation is then taken as the
+ * page spells it, so its offsets are the page's own (place.h reads "\|"
+ * as "|"). */
+static void raw_escaped_annot(struct seg_walk *s, struct seg *g)
+{
+	struct buf esc = {0};
+	for (size_t i = 0; i < g->len; i++) {
+		if (g->s[i] == '|')
+			buf_putc(&esc, '\\');
+		buf_putc(&esc, g->s[i]);
+	}
+	size_t at = find_raw(s, esc.s, esc.len);
+	if (at != SIZE_MAX) {
+		g->raw_off = at;
+		g->s = s->pg->tf->data + at;
+		g->len = esc.len;
+	}
+	buf_free(&esc);
+}
+
 static void push_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, size_t len)
 {
 	s->v = xgrow(s->v, &s->cap, s->n + 1, sizeof *s->v);
@@ -380,15 +670,19 @@ static void push_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, si
 	g->s = lit;
 	g->len = len;
 	g->raw_off = kind == SEG_BREAK ? SIZE_MAX : find_raw(s, lit, len);
+	if (kind == SEG_ANNOT && g->raw_off == SIZE_MAX && memchr(lit, '|', len))
+		raw_escaped_annot(s, g);
 	if (kind == SEG_ANNOT)
-		marker_parse(lit, len, &g->marker);
+		marker_parse(g->s, g->len, &g->marker);
 }
 
 size_t page_segments(const struct page *pg, cmark_node *node, struct seg **out)
 {
 	struct seg_walk s = {.pg = pg};
-	s.cursor = page_line_offset(pg, (size_t)cmark_node_get_start_line(node));
-	s.limit = page_line_offset(pg, (size_t)cmark_node_get_end_line(node) + 1);
+	size_t line, end;
+	page_node_lines(pg, node, &line, &end);
+	s.cursor = page_line_offset(pg, line);
+	s.limit = page_line_offset(pg, end + 1);
 	cmark_iter *it = cmark_iter_new(node);
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
@@ -414,7 +708,7 @@ size_t page_segments(const struct page *pg, cmark_node *node, struct seg **out)
 		case CMARK_NODE_HTML_INLINE: {
 			struct marker m;
 			marker_parse(lit, strlen(lit), &m);
-			bool annot = m.status == MARKER_OK && (m.kind == MK_DERIVE || m.kind == MK_CITE || m.kind == MK_EXT);
+			bool annot = m.status == MARKER_OK && marker_is_inline(m.kind);
 			push_seg(&s, annot ? SEG_ANNOT : SEG_OPAQUE, lit, strlen(lit));
 			break;
 		}

@@ -3,8 +3,16 @@
  * that governs it, and the inline segments of its prose.
  *
  * Markdown is parsed by cmark-gfm (with the table extension), never by
- * patterns.  cmark's block start lines are trusted; its inline columns are
- * not, so every column reported is found again in the raw source line.
+ * patterns.  cmark's block lines are trusted unless they are 0 or fall
+ * before the block that precedes them (cmark-gfm 0.29.0.gfm.6 does that to
+ * a paragraph directly followed by a table): then they are taken from the
+ * raw text.  Its inline columns are not trusted, so every column reported
+ * is found again in the raw source line.
+ *
+ * Work is bounded: the tree is walked with cmark's iterator (no
+ * recursion), and a line that opens more than PAGE_MAX_NESTING lists or
+ * block quotes (page-nesting), or holds more than PAGE_MAX_COLUMNS table
+ * cells (table-too-wide), is blanked before cmark-gfm sees it.
  *
  * page_parse() also reports the structural problems of markers (unknown,
  * malformed, dangling, conflicting) and unmarked code blocks.  The page
@@ -26,6 +34,13 @@ enum block_kind {
 	BK_TEXT,  /* paragraph or heading (anywhere: lists, block quotes) */
 	BK_TABLE, /* GFM table */
 };
+
+/* Lists and block quotes nest at most this deep; past it the text is not
+ * read (reported as page-nesting).  The course nests two or three deep. */
+#define PAGE_MAX_NESTING 32
+/* A table row holds at most this many cells (table-too-wide); wider lines
+ * are not read.  The course's widest table has six. */
+#define PAGE_MAX_COLUMNS 128
 
 struct page_block {
 	enum block_kind kind;
@@ -75,7 +90,15 @@ struct seg {
 /* Collects the segments of node (a paragraph, heading or table cell).
  * *out is malloc'd; the caller frees it. */
 size_t page_segments(const struct page *pg, cmark_node *node, struct seg **out);
-/* The raw byte offset where line n starts. */
+/* The raw byte offset where line n starts (the page's length for line 0
+ * or a line past the end). */
 size_t page_line_offset(const struct page *pg, size_t n);
+/* A block's bytes [*from, *to) in tf->data: never empty-wrapped (from <= to). */
+void page_block_range(const struct page *pg, const struct page_block *b, size_t *from, size_t *to);
+/* The first and last line of any node of the page (a block, a table row or
+ * cell, an inline): the block's own lines where the node is a block, and
+ * never 0, never outside the block it lies in. */
+void page_node_lines(const struct page *pg, cmark_node *node, size_t *line, size_t *end);
+size_t page_node_line(const struct page *pg, cmark_node *node);
 
 #endif

@@ -10,12 +10,44 @@
 
 
 
+static int by_start(const void *a, const void *b)
+{
+	const struct fact_range *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Sorts the consumed ranges and merges those that overlap, once for all
+ * the numbers of a page (again only when facts were added since). */
+static void merge_consumed(struct page_ctx *ctx)
+{
+	if (ctx->n_consumed == ctx->n_consumed_merged)
+		return;
+	qsort(ctx->consumed, ctx->n_consumed, sizeof *ctx->consumed, by_start);
+	size_t k = 0;
+	for (size_t i = 0; i < ctx->n_consumed; i++) {
+		if (k && ctx->consumed[i].start <= ctx->consumed[k - 1].end) {
+			if (ctx->consumed[i].end > ctx->consumed[k - 1].end)
+				ctx->consumed[k - 1].end = ctx->consumed[i].end;
+		} else {
+			ctx->consumed[k++] = ctx->consumed[i];
+		}
+	}
+	ctx->n_consumed = ctx->n_consumed_merged = k;
+}
+
+/* A binary search: a paragraph of many facts and numbers is not
+ * quadratic. */
 static bool consumed_by_fact(const struct page_ctx *ctx, size_t off)
 {
-	for (size_t i = 0; i < ctx->n_consumed; i++)
-		if (off >= ctx->consumed[i].start && off < ctx->consumed[i].end)
-			return true;
-	return false;
+	size_t lo = 0, hi = ctx->n_consumed;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ctx->consumed[mid].end <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ctx->n_consumed && off >= ctx->consumed[lo].start;
 }
 
 static bool only_spaces(const char *s, size_t len)
@@ -40,18 +72,38 @@ struct diag_loc prose_seg_loc(const struct page_ctx *ctx, const struct seg *g, s
 size_t prose_collect(struct page_ctx *ctx, cmark_node *node, struct seg **segs_out, size_t *n_segs, struct pnum **out)
 {
 	struct seg *segs;
+	merge_consumed(ctx);
 	size_t n = page_segments(&ctx->pg, node, &segs);
 	struct pnum *v = NULL;
 	size_t count = 0, cap = 0;
-	size_t line = (size_t)cmark_node_get_start_line(node);
+	size_t line = page_node_line(&ctx->pg, node);
 	for (size_t i = 0; i < n; i++) {
 		struct seg *g = &segs[i];
+		if (g->kind == SEG_ANNOT && g->marker.kind == MK_CLAIM)
+			continue; /* a claim follows words: check_claims reads it */
 		if (g->kind == SEG_ANNOT) {
 			bool attached = i > 0 && segs[i - 1].kind == SEG_TEXT && count > 0 && v[count - 1].text == segs[i - 1].s &&
 					only_spaces(segs[i - 1].s + v[count - 1].tok.end, segs[i - 1].len - v[count - 1].tok.end) &&
 					!v[count - 1].annot;
+			bool range = g->marker.kind == MK_RANGE;
+			/* a range is "LOW to HIGH": both in the text right before it */
+			if (attached && range && (count < 2 || v[count - 2].text != v[count - 1].text || v[count - 2].annot ||
+						  v[count - 2].range_low))
+				attached = false;
 			if (attached) {
 				v[count - 1].annot = g;
+				if (range) {
+					v[count - 1].low = count - 2;
+					v[count - 2].range_low = true;
+				}
+				continue;
+			}
+			if (range) {
+				struct diag *d = diag_begin(D_ANNOTATION_DANGLING, prose_seg_loc(ctx, g, line),
+							    "this 'range' annotation follows no pair of numbers");
+				diag_hint(d, "write it right after 'LOW to HIGH', both numbers in the same text: "
+					     "2,920 to 3,824 <!-- range: [ROW | COLUMN] -->");
+				diag_end(d);
 				continue;
 			}
 			struct diag *d = diag_begin(D_ANNOTATION_DANGLING, prose_seg_loc(ctx, g, line),
@@ -69,7 +121,7 @@ size_t prose_collect(struct page_ctx *ctx, cmark_node *node, struct seg **segs_o
 			if (raw != SIZE_MAX && consumed_by_fact(ctx, raw))
 				continue;
 			v = xgrow(v, &cap, count + 1, sizeof *v);
-			v[count++] = (struct pnum){toks[k], g->s, raw, NULL};
+			v[count++] = (struct pnum){toks[k], g->s, raw, NULL, SIZE_MAX, false};
 		}
 		free(toks);
 	}

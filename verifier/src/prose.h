@@ -18,11 +18,15 @@ struct pnum {
 	const char *text;        /* the literal the token offsets refer to */
 	size_t raw_off;          /* byte offset in the page, SIZE_MAX if unknown */
 	const struct seg *annot; /* the annotation written right after it, or NULL */
+	size_t low;              /* a range: index of its low number (the one before), else SIZE_MAX */
+	bool range_low;          /* this number is the low end of the range after it */
 };
 
 /* Collects the numbers of node (a paragraph, heading or table cell),
- * pairing each annotation with the number right before it; an annotation
- * with none is reported (annotation-dangling).  *segs_out and *out are
+ * pairing each annotation with the number right before it (a range: with
+ * the two numbers before it); an annotation with none is reported
+ * (annotation-dangling).  Claim annotations follow words and are left in
+ * the segments for the claim checks.  *segs_out and *out are
  * malloc'd and freed by the caller; the numbers point into the segments,
  * so free the segments last. */
 size_t prose_collect(struct page_ctx *ctx, cmark_node *node, struct seg **segs_out, size_t *n_segs, struct pnum **out);

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "textfile.h"
+
 static struct re *compiled;
 static pcre2_match_data *match_data;
 
@@ -25,16 +27,36 @@ static pcre2_code *compile(struct re *re)
 	return re->code;
 }
 
-bool re_search(struct re *re, const char *subject, size_t len, size_t offset, struct re_match *m)
+static void fatal(const struct re *re, const char *what)
+{
+	fprintf(stderr, "coursecheck: internal error: pattern /%s/: %s\n", re->pattern, what);
+	abort();
+}
+
+/* check: validate the subject's UTF-8 when the search starts at its
+ * beginning (a text read by textfile is valid already: this is the
+ * guard that a regex error is never read as "no match"). */
+static bool search(struct re *re, const char *subject, size_t len, size_t offset, bool check, struct re_match *m)
 {
 	pcre2_code *code = re->code ? re->code : compile(re);
 	if (!match_data)
 		match_data = pcre2_match_data_create(RE_MAX_GROUPS, NULL);
-	/* PCRE2 validates the UTF-8 of each subject: invalid bytes make the
-	 * match fail (rc < 0) rather than read past the buffer. */
-	int rc = pcre2_match(code, (PCRE2_SPTR)subject, len, offset, 0, match_data, NULL);
-	if (rc < 0)
+	if (!match_data)
+		fatal(re, "out of memory");
+	if (offset > len)
 		return false;
+	if (check && offset == 0 && utf8_first_invalid(subject, len) < len)
+		fatal(re, "the subject is not UTF-8 (it should have been refused when its file was read)");
+	while (offset < len && ((unsigned char)subject[offset] & 0xC0) == 0x80)
+		offset++; /* a caller's offset + 1 inside a character: PCRE2 needs a character boundary */
+	int rc = pcre2_match(code, (PCRE2_SPTR)subject, len, offset, PCRE2_NO_UTF_CHECK, match_data, NULL);
+	if (rc == PCRE2_ERROR_NOMATCH)
+		return false;
+	if (rc < 0) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(rc, msg, sizeof msg);
+		fatal(re, (const char *)msg);
+	}
 	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(match_data);
 	for (int g = 0; g < RE_MAX_GROUPS; g++) {
 		if (g < rc && ov[2 * g] != PCRE2_UNSET) {
@@ -45,6 +67,21 @@ bool re_search(struct re *re, const char *subject, size_t len, size_t offset, st
 		}
 	}
 	return true;
+}
+
+bool re_search(struct re *re, const char *subject, size_t len, size_t offset, struct re_match *m)
+{
+	return search(re, subject, len, offset, true, m);
+}
+
+bool re_search_valid(struct re *re, const char *subject, size_t len, size_t offset, struct re_match *m)
+{
+	return search(re, subject, len, offset, false, m);
+}
+
+size_t re_utf8_invalid_at(const char *s, size_t len)
+{
+	return utf8_first_invalid(s, len);
 }
 
 bool re_group_set(const struct re_match *m, int g)

@@ -30,8 +30,24 @@ struct re_match {
 	size_t end[RE_MAX_GROUPS]; /* start == end == (size_t)-1 for an unset group */
 };
 
-/* Searches subject[offset..len).  Returns true on a match. */
+/* Searches subject[offset..len).  Returns true on a match, false when
+ * there is none.  The subject must be valid UTF-8: every text comes from
+ * a textfile, and pages and programs that are not UTF-8 are refused when
+ * read (textfile_report_encoding).  So PCRE2 does not re-check it on every
+ * call (which made long scans quadratic); re_search checks it once on a
+ * search from offset 0, and moves an offset that falls inside a character
+ * on to the next one.  An invalid subject or any engine error other than
+ * "no match" is a fatal internal error (a message and abort), never read
+ * as "absent": a fact check that silently finds nothing is a false pass. */
 bool re_search(struct re *re, const char *subject, size_t len, size_t offset, struct re_match *m);
+/* As re_search, for a subject known to be UTF-8 (checked once with
+ * re_utf8_invalid_at(), or read through textfile): PCRE2 does not validate it again, so a loop of searches
+ * over one text is linear (PCRE2 checks from the start offset to the end
+ * on every call otherwise). */
+bool re_search_valid(struct re *re, const char *subject, size_t len, size_t offset, struct re_match *m);
+/* Offset of the first byte of s that is not part of valid UTF-8 (RFC 3629:
+ * no overlong forms, no surrogates, nothing past U+10FFFF), or len. */
+size_t re_utf8_invalid_at(const char *s, size_t len);
 /* True when group g took part in the match. */
 bool re_group_set(const struct re_match *m, int g);
 void re_release_all(void);

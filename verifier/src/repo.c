@@ -6,10 +6,16 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
 
 static char *root;
+/* The current folder's path from the root ("" at the root, "pages/" below
+ * it): relative operands are taken from there when the root was found
+ * upward. */
+static char *cwd_prefix;
 
 int repo_open(const char *dir)
 {
@@ -25,6 +31,127 @@ void repo_close(void)
 {
 	free(root);
 	root = NULL;
+	free(cwd_prefix);
+	cwd_prefix = NULL;
+}
+
+/* pages and programs exist as folders, or as links (a link out is then
+ * refused by the checks, by name, rather than taken as "no course"). */
+static bool course_entry(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	struct stat st;
+	bool ok = lstat(path, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode));
+	free(path);
+	return ok;
+}
+
+bool repo_holds_course(const char *dir)
+{
+	return course_entry(dir, "pages") && course_entry(dir, "programs");
+}
+
+int repo_find(const char *given, char **why)
+{
+	*why = NULL;
+	if (given) {
+		char *real = realpath(given, NULL);
+		if (!real) {
+			*why = xasprintf("cannot open the course folder '%s': %s", given, strerror(errno));
+			return -1;
+		}
+		if (!repo_holds_course(real)) {
+			*why = xasprintf("'%s' holds no course: a course folder has pages/ and programs/", given);
+			free(real);
+			return -1;
+		}
+		repo_close();
+		root = real;
+		cwd_prefix = xstrdup("");
+		return 0;
+	}
+	char *cwd = getcwd(NULL, 0);
+	if (!cwd) {
+		*why = xasprintf("cannot name the current folder: %s", strerror(errno));
+		return -1;
+	}
+	char *dir = xstrdup(cwd);
+	for (;;) {
+		if (repo_holds_course(dir[0] ? dir : "/")) {
+			repo_close();
+			root = realpath(dir[0] ? dir : "/", NULL);
+			if (!root)
+				root = xstrdup(dir[0] ? dir : "/");
+			size_t n = strlen(dir);
+			cwd_prefix = cwd[n] == '/' ? xasprintf("%s/", cwd + n + 1) : xstrdup("");
+			free(dir);
+			free(cwd);
+			return 0;
+		}
+		char *slash = strrchr(dir, '/');
+		if (!slash || dir[0] == '\0')
+			break;
+		*slash = '\0'; /* "/a/b" -> "/a" -> "" (the file-system root) */
+	}
+	*why = xstrdup("no course found in the current folder or any folder above it (a course folder has "
+		       "pages/ and programs/); run it inside the course, or give --root DIR");
+	free(dir);
+	free(cwd);
+	return -1;
+}
+
+char *repo_normalize(const char *relpath)
+{
+	if (relpath[0] == '/' || relpath[0] == '~')
+		return NULL;
+	size_t len = strlen(relpath);
+	char *out = xmalloc(len + 1);
+	size_t o = 0;
+	const char *p = relpath;
+	while (*p) {
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (o == 0) {
+				free(out);
+				return NULL;
+			}
+			while (o > 0 && out[o - 1] != '/') /* drop the last component */
+				o--;
+			if (o > 0)
+				o--;
+		} else if (n > 0 && !(n == 1 && p[0] == '.')) {
+			if (o > 0)
+				out[o++] = '/';
+			memcpy(out + o, p, n);
+			o += n;
+		}
+		p += n + (slash ? 1 : 0);
+	}
+	out[o] = '\0';
+	if (o == 0) { /* "." or "a/..": the root itself */
+		free(out);
+		return xstrdup(".");
+	}
+	return out;
+}
+
+char *repo_operand(const char *arg)
+{
+	char *joined;
+	size_t n = strlen(repo_root());
+	if (arg[0] == '/') {
+		if (strncmp(arg, repo_root(), n) != 0 || arg[n] != '/')
+			return xstrdup(arg);
+		joined = xstrdup(arg + n + 1);
+	} else {
+		joined = xasprintf("%s%s", cwd_prefix ? cwd_prefix : "", arg);
+	}
+	char *norm = repo_normalize(joined);
+	if (!norm)
+		return joined;
+	free(joined);
+	return norm;
 }
 
 const char *repo_root(void)

@@ -21,6 +21,28 @@ enum repo_status {
 /* Makes dir (its real path) the repository root.  Returns 0, or -1 with
  * errno set. */
 int repo_open(const char *dir);
+
+/* A folder holds a course when it has pages/ and programs/ (folders, or
+ * links that the checks then judge). */
+bool repo_holds_course(const char *dir);
+/* Opens the course a command works on.  With given (--root DIR), that
+ * folder, which must itself hold a course; otherwise the nearest folder at
+ * or above the current one that holds one, as git finds its repository.
+ * Returns 0, or -1 with *why a malloc'd sentence saying what was looked at
+ * (the caller prints it and exits 2; a run that finds no course checks
+ * nothing and must not pass). */
+int repo_find(const char *given, char **why);
+/* A command-line operand as a repository path (malloc'd): an absolute path
+ * under the root loses the root; a relative one is taken from the current
+ * folder when the root was found upward (from the root with --root).  The
+ * result is normalised (repo_normalize); one that climbs out is returned
+ * as given, for repo_resolve to refuse. */
+char *repo_operand(const char *arg);
+/* A repository path with "." components, repeated slashes and "DIR/.."
+ * pairs removed, without touching the disk, so that two names of one file
+ * compare equal (pages/../programs/x/x.cu is programs/x/x.cu).  Returns a
+ * malloc'd path, or NULL when it is absolute or climbs above the root. */
+char *repo_normalize(const char *relpath);
 void repo_close(void);
 const char *repo_root(void);
 

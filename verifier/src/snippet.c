@@ -76,9 +76,10 @@ static void open_snippet(struct scan *s, size_t n, const char *name, size_t name
 {
 	struct snippet_set *set = s->set;
 	char *nm = xstrndup(name, name_len);
-	if (snippet_find(set, nm)) {
+	size_t first;
+	if (!strmap_add(&set->names, nm, name_len, set->n, &first)) {
 		char line_no[32];
-		snprintf(line_no, sizeof line_no, "%zu", snippet_find(set, nm)->start_line);
+		snprintf(line_no, sizeof line_no, "%zu", set->v[first].start_line);
 		problem(s, D_SNIPPET_DUPLICATE, n, col, "rename one of the two snippets",
 			"snippet '%s' is already defined at line %s", nm, line_no);
 	}
@@ -106,21 +107,29 @@ static void close_snippet(struct scan *s, size_t n, const char *name, size_t nam
 	s->depth--;
 }
 
-/* Collects each snippet's text lines: everything between its markers that
- * is not itself a marker line. */
+/* Gives each snippet its text lines: everything between its markers that
+ * is not itself a marker line.  As every marker line is dropped, a
+ * snippet's text is a contiguous range of the file's non-marker lines:
+ * one array for the file, a range of it for each snippet (linear, however
+ * many snippets overlap or stay open to the end). */
 static void collect_lines(const struct textfile *tf, struct snippet_set *set, const bool *is_marker)
 {
+	/* before[n]: how many non-marker lines come before line n */
+	size_t *before = xmalloc((tf->n_lines + 2) * sizeof *before);
+	set->text_lines = xmalloc((tf->n_lines + 1) * sizeof *set->text_lines);
+	size_t k = 0;
+	for (size_t n = 1; n <= tf->n_lines + 1; n++) {
+		before[n] = k;
+		if (n <= tf->n_lines && !is_marker[n])
+			set->text_lines[k++] = n;
+	}
 	for (size_t i = 0; i < set->n; i++) {
 		struct snippet *sn = &set->v[i];
 		size_t last = sn->end_line ? sn->end_line : tf->n_lines + 1;
-		size_t cap = 0;
-		for (size_t n = sn->start_line + 1; n < last; n++) {
-			if (is_marker[n])
-				continue;
-			sn->lines = xgrow(sn->lines, &cap, sn->n_lines + 1, sizeof *sn->lines);
-			sn->lines[sn->n_lines++] = n;
-		}
+		sn->lines = set->text_lines + before[sn->start_line + 1 <= last ? sn->start_line + 1 : last];
+		sn->n_lines = before[last] - before[sn->start_line + 1 <= last ? sn->start_line + 1 : last];
 	}
+	free(before);
 }
 
 size_t snippet_scan(const struct textfile *tf, bool report, struct snippet_set *set)
@@ -165,18 +174,16 @@ size_t snippet_scan(const struct textfile *tf, bool report, struct snippet_set *
 
 const struct snippet *snippet_find(const struct snippet_set *set, const char *name)
 {
-	for (size_t i = 0; i < set->n; i++)
-		if (strcmp(set->v[i].name, name) == 0)
-			return &set->v[i];
-	return NULL;
+	size_t i;
+	return strmap_get(&set->names, name, strlen(name), &i) ? &set->v[i] : NULL;
 }
 
 void snippet_set_free(struct snippet_set *set)
 {
-	for (size_t i = 0; i < set->n; i++) {
+	for (size_t i = 0; i < set->n; i++)
 		free(set->v[i].name);
-		free(set->v[i].lines);
-	}
 	free(set->v);
+	free(set->text_lines);
+	strmap_free(&set->names);
 	memset(set, 0, sizeof *set);
 }

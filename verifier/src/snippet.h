@@ -13,20 +13,26 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "strmap.h"
 #include "textfile.h"
 
 struct snippet {
 	char *name;
 	size_t start_line; /* the `// snippet:` line */
 	size_t end_line;   /* the `// end snippet` line; 0 when unterminated */
-	size_t *lines;     /* the source lines that make up its text, in order */
+	/* the source lines that make up its text, in order: a range of the
+	 * set's one array of non-marker lines (borrowed from the set), so an
+	 * unclosed snippet costs no copy of the rest of the file */
+	const size_t *lines;
 	size_t n_lines;
 };
 
 struct snippet_set {
 	struct snippet *v;
 	size_t n;
-	size_t problems; /* marker problems found (reported or not) */
+	size_t problems;     /* marker problems found (reported or not) */
+	size_t *text_lines;  /* every line that is not a marker line, in order (owned) */
+	struct strmap names; /* name -> index in v, first definition (names borrowed from v) */
 };
 
 /* Scans tf (borrowed; it must outlive the set).  Returns the number of

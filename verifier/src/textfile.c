@@ -11,6 +11,64 @@
 
 const char textfile_too_large[] = "file is larger than 64 MiB";
 
+size_t utf8_sequence_length(const unsigned char *s, size_t left)
+{
+	static const unsigned long smallest[5] = {0, 0, 0x80, 0x800, 0x10000};
+	unsigned char lead = s[0];
+	size_t n;
+	unsigned long cp;
+	if (lead < 0x80)
+		return 1;
+	if (lead >= 0xC2 && lead <= 0xDF)
+		n = 2, cp = lead & 0x1Fu;
+	else if (lead >= 0xE0 && lead <= 0xEF)
+		n = 3, cp = lead & 0x0Fu;
+	else if (lead >= 0xF0 && lead <= 0xF4)
+		n = 4, cp = lead & 0x07u;
+	else
+		return 0;
+	if (n > left)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3Fu);
+	}
+	if (cp < smallest[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return n;
+}
+
+size_t utf8_first_invalid(const char *text, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_sequence_length(s + i, len - i);
+		if (n == 0)
+			return i;
+		i += n;
+	}
+	return len;
+}
+
+bool textfile_report_encoding(const struct textfile *tf, const char *what)
+{
+	if (tf->has_nul) { /* at line 1: a caret line would stop at the NUL */
+		diag_report(D_FILE_ENCODING, textfile_loc_line(tf, 1, 0, 0), "%s holds a NUL byte: it is not text", what);
+		return true;
+	}
+	if (!tf->not_utf8)
+		return false;
+	size_t off = tf->not_utf8_at;
+	struct diag *d = diag_begin(D_FILE_ENCODING, textfile_loc(tf, off, 1),
+				    "%s is not UTF-8: byte 0x%02X here starts no valid UTF-8 sequence; nothing in it "
+				    "was checked",
+				    what, (unsigned char)tf->data[off]);
+	diag_hint(d, "save the file as UTF-8 (iconv -f LATIN1 -t UTF-8 converts a Latin-1 file)");
+	diag_end(d);
+	return true;
+}
+
 static void normalise_and_index(struct textfile *tf, char *raw, size_t n)
 {
 	size_t i = 0, o = 0;
@@ -33,6 +91,8 @@ static void normalise_and_index(struct textfile *tf, char *raw, size_t n)
 	raw[o] = '\0';
 	tf->data = raw;
 	tf->len = o;
+	tf->not_utf8_at = utf8_first_invalid(raw, o);
+	tf->not_utf8 = tf->not_utf8_at < o;
 
 	size_t cap = 0;
 	tf->line_start = NULL;

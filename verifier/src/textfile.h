@@ -29,6 +29,8 @@ struct textfile {
 	bool had_bom;
 	bool had_cr;
 	bool has_nul;       /* the file holds a NUL byte (not text) */
+	bool not_utf8;      /* some byte does not belong to a valid UTF-8 sequence */
+	size_t not_utf8_at; /* offset in data of the first such byte (when not_utf8) */
 };
 
 /* Reads fspath.  On failure returns -1 and sets *why to a static or
@@ -38,6 +40,21 @@ int textfile_read(const char *fspath, const char *display, struct textfile *tf, 
 /* Takes a copy of an in-memory text (used by tests and by update). */
 void textfile_from_memory(const char *data, size_t len, const char *display, struct textfile *tf);
 void textfile_free(struct textfile *tf);
+
+/* Reports a text that is not UTF-8 text (a NUL byte, or a byte outside a
+ * valid UTF-8 sequence, at its line and column) as file-encoding, naming
+ * what it is ("page", "program").  Returns true when it reported: such a
+ * file is refused before any parser sees it, because cmark-gfm and PCRE2
+ * misread invalid bytes silently (an HTML block that never ends, a
+ * pattern that "does not match"). */
+bool textfile_report_encoding(const struct textfile *tf, const char *what);
+
+/* UTF-8 as RFC 3629 (and PCRE2) define it: no overlong forms, no
+ * surrogates, nothing past U+10FFFF.  The length of the valid sequence at
+ * s (left bytes remain), or 0 when s does not start one. */
+size_t utf8_sequence_length(const unsigned char *s, size_t left);
+/* The offset of the first byte of text outside a valid sequence, or len. */
+size_t utf8_first_invalid(const char *text, size_t len);
 
 /* Line n (1-based) without its LF; *len receives its length.  Returns ""
  * with *len 0 for a line out of range. */

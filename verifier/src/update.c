@@ -26,19 +26,25 @@
 
 #include "align.h"
 #include "bank.h"
+#include "drift.h"
 #include "check.h"
+#include "claim.h"
 #include "cli.h"
+#include "cliopt.h"
 #include "compare.h"
 #include "expr.h"
 #include "filewrite.h"
+#include "place.h"
 #include "prose.h"
 #include "re.h"
 #include "repo.h"
+#include "report.h"
 #include "util.h"
 
 struct edit {
 	size_t start, end; /* byte range of the old text */
 	char *text;        /* what replaces it */
+	bool dropped;      /* it overlapped an earlier one */
 };
 
 struct update {
@@ -46,10 +52,13 @@ struct update {
 	const struct evfile *old, *now; /* the run the page quoted, the newest */
 	struct alignment al;
 	struct bank old_bank;
+	struct bank now_bank; /* the newest run's numbers: what needs no carrying */
 	struct edit *edits;
 	size_t n_edits, cap_edits;
 	size_t left;  /* items left for a person */
 	size_t flips; /* claim flips */
+	int carriable; /* the newest run may be carried: 0 not yet judged, 1 yes, -1 no (update-refused) */
+	bool refused;  /* it was refused */
 };
 
 /* ---- recording ------------------------------------------------------- */
@@ -59,7 +68,7 @@ static void add_edit(struct update *u, size_t start, size_t end, const char *tex
 	if (end - start == len && memcmp(u->ctx.tf.data + start, text, len) == 0)
 		return; /* unchanged */
 	u->edits = xgrow(u->edits, &u->cap_edits, u->n_edits + 1, sizeof *u->edits);
-	u->edits[u->n_edits++] = (struct edit){start, end, xstrndup(text, len)};
+	u->edits[u->n_edits++] = (struct edit){start, end, xstrndup(text, len), false};
 }
 
 static void leave(struct update *u, size_t off, const char *fmt, ...) PRINTF_LIKE(3, 4);
@@ -70,8 +79,8 @@ static void leave(struct update *u, size_t off, const char *fmt, ...)
 	va_start(ap, fmt);
 	char *msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	struct diag_loc at = textfile_loc(&u->ctx.tf, off, 0);
-	fprintf(stderr, "%s:%zu:%zu: left for a person: %s\n", u->ctx.path, at.line, at.col, msg);
+	struct diag *d = diag_begin(D_UPDATE_LEFT, textfile_loc(&u->ctx.tf, off, 0), "left for a person: %s", msg);
+	diag_end(d);
 	free(msg);
 	u->left++;
 }
@@ -112,11 +121,46 @@ static bool follow(const struct update *u, const struct bank_entry *e, struct nu
 	return true;
 }
 
+/* A number that is in neither the named run's bank nor the newest: the
+ * binding verify's note uses (drift.h: the newest older run where it
+ * traced, followed to its place in the newest run).  Fills the new token
+ * and its evidence line; false when there is no such place. */
+static bool run_carriable(struct update *u);
+
+static bool follow_older(struct update *u, const struct num_token *tok, struct num_token *now_tok, size_t *now_line)
+{
+	struct drift dr;
+	if (!drift_find(u->ctx.lesson, u->now, tok, &dr) || !dr.followed || dr.now != u->now)
+		return false;
+	if (!run_carriable(u))
+		return false; /* said once, at the run */
+	size_t len;
+	const char *line = textfile_line(&u->now->ev.tf, dr.now_line, &len);
+	struct num_token *t;
+	size_t n = numtok_scan(line, len, &t);
+	bool ok = false;
+	for (size_t i = 0; i < n && !ok; i++)
+		if (t[i].start + 1 == dr.now_col) {
+			*now_tok = t[i];
+			*now_line = dr.now_line;
+			ok = true;
+		}
+	free(t);
+	return ok;
+}
+
 static void move_number(struct update *u, const struct pnum *p, const struct bank_entry *e)
 {
 	struct num_token nt;
 	size_t nl;
-	if (!follow(u, e, &nt, &nl)) {
+	if (!e) {
+		if (!follow_older(u, &p->tok, &nt, &nl)) {
+			char *claim = prose_text(p);
+			leave(u, p->raw_off, "%s is not in the old run either: not moved", claim);
+			free(claim);
+			return;
+		}
+	} else if (!follow(u, e, &nt, &nl)) {
 		char *claim = prose_text(p);
 		leave(u, p->raw_off, "%s traced to %s:%zu, a place the new run does not have", claim, u->old->path, e->line);
 		free(claim);
@@ -169,13 +213,15 @@ static bool crosses(const struct pnum *p, const char *expr, size_t len, double w
 	return difference && (was * now < 0 || (was != 0 && now == 0));
 }
 
-static void claim_flip(struct update *u, const struct pnum *p, double was, double now, const char *what)
+/* Reports the flip when the sentence states a direction; returns whether
+ * it did (a crossing under no direction word is an ordinary new value). */
+static bool claim_flip(struct update *u, const struct pnum *p, double was, double now, const char *what)
 {
 	size_t a, b;
 	sentence_of(&u->ctx.tf, p->raw_off, &a, &b);
 	struct re_match g;
 	if (!re_search(&direction_re, u->ctx.tf.data + a, b - a, 0, &g))
-		return;
+		return false;
 	char *claim = prose_text(p);
 	struct diag *d = diag_begin(D_CLAIM_FLIP, prose_loc(&u->ctx, p, 0),
 				    "the %s %s was %.4g and is now %.4g: the sentence's '%.*s' is no longer true", what,
@@ -190,9 +236,215 @@ static void claim_flip(struct update *u, const struct pnum *p, double was, doubl
 	free(sentence);
 	free(claim);
 	u->flips++;
+	return true;
+}
+
+/* ---- claims and places ------------------------------------------------ */
+
+/* The place annotation's argument without its brackets, or false. */
+static bool place_arg(const struct pnum *p, const char **text, size_t *len)
+{
+	size_t n;
+	const char *a = prose_annot_arg(p->annot, &n);
+	if (n < 2 || a[0] != '[' || a[n - 1] != ']')
+		return false;
+	*text = a + 1;
+	*len = n - 2;
+	return true;
+}
+
+static void rewrite_number(struct update *u, const struct pnum *p, double value)
+{
+	char buf[128];
+	size_t n = numtok_format_like(&p->tok, p->text, value, buf, sizeof buf);
+	if (n == 0)
+		leave(u, p->raw_off, "cannot print the new value in this number's format");
+	else
+		add_edit(u, p->raw_off, p->raw_off + (p->tok.end - p->tok.start), buf, n);
+}
+
+/* A number bound to a place (at, one-run, min, max, range) takes the
+ * place's new value, or its new bounds over the repeats.  Returns false
+ * for the other annotations. */
+static bool update_place_number(struct update *u, const struct pnum *p, const struct pnum *low)
+{
+	enum marker_kind kind = p->annot->marker.kind;
+	if (kind != MK_AT && kind != MK_ONE_RUN && kind != MK_MIN && kind != MK_MAX && kind != MK_RANGE)
+		return false;
+	const char *text;
+	size_t len;
+	if (!place_arg(p, &text, &len)) {
+		if (kind == MK_ONE_RUN) {
+			const struct bank_entry *e = bank_find(&u->old_bank, &p->tok);
+			if (e)
+				move_number(u, p, e);
+			else
+				leave(u, p->raw_off, "this one-run number is not in the old run either: not moved");
+		}
+		return true;
+	}
+	struct place_env pe;
+	place_env_init(&pe, u->now, NULL, NULL, SIZE_MAX, 0);
+	struct place_hit h;
+	if (!place_resolve_one(&pe, text, len, &h)) {
+		leave(u, p->raw_off, "[%.*s] names no single number of %s: not moved", (int)len, text, u->now->path);
+		return true;
+	}
+	if (kind == MK_AT || kind == MK_ONE_RUN) {
+		rewrite_number(u, p, h.tok.value);
+		return true;
+	}
+	double vals[1024];
+	size_t n = place_repeat_values(&h, vals, 1024);
+	if (n == 0) {
+		leave(u, p->raw_off, "a repeat of %s printed no number at [%.*s]: not moved", u->now->path, (int)len, text);
+		return true;
+	}
+	double lo = vals[0], hi = vals[0];
+	for (size_t i = 1; i < n; i++) {
+		lo = fmin(lo, vals[i]);
+		hi = fmax(hi, vals[i]);
+	}
+	if (kind == MK_MIN)
+		rewrite_number(u, p, lo);
+	else if (kind == MK_MAX)
+		rewrite_number(u, p, hi);
+	else {
+		if (low)
+			rewrite_number(u, low, lo);
+		rewrite_number(u, p, hi);
+	}
+	return true;
+}
+
+/* The claim's text with its evidence literals followed into the new run;
+ * the literal edits go to *edits (page offsets from arg_raw). */
+static char *claim_followed(struct update *u, const char *arg, size_t len, const struct claim_result *r, size_t arg_raw,
+			    struct edit **edits, size_t *n_edits)
+{
+	struct buf out = {0};
+	size_t at = 0, cap = 0;
+	for (size_t i = 0; i < r->n_literals; i++) {
+		const struct expr_literal *l = &r->literals[i];
+		buf_append(&out, arg + at, l->start - at);
+		at = l->end;
+		bool needs = l->decimals > 0 || fabs(l->value) >= 100;
+		const struct bank_entry *e =
+			!expr_literal_is_free(l->value) && needs ? bank_find_value(&u->old_bank, l->value, l->decimals) : NULL;
+		struct num_token nt;
+		size_t nl;
+		if (!e || !follow(u, e, &nt, &nl)) {
+			buf_append(&out, arg + l->start, l->end - l->start);
+			continue;
+		}
+		char lit[64];
+		int n = snprintf(lit, sizeof lit, "%.*f", nt.decimals, nt.value);
+		buf_append(&out, lit, (size_t)n);
+		*edits = xgrow(*edits, &cap, *n_edits + 1, sizeof **edits);
+		(*edits)[(*n_edits)++] = (struct edit){arg_raw + l->start, arg_raw + l->end, xstrndup(lit, (size_t)n), false};
+	}
+	buf_append(&out, arg + at, len - at);
+	return buf_detach(&out);
+}
+
+/* A claim annotation: its literals follow the new run and it is
+ * evaluated there; a claim that was true and is now false is a claim flip,
+ * listed for a person and left as it was. */
+static void update_claim(struct update *u, const struct seg *g)
+{
+	if (g->raw_off == SIZE_MAX) {
+		leave(u, 0, "a claim annotation ('%.*s') is not found as written in the page: not carried",
+		      (int)(g->len > 60 ? 60 : g->len), g->s);
+		return;
+	}
+	size_t len;
+	const char *arg = prose_annot_arg(g, &len);
+	size_t arg_raw = g->raw_off + g->marker.arg_start;
+	struct place_env old_places, new_places;
+	place_env_init(&old_places, u->old, NULL, NULL, SIZE_MAX, 0);
+	place_env_init(&new_places, u->now, NULL, NULL, SIZE_MAX, 0);
+	struct expr_env old_env = place_env_expr(&old_places), new_env = place_env_expr(&new_places);
+	struct claim_result was, now;
+	if (claim_eval(arg, len, &old_env, &was) != 0) {
+		leave(u, g->raw_off, "this claim does not evaluate on %s: %s", u->old->path, was.err);
+		claim_result_free(&was);
+		return;
+	}
+	struct edit *edits = NULL;
+	size_t n_edits = 0;
+	char *text = claim_followed(u, arg, len, &was, arg_raw, &edits, &n_edits);
+	if (claim_eval(text, strlen(text), &new_env, &now) != 0) {
+		leave(u, g->raw_off, "this claim does not evaluate on %s: %s", u->now->path, now.err);
+	} else if (now.truth) {
+		for (size_t i = 0; i < n_edits; i++)
+			add_edit(u, edits[i].start, edits[i].end, edits[i].text, strlen(edits[i].text));
+	} else if (!was.truth) {
+		leave(u, g->raw_off, "this claim was already false for %s, and is false for %s", u->old->path, u->now->path);
+	} else {
+		struct diag *d = diag_begin(D_CLAIM_FLIP, prose_seg_loc(&u->ctx, g, 0),
+					    "this claim was true for %s and is false for %s: %.*s", u->old->path, u->now->path,
+					    (int)len, arg);
+		for (size_t i = 0; i < now.n_cmps && i < was.n_cmps; i++) {
+			const struct claim_cmp *o = &was.cmps[i], *c = &now.cmps[i];
+			diag_note(d, textfile_loc(&u->ctx.tf, arg_raw + o->start, o->end - o->start),
+				  "%.*s: was %.10g %s %.10g, now %.10g %s %.10g (%s)", (int)(o->end - o->start), arg + o->start,
+				  o->lhs, o->op, o->rhs, c->lhs, c->op, c->rhs, c->truth ? "true" : "false");
+		}
+		for (size_t i = 0; i < new_places.n && i < old_places.n && i < was.n_places; i++) {
+			const struct expr_place *pl = &was.places[i];
+			const char *fn = pl->fn == EXPR_PLACE_MIN ? "min " : pl->fn == EXPR_PLACE_MAX ? "max " : "";
+			diag_note(d, place_loc(&new_places.hits[i]), "%s%.*s was %.10g, now %.10g", fn, (int)(pl->end - pl->start),
+				  arg + pl->start, old_places.values[i], new_places.values[i]);
+		}
+		diag_hint(d, "rewrite the sentence and its claim for the new run; update leaves the claim as it was");
+		diag_end(d);
+		u->flips++;
+	}
+	for (size_t i = 0; i < n_edits; i++)
+		free(edits[i].text);
+	free(edits);
+	free(text);
+	claim_result_free(&was);
+	claim_result_free(&now);
+}
+
+static void update_claims(struct update *u, const struct seg *segs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (segs[i].kind == SEG_ANNOT && segs[i].marker.kind == MK_CLAIM)
+			update_claim(u, &segs[i]);
 }
 
 /* ---- derivations --------------------------------------------------------- */
+
+/* The new literal of a derivation: the evidence's own digits and point,
+ * copied from its text (separators dropped, as a literal has none), never
+ * a double printed again, whose expansion the evidence never held.  false
+ * when the number cannot be an expression literal (a sign, an exponent). */
+static bool literal_text(const struct update *u, const struct num_token *nt, size_t line, struct buf *out)
+{
+	if (nt->has_exponent || nt->value < 0)
+		return false;
+	size_t len;
+	const char *s = textfile_line(&u->now->ev.tf, line, &len);
+	if (nt->digits_end > len)
+		return false;
+	for (size_t i = nt->digits_start; i < nt->digits_end; i++)
+		if ((s[i] >= '0' && s[i] <= '9') || s[i] == '.')
+			buf_putc(out, s[i]);
+	return out->len > 0;
+}
+
+/* A literal that is in no bank of the runs update compares: followed from
+ * the older run where it traced, as a prose number is. */
+static bool literal_follow_older(struct update *u, const char *lit, size_t len, struct num_token *nt, size_t *nl)
+{
+	struct num_token *t;
+	size_t n = numtok_scan(lit, len, &t);
+	bool ok = n == 1 && follow_older(u, &t[0], nt, nl);
+	free(t);
+	return ok;
+}
 
 static void update_derived(struct update *u, const struct pnum *p)
 {
@@ -200,7 +452,11 @@ static void update_derived(struct update *u, const struct pnum *p)
 	const char *arg = prose_annot_arg(p->annot, &len);
 	size_t arg_raw = p->annot->raw_off + p->annot->marker.arg_start;
 	struct expr_result r;
-	if (expr_eval(arg, len, &r) != 0) {
+	struct place_env old_places, new_places;
+	place_env_init(&old_places, u->old, NULL, NULL, SIZE_MAX, 0);
+	place_env_init(&new_places, u->now, NULL, NULL, SIZE_MAX, 0);
+	struct expr_env old_env = place_env_expr(&old_places), new_env = place_env_expr(&new_places);
+	if (expr_eval_env(arg, len, &old_env, &r) != 0) {
 		leave(u, p->raw_off, "its derivation does not evaluate: %s", r.err);
 		expr_result_free(&r);
 		return;
@@ -219,16 +475,25 @@ static void update_derived(struct update *u, const struct pnum *p)
 			e = bank_find_value(&u->old_bank, l->value, l->decimals);
 		struct num_token nt;
 		size_t nl;
-		if (!e || !follow(u, e, &nt, &nl)) {
+		bool followed = e ? follow(u, e, &nt, &nl) : false;
+		if (!e && !expr_literal_is_free(l->value) && needs && !bank_find_value(&u->now_bank, l->value, l->decimals))
+			followed = literal_follow_older(u, arg + l->start, l->end - l->start, &nt, &nl);
+		if (!followed) {
 			if (e)
 				ok = false;
 			buf_append(&expr, arg + l->start, l->end - l->start);
 			continue;
 		}
-		char lit[64];
-		int n = snprintf(lit, sizeof lit, "%.*f", nt.decimals, nt.value);
-		buf_append(&expr, lit, (size_t)n);
-		add_edit(u, arg_raw + l->start, arg_raw + l->end, lit, (size_t)n);
+		struct buf lit = {0};
+		if (!literal_text(u, &nt, nl, &lit)) {
+			ok = false;
+			buf_append(&expr, arg + l->start, l->end - l->start);
+			buf_free(&lit);
+			continue;
+		}
+		buf_append(&expr, lit.s, lit.len);
+		add_edit(u, arg_raw + l->start, arg_raw + l->end, lit.s, lit.len);
+		buf_free(&lit);
 	}
 	buf_append(&expr, arg + at, len - at);
 	expr_result_free(&r);
@@ -237,13 +502,11 @@ static void update_derived(struct update *u, const struct pnum *p)
 		buf_free(&expr);
 		return;
 	}
-	if (expr_eval(expr.s, expr.len, &r) != 0) {
+	if (expr_eval_env(expr.s, expr.len, &new_env, &r) != 0) {
 		leave(u, p->raw_off, "the updated derivation does not evaluate: %s", r.err);
 	} else {
 		const char *what;
-		if (crosses(p, expr.s, expr.len, was, r.value, &what)) {
-			claim_flip(u, p, was, r.value, what);
-		} else {
+		if (!crosses(p, expr.s, expr.len, was, r.value, &what) || !claim_flip(u, p, was, r.value, what)) {
 			char buf[128];
 			size_t n = numtok_format_like(&p->tok, p->text, r.value, buf, sizeof buf);
 			if (n)
@@ -256,25 +519,23 @@ static void update_derived(struct update *u, const struct pnum *p)
 
 /* ---- prose and tables ------------------------------------------------- */
 
-static void update_number(struct update *u, const struct pnum *p, const struct bank_entry *forced)
+static void update_number(struct update *u, const struct pnum *p, const struct pnum *low, const struct bank_entry *forced)
 {
 	if (p->raw_off == SIZE_MAX)
 		return;
 	if (p->annot) {
 		if (p->annot->marker.kind == MK_DERIVE && p->annot->raw_off != SIZE_MAX)
 			update_derived(u, p);
+		else if (update_place_number(u, p, low))
+			return;
 		return; /* cite and ext do not follow this lesson's runs */
 	}
 	if (!forced && prose_skip_reason(&p->tok))
 		return;
 	const struct bank_entry *e = forced ? forced : bank_find(&u->old_bank, &p->tok);
-	if (!e) {
-		char *claim = prose_text(p);
-		leave(u, p->raw_off, "%s is not in the old run either: not moved", claim);
-		free(claim);
-		return;
-	}
-	move_number(u, p, e);
+	if (!e && bank_find(&u->now_bank, &p->tok))
+		return; /* already the newest run's number */
+	move_number(u, p, e); /* no entry: carried by the older run's binding, or left */
 }
 
 static void update_block_numbers(struct update *u, cmark_node *node)
@@ -284,9 +545,41 @@ static void update_block_numbers(struct update *u, cmark_node *node)
 	struct pnum *nums;
 	size_t n = prose_collect(&u->ctx, node, &segs, &n_segs, &nums);
 	for (size_t i = 0; i < n; i++)
-		update_number(u, &nums[i], NULL);
+		if (!nums[i].range_low)
+			update_number(u, &nums[i], nums[i].low != SIZE_MAX ? &nums[nums[i].low] : NULL, NULL);
+	update_claims(u, segs, n_segs);
 	free(nums);
 	free(segs);
+}
+
+/* A row on no line of the named run: carried by the binding verify's
+ * table-row note uses (drift_find_row), each number from its own place on
+ * the older run's line.  false when the row rests on no older line. */
+static bool row_follow_older(struct update *u, const struct pnum *all, size_t n)
+{
+	struct num_token *toks = xcalloc(n, sizeof *toks);
+	struct drift *dr = xcalloc(n, sizeof *dr);
+	for (size_t i = 0; i < n; i++)
+		toks[i] = all[i].tok;
+	bool ok = drift_find_row(u->ctx.lesson, u->now, toks, n, dr) && run_carriable(u);
+	for (size_t i = 0; ok && i < n; i++) {
+		if (!dr[i].followed) {
+			leave(u, all[i].raw_off, "this row's number has no place in the new run: not moved");
+			continue;
+		}
+		struct num_token *t;
+		size_t nt = numtok_scan(dr[i].now_text, strlen(dr[i].now_text), &t);
+		char buf[128];
+		size_t len = nt ? numtok_format_like(&all[i].tok, all[i].text, t[0].value, buf, sizeof buf) : 0;
+		free(t);
+		if (len)
+			add_edit(u, all[i].raw_off, all[i].raw_off + (all[i].tok.end - all[i].tok.start), buf, len);
+		else
+			leave(u, all[i].raw_off, "cannot print the new value in this number's format");
+	}
+	free(dr);
+	free(toks);
+	return ok;
 }
 
 /* An evidence table row: its numbers rest on one old line, in order; each
@@ -306,13 +599,16 @@ static void update_table(struct update *u, cmark_node *table)
 			struct pnum *nums;
 			size_t n = prose_collect(&u->ctx, cell, &segs, &n_segs, &nums);
 			for (size_t i = 0; i < n; i++) {
+				if (nums[i].range_low)
+					continue;
 				if (nums[i].annot) {
-					update_number(u, &nums[i], NULL);
+					update_number(u, &nums[i], nums[i].low != SIZE_MAX ? &nums[nums[i].low] : NULL, NULL);
 					continue;
 				}
 				all = xgrow(all, &cap, n_all + 1, sizeof *all);
 				all[n_all++] = nums[i];
 			}
+			update_claims(u, segs, n_segs);
 			free(nums);
 			keep = xrealloc(keep, (n_keep + 1) * sizeof *keep);
 			keep[n_keep++] = segs;
@@ -330,10 +626,10 @@ static void update_table(struct update *u, cmark_node *table)
 					at[k++] = &u->old_bank.v[j];
 			found = k == n_all;
 		}
-		if (!found && n_all)
+		if (!found && n_all && !row_follow_older(u, all, n_all))
 			leave(u, all[0].raw_off, "this table row is on no line of the old run: not moved");
 		for (size_t i = 0; found && i < n_all; i++)
-			update_number(u, &all[i], at[i]);
+			update_number(u, &all[i], NULL, at[i]);
 		free(at);
 		free(all);
 		for (size_t i = 0; i < n_keep; i++)
@@ -528,9 +824,10 @@ static char *apply_edits(struct update *u, size_t *out_len)
 	struct buf out = {0};
 	size_t at = 0;
 	for (size_t i = 0; i < u->n_edits; i++) {
-		const struct edit *e = &u->edits[i];
+		struct edit *e = &u->edits[i];
 		if (e->start < at) {
 			leave(u, e->start, "two rewrites overlap here; the second was dropped");
+			e->dropped = true;
 			continue;
 		}
 		buf_append(&out, u->ctx.tf.data + at, e->start - at);
@@ -580,6 +877,7 @@ static void release(struct update *u)
 	free(u->edits);
 	alignment_free(&u->al);
 	bank_free(&u->old_bank);
+	bank_free(&u->now_bank);
 	page_free(&u->ctx.pg);
 	frontmatter_free(&u->ctx.fm);
 	textfile_free(&u->ctx.tf);
@@ -587,9 +885,124 @@ static void release(struct update *u)
 	free(u->ctx.lesson);
 }
 
-/* The run a file quoted and the newest of its lesson.  For a README without
- * front matter (which always means the newest) the old run is the one
- * before it. */
+/* The newest run is carried only when it is evidence verify accepts: a
+ * body edited by hand, a program changed since, a failed run or one on a
+ * shared GPU would be written into the page as if it were true.  Reports
+ * each reason (update-refused) and returns false. */
+static void refuse(const struct evfile *ev, struct diag_loc at, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
+static void refuse(const struct evfile *ev, struct diag_loc at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	struct diag *d = diag_begin(D_UPDATE_REFUSED, at, "%s", msg);
+	diag_hint(d, "capture the lesson again ('make evidence LESSON=%s'), then run update", ev->lesson);
+	diag_end(d);
+	free(msg);
+}
+
+static bool run_carriable(struct update *u)
+{
+	if (u->carriable)
+		return u->carriable > 0;
+	const struct evfile *ev = u->now;
+	const struct evidence *e = &ev->ev;
+	size_t line = 0;
+	bool ok = true;
+	if (!ev->intact) {
+		evidence_get(e, "body-sha256", &line);
+		refuse(ev, textfile_loc_line(&e->tf, line, 0, 0),
+			    "update will not carry %s: its body was edited after capture", ev->path);
+		ok = false;
+	}
+	const char *prog_path = evidence_get(e, "program", NULL), *sha = evidence_get(e, "source-sha256", &line);
+	char *norm = prog_path ? repo_normalize(prog_path) : NULL;
+	struct program *prog = norm ? course_program(norm) : NULL;
+	free(norm);
+	if (prog && prog->state == LOAD_OK && sha && strcmp(sha, prog->sha256) != 0) {
+		refuse(ev, textfile_loc_line(&e->tf, line, 0, 0),
+			    "update will not carry %s: it is stale, %s changed since it was captured", ev->path,
+			    prog->path);
+		ok = false;
+	}
+	if (!evidence_exit_ok(e)) {
+		const char *exit = evidence_get(e, "exit", &line);
+		refuse(ev, textfile_loc_line(&e->tf, line, 0, 0),
+			    "update will not carry %s: it records a failed run (exit: %s)", ev->path, exit ? exit : "?");
+		ok = false;
+	}
+	const char *excl = evidence_get(e, "gpu-exclusive", &line);
+	if (excl && strcmp(excl, "yes") != 0) {
+		refuse(ev, textfile_loc_line(&e->tf, line, 0, 0),
+			    "update will not carry %s: the GPU was shared during the run (gpu-exclusive: %s), so its "
+			    "timings are not evidence",
+			    ev->path, excl);
+		ok = false;
+	}
+	u->carriable = ok ? 1 : -1;
+	u->refused = !ok;
+	return ok;
+}
+
+/* How much of the page traces to run ev: its numbers that need tracing
+ * and its transcript excerpt lines found there.  What a README without
+ * front matter quotes is known only this way. */
+static size_t count_numbers(struct update *u, cmark_node *node, const struct bank *b)
+{
+	struct seg *segs;
+	size_t n_segs, count = 0;
+	struct pnum *nums;
+	size_t n = prose_collect(&u->ctx, node, &segs, &n_segs, &nums);
+	for (size_t i = 0; i < n; i++)
+		count += !nums[i].annot && !prose_skip_reason(&nums[i].tok) && bank_find(b, &nums[i].tok);
+	free(nums);
+	free(segs);
+	return count;
+}
+
+static size_t traced_in(struct update *u, const struct evfile *ev)
+{
+	struct bank b = {0};
+	bank_add_evidence(&b, ev);
+	size_t count = 0;
+	diag_mute(true); /* a dangling annotation is verify's to report */
+	for (size_t i = 0; i < u->ctx.pg.n_blocks; i++) {
+		const struct page_block *blk = &u->ctx.pg.blocks[i];
+		if (blk->kind == BK_TEXT) {
+			count += count_numbers(u, blk->node, &b);
+		} else if (blk->kind == BK_TABLE) {
+			for (cmark_node *row = cmark_node_first_child(blk->node); row; row = cmark_node_next(row))
+				for (cmark_node *c = cmark_node_first_child(row); c; c = cmark_node_next(c))
+					count += count_numbers(u, c, &b);
+		} else if (blk->kind == BK_CODE && blk->marker.kind == MK_TRANSCRIPT) {
+			struct lines page = {0}, hay = {0};
+			lines_split(&page, blk->code, blk->code_len, blk->code_first_line);
+			lines_normalise(&page);
+			for (size_t k = 0; k < ev->ev.n_stdout; k++) {
+				size_t len;
+				const char *s = evidence_stdout(&ev->ev, k, &len);
+				lines_push(&hay, s, len, k);
+			}
+			size_t first, *pos = xmalloc((page.n + 1) * sizeof *pos);
+			if (lines_find_excerpt(&page, &hay, &first, pos))
+				for (size_t k = 0; k < page.n; k++)
+					count += pos[k] != SIZE_MAX;
+			free(pos);
+			lines_free(&page);
+			lines_free(&hay);
+		}
+	}
+	diag_mute(false);
+	bank_free(&b);
+	return count;
+}
+
+/* The run a file quoted and the newest of its lesson.  A README without
+ * front matter names no run: its old run is the one its content traces to
+ * (the newest of those that trace best), so an up-to-date README moves
+ * nothing. */
 static bool pick_runs(struct update *u, const char *named)
 {
 	char **paths;
@@ -598,8 +1011,22 @@ static bool pick_runs(struct update *u, const char *named)
 		fprintf(stderr, "coursecheck update: lesson '%s' has no evidence\n", u->ctx.lesson);
 		return false;
 	}
-	const char *old = named ? named : paths[n >= 2 ? n - 2 : n - 1];
-	u->old = course_evidence(old);
+	char *norm = named ? repo_normalize(named) : NULL;
+	if (named) {
+		u->old = course_evidence(norm ? norm : named);
+	} else {
+		size_t best = n - 1, best_count = 0;
+		for (size_t i = n; i-- > 0;) {
+			const struct evfile *ev = course_evidence(paths[i]);
+			size_t c = ev->state == LOAD_OK ? traced_in(u, ev) : 0;
+			if (c > best_count) {
+				best = i;
+				best_count = c;
+			}
+		}
+		u->old = course_evidence(paths[best]);
+	}
+	free(norm);
 	u->now = course_evidence(paths[n - 1]);
 	repo_free_list(paths, n);
 	if (u->old->state != LOAD_OK || u->now->state != LOAD_OK) {
@@ -607,8 +1034,13 @@ static bool pick_runs(struct update *u, const char *named)
 			u->ctx.path);
 		return false;
 	}
+	/* a page that names the newest run carries nothing from it, unless
+	 * it quotes an older one's numbers (judged then, in follow_older) */
+	if (u->old != u->now && !run_carriable(u))
+		return false;
 	align_runs(&u->old->ev, &u->now->ev, &u->al);
 	bank_add_evidence(&u->old_bank, u->old);
+	bank_add_evidence(&u->now_bank, u->now);
 	return true;
 }
 
@@ -623,6 +1055,8 @@ static bool load_page(struct update *u, const char *relpath)
 		return false;
 	}
 	free(fs);
+	if (textfile_report_encoding(&u->ctx.tf, "page"))
+		return false;
 	u->ctx.is_readme = strncmp(relpath, "programs/", 9) == 0;
 	diag_mute(true);
 	frontmatter_parse(&u->ctx.tf, !u->ctx.is_readme, &u->ctx.fm);
@@ -662,15 +1096,32 @@ static bool load_page(struct update *u, const char *relpath)
 	return true;
 }
 
+/* The front matter's evidence path, replaced at its own bytes: fe->col is
+ * the byte where its scalar starts, at the opening quote of a quoted one,
+ * and the quotes stay.  A scalar whose bytes are not the path (an escape
+ * inside quotes) is left for a person rather than guessed at. */
+static void rewrite_fm_path(struct update *u, const struct fm_evidence *fe)
+{
+	size_t len;
+	const char *line = textfile_line(&u->ctx.tf, fe->line, &len);
+	size_t at = fe->col ? fe->col - 1 : 0;
+	if (at < len && (line[at] == '"' || line[at] == '\''))
+		at++;
+	size_t n = strlen(fe->path), off = (size_t)(line - u->ctx.tf.data) + at;
+	if (at > len || n > len - at || memcmp(line + at, fe->path, n) != 0) {
+		leave(u, (size_t)(line - u->ctx.tf.data), "the front matter's evidence path is not written as plain "
+							  "text: name %s there by hand", u->now->path);
+		return;
+	}
+	add_edit(u, off, off + n, u->now->path, strlen(u->now->path));
+}
+
 static void update_page_body(struct update *u)
 {
 	struct page_ctx *ctx = &u->ctx;
 	bool first = ctx->fm.n_evidence && strcmp(ctx->fm.evidence[0].path, FM_EVIDENCE_NOT_YET) == 0;
-	if (ctx->fm.n_evidence && (first || strcmp(u->old->path, u->now->path) != 0)) {
-		const struct fm_evidence *fe = &ctx->fm.evidence[0];
-		size_t off = page_line_offset(&ctx->pg, fe->line) + fe->col - 1;
-		add_edit(u, off, off + strlen(fe->path), u->now->path, strlen(u->now->path));
-	}
+	if (ctx->fm.n_evidence && (first || strcmp(u->old->path, u->now->path) != 0))
+		rewrite_fm_path(u, &ctx->fm.evidence[0]);
 	/* measured facts first: the numbers they consume are not prose */
 	for (size_t i = 0; i < ctx->pg.n_blocks; i++) {
 		const struct page_block *b = &ctx->pg.blocks[i];
@@ -740,70 +1191,121 @@ static bool update_program_header(struct update *u, const char *relpath)
 	return ok;
 }
 
-static int update_file(const char *relpath, bool dry_run)
+/* The rewrites applied, for the JSON report (--format=json). */
+static void report_rewrites(const struct update *u, const char *relpath, bool written)
+{
+	struct report_rewrite *rw = xcalloc(u->n_edits ? u->n_edits : 1, sizeof *rw);
+	size_t n = 0;
+	for (size_t i = 0; i < u->n_edits; i++)
+		if (!u->edits[i].dropped)
+			rw[n++] = (struct report_rewrite){u->edits[i].start, u->edits[i].end, u->edits[i].text};
+	report_update(relpath, &u->ctx.tf, u->old->path, u->now->path, rw, n, u->left, u->flips, written);
+	free(rw);
+}
+
+static int update_file(const char *relpath, bool dry_run, bool quiet)
 {
 	struct update u = {0};
 	size_t len = strlen(relpath);
 	bool program = len > 3 && strcmp(relpath + len - 3, ".cu") == 0 && strncmp(relpath, "programs/", 9) == 0;
+	size_t errors_before = diag_count(DIAG_ERROR);
 	bool ok = program ? update_program_header(&u, relpath) : load_page(&u, relpath);
 	if (!ok) {
+		bool refused = u.refused || diag_count(DIAG_ERROR) > errors_before;
 		release(&u);
-		return 2;
+		return refused ? 1 : 2; /* refused with a diagnostic, or not read at all */
 	}
 	if (!program)
 		update_page_body(&u);
 	size_t new_len;
 	char *text = apply_edits(&u, &new_len);
 	int status = 0;
-	if (new_len != u.ctx.tf.len || memcmp(text, u.ctx.tf.data, new_len) != 0) {
+	bool changed = new_len != u.ctx.tf.len || memcmp(text, u.ctx.tf.data, new_len) != 0;
+	bool json = report_format_now() == REPORT_JSON;
+	if (changed && !json) {
 		print_diff(relpath, u.ctx.tf.data, u.ctx.tf.len, text, new_len);
 		fflush(stdout); /* the diff before the summary, however the streams are joined */
-		if (!dry_run && write_atomically(relpath, text, new_len) != 0)
-			status = 2;
 	}
-	fprintf(stderr, "coursecheck update: %s: %s -> %s: %zu rewrite%s%s, %zu left for a person, %zu claim flip%s\n",
-		relpath, u.old->path, u.now->path, u.n_edits, u.n_edits == 1 ? "" : "s", dry_run ? " (dry run)" : "",
-		u.left, u.flips, u.flips == 1 ? "" : "s");
-	if (!status && (u.left || u.flips))
+	if (changed && !dry_run && write_atomically(relpath, text, new_len) != 0)
+		status = 2;
+	if (json)
+		report_rewrites(&u, relpath, changed && !dry_run && status == 0);
+	if (!quiet)
+		fprintf(stderr,
+			"coursecheck update: %s: %s -> %s: %zu rewrite%s%s, %zu left for a person, %zu claim flip%s\n",
+			relpath, u.old->path, u.now->path, u.n_edits, u.n_edits == 1 ? "" : "s",
+			dry_run ? " (dry run)" : "", u.left, u.flips, u.flips == 1 ? "" : "s");
+	/* the worst diagnostic decides, as in verify: left items, claim
+	 * flips and refusals are errors */
+	if (!status && diag_count(DIAG_ERROR) > errors_before)
 		status = 1;
 	free(text);
 	release(&u);
 	return status;
 }
 
+static const char update_usage[] =
+	"usage: coursecheck update [OPTION...] FILE...\n"
+	"  Points each FILE (a page, a program README or a program's Verified\n"
+	"  header) at the newest evidence of its lesson and rewrites what is\n"
+	"  mechanical; prints the rewrites as a unified diff.\n"
+	"  --dry-run         print the diff, write nothing\n"
+	"  --format=FORMAT   text (default: a unified diff) or json (each rewrite\n"
+	"                    with its old and new text and span)\n"
+	"  --output=FILE     write the JSON report (or, as text, the diagnostics) to FILE\n"
+	"  --root=DIR        the course (default: found from the current folder upward)\n"
+	"  -q, --quiet       no summary lines\n"
+	"  --color=WHEN      auto (default), always or never\n"
+	"  -h, --help        this text\n"
+	"      --version     the version\n"
+	"Exit status: 0 all carried, 1 an error (something left for a person, a\n"
+	"claim flip, a refused run), 2 usage or a file that cannot be read or written.\n";
+
+enum { OPT_DRY_RUN = 0x200 };
+static const struct option update_longs[] = {
+	{"dry-run", no_argument, NULL, OPT_DRY_RUN},
+	{NULL, 0, NULL, 0},
+};
+static const struct cliopt_cmd update_cmd = {"coursecheck update", update_usage, "", update_longs, CLIOPT_REPORT};
+
+static int update_option(int ch, const char *arg, void *ctx)
+{
+	(void)arg;
+	if (ch != OPT_DRY_RUN)
+		return -1;
+	*(bool *)ctx = true;
+	return 0;
+}
+
 int cli_update(int argc, char **argv)
 {
 	bool dry_run = false;
-	const char *root = ".";
-	int i = 1;
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (strcmp(argv[i], "--dry-run") == 0) {
-			dry_run = true;
-		} else if (strcmp(argv[i], "--root") == 0 && i + 1 < argc) {
-			root = argv[++i];
-		} else {
-			fprintf(stderr, "coursecheck update: unknown option '%s'\n"
-					"usage: coursecheck update [--dry-run] [--root DIR] FILE...\n"
-					"  FILE: a page, a program README or a program (its Verified header)\n",
-				argv[i]);
-			return 2;
-		}
-	}
+	struct cliopt o;
+	int i = cliopt_parse(argc, argv, &update_cmd, &o, update_option, &dry_run);
+	if (i < 0)
+		return i == CLIOPT_DONE ? 0 : 2;
 	if (i == argc) {
-		fputs("usage: coursecheck update [--dry-run] [--root DIR] FILE...\n", stderr);
+		cliopt_usage_error(&update_cmd, "no FILE given");
 		return 2;
 	}
-	cli_setup_diag();
-	if (repo_open(root) != 0) {
-		fprintf(stderr, "coursecheck update: cannot open repository '%s': %s\n", root, strerror(errno));
+	if (cli_begin(&update_cmd, "update", &o, false) != 0)
+		return 2;
+	char *why;
+	if (repo_find(o.root, &why) != 0) {
+		fprintf(stderr, "coursecheck update: %s\n", why);
+		free(why);
 		return 2;
 	}
 	int status = 0;
-	for (; i < argc; i++) {
-		int rc = update_file(argv[i], dry_run);
+	size_t files = 0;
+	for (; i < argc; i++, files++) {
+		char *rel = repo_operand(argv[i]);
+		int rc = update_file(rel, dry_run, o.quiet);
+		free(rel);
 		if (rc > status)
 			status = rc;
 	}
+	status = cli_end(status, files, 0);
 	cli_release();
 	return status;
 }

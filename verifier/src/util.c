@@ -148,3 +148,30 @@ bool str_is_blank(const char *s, size_t len)
 			return false;
 	return true;
 }
+
+unsigned char str_control_byte(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return *p;
+	return 0;
+}
+
+char *str_escape_controls(const char *s)
+{
+	struct buf b = {0};
+	buf_puts(&b, "");
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\n')
+			buf_puts(&b, "\\n");
+		else if (*p == '\t')
+			buf_puts(&b, "\\t");
+		else if (*p == '\\')
+			buf_puts(&b, "\\\\");
+		else if (*p < 0x20 || *p == 0x7f)
+			buf_printf(&b, "\\x%02x", *p);
+		else
+			buf_putc(&b, (char)*p);
+	}
+	return buf_detach(&b);
+}

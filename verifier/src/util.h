@@ -50,5 +50,11 @@ bool str_starts_with(const char *s, size_t len, const char *prefix);
 /* Bounds [*start, *end) shrunk past spaces and tabs on both sides. */
 void str_trim(const char *s, size_t *start, size_t *end);
 bool str_is_blank(const char *s, size_t len);
+/* The first control byte of s (below 0x20, or 0x7f), or 0 when it has
+ * none: a name that holds one cannot be written on one header line. */
+unsigned char str_control_byte(const char *s);
+/* s with each control byte written as \n, \t or \xHH (and \ as \\), so
+ * that a hostile name prints on one line.  Malloc'd. */
+char *str_escape_controls(const char *s);
 
 #endif

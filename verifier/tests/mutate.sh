@@ -7,12 +7,18 @@
 #   one line of a transcript     -> transcript-drift
 #   one measured fact (the GPU)  -> fact-gpu
 #   the program, inside a quoted snippet -> snippet-drift
+#   each claim annotation: an evidence number it reads, made 0 or
+#   999999 (and its repeat values with it), the evidence re-sealed
+#                                -> claim-false at the claim's line
 # and that the untouched copy passes.  The places come from the page's own
 # ledger (`coursecheck explain`), so the test follows the pages as they grow.
 #   mutate.sh BINARY
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(cd "$(dirname "$0")/../.." && pwd)
+seal=$top/verifier/tests/seal-evidence.sh
+# MUTATE_ROOT: another course to mutate (to test this script on a fixture)
+[ -n "${MUTATE_ROOT:-}" ] && top=$(cd "$MUTATE_ROOT" && pwd)
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/mutate.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT INT TERM
 pass=0 fail=0
@@ -48,6 +54,43 @@ append_line() {
 	awk -v L="$2" -v T="$3" 'NR == L { $0 = $0 T } { print }' "$1" > "$1.new" && mv "$1.new" "$1"
 }
 
+# set_number FILE LINE COL VALUE: the evidence number at LINE:COL becomes
+# VALUE, and so does each of its repeat values (repeat-values: stdout L:C)
+set_number() {
+	hdr=$(grep -n '^stdout: ' "$1" | head -1 | cut -d: -f1)
+	awk -v L="$2" -v C="$3" -v V="$4" -v K="$(($2 - hdr)):$3=" '
+		NR == L { rest = substr($0, C); n = match(rest, /^[-0-9.,]+/) ? RLENGTH : 0
+			$0 = substr($0, 1, C - 1) V substr(rest, n + 1) }
+		NR < L && /^repeat-values: / { out = ""; m = split(substr($0, 16), e, " ")
+			for (i = 1; i <= m; i++) {
+				if (index(e[i], K) == 1) { c = split(substr(e[i], length(K) + 1), vs, ","); e[i] = K V
+					for (j = 2; j <= c; j++) e[i] = e[i] "," V }
+				out = out (i > 1 ? " " : "") e[i] }
+			$0 = "repeat-values: " out }
+		{ print }' "$1" > "$1.new" && mv "$1.new" "$1"
+	COURSECHECK=$bin sh "$seal" "$scratch/repo" "$1" >/dev/null 2>&1
+}
+
+# mutate_claim NAME PAGE LINE OPERANDS: some operand made 0 or 999999 must
+# turn the claim false, reported at its line
+mutate_claim() {
+	for place in $4; do
+		ev=$(echo "$place" | sed 's/:[0-9]*:[0-9]*$//')
+		l=$(echo "$place" | sed 's/.*:\([0-9]*\):[0-9]*$/\1/') c=$(echo "$place" | sed 's/.*://')
+		for v in 0 999999; do
+			fresh; set_number "$scratch/repo/$ev" "$l" "$c" "$v"
+			out=$(cd "$scratch/repo" && NO_COLOR=1 "$bin" verify "$2" 2>&1)
+			if printf '%s\n' "$out" | grep -q "^$2:$3:[0-9]*: error: .*\[claim-false\]"; then
+				echo "ok $1: claim at line $3 caught ($ev:$l:$c made $v)"
+				pass=$((pass + 1))
+				return
+			fi
+		done
+	done
+	echo "FAIL $1: no mutation of the claim at line $3 (operands: ${4:-none}) made it false there"
+	fail=$((fail + 1))
+}
+
 pages=$(cd "$top" && ls pages/*.md 2>/dev/null)
 if [ -z "$pages" ]; then
 	echo "mutate: no pages yet"
@@ -65,7 +108,7 @@ for page in $pages; do
 	fi
 
 	# 1. a traced prose number: its last digit changes
-	row=$(printf '%s\n' "$ledger" | grep ': traced ' | grep -v '(table row)' | head -1)
+	row=$(printf '%s\n' "$ledger" | grep ': traced .* <- evidence/' | grep -v '(table row)' | head -1)
 	if [ -n "$row" ]; then
 		line=$(echo "$row" | cut -d: -f2) col=$(echo "$row" | cut -d: -f3)
 		claim=$(echo "$row" | sed 's/.*traced  *//; s/ <- .*//')
@@ -111,6 +154,18 @@ for page in $pages; do
 		expect "$name: measured GPU at line $line" "$page" fact-gpu
 	else
 		echo "FAIL $name: no measured paragraph naming the GPU"; fail=$((fail + 1))
+	fi
+
+	# 6. each claim annotation, through the evidence numbers it reads
+	printf '%s\n' "$ledger" | grep "^$page:[0-9]*:[0-9]*: claim " | while IFS= read -r row; do
+		line=$(echo "$row" | cut -d: -f2)
+		ops=$(printf '%s\n' "$row" | grep -o '(evidence/[^)]*:[0-9]*:[0-9]*)' | tr -d '()' | sort -u)
+		mutate_claim "$name" "$page" "$line" "$ops"
+		echo "$pass $fail" > "$scratch/counts"
+	done
+	if [ -f "$scratch/counts" ]; then
+		read -r pass fail < "$scratch/counts"
+		rm -f "$scratch/counts"
 	fi
 done
 echo "mutate: $pass passed, $fail failed"

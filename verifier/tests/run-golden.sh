@@ -4,9 +4,12 @@
 # own files laid over it).  The runner copies it to a scratch folder, runs
 # its optional setup.sh there, then runs
 #     coursecheck $(cat args)          (args defaults to "verify")
+# under NO_COLOR=1 and what a file `env` adds (env(1) arguments)
 # and compares standard output and error, and a last line "[exit N]", with
 # expected.txt (the summary's check count masked as N unless the case has a
-# file keep-check-count).  UPDATE=1 rewrites expected.txt instead (review the diff).
+# file keep-check-count; also in the JSON, SARIF and JUnit reports).  A file
+# `cwd` names the folder, inside the case, to run it from (the course is then
+# found upward).  UPDATE=1 rewrites expected.txt instead (review the diff).
 #
 #   run-golden.sh BINARY CASES [NAME...]
 set -u
@@ -27,7 +30,7 @@ for name in $names; do
 		cp -R "$here/fixtures/$(cat "$src/base")/." "$work/"
 	fi
 	# the case's own files, without the runner's control files
-	(cd "$src" && find . -mindepth 1 -maxdepth 1 ! -name expected.txt ! -name args ! -name base ! -name setup.sh ! -name keep-check-count \
+	(cd "$src" && find . -mindepth 1 -maxdepth 1 ! -name expected.txt ! -name args ! -name base ! -name setup.sh ! -name keep-check-count ! -name env ! -name cwd \
 		-exec cp -R {} "$work/" \;)
 	# setup scripts may seal hand-made evidence: $SEAL ROOT FILE
 	export SEAL="$here/seal-evidence.sh" COURSECHECK="$bin"
@@ -37,12 +40,20 @@ for name in $names; do
 	args=verify
 	[ -f "$src/args" ] && args=$(cat "$src/args")
 	# shellcheck disable=SC2086
-	out=$(cd "$work" && NO_COLOR=1 "$bin" $args 2>&1; echo "[exit $?]")
+	# an optional file `env` holds arguments of env(1): NAME=VALUE, -u NAME
+	envargs=
+	[ -f "$src/env" ] && envargs=$(cat "$src/env")
+	# shellcheck disable=SC2086
+	dir=.
+	[ -f "$src/cwd" ] && dir=$(cat "$src/cwd")
+	out=$(cd "$work/$dir" && NO_COLOR=1 env $envargs "$bin" $args 2>&1; echo "[exit $?]")
 	# The summary's check count is internal: a new check would churn every
 	# case. It is kept only in cases about counting (a file named
 	# keep-check-count).
 	if [ ! -f "$src/keep-check-count" ]; then
-		out=$(printf '%s\n' "$out" | sed -E 's/, [0-9]+ checks?:/, N checks:/')
+		# the same count in the reports: JSON and SARIF "checks", JUnit's property
+		out=$(printf '%s\n' "$out" | sed -E -e 's/, [0-9]+ checks?:/, N checks:/' \
+			-e 's/"checks": [0-9]+/"checks": N/' -e 's/name="checks" value="[0-9]+"/name="checks" value="N"/')
 	fi
 	if [ "${UPDATE:-}" = 1 ]; then
 		printf '%s\n' "$out" > "$src/expected.txt"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # For authors of test cases: fills in source-sha256 (of the program the
 # header names, relative to ROOT, as capture computes it) and body-sha256 of
-# a hand-written evidence file.  Never used on real evidence.
+# a hand-written evidence file, and repeat-values-sha256 when it has
+# repeat-values.  Never used on real evidence.
 #   COURSECHECK=path/to/coursecheck seal-evidence.sh ROOT EVIDENCE-FILE
 # When the evidence lists its lesson's files (source-file-N lines) or the
 # lesson has more than one file (lessonfiles.h), source-sha256 and the
@@ -28,3 +29,10 @@ fi
 line=$(grep -n '^stdout: ' "$file" | head -1 | cut -d: -f1)
 body=$(tail -n +"$line" "$file" | sha256sum | cut -d' ' -f1)
 sed -i "s/^body-sha256: .*/body-sha256: $body/" "$file"
+# repeat-values (capture --repeat) carries its own seal over the stdout lines
+if grep -q '^repeat-values: ' "$file"; then
+	values=$(sed -n '/^stdout: [0-9]*$/q; s/^repeat-values: //p' "$file")
+	n=$(sed -n "${line}s/^stdout: //p" "$file")
+	seal=$( { printf '%s\n' "$values"; sed -n "$((line + 1)),$((line + n))p" "$file"; } | sha256sum | cut -d' ' -f1)
+	sed -i "s/^repeat-values-sha256: .*/repeat-values-sha256: $seal/" "$file"
+fi

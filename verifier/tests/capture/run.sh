@@ -177,7 +177,7 @@ dead() {
 EVCHECK=$T/evcheck
 begin evcheck-builds
 if ! cc -std=c11 -D_XOPEN_SOURCE=700 -I"$SRC" "$HERE/evcheck.c" "$SRC/evidence.c" "$SRC/textfile.c" \
-	"$SRC/sha256.c" "$SRC/diag.c" "$SRC/util.c" -lcrypto -o "$EVCHECK" 2>"$T/cc.err"; then
+	"$SRC/sha256.c" "$SRC/diag.c" "$SRC/util.c" "$SRC/strmap.c" -lcrypto -o "$EVCHECK" 2>"$T/cc.err"; then
 	because "cannot build evcheck: $(head -n 1 "$T/cc.err")"
 	printf '#!/bin/sh\nexit 1\n' >"$EVCHECK"
 	chmod +x "$EVCHECK"
@@ -395,9 +395,29 @@ check "repeats is '$(field "$E" repeats)', not 3" [ "$(field "$E" repeats)" = 3 
 check "volatile is '$(field "$E" volatile)', not '2:5'" [ "$(field "$E" volatile)" = "2:5" ]
 check "the evidence does not parse" valid "$E"
 check "the progress line does not count the runs" err_has "(3 runs, 1 volatile), exit 0"
+# every repeat's value of the volatile pid, sealed over the kept stdout
+RV=$(field "$E" repeat-values)
+check "repeat-values is '$RV', not 2:5 with 3 values" [ "$(printf '%s' "$RV" | sed -n 's/^2:5=[0-9]*,[0-9]*,[0-9]*$/ok/p')" = ok ]
+FIRST=$(printf '%s' "${RV#2:5=}" | cut -d, -f1)
+check "repeat-values starts with $FIRST, not the kept run's pid" [ "$FIRST" = "$(stdout_of "$E" | sed -n '2s/^pid //p')" ]
+check "repeat-values-sha256 is not the seal of the values and the stdout" \
+	[ "$(field "$E" repeat-values-sha256)" = "$( { printf '%s\n' "$RV"; stdout_of "$E"; } | sha)" ]
 cap --repeat 2 hello
 check "volatile is '$(field "$R/evidence/hello/run-$DAY.txt" volatile)', not 'none'" \
 	[ "$(field "$R/evidence/hello/run-$DAY.txt" volatile)" = none ]
+check "repeat-values is there though nothing varied" not has_field "$R/evidence/hello/run-$DAY.txt" repeat-values
+no_litter
+end
+
+begin repeat-exponent
+mkrepo repeatexp expo:expo
+cap --repeat 3 expo
+E=$R/evidence/expo/run-$DAY.txt
+check "exit status $RC, not 0" [ "$RC" -eq 0 ]
+# 2:9 the %e latency as one number (its 42 stable), 3:7 at the sign as the
+# verifier's token starts, 3:21 the grouped total as one number
+check "volatile is '$(field "$E" volatile)', not '2:9 3:7 3:21'" [ "$(field "$E" volatile)" = "2:9 3:7 3:21" ]
+check "the evidence does not parse" valid "$E"
 no_litter
 end
 
@@ -555,6 +575,18 @@ check "two .cu files are not refused" err_has "capture: two: no program: program
 check "a missing Run: line is not refused" err_has "capture: nohdr: no run command: programs/nohdr/vol.cu has no '// Run: COMMAND' header line"
 check "an empty lesson is not refused" err_has "capture: empty: no program: programs/empty/ holds no .cu file"
 check "no summary" grep -qx "capture: 3 lessons, 0 captured, 3 failed" "$T/err"
+no_litter
+end
+
+begin control-char-lesson
+mkrepo ctlname hello:hello
+name=$(printf 'he\nllo')
+mkdir "$R/programs/$name" && cp "$HERE/progs/hello.c" "$R/programs/$name/hello.cu"
+cap
+check "exit status $RC, not 1" [ "$RC" -eq 1 ]
+check "the name is not refused" err_has "capture: he\\\\nllo: the lesson folder's name holds the control byte 0x0a"
+check "evidence was written for it" [ ! -e "$R/evidence/$name" ]
+check "the other lesson was not captured" [ "$(count_evidence hello)" = 1 ]
 no_litter
 end
 
@@ -789,6 +821,14 @@ else
 	U=$T/update
 	mkdir -p "$U"
 	cp -R "$COURSE/pages" "$COURSE/programs" "$COURSE/evidence" "$U/"
+	# This case is about how update writes, not about the course's state:
+	# the copies' evidence is made current for the copied program (the
+	# hash is outside body-sha256), so a program edited since its last
+	# capture does not make update refuse the run.
+	src=$("$FULL" source-sha256 "$U/programs/day31-scan-1/scan.cu" | cut -d' ' -f1)
+	for e in "$U"/evidence/day31-scan-1/run-*.txt; do
+		sed -i "s/^source-sha256: .*/source-sha256: $src/" "$e"
+	done
 	old=evidence/day31-scan-1/run-2026-11-30.txt
 	sed "s#^evidence: .*#evidence: $old#" "$COURSE/pages/day31-scan-1.md" >"$T/old.md"
 	for f in plain.md private.md target.md hard.md; do cp "$T/old.md" "$U/pages/$f"; done
@@ -840,5 +880,5 @@ else
 fi
 end
 
-echo "$pass passed, $failed failed"
+echo "capture: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]

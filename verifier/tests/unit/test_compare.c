@@ -21,6 +21,7 @@
 
 #include "compare.h"
 #include "re.h"
+#include "util.h"
 
 /* ---- helpers ---- */
 
@@ -574,6 +575,98 @@ static int release_patterns(void **state)
 	return 0;
 }
 
+/* the indexed search: a run is equal after each side's own common
+ * indentation is removed, and not otherwise */
+static void test_excerpt_indentation_relative(void **state)
+{
+	(void)state;
+	size_t first = 99;
+	assert_true(find("a\nb\n", "x\n  a\n  b\n", &first));
+	assert_int_equal(first, 1);
+	assert_true(find("a\nb\n", "\ta\n\tb\n", &first));
+	assert_false(find("a\nb\n", "a\n  b\n", &first));
+	assert_false(find("a\n  b\n", "a\nb\n", &first));
+	/* equal widths, other blanks: a tab is not a space */
+	assert_false(find("a\nb\n", " a\n\tb\n", &first));
+	assert_true(find("  a\n    b\n", "x\n a\n   b\n", &first));
+	assert_int_equal(first, 1);
+}
+
+/* a first line that repeats everywhere: still one pass (was every start
+ * times every later start) */
+static void test_excerpt_many_repeats(void **state)
+{
+	(void)state;
+	struct buf hay = {0};
+	for (int i = 0; i < 20000; i++)
+		buf_puts(&hay, "ok\n");
+	size_t first = 99;
+	assert_false(find("ok\n...\nFAIL\n", hay.s, &first));
+	assert_int_equal(first, 0);
+	buf_puts(&hay, "FAIL\n");
+	assert_true(find("ok\n...\nFAIL\n", hay.s, &first));
+	assert_int_equal(first, 0);
+	assert_true(find("ok\nok\nFAIL\n", hay.s, &first));
+	assert_int_equal(first, 19998);
+	buf_free(&hay);
+}
+
+/* issue 11: a line missing from the excerpt is shown alone, and located
+ * at the page line where it should have been */
+static void test_excerpt_miss_missing_line(void **state)
+{
+	(void)state;
+	struct lines x, y;
+	split(&x, "start\npass 1: 0.2 ms\npass 2: 0.3 ms\npass 3: 0.4 ms\ntotal: 0.9 ms\nOK\n");
+	split(&y, HAY);
+	lines_normalise(&x);
+	size_t first;
+	assert_false(lines_find_excerpt(&x, &y, &first, NULL));
+	size_t from, to, near, near_len;
+	lines_excerpt_miss(&x, &y, &from, &to, &near, &near_len);
+	assert_int_equal(from, 0);
+	assert_int_equal(to, 6);
+	assert_int_equal(near, 0);
+	assert_int_equal(near_len, 7);
+	struct lines seg = {0}, win = {0};
+	for (size_t i = from; i < to; i++)
+		lines_push(&seg, x.v[i].s, x.v[i].len, i + 1);
+	for (size_t i = near; i < near + near_len; i++)
+		lines_push(&win, y.v[i].s, y.v[i].len, i + 1);
+	size_t ai, bi;
+	assert_true(lines_first_change(&win, &seg, &ai, &bi));
+	assert_int_equal(ai, 1); /* "n = 1048576" is missing */
+	assert_int_equal(bi, 1); /* before the page's second line */
+	char *diff = lines_diff(&win, "ev", &seg, "page");
+	assert_non_null(strstr(diff, "\n-n = 1048576\n"));
+	/* that line alone: nothing added, nothing else removed */
+	const char *hunk = strstr(diff, "@@");
+	assert_non_null(hunk);
+	assert_null(strstr(hunk, "\n+"));
+	assert_null(strstr(strstr(hunk, "\n-n = ") + 1, "\n-"));
+	free(diff);
+	lines_free(&seg);
+	lines_free(&win);
+	lines_free(&x);
+	lines_free(&y);
+}
+
+/* a changed number keeps the window as long as the excerpt */
+static void test_excerpt_miss_changed_line(void **state)
+{
+	(void)state;
+	struct lines x, y;
+	split(&x, "pass 1: 0.2 ms\npass 2: 0.7 ms\npass 3: 0.4 ms\n");
+	split(&y, HAY);
+	lines_normalise(&x);
+	size_t from, to, near, near_len;
+	lines_excerpt_miss(&x, &y, &from, &to, &near, &near_len);
+	assert_int_equal(near, 2);
+	assert_int_equal(near_len, 3);
+	lines_free(&x);
+	lines_free(&y);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -603,6 +696,10 @@ int main(void)
 		cmocka_unit_test(test_excerpt_empty_hay_and_empty_excerpt),
 		cmocka_unit_test(test_excerpt_with_more_than_64_segments),
 		cmocka_unit_test(test_excerpt_with_64_segments_is_checked),
+		cmocka_unit_test(test_excerpt_indentation_relative),
+		cmocka_unit_test(test_excerpt_many_repeats),
+		cmocka_unit_test(test_excerpt_miss_missing_line),
+		cmocka_unit_test(test_excerpt_miss_changed_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, release_patterns);
 }

@@ -190,6 +190,34 @@ static void test_ext(void **state)
 
 /* ---- near misses ---- */
 
+/* The place annotations and claims (issue 13). */
+static void test_places_and_claims(void **state)
+{
+	(void)state;
+	assert_ok("<!-- at: [256 | scan adds] -->", MK_AT, "[256 | scan adds]");
+	assert_ok("<!-- range: [64 inclusive, in place | mismatches] -->", MK_RANGE, "[64 inclusive, in place | mismatches]");
+	assert_ok("<!-- min: [repeats] -->", MK_MIN, "[repeats]");
+	assert_ok("<!-- max: [repeats] -->", MK_MAX, "[repeats]");
+	assert_ok("<!-- one-run -->", MK_ONE_RUN, "");
+	assert_ok("<!-- one-run: [a | b] -->", MK_ONE_RUN, "[a | b]");
+	assert_ok("<!-- claim: [a | b] < [c | d] -->", MK_CLAIM, "[a | b] < [c | d]");
+	struct marker m = parse("<!-- claim: -->");
+	assert_int_equal(m.status, MARKER_MALFORMED);
+	assert_string_equal(m.problem, "the claim marker needs a claim (claim: [ROW | COLUMN] < [ROW | COLUMN])");
+	m = parse("<!-- at: -->");
+	assert_int_equal(m.status, MARKER_MALFORMED);
+	assert_string_equal(m.problem, "the at marker needs an evidence place ([ROW | COLUMN] or [KEY])");
+	/* short place words are never suggested for an author's short words */
+	assert_plain("<!-- a note -->");
+	assert_plain("<!-- an aside -->");
+	assert_plain("<!-- mix: later -->");
+	m = parse("<!-- claims: 1 < 2 -->");
+	assert_int_equal(m.status, MARKER_UNKNOWN);
+	assert_string_equal(m.suggest, "<!-- claim: 1 < 2 -->");
+	assert_true(marker_is_inline(MK_CLAIM) && marker_is_inline(MK_AT) && marker_is_inline(MK_DERIVE));
+	assert_false(marker_is_inline(MK_TABLE) || marker_is_inline(MK_PLAIN));
+}
+
 static void test_unknown_with_suggestion(void **state)
 {
 	(void)state;
@@ -341,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_derive),
 		cmocka_unit_test(test_cite),
 		cmocka_unit_test(test_ext),
+		cmocka_unit_test(test_places_and_claims),
 		cmocka_unit_test(test_unknown_with_suggestion),
 		cmocka_unit_test(test_authors_notes_are_plain),
 		cmocka_unit_test(test_argument_without_colon),

@@ -540,6 +540,88 @@ static void test_too_many_digits_are_not_read(void **state)
 	assert_no_tokens(text);
 }
 
+/* ---- exponent notation ---- */
+
+static void test_exponent_is_read(void **state)
+{
+	(void)state;
+	struct num_token t = only_token("4.2e+09");
+	assert_true(t.value == 4.2e9);
+	assert_true(t.has_exponent);
+	assert_int_equal(t.exponent, 9);
+	assert_int_equal(t.decimals, -8);
+	assert_int_equal(t.sig_digits, 2);
+	assert_int_equal(t.exponent_start, 3);
+	assert_int_equal(t.digits_end, 7);
+	t = only_token("1.5E-3");
+	assert_true(t.value == 1.5e-3);
+	assert_int_equal(t.decimals, 4);
+	t = only_token("took 9.115e-05ms");
+	assert_true(t.value == 9.115e-05);
+	assert_int_equal(t.start, 5);
+	assert_int_equal(t.digits_end, 14);
+	assert_string_equal(t.unit, "ms");
+	t = only_token("-2.5e-3");
+	assert_true(t.value == -2.5e-3);
+	/* the plain part of a number is unchanged by the new rule */
+	t = only_token("1.810 ms");
+	assert_false(t.has_exponent);
+	assert_int_equal(t.exponent_start, t.digits_end);
+}
+
+static void test_exponent_glued_or_too_long_is_not_read(void **state)
+{
+	(void)state;
+	assert_no_tokens("3e8f");
+	assert_no_tokens("1e1000");
+	assert_no_tokens("1e");
+	assert_no_tokens("abc1e5");
+	assert_no_tokens("1.5e3.2");
+}
+
+static void test_exponent_traces_by_mantissa_digits(void **state)
+{
+	(void)state;
+	struct num_token page = only_token("4.2e+09"), bank = only_token("4215000000");
+	assert_true(numtok_traces_to(&page, &bank));
+	page = only_token("9.99e+09");
+	assert_false(numtok_traces_to(&page, &bank));
+	page = only_token("4.22e9"); /* 4.215e9 rounds to 4.22e9 half away from zero */
+	assert_true(numtok_traces_to(&page, &bank));
+	page = only_token("4e9"); /* one significant digit does not trace by rounding */
+	assert_false(numtok_traces_to(&page, &bank));
+	/* both sides in exponent notation, and mixed the other way */
+	page = only_token("9.12e-05");
+	bank = only_token("9.115e-05ms");
+	assert_true(numtok_traces_to(&page, &bank));
+	page = only_token("0.0000912");
+	assert_true(numtok_traces_to(&page, &bank));
+	page = only_token("9.11e-05");
+	assert_false(numtok_traces_to(&page, &bank));
+}
+
+static void test_exponent_formats_in_its_own_form(void **state)
+{
+	(void)state;
+	const char *text = "4.2e+09";
+	struct num_token like = only_token(text);
+	char buf[64];
+	assert_true(numtok_format_like(&like, text, 4.46e9, buf, sizeof buf) > 0);
+	assert_string_equal(buf, "4.5e+09");
+	assert_true(numtok_format_like(&like, text, 9.96e9, buf, sizeof buf) > 0);
+	assert_string_equal(buf, "1.0e+10"); /* the mantissa stays in [1, 10) */
+	assert_true(numtok_format_like(&like, text, 4.2e8, buf, sizeof buf) > 0);
+	assert_string_equal(buf, "4.2e+08");
+	text = "1.5E-3 ms";
+	like = only_token(text);
+	assert_true(numtok_format_like(&like, text, 2.25e-3, buf, sizeof buf) > 0);
+	assert_string_equal(buf, "2.3E-3 ms");
+	text = "9.115e-05ms";
+	like = only_token(text);
+	assert_true(numtok_format_like(&like, text, 1.2345e-4, buf, sizeof buf) > 0);
+	assert_string_equal(buf, "1.235e-04ms");
+}
+
 static void test_megabyte_input_is_fast(void **state)
 {
 	(void)state;
@@ -775,6 +857,10 @@ int main(void)
 		cmocka_unit_test(test_explicit_length_is_respected),
 		cmocka_unit_test(test_invalid_utf8_is_never_part_of_a_number),
 		cmocka_unit_test(test_too_many_digits_are_not_read),
+		cmocka_unit_test(test_exponent_is_read),
+		cmocka_unit_test(test_exponent_glued_or_too_long_is_not_read),
+		cmocka_unit_test(test_exponent_traces_by_mantissa_digits),
+		cmocka_unit_test(test_exponent_formats_in_its_own_form),
 		cmocka_unit_test(test_megabyte_input_is_fast),
 		cmocka_unit_test(test_megabyte_input_with_invalid_bytes_is_fast),
 		cmocka_unit_test(test_patterns_can_be_released_and_rebuilt),

@@ -1,0 +1,744 @@
+/* check_claims.c - see check_claims.h. */
+#include "check_claims.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "claim.h"
+#include "place.h"
+#include "re.h"
+#include "util.h"
+
+/* ---- sentences ------------------------------------------------------------- */
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+/* The sentences of a unit: for each segment, the sentence at its start
+ * and the offsets inside it where a new sentence starts (after a '.', '!'
+ * or '?' and blanks, before more text).  Found once per unit, so a long
+ * paragraph costs one pass. */
+struct sentences {
+	size_t *base;   /* per segment */
+	size_t *first;  /* per segment: its first entry in starts */
+	size_t *starts; /* sentence start offsets, segment by segment */
+	size_t n_starts, cap;
+};
+
+/* Records the sentence starts inside s[0..len); returns whether the text
+ * ends with a terminator (the next text opens a new sentence). */
+static bool scan_starts(struct sentences *st, const char *s, size_t len)
+{
+	bool ends = false;
+	for (size_t j = 0; j < len; j++) {
+		if (s[j] != '.' && s[j] != '!' && s[j] != '?')
+			continue;
+		if (j + 1 < len && !is_blank(s[j + 1]))
+			continue;
+		size_t k = j + 1;
+		while (k < len && is_blank(s[k]))
+			k++;
+		if (k == len) {
+			ends = true;
+		} else {
+			st->starts = xgrow(st->starts, &st->cap, st->n_starts + 1, sizeof *st->starts);
+			st->starts[st->n_starts++] = k;
+		}
+		j = k - 1;
+	}
+	return ends;
+}
+
+/* A claim written after "... faster." belongs to the sentence it follows:
+ * a segment's base is the sentence its first text opens. */
+static void sentences_find(const struct claims_unit *u, struct sentences *st)
+{
+	memset(st, 0, sizeof *st);
+	st->base = xcalloc(u->n_segs + 1, sizeof *st->base);
+	st->first = xcalloc(u->n_segs + 2, sizeof *st->first);
+	size_t running = 0;
+	bool pending = false;
+	for (size_t i = 0; i < u->n_segs; i++) {
+		const struct seg *g = &u->segs[i];
+		st->first[i] = st->n_starts;
+		if (u->seg_cell) {
+			st->base[i] = u->seg_cell[i];
+			continue;
+		}
+		if (g->kind == SEG_TEXT && !str_is_blank(g->s, g->len)) {
+			if (pending)
+				running++;
+			st->base[i] = running;
+			size_t before = st->n_starts;
+			pending = scan_starts(st, g->s, g->len);
+			running += st->n_starts - before;
+		} else {
+			st->base[i] = running;
+		}
+	}
+	st->first[u->n_segs] = st->n_starts;
+}
+
+static void sentences_free(struct sentences *st)
+{
+	free(st->base);
+	free(st->first);
+	free(st->starts);
+}
+
+static size_t sentence_at(const struct claims_unit *u, const struct sentences *st, size_t seg, size_t off)
+{
+	if (u->seg_cell)
+		return u->seg_cell[seg];
+	/* starts of this segment are ascending: count those at or before off */
+	size_t lo = st->first[seg], hi = st->first[seg + 1];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (st->starts[mid] <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return st->base[seg] + (lo - st->first[seg]);
+}
+
+/* The segment a number was read from; numbers come in text order, so
+ * *cursor moves forward with them (a fresh search only when it must). */
+static size_t seg_of(const struct claims_unit *u, const struct pnum *p, size_t *cursor)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = pass ? 0 : *cursor; i < u->n_segs; i++)
+			if (u->segs[i].kind == SEG_TEXT && u->segs[i].s == p->text) {
+				*cursor = i;
+				return i;
+			}
+	}
+	return 0;
+}
+
+/* ---- tracing a group together ---------------------------------------------- */
+
+/* Candidates kept per number, and the numbers of a group whose shared
+ * line is looked for: a sentence of thousands of numbers (a hostile page)
+ * costs no more than a few dozen. */
+#define MAX_CANDS 16
+#define MAX_GROUP 32
+
+static bool could_trace(const struct num_token *page, const struct num_token *bank)
+{
+	double half = 0.5 * pow(10, -(page->decimals > 300 ? 300 : page->decimals));
+	return fabs(bank->value - page->value) <= half * (1 + 1e-9) + 1e-12 * fabs(page->value);
+}
+
+/* Every bank entry p traces to (the first MAX_CANDS kept); returns the
+ * count.  The first run's stdout and the numeric header come first: the
+ * other streams, runs and recorded command lines (bank.h's where) are
+ * candidates only for a number that traces to none of those, so that a
+ * size printed by the program and given on its command line is one fact,
+ * not two places. */
+static size_t candidates(const struct bank *b, const struct num_token *p, const struct bank_entry **out)
+{
+	size_t n = 0;
+	for (int other = 0; other <= 1 && n == 0; other++)
+		for (size_t i = 0; i < b->n; i++)
+			if ((b->v[i].where != NULL) == other && could_trace(p, &b->v[i].tok) &&
+			    numtok_traces_to(p, &b->v[i].tok)) {
+				if (n < MAX_CANDS)
+					out[n] = &b->v[i];
+				n++;
+			}
+	return n;
+}
+
+static bool same_line(const struct bank_entry *a, const struct bank_entry *b)
+{
+	return a->ev == b->ev && a->line == b->line;
+}
+
+/* One group: the numbers idx[0..m) of the unit; anchors[0..n_anchors)
+ * are the places its place-bound numbers name, which count towards the
+ * line the group shares. */
+static void trace_group(const struct claims_unit *u, const size_t *idx, size_t m, const struct bank_entry *anchors,
+			size_t n_anchors, struct claims_trace *out)
+{
+	const struct bank_entry *(*c)[MAX_CANDS] = xcalloc(m + 1, sizeof *c);
+	size_t *nc = xcalloc(m + 1, sizeof *nc);
+	for (size_t i = 0; i < m; i++)
+		nc[i] = candidates(u->bank, &u->nums[idx[i]].tok, c[i]);
+	/* the line holding most of the group's numbers (each counted once) */
+	const struct bank_entry *best = NULL;
+	size_t best_count = 0;
+	for (size_t i = 0; i < m && m <= MAX_GROUP; i++)
+		for (size_t a = 0; a < nc[i] && a < MAX_CANDS; a++) {
+			size_t count = 0;
+			for (size_t k = 0; k < n_anchors; k++)
+				if (same_line(c[i][a], &anchors[k])) {
+					count++;
+					break;
+				}
+			for (size_t j = 0; j < m; j++)
+				for (size_t b = 0; b < nc[j] && b < MAX_CANDS; b++)
+					if (same_line(c[i][a], c[j][b])) {
+						count++;
+						break;
+					}
+			if (count > best_count) {
+				best_count = count;
+				best = c[i][a];
+			}
+		}
+	bool shared = m + (n_anchors ? 1 : 0) >= 2 && best_count >= 2;
+	for (size_t i = 0; i < m; i++) {
+		struct claims_trace *t = &out[idx[i]];
+		memset(t, 0, sizeof *t);
+		t->n_cands = nc[i];
+		for (size_t a = 0; a < nc[i] && a < 4; a++)
+			t->cands[a] = c[i][a];
+		if (nc[i] == 0)
+			continue;
+		t->at = c[i][0];
+		const struct bank_entry *on = NULL;
+		for (size_t a = 0; shared && a < nc[i] && a < MAX_CANDS && !on; a++)
+			if (same_line(c[i][a], best)) {
+				on = c[i][a];
+				/* two equal values on the line: the one the others left */
+				for (size_t b = a; b < nc[i] && b < MAX_CANDS; b++) {
+					bool taken = false;
+					for (size_t j = 0; j < i; j++)
+						taken |= out[idx[j]].at == c[i][b];
+					if (same_line(c[i][b], best) && !taken) {
+						on = c[i][b];
+						break;
+					}
+				}
+			}
+		if (on) {
+			t->at = on;
+			continue;
+		}
+		/* all the others share a line this one is not on */
+		t->off_line = shared && m >= 3 && best_count == m - 1 + (n_anchors ? 1 : 0);
+		t->ambiguous = nc[i] > 1 || t->off_line;
+	}
+	free(c);
+	free(nc);
+}
+
+/* The place a place-bound number names, quietly (its own check reports). */
+static bool anchor_of(const struct claims_unit *u, const struct pnum *p, struct bank_entry *out)
+{
+	enum marker_kind k = p->annot ? p->annot->marker.kind : MK_PLAIN;
+	if (k != MK_AT && k != MK_ONE_RUN && k != MK_RANGE && k != MK_MIN && k != MK_MAX)
+		return false;
+	size_t alen;
+	const char *arg = prose_annot_arg(p->annot, &alen);
+	if (alen < 2 || arg[0] != '[' || arg[alen - 1] != ']' || !u->ctx->ev || !u->ctx->ev[0])
+		return false;
+	struct place_env pe;
+	place_env_init(&pe, u->ctx->ev[0], NULL, NULL, SIZE_MAX, 0);
+	struct place_hit h;
+	if (!place_resolve_one(&pe, arg + 1, alen - 2, &h))
+		return false;
+	*out = (struct bank_entry){h.tok, h.ev, h.line, h.stdout_index, NULL};
+	return true;
+}
+
+void claims_trace_unit(const struct claims_unit *u, const bool *want, struct claims_trace *out)
+{
+	struct sentences st;
+	sentences_find(u, &st);
+	size_t *sid = xcalloc(u->n_nums + 1, sizeof *sid);
+	size_t *idx = xcalloc(u->n_nums + 1, sizeof *idx);
+	size_t cursor = 0;
+	for (size_t i = 0; i < u->n_nums; i++)
+		sid[i] = u->seg_cell ? 0 : sentence_at(u, &st, seg_of(u, &u->nums[i], &cursor), u->nums[i].tok.start);
+	/* numbers come in text order, so a sentence's numbers are consecutive */
+	struct bank_entry *anchors = xcalloc(u->n_nums + 1, sizeof *anchors);
+	for (size_t i = 0; i < u->n_nums;) {
+		size_t j = i, m = 0, n_anchors = 0;
+		while (j < u->n_nums && sid[j] == sid[i]) {
+			if (want[j])
+				idx[m++] = j;
+			else if (anchor_of(u, &u->nums[j], &anchors[n_anchors]))
+				n_anchors++;
+			j++;
+		}
+		if (m)
+			trace_group(u, idx, m, anchors, n_anchors, out);
+		i = j;
+	}
+	free(anchors);
+	free(idx);
+	free(sid);
+	sentences_free(&st);
+}
+
+static struct place_hit hit_of(const struct bank_entry *e)
+{
+	return (struct place_hit){e->ev, e->stdout_index, e->line, e->tok};
+}
+
+/* The written name of a bank entry's place, remembered: naming scans the
+ * evidence, and a page may cite one place thousands of times.  The cache
+ * is keyed by the entry (stable for one page's bank) and emptied per page
+ * by claims_release_names(). */
+#define NAME_SLOTS 4096
+static struct {
+	const struct bank_entry *e;
+	char *name;
+} names[NAME_SLOTS];
+
+static const char *entry_name(const struct bank_entry *e)
+{
+	size_t h = ((uintptr_t)e / sizeof *e) % NAME_SLOTS;
+	for (size_t k = 0; k < NAME_SLOTS; k++, h = (h + 1) % NAME_SLOTS) {
+		if (names[h].e == e)
+			return names[h].name;
+		if (names[h].e)
+			continue;
+		struct place_hit hit = hit_of(e);
+		char name[400];
+		place_name(&hit, name, sizeof name);
+		names[h].e = e;
+		names[h].name = xstrdup(name);
+		return names[h].name;
+	}
+	return ""; /* full: nameless rather than slow */
+}
+
+void claims_release_names(void)
+{
+	for (size_t i = 0; i < NAME_SLOTS; i++) {
+		free(names[i].name);
+		names[i].e = NULL;
+		names[i].name = NULL;
+	}
+}
+
+static void describe_entry(const struct bank_entry *e, struct buf *b)
+{
+	struct place_hit h = hit_of(e);
+	char where[512];
+	const char *name = entry_name(e);
+	place_where(&h, where, sizeof where);
+	buf_printf(b, "%s%s%s", where, name[0] ? " " : "", name);
+}
+
+static void volatile_note(struct diag *d, const struct place_hit *h)
+{
+	double vals[1024];
+	size_t n = place_repeat_values(h, vals, 1024);
+	struct buf b = {0};
+	for (size_t i = 0; i < n && n > 1; i++)
+		buf_printf(&b, "%s%.10g", i ? ", " : "", vals[i]);
+	if (b.len)
+		diag_note(d, place_loc(h), "the %zu repeats printed %s here", n, b.s);
+	else
+		diag_note(d, place_loc(h), "this place varied between the %u repeats of the capture", place_repeats(h));
+	buf_free(&b);
+}
+
+/* e: the bank entry of h when there is one (its name is remembered). */
+static void report_volatile(const struct claims_unit *u, const struct pnum *p, const struct place_hit *h,
+			    const struct bank_entry *e)
+{
+	if (!u->ctx->opts || !u->ctx->opts->strict || !place_is_volatile(h))
+		return;
+	char *num = prose_text(p);
+	char name[400];
+	if (e)
+		snprintf(name, sizeof name, "%s", entry_name(e));
+	else
+		place_name(h, name, sizeof name);
+	struct diag *d = diag_begin(D_NUMBER_VOLATILE, prose_loc(u->ctx, p, u->line),
+				    "%s is one run's value of a place that varied between the %u repeats of %s", num,
+				    place_repeats(h), h->ev->path);
+	volatile_note(d, h);
+	diag_hint(d, "quote the range, 'LOW to HIGH <!-- range: %s -->', or mark it as one run's figure, "
+		     "'%s <!-- one-run: %s -->'",
+		  name[0] ? name : "[ROW | COLUMN]", num, name[0] ? name : "[ROW | COLUMN]");
+	diag_end(d);
+	free(num);
+}
+
+void claims_report_trace(const struct claims_unit *u, const struct pnum *p, const struct claims_trace *t)
+{
+	struct page_ctx *ctx = u->ctx;
+	char *num = prose_text(p);
+	struct diag_loc at = prose_loc(ctx, p, u->line);
+	if (!t->ambiguous) {
+		const char *from = t->at->where;
+		ledger_add(ctx->ledger, LG_TRACED, at.line, at.col, num, "%s:%zu:%zu%s%s%s", t->at->ev->path, t->at->line,
+			   bank_entry_col(t->at), from ? " (from " : "", from ? from : "", from ? ")" : "");
+		struct place_hit h = hit_of(t->at);
+		report_volatile(u, p, &h, t->at);
+		free(num);
+		return;
+	}
+	struct buf cands = {0};
+	for (size_t i = 0; i < t->n_cands && i < 4; i++) {
+		if (i)
+			buf_puts(&cands, ", ");
+		describe_entry(t->cands[i], &cands);
+	}
+	if (t->n_cands > 4)
+		buf_printf(&cands, ", and %zu more", t->n_cands - 4);
+	ledger_add(ctx->ledger, LG_AMBIGUOUS, at.line, at.col, num, "%s%s", t->off_line ? "off its sentence's line: " : "",
+		   cands.s);
+	buf_free(&cands);
+	if (ctx->opts && ctx->opts->strict) {
+		struct diag *d =
+			t->off_line
+				? diag_begin(D_NUMBER_AMBIGUOUS, at,
+					     "%s is traced to another evidence line than the rest of its sentence", num)
+				: diag_begin(D_NUMBER_AMBIGUOUS, at, "%s is at %zu places of the evidence and nothing says which",
+					     num, t->n_cands);
+		char name[400] = "";
+		for (size_t i = 0; i < t->n_cands && i < 4; i++) {
+			struct place_hit h = hit_of(t->cands[i]);
+			const char *nm = entry_name(t->cands[i]);
+			if (!name[0] && nm[0])
+				snprintf(name, sizeof name, "%s", nm);
+			diag_note(d, place_loc(&h), "%s%s", i ? "or here" : "here", nm[0] ? "" : " (no place name picks it out)");
+		}
+		diag_hint(d, "bind it to its place: '%s <!-- at: %s -->'", num, name[0] ? name : "[ROW | COLUMN]");
+		diag_end(d);
+	}
+	free(num);
+}
+
+/* ---- place annotations --------------------------------------------------------- */
+
+/* Whether the page number shows v (to its digits). */
+static bool shows(const struct num_token *p, double v)
+{
+	double half = 0.5 * pow(10, -(p->decimals > 300 ? 300 : p->decimals));
+	return fabs(v - p->value) <= half * (1 + 1e-9) + 1e-12 * fabs(v);
+}
+
+static void mismatch(const struct claims_unit *u, const struct pnum *p, const struct place_hit *h, const char *what,
+		     double want)
+{
+	char *num = prose_text(p);
+	size_t alen;
+	const char *arg = prose_annot_arg(p->annot, &alen);
+	struct diag *d = diag_begin(D_PLACE_MISMATCH, prose_loc(u->ctx, p, u->line), "%s is not %s of %.*s, which is %.10g",
+				    num, what, (int)alen, arg, want);
+	diag_note(d, place_loc(h), "the place");
+	diag_hint(d, "quote what the place holds, or bind the number to the place it comes from");
+	diag_end(d);
+	struct diag_loc at = prose_loc(u->ctx, p, u->line);
+	ledger_add(u->ctx->ledger, LG_FAILED, at.line, at.col, num, "not %s of %.*s", what, (int)alen, arg);
+	free(num);
+}
+
+static void traced_at(const struct claims_unit *u, const struct pnum *p, const struct place_hit *h, const char *how)
+{
+	char *num = prose_text(p);
+	struct diag_loc at = prose_loc(u->ctx, p, u->line);
+	size_t alen;
+	const char *arg = prose_annot_arg(p->annot, &alen);
+	char where[512];
+	place_where(h, where, sizeof where);
+	ledger_add(u->ctx->ledger, LG_TRACED, at.line, at.col, num, "%s %.*s %s", how, (int)alen, arg, where);
+	free(num);
+}
+
+void claims_check_place_number(const struct claims_unit *u, const struct pnum *p, const struct pnum *low)
+{
+	struct page_ctx *ctx = u->ctx;
+	enum marker_kind kind = p->annot->marker.kind;
+	size_t alen;
+	const char *arg = prose_annot_arg(p->annot, &alen);
+	diag_checks_add(low ? 2 : 1);
+	if (kind == MK_ONE_RUN && alen == 0) {
+		/* one run's figure, traced by value */
+		const struct bank_entry *e = bank_find(u->bank, &p->tok);
+		char *num = prose_text(p);
+		struct diag_loc at = prose_loc(ctx, p, u->line);
+		if (e) {
+			ledger_add(ctx->ledger, LG_TRACED, at.line, at.col, num, "one run: %s:%zu:%zu", e->ev->path, e->line,
+				   bank_entry_col(e));
+		} else {
+			struct diag *d = diag_begin(D_NUMBER_UNTRACED, at, "%s is not in the evidence", num);
+			diag_hint(d, "quote the number the evidence holds");
+			diag_end(d);
+			ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, num, "untraced");
+		}
+		free(num);
+		return;
+	}
+	struct place_env pe;
+	place_env_init(&pe, ctx->ev[0], &ctx->tf, p->annot->s, p->annot->raw_off, u->line);
+	struct place_hit h;
+	if (alen < 2 || arg[0] != '[' || arg[alen - 1] != ']') {
+		struct diag *d = diag_begin(D_PLACE_UNKNOWN, prose_seg_loc(ctx, p->annot, u->line),
+					    "the %s annotation names no place: '%.*s'", marker_kind_name(kind), (int)alen, arg);
+		diag_hint(d, "write the place in brackets: <!-- %s: [ROW | COLUMN] --> or <!-- %s: [KEY] -->",
+			  marker_kind_name(kind), marker_kind_name(kind));
+		diag_end(d);
+		return;
+	}
+	if (!place_resolve_one(&pe, arg + 1, alen - 2, &h)) {
+		char *num = prose_text(p);
+		struct diag_loc at = prose_loc(ctx, p, u->line);
+		ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, num, "place %.*s not found once", (int)alen, arg);
+		free(num);
+		return;
+	}
+	if (kind == MK_AT || kind == MK_ONE_RUN) {
+		if (!numtok_traces_to(&p->tok, &h.tok)) {
+			mismatch(u, p, &h, "the value", h.tok.value);
+			return;
+		}
+		traced_at(u, p, &h, kind == MK_AT ? "at" : "one run at");
+		if (kind == MK_AT)
+			report_volatile(u, p, &h, NULL);
+		return;
+	}
+	double vals[1024];
+	size_t n = place_repeat_values(&h, vals, 1024);
+	if (n == 0) {
+		mismatch(u, p, &h, "a bound (a repeat printed no number there)", NAN);
+		return;
+	}
+	double lo = vals[0], hi = vals[0];
+	for (size_t i = 1; i < n; i++) {
+		lo = fmin(lo, vals[i]);
+		hi = fmax(hi, vals[i]);
+	}
+	char how[64];
+	snprintf(how, sizeof how, "%s over %zu run%s of", kind == MK_MIN ? "least" : kind == MK_MAX ? "greatest" : "range",
+		 n, n == 1 ? "" : "s");
+	if (kind == MK_MIN || kind == MK_MAX) {
+		double want = kind == MK_MIN ? lo : hi;
+		if (!shows(&p->tok, want))
+			mismatch(u, p, &h, kind == MK_MIN ? "the least value over the repeats" : "the greatest value over the repeats",
+				 want);
+		else
+			traced_at(u, p, &h, how);
+		return;
+	}
+	bool ok = true;
+	if (low && !shows(&low->tok, lo)) {
+		struct pnum l = *low;
+		l.annot = p->annot;
+		mismatch(u, &l, &h, "the low end of the range over the repeats", lo);
+		ok = false;
+	}
+	if (!shows(&p->tok, hi)) {
+		mismatch(u, p, &h, "the high end of the range over the repeats", hi);
+		ok = false;
+	}
+	if (ok) {
+		if (low) {
+			struct pnum l = *low;
+			l.annot = p->annot;
+			traced_at(u, &l, &h, how);
+		}
+		traced_at(u, p, &h, how);
+	}
+}
+
+/* ---- claims ------------------------------------------------------------------- */
+
+static const char *fn_name(enum expr_place_fn fn)
+{
+	return fn == EXPR_PLACE_MIN ? "min" : fn == EXPR_PLACE_MAX ? "max" : "";
+}
+
+/* "A < B is 1 < 2" for each comparison, "; " apart. */
+static void describe_cmps(const struct claim_result *r, const char *arg, struct buf *b)
+{
+	for (size_t i = 0; i < r->n_cmps; i++) {
+		const struct claim_cmp *c = &r->cmps[i];
+		buf_printf(b, "%s%.*s: %.10g %s %.10g %s", i ? "; " : "", (int)(c->end - c->start), arg + c->start, c->lhs,
+			   c->op, c->rhs, c->truth ? "true" : "false");
+	}
+}
+
+static void check_claim(const struct claims_unit *u, const struct seg *g)
+{
+	struct page_ctx *ctx = u->ctx;
+	size_t len;
+	const char *arg = prose_annot_arg(g, &len);
+	size_t arg_raw = g->raw_off != SIZE_MAX ? g->raw_off + g->marker.arg_start : SIZE_MAX;
+	struct diag_loc at = prose_seg_loc(ctx, g, u->line);
+	diag_checks_add(1);
+	char *text = xstrndup(arg, len > 200 ? 200 : len);
+	struct place_env pe;
+	place_env_init(&pe, ctx->ev[0], &ctx->tf, g->s, g->raw_off, u->line);
+	struct expr_env env = place_env_expr(&pe);
+	struct claim_result r;
+	if (claim_eval(arg, len, &env, &r) != 0) {
+		if (!pe.reported) {
+			struct diag_loc eat = arg_raw != SIZE_MAX ? textfile_loc(&ctx->tf, arg_raw + r.err_offset, 1) : at;
+			struct diag *d = diag_begin(D_CLAIM_SYNTAX, eat, "cannot evaluate the claim: %s", r.err);
+			diag_hint(d, "a claim compares evidence values: <!-- claim: [ROW | COLUMN] < [ROW | COLUMN] and [KEY] == 0 -->");
+			diag_end(d);
+		}
+		ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, text, "claim does not evaluate");
+		claim_result_free(&r);
+		free(text);
+		return;
+	}
+	bool anchored = true;
+	for (size_t i = 0; i < r.n_literals; i++) {
+		const struct expr_literal *l = &r.literals[i];
+		bool needs_trace = l->decimals > 0 || fabs(l->value) >= 100;
+		if (expr_literal_is_free(l->value) || !needs_trace || bank_find_value(u->bank, l->value, l->decimals))
+			continue;
+		anchored = false;
+		struct diag_loc lat = arg_raw != SIZE_MAX ? textfile_loc(&ctx->tf, arg_raw + l->start, l->end - l->start) : at;
+		struct diag *d = diag_begin(D_DERIVE_UNANCHORED, lat, "literal %.*s of the claim is not in the evidence",
+					    (int)(l->end - l->start), arg + l->start);
+		diag_hint(d, "name the number by its place, [ROW | COLUMN], so the claim follows the run; a literal "
+			     "must be an evidence number, a whole number under 100 or a power of ten or two");
+		diag_end(d);
+	}
+	struct buf cmps = {0}, ops = {0};
+	describe_cmps(&r, arg, &cmps);
+	for (size_t i = 0; i < pe.n; i++) {
+		char where[512];
+		place_where(&pe.hits[i], where, sizeof where);
+		buf_printf(&ops, "%s%s%s%.*s%s = %.10g (%s)", i ? ", " : "", fn_name(pe.fns[i]), pe.fns[i] ? "(" : "",
+			   (int)(r.places[i].end - r.places[i].start), arg + r.places[i].start, pe.fns[i] ? ")" : "",
+			   pe.values[i], where);
+	}
+	if (!r.truth) {
+		struct diag *d = diag_begin(D_CLAIM_FALSE, at, "this claim is false for %s: %s", ctx->ev[0]->path, cmps.s);
+		for (size_t i = 0; i < pe.n && i < r.n_places; i++) {
+			unsigned runs = place_repeats(&pe.hits[i]);
+			diag_note(d, place_loc(&pe.hits[i]), "%s%s%.*s%s is %.10g%s", fn_name(pe.fns[i]), pe.fns[i] ? "(" : "",
+				  (int)(r.places[i].end - r.places[i].start), arg + r.places[i].start, pe.fns[i] ? ")" : "",
+				  pe.values[i], pe.fns[i] && runs > 1 ? " over the repeats" : "");
+		}
+		for (size_t i = 0; i < r.n_literals; i++) {
+			const struct expr_literal *l = &r.literals[i];
+			const struct bank_entry *e = bank_find_value(u->bank, l->value, l->decimals);
+			if (e && !expr_literal_is_free(l->value) && (l->decimals > 0 || fabs(l->value) >= 100))
+				diag_note(d, textfile_loc_line(&e->ev->ev.tf, e->line, bank_entry_col(e), e->tok.end - e->tok.start),
+					  "literal %.*s is this evidence number", (int)(l->end - l->start), arg + l->start);
+		}
+		diag_hint(d, "the run does not bear out what the sentence says: rewrite the sentence and its claim for this run");
+		diag_end(d);
+	}
+	ledger_add(ctx->ledger, LG_CLAIM, at.line, at.col, text, "%s%s: %s%s%s", r.truth ? "true" : "FALSE",
+		   anchored ? "" : " (a literal is not in the evidence)", cmps.s, ops.len ? "; " : "", ops.s ? ops.s : "");
+	buf_free(&cmps);
+	buf_free(&ops);
+	claim_result_free(&r);
+	free(text);
+}
+
+/* ---- direction words without a claim ------------------------------------------ */
+
+static struct re direction_words = RE_INIT(
+	"\\b(slower|faster|fewer|more|less|larger|smaller|wins|loses|beats|higher|lower|helps?|hurts?|cuts?|"
+	"saves?|overlaps?|nothing|never|always|every|worst|best|none)\\b",
+	PCRE2_CASELESS);
+
+/* A table cell that is only "yes" or "no" answers a comparison. */
+static bool yes_no_cell(const struct claims_unit *u, size_t cell)
+{
+	struct buf text = {0};
+	for (size_t i = 0; i < u->n_segs; i++)
+		if (u->seg_cell[i] == cell && (u->segs[i].kind == SEG_TEXT || u->segs[i].kind == SEG_OPAQUE))
+			buf_append(&text, u->segs[i].s, u->segs[i].len);
+	size_t a = 0, b = text.len;
+	if (text.s)
+		str_trim(text.s, &a, &b);
+	bool yn = (b - a == 2 && strncasecmp(text.s + a, "no", 2) == 0) ||
+		  (b - a == 3 && strncasecmp(text.s + a, "yes", 3) == 0);
+	buf_free(&text);
+	return yn;
+}
+
+static void unannotated(const struct claims_unit *u, const struct sentences *st)
+{
+	size_t n_sent = 1;
+	for (size_t i = 0; i < u->n_segs; i++) {
+		size_t s = sentence_at(u, st, i, u->segs[i].len) + 1;
+		if (s > n_sent)
+			n_sent = s;
+	}
+	bool *numbers = xcalloc(n_sent + 1, 1), *claimed = xcalloc(n_sent + 1, 1), *said = xcalloc(n_sent + 1, 1);
+	bool any_number = false, any_claim = false;
+	size_t cursor = 0;
+	for (size_t i = 0; i < u->n_nums; i++) {
+		const struct pnum *p = &u->nums[i];
+		const char *why = p->annot ? NULL : prose_skip_reason(&p->tok);
+		if (why && strcmp(why, "a year") == 0)
+			continue;
+		numbers[sentence_at(u, st, seg_of(u, p, &cursor), p->tok.start)] = true;
+		any_number = true;
+	}
+	for (size_t i = 0; i < u->n_segs; i++)
+		if (u->segs[i].kind == SEG_ANNOT && u->segs[i].marker.kind == MK_CLAIM) {
+			claimed[st->base[i]] = true;
+			any_claim = true;
+		}
+	for (size_t i = 0; i < u->n_segs; i++) {
+		const struct seg *g = &u->segs[i];
+		if (g->kind != SEG_TEXT)
+			continue;
+		bool cell_yn = u->seg_cell && yes_no_cell(u, u->seg_cell[i]);
+		/* one search per sentence piece of the segment, within the piece:
+		 * the first direction word decides, and a bounded subject keeps a
+		 * long paragraph linear */
+		size_t first = u->seg_cell ? 0 : st->first[i], last = u->seg_cell ? 0 : st->first[i + 1];
+		for (size_t piece = first; piece <= last; piece++) {
+			size_t pa = piece == first ? 0 : st->starts[piece - 1];
+			size_t pb = piece < last ? st->starts[piece] : g->len;
+			struct re_match m;
+			size_t ws, we;
+			if (cell_yn) {
+				ws = 0;
+				we = g->len;
+				str_trim(g->s, &ws, &we);
+			} else if (pb > pa && re_search(&direction_words, g->s + pa, pb - pa, 0, &m)) {
+				ws = pa + m.start[1];
+				we = pa + m.end[1];
+			} else {
+				continue;
+			}
+			size_t s = sentence_at(u, st, i, ws);
+			/* a table row is one statement: a claim anywhere in it, a number anywhere in it */
+			bool has_number = u->seg_cell ? any_number : numbers[s];
+			bool has_claim = u->seg_cell ? any_claim : claimed[s];
+			if (!has_number || has_claim || said[s])
+				continue;
+			said[s] = true;
+			struct diag_loc at = g->raw_off != SIZE_MAX ? textfile_loc(&u->ctx->tf, g->raw_off + ws, we - ws)
+								     : textfile_loc_line(&u->ctx->tf, u->line, 0, 0);
+			struct diag *d = diag_begin(D_CLAIM_UNANNOTATED, at,
+						    "'%.*s' states a %s about the run's numbers, and no claim annotation checks it",
+						    (int)(we - ws), g->s + ws, cell_yn ? "comparison" : "direction");
+			diag_hint(d, "write what makes it true right after the words: <!-- claim: [ROW | COLUMN] < [ROW | COLUMN] -->");
+			diag_end(d);
+		}
+	}
+	free(numbers);
+	free(claimed);
+	free(said);
+}
+
+void claims_check_unit(const struct claims_unit *u)
+{
+	if (u->ctx->n_ev == 0 || !u->ctx->ev[0])
+		return;
+	for (size_t i = 0; i < u->n_segs; i++)
+		if (u->segs[i].kind == SEG_ANNOT && u->segs[i].marker.kind == MK_CLAIM)
+			check_claim(u, &u->segs[i]);
+	if (!u->ctx->opts || !u->ctx->opts->strict)
+		return;
+	struct sentences st;
+	sentences_find(u, &st);
+	unannotated(u, &st);
+	sentences_free(&st);
+}

@@ -1,0 +1,416 @@
+/* place.c - see place.h. */
+#include "place.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "align.h"
+#include "capture_repeats.h"
+#include "util.h"
+
+/* ---- names --------------------------------------------------------------- */
+
+/* s[0..len) trimmed, with every run of blanks made one space, into b. */
+static void squeeze(struct buf *b, const char *s, size_t len)
+{
+	size_t a = 0, e = len;
+	str_trim(s, &a, &e);
+	for (size_t i = a; i < e; i++) {
+		bool blank = s[i] == ' ' || s[i] == '\t';
+		if (blank && b->len && b->s[b->len - 1] == ' ')
+			continue;
+		buf_putc(b, blank ? ' ' : s[i]);
+	}
+	buf_putc(b, '\0');
+	b->len--;
+}
+
+static bool is_letter(char c)
+{
+	return (c | 32) >= 'a' && (c | 32) <= 'z';
+}
+
+/* The row name of a line with tokens t[0..n), as align_place_names
+ * writes it (the same rule, without its column search). */
+static char *row_name(const char *s, size_t len, const struct num_token *t, size_t n)
+{
+	size_t end = len;
+	for (size_t i = 0; i < n; i++) {
+		bool after_label = false;
+		for (size_t p = i ? t[i - 1].end : 0; p < t[i].start; p++)
+			after_label |= is_letter(s[p]);
+		if (after_label) {
+			end = t[i].start;
+			break;
+		}
+	}
+	size_t a = 0, b = end;
+	str_trim(s, &a, &b);
+	while (b > a && (s[b - 1] == ',' || s[b - 1] == ':' || s[b - 1] == ' '))
+		b--;
+	struct buf name = {0};
+	squeeze(&name, s + a, b - a);
+	return buf_detach(&name);
+}
+
+/* The key of token i ("KEY:" right before it, after the line start, the
+ * previous number, a ',' or a ';'), squeezed, or NULL. */
+static char *key_name(const char *s, const struct num_token *t, size_t i)
+{
+	size_t from = i ? t[i - 1].end : 0, end = t[i].start;
+	for (size_t p = end; p > from; p--)
+		if (s[p - 1] == ',' || s[p - 1] == ';') {
+			from = p;
+			break;
+		}
+	size_t a = from, b = end;
+	str_trim(s, &a, &b);
+	if (b == a || s[b - 1] != ':')
+		return NULL;
+	b--;
+	str_trim(s, &a, &b);
+	if (b == a)
+		return NULL;
+	struct buf name = {0};
+	squeeze(&name, s + a, b - a);
+	return buf_detach(&name);
+}
+
+struct wanted {
+	char *row, *column; /* [ROW | COLUMN]; column NULL for [KEY] (row holds the key) */
+};
+
+static bool parse_parts(const char *text, size_t len, struct wanted *w, char *err, size_t errlen);
+
+static bool parse_wanted(const char *raw, size_t raw_len, struct wanted *w, char *err, size_t errlen)
+{
+	memset(w, 0, sizeof *w);
+	if (raw_len > EXPR_MAX_PLACE) {
+		snprintf(err, errlen, "a place is %zu bytes long, over the limit of %d bytes", raw_len, EXPR_MAX_PLACE);
+		return false;
+	}
+	/* in a table cell the page writes the separator as "\|" */
+	struct buf unescaped = {0};
+	for (size_t i = 0; i < raw_len; i++)
+		if (!(raw[i] == '\\' && i + 1 < raw_len && raw[i + 1] == '|'))
+			buf_putc(&unescaped, raw[i]);
+	buf_putc(&unescaped, '\0');
+	const char *text = unescaped.s;
+	size_t len = unescaped.len - 1;
+	bool ok = parse_parts(text, len, w, err, errlen);
+	buf_free(&unescaped);
+	return ok;
+}
+
+static bool parse_parts(const char *text, size_t len, struct wanted *w, char *err, size_t errlen)
+{
+	const char *bar = memchr(text, '|', len);
+	struct buf a = {0}, b = {0};
+	squeeze(&a, text, bar ? (size_t)(bar - text) : len);
+	if (bar)
+		squeeze(&b, bar + 1, len - (size_t)(bar + 1 - text));
+	if (!a.len || (bar && !b.len) || (bar && memchr(bar + 1, '|', len - (size_t)(bar + 1 - text)))) {
+		snprintf(err, errlen, "a place is [ROW | COLUMN] or [KEY], with no part empty");
+		buf_free(&a);
+		buf_free(&b);
+		return false;
+	}
+	w->row = buf_detach(&a);
+	w->column = bar ? buf_detach(&b) : NULL;
+	return true;
+}
+
+static void add_hit(struct place_hit *hits, size_t max, size_t *n, struct place_hit h)
+{
+	if (*n < max)
+		hits[*n] = h;
+	(*n)++;
+}
+
+/* Header fields named KEY: the field's first number. */
+static void find_header(const struct evfile *ev, const char *key, struct place_hit *hits, size_t max, size_t *n)
+{
+	for (size_t i = 0; i < ev->ev.n_fields; i++) {
+		const struct evidence_field *f = &ev->ev.fields[i];
+		if (strcmp(f->key, key) != 0)
+			continue;
+		size_t len;
+		const char *s = textfile_line(&ev->ev.tf, f->line, &len);
+		struct num_token *t;
+		size_t nt = numtok_scan(s, len, &t);
+		for (size_t k = 0; k < nt; k++)
+			if (t[k].start > strlen(f->key)) {
+				add_hit(hits, max, n, (struct place_hit){ev, SIZE_MAX, f->line, t[k]});
+				break;
+			}
+		free(t);
+	}
+}
+
+size_t place_find(const struct evfile *ev, const char *text, size_t len, struct place_hit *hits, size_t max,
+		  char *err, size_t errlen)
+{
+	struct wanted w;
+	if (!parse_wanted(text, len, &w, err, errlen))
+		return SIZE_MAX;
+	size_t n = 0;
+	if (!w.column)
+		find_header(ev, w.row, hits, max, &n);
+	for (size_t k = 0; k < ev->ev.n_stdout; k++) {
+		size_t sl;
+		const char *s = evidence_stdout(&ev->ev, k, &sl);
+		struct num_token *t;
+		size_t nt = numtok_scan(s, sl, &t);
+		if (w.column && nt) {
+			char *row = row_name(s, sl, t, nt);
+			bool same = strcmp(row, w.row) == 0;
+			free(row);
+			for (size_t i = 0; same && i < nt; i++) {
+				char rn[256], cn[256];
+				align_place_names(&ev->ev, k, &t[i], rn, sizeof rn, cn, sizeof cn);
+				struct buf c = {0};
+				squeeze(&c, cn, strlen(cn));
+				if (c.len && strcmp(c.s, w.column) == 0)
+					add_hit(hits, max, &n, (struct place_hit){ev, k, ev->ev.stdout_first + k, t[i]});
+				buf_free(&c);
+			}
+		}
+		for (size_t i = 0; !w.column && i < nt; i++) {
+			char *key = key_name(s, t, i);
+			if (key && strcmp(key, w.row) == 0)
+				add_hit(hits, max, &n, (struct place_hit){ev, k, ev->ev.stdout_first + k, t[i]});
+			free(key);
+		}
+		free(t);
+	}
+	free(w.row);
+	free(w.column);
+	return n;
+}
+
+/* Whether [text] names hit alone. */
+static bool names_alone(const struct place_hit *hit, const char *text)
+{
+	struct place_hit found;
+	char err[160];
+	size_t n = place_find(hit->ev, text, strlen(text), &found, 1, err, sizeof err);
+	return n == 1 && found.line == hit->line && found.tok.start == hit->tok.start;
+}
+
+void place_name(const struct place_hit *hit, char *out, size_t outlen)
+{
+	out[0] = '\0';
+	size_t len;
+	const char *s = textfile_line(&hit->ev->ev.tf, hit->line, &len);
+	if (hit->stdout_index == SIZE_MAX) {
+		size_t k = strcspn(s, ":");
+		snprintf(out, outlen, "[%.*s]", (int)k, s);
+		return;
+	}
+	struct num_token *t;
+	size_t nt = numtok_scan(s, len, &t);
+	for (size_t i = 0; i < nt; i++)
+		if (t[i].start == hit->tok.start) {
+			char *key = key_name(s, t, i);
+			if (key && names_alone(hit, key))
+				snprintf(out, outlen, "[%s]", key);
+			free(key);
+		}
+	free(t);
+	if (out[0])
+		return;
+	char rn[256], cn[256];
+	align_place_names(&hit->ev->ev, hit->stdout_index, &hit->tok, rn, sizeof rn, cn, sizeof cn);
+	if (!rn[0] || !cn[0])
+		return;
+	char *both = xasprintf("%s | %s", rn, cn);
+	if (names_alone(hit, both))
+		snprintf(out, outlen, "[%s]", both);
+	free(both);
+}
+
+/* ---- repeats ----------------------------------------------------------------- */
+
+static bool repeat_spec(const struct place_hit *hit, const char **vals, size_t *len)
+{
+	if (hit->stdout_index == SIZE_MAX)
+		return false;
+	const char *spec = evidence_get(&hit->ev->ev, "repeat-values", NULL);
+	if (!spec)
+		return false;
+	return repeats_lookup(spec, hit->stdout_index + 1, hit->tok.digits_start + 1, vals, len) ||
+	       repeats_lookup(spec, hit->stdout_index + 1, hit->tok.start + 1, vals, len);
+}
+
+size_t place_repeat_values(const struct place_hit *hit, double *vals, size_t max)
+{
+	const char *v;
+	size_t len;
+	if (!repeat_spec(hit, &v, &len)) {
+		if (max)
+			vals[0] = hit->tok.value;
+		return 1;
+	}
+	size_t n = 0;
+	for (size_t a = 0; a < len;) {
+		size_t b = a;
+		while (b < len && v[b] != ',')
+			b++;
+		struct num_token *t;
+		size_t nt = numtok_scan(v + a, b - a, &t);
+		bool one = nt == 1 && t[0].start == 0 && t[0].end == b - a;
+		if (one && n < max)
+			vals[n] = t[0].value;
+		free(t);
+		if (!one)
+			return 0; /* "-": a repeat printed no number here */
+		n++;
+		a = b + 1;
+	}
+	return n < max ? n : max;
+}
+
+bool place_is_volatile(const struct place_hit *hit)
+{
+	if (hit->stdout_index == SIZE_MAX)
+		return false;
+	const char *v = evidence_get(&hit->ev->ev, "volatile", NULL);
+	if (!v)
+		return false;
+	size_t cols[2] = {hit->tok.start + 1, hit->tok.digits_start + 1};
+	for (int c = 0; c < 2; c++) {
+		char want[48];
+		snprintf(want, sizeof want, "%zu:%zu", hit->stdout_index + 1, cols[c]);
+		size_t n = strlen(want);
+		for (const char *p = v; (p = strstr(p, want)) != NULL; p += n)
+			if ((p == v || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
+				return true;
+	}
+	return false;
+}
+
+unsigned place_repeats(const struct place_hit *hit)
+{
+	const char *r = evidence_get(&hit->ev->ev, "repeats", NULL);
+	unsigned long n = r ? strtoul(r, NULL, 10) : 1;
+	return n < 1 ? 1 : n > 100000 ? 100000 : (unsigned)n;
+}
+
+/* ---- resolving for expressions and annotations ------------------------------- */
+
+void place_env_init(struct place_env *pe, const struct evfile *ev, const struct textfile *page, const char *base,
+		    size_t base_raw, size_t page_line)
+{
+	memset(pe, 0, sizeof *pe);
+	pe->ev = ev;
+	pe->page = page;
+	pe->base = base;
+	pe->base_raw = base_raw;
+	pe->page_line = page_line;
+}
+
+static struct diag_loc page_loc(const struct place_env *pe, const char *text, size_t len)
+{
+	if (pe->base && pe->base_raw != SIZE_MAX && text >= pe->base)
+		return textfile_loc(pe->page, pe->base_raw + (size_t)(text - pe->base) - 1, len + 2);
+	return textfile_loc_line(pe->page, pe->page_line, 0, 0);
+}
+
+struct diag_loc place_loc(const struct place_hit *hit)
+{
+	return textfile_loc_line(&hit->ev->ev.tf, hit->line, hit->tok.start + 1, hit->tok.end - hit->tok.start);
+}
+
+void place_where(const struct place_hit *hit, char *out, size_t outlen)
+{
+	snprintf(out, outlen, "%s:%zu:%zu", hit->ev->path, hit->line, hit->tok.start + 1);
+}
+
+/* Finds the one number text names; reports (when pe has a page) and
+ * returns false otherwise, with err set. */
+static bool resolve(struct place_env *pe, const char *text, size_t len, struct place_hit *out, char *err,
+		    size_t errlen)
+{
+	struct place_hit hits[4];
+	size_t n = place_find(pe->ev, text, len, hits, 4, err, errlen);
+	if (n == 1) {
+		*out = hits[0];
+		return true;
+	}
+	if (n == SIZE_MAX) {
+		if (pe->page) {
+			struct diag *d = diag_begin(D_PLACE_UNKNOWN, page_loc(pe, text, len), "[%.*s] is not a place: %s",
+						    (int)len, text, err);
+			diag_hint(d, "write [ROW | COLUMN] as the drift notes name a table cell, or [KEY] for a 'KEY: NUMBER' line");
+			diag_end(d);
+			pe->reported = true;
+		}
+		return false;
+	}
+	if (n == 0)
+		snprintf(err, errlen, "[%.*s] names no number of %s", (int)len, text, pe->ev->path);
+	else
+		snprintf(err, errlen, "[%.*s] names %zu numbers of %s", (int)len, text, n, pe->ev->path);
+	if (!pe->page)
+		return false;
+	pe->reported = true;
+	if (n == 0) {
+		struct diag *d = diag_begin(D_PLACE_UNKNOWN, page_loc(pe, text, len), "[%.*s] names no number of %s",
+					    (int)len, text, pe->ev->path);
+		diag_hint(d, "'coursecheck explain' names the place of every traced number; a row is the line up to "
+			     "its first number after a label, a column the header cell above the dashes");
+		diag_end(d);
+		return false;
+	}
+	struct diag *d = diag_begin(D_PLACE_AMBIGUOUS, page_loc(pe, text, len), "[%.*s] names %zu numbers of %s",
+				    (int)len, text, n, pe->ev->path);
+	for (size_t i = 0; i < n && i < 4; i++)
+		diag_note(d, place_loc(&hits[i]), "one of them: %.*s", (int)(hits[i].tok.end - hits[i].tok.start),
+			  textfile_line(&pe->ev->ev.tf, hits[i].line, &(size_t){0}) + hits[i].tok.start);
+	diag_hint(d, "a place must name one number: this row and column occur in more than one table; name a row or a column that occurs once");
+	diag_end(d);
+	return false;
+}
+
+bool place_resolve_one(struct place_env *pe, const char *text, size_t len, struct place_hit *out)
+{
+	char err[160];
+	return resolve(pe, text, len, out, err, sizeof err);
+}
+
+static int env_place(void *ctx, const char *text, size_t len, enum expr_place_fn fn, double *value, char *err,
+		     size_t errlen)
+{
+	struct place_env *pe = ctx;
+	struct place_hit hit;
+	if (!resolve(pe, text, len, &hit, err, errlen))
+		return -1;
+	double v = hit.tok.value;
+	if (fn != EXPR_PLACE_VALUE) {
+		double vals[1024];
+		size_t n = place_repeat_values(&hit, vals, 1024);
+		if (n == 0) {
+			snprintf(err, errlen, "a repeat printed no number at [%.*s]", (int)len, text);
+			return -1;
+		}
+		v = vals[0];
+		for (size_t i = 1; i < n; i++)
+			v = fn == EXPR_PLACE_MIN ? fmin(v, vals[i]) : fmax(v, vals[i]);
+	}
+	if (pe->n < PLACE_ENV_MAX) {
+		pe->hits[pe->n] = hit;
+		pe->fns[pe->n] = fn;
+		pe->values[pe->n] = v;
+		pe->n++;
+	}
+	*value = v;
+	return 0;
+}
+
+struct expr_env place_env_expr(struct place_env *pe)
+{
+	return (struct expr_env){env_place, pe};
+}

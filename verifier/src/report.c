@@ -1,0 +1,215 @@
+/* report.c - see report.h: the records kept for a report, and the choice
+ * of format. */
+#include "report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report_impl.h"
+#include "textfile.h"
+#include "util.h"
+
+static struct report rep = {.open_file = REPORT_NO_FILE};
+
+static const char *const format_names[] = {
+	[REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_SARIF] = "sarif",
+	[REPORT_GITHUB] = "github", [REPORT_JUNIT] = "junit",
+};
+
+int report_format_parse(const char *name, enum report_format *out)
+{
+	for (size_t i = 0; i < ARRAY_LEN(format_names); i++)
+		if (strcmp(name, format_names[i]) == 0) {
+			*out = (enum report_format)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *report_format_name(enum report_format f)
+{
+	return format_names[f];
+}
+
+enum report_format report_format_default(void)
+{
+	const char *gh = getenv("GITHUB_ACTIONS");
+	return gh && strcmp(gh, "true") == 0 && !isatty(STDOUT_FILENO) ? REPORT_GITHUB : REPORT_TEXT;
+}
+
+const char *report_level_word(enum diag_level level)
+{
+	return level == DIAG_ERROR ? "error" : level == DIAG_WARNING ? "warning" : "note";
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static struct report_where copy_where(const struct diag_where *w)
+{
+	return (struct report_where){dup_or_null(w->path), w->line, w->col, w->end_col,
+				     w->line_text ? xstrndup(w->line_text, w->line_len) : NULL};
+}
+
+/* The sink: every format but text keeps a copy of each diagnostic. */
+static void keep(const struct diag_record *d, void *ctx)
+{
+	(void)ctx;
+	if (rep.format == REPORT_GITHUB)
+		report_github_emit(rep.out, d);
+	rep.items = xgrow(rep.items, &rep.cap_items, rep.n_items + 1, sizeof *rep.items);
+	struct report_item *it = &rep.items[rep.n_items++];
+	*it = (struct report_item){d->kind, d->level, xstrdup(d->message), copy_where(&d->at), NULL, d->n_notes,
+				   dup_or_null(d->text), dup_or_null(d->hint), xstrdup(d->rendered), rep.open_file};
+	it->notes = xcalloc(d->n_notes ? d->n_notes : 1, sizeof *it->notes);
+	for (size_t i = 0; i < d->n_notes; i++)
+		it->notes[i] = (struct report_note){copy_where(&d->notes[i].at), xstrdup(d->notes[i].message)};
+	if (rep.open_file != REPORT_NO_FILE) {
+		struct report_file *f = &rep.files[rep.open_file];
+		f->errors += d->level == DIAG_ERROR;
+		f->warnings += d->level == DIAG_WARNING;
+	}
+}
+
+static const struct diag_sink sink = {keep, NULL};
+
+void report_start(enum report_format f, FILE *out, const char *command)
+{
+	rep.format = f;
+	rep.out = out;
+	rep.command = command;
+	rep.open_file = REPORT_NO_FILE;
+	diag_set_sink(f == REPORT_TEXT ? NULL : &sink);
+}
+
+enum report_format report_format_now(void)
+{
+	return rep.format;
+}
+
+void report_file_begin(const char *path)
+{
+	rep.files = xgrow(rep.files, &rep.cap_files, rep.n_files + 1, sizeof *rep.files);
+	rep.files[rep.n_files] = (struct report_file){xstrdup(path), 0, 0, 0, diag_checks()};
+	rep.open_file = rep.n_files++;
+}
+
+void report_file_end(void)
+{
+	if (rep.open_file == REPORT_NO_FILE)
+		return;
+	struct report_file *f = &rep.files[rep.open_file];
+	f->checks = diag_checks() - f->first_check;
+	rep.open_file = REPORT_NO_FILE;
+}
+
+void report_ledger(const char *page, const struct ledger *lg)
+{
+	rep.ledgers = xgrow(rep.ledgers, &rep.cap_ledgers, rep.n_ledgers + 1, sizeof *rep.ledgers);
+	struct report_page_ledger *pl = &rep.ledgers[rep.n_ledgers++];
+	*pl = (struct report_page_ledger){xstrdup(page), {0}};
+	for (size_t i = 0; i < lg->n; i++) {
+		const struct ledger_entry *e = &lg->v[i];
+		ledger_add(&pl->lg, e->kind, e->line, e->col, e->claim, "%s", e->source);
+	}
+}
+
+/* Byte offset off of tf as a line and a code-point column. */
+static struct report_place place_of(const struct textfile *tf, size_t off)
+{
+	struct diag_loc at = textfile_loc(tf, off, 0);
+	size_t col = 1;
+	for (size_t i = 0; at.text && i + 1 < at.col && i < at.text_len; i++)
+		col += ((unsigned char)at.text[i] & 0xC0) != 0x80;
+	return (struct report_place){at.line, col};
+}
+
+void report_update(const char *path, const struct textfile *tf, const char *from, const char *to,
+		   const struct report_rewrite *rw, size_t n, size_t left, size_t flips, bool written)
+{
+	rep.updates = xgrow(rep.updates, &rep.cap_updates, rep.n_updates + 1, sizeof *rep.updates);
+	struct report_update_file *u = &rep.updates[rep.n_updates++];
+	*u = (struct report_update_file){xstrdup(path), xstrdup(from), xstrdup(to), NULL, n, left, flips, written};
+	u->rewrites = xcalloc(n ? n : 1, sizeof *u->rewrites);
+	for (size_t i = 0; i < n; i++)
+		u->rewrites[i] = (struct report_rewrite_copy){place_of(tf, rw[i].start), place_of(tf, rw[i].end),
+							      xstrndup(tf->data + rw[i].start, rw[i].end - rw[i].start),
+							      xstrdup(rw[i].new_text)};
+}
+
+static void free_where(struct report_where *w)
+{
+	free(w->path);
+	free(w->line_text);
+}
+
+static void release(void)
+{
+	for (size_t i = 0; i < rep.n_items; i++) {
+		struct report_item *it = &rep.items[i];
+		free(it->message);
+		free_where(&it->at);
+		for (size_t k = 0; k < it->n_notes; k++) {
+			free_where(&it->notes[k].at);
+			free(it->notes[k].message);
+		}
+		free(it->notes);
+		free(it->text);
+		free(it->hint);
+		free(it->rendered);
+	}
+	for (size_t i = 0; i < rep.n_files; i++)
+		free(rep.files[i].path);
+	for (size_t i = 0; i < rep.n_ledgers; i++) {
+		free(rep.ledgers[i].path);
+		ledger_free(&rep.ledgers[i].lg);
+	}
+	for (size_t i = 0; i < rep.n_updates; i++) {
+		struct report_update_file *u = &rep.updates[i];
+		for (size_t k = 0; k < u->n_rewrites; k++) {
+			free(u->rewrites[k].old_text);
+			free(u->rewrites[k].new_text);
+		}
+		free(u->rewrites);
+		free(u->path);
+		free(u->from);
+		free(u->to);
+	}
+	free(rep.updates);
+	free(rep.items);
+	free(rep.files);
+	free(rep.ledgers);
+	diag_set_sink(NULL);
+	rep = (struct report){.open_file = REPORT_NO_FILE};
+}
+
+int report_finish(const struct report_summary *s)
+{
+	report_file_end();
+	int rc = 0;
+	switch (rep.format) {
+	case REPORT_JSON:
+		rc = report_render_json(&rep, s);
+		break;
+	case REPORT_SARIF:
+		rc = report_render_sarif(&rep, s);
+		break;
+	case REPORT_JUNIT:
+		rc = report_render_junit(&rep, s);
+		break;
+	case REPORT_TEXT:
+	case REPORT_GITHUB:
+		break;
+	}
+	if (rep.out && (fflush(rep.out) != 0 || ferror(rep.out))) {
+		if (!errno)
+			errno = EIO;
+		rc = -1;
+	}
+	release();
+	return rc;
+}

@@ -1,0 +1,72 @@
+/*
+ * report.h - the machine-readable reports: every diagnostic of a command,
+ * as text (diag's own printer, streamed to standard error), JSON, SARIF
+ * 2.1.0, GitHub Actions workflow commands or JUnit XML.
+ *
+ * report_start() installs a diag sink (diag.h) that copies each finished
+ * diagnostic into the report; report_finish() renders the whole report
+ * on its stream (GitHub's commands are streamed as they come instead, so
+ * a long run annotates as it goes).  The verify and explain loops mark
+ * the file being checked with report_file_begin/end, which gives JUnit its
+ * test suites and the JSON report its per-file counts.  One module per
+ * format (report_json.c, report_sarif.c, report_github.c,
+ * report_junit.c) renders from the records kept here (report_impl.h).
+ *
+ * The report is process-wide state, like diag's reporter: one per command.
+ * The JSON layout is described by verifier/schema/coursecheck-report-1.json
+ * (verify, explain and update).
+ */
+#ifndef COURSECHECK_REPORT_H
+#define COURSECHECK_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "ledger.h"
+
+enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_SARIF, REPORT_GITHUB, REPORT_JUNIT };
+
+/* "text", "json", ... -> the format; returns -1 for an unknown name. */
+int report_format_parse(const char *name, enum report_format *out);
+const char *report_format_name(enum report_format f);
+/* The format when none is given: github inside GitHub Actions
+ * (GITHUB_ACTIONS=true) when standard output is not a terminal, else text. */
+enum report_format report_format_default(void);
+
+/* Starts the report of one command ("verify") in format f on out (not
+ * closed here).  For text, diagnostics stay diag's own text on its stream. */
+void report_start(enum report_format f, FILE *out, const char *command);
+enum report_format report_format_now(void);
+
+/* Brackets the diagnostics of one checked file (a page, a program README,
+ * a lesson program folder).  Nested calls are not allowed. */
+void report_file_begin(const char *path);
+void report_file_end(void);
+
+/* Keeps a copy of a page's ledger for explain's JSON report. */
+void report_ledger(const char *page, const struct ledger *lg);
+
+/* One rewrite that `update` makes (or would make, under --dry-run): the
+ * bytes [start, end) of the file's text become new_text. */
+struct report_rewrite {
+	size_t start, end;
+	const char *new_text;
+};
+struct textfile;
+/* Keeps, for update's JSON report, what update did to one file: the runs
+ * it carried from and to, its rewrites (sorted, not overlapping), how many
+ * items it left for a person, its claim flips, whether it wrote the file. */
+void report_update(const char *path, const struct textfile *tf, const char *from, const char *to,
+		   const struct report_rewrite *rw, size_t n, size_t left, size_t flips, bool written);
+
+struct report_summary {
+	size_t pages, programs;
+	int status; /* the exit status the command will return */
+};
+
+/* Renders the report (nothing more for text) and frees what it kept.
+ * Returns 0, or -1 when writing failed (errno set). */
+int report_finish(const struct report_summary *s);
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * strmap.h - a map from byte strings to indices, for lookups that must not
+ * be linear (evidence header keys, snippet names, cited lessons, the lines
+ * of a transcript).
+ *
+ * Keys are borrowed: the map keeps (pointer, length) pairs, so each key's
+ * bytes must outlive the map and not move.  Values are size_t (usually an
+ * index into the caller's own array).  Open addressing with FNV-1a, grown
+ * at half full: every operation is O(1) expected, O(length of the key).
+ * Release with strmap_free().
+ */
+#ifndef COURSECHECK_STRMAP_H
+#define COURSECHECK_STRMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct strmap_slot {
+	const char *key; /* NULL: empty */
+	size_t len;
+	size_t value;
+};
+
+struct strmap {
+	struct strmap_slot *slots;
+	size_t cap; /* a power of two, or 0 */
+	size_t n;
+};
+
+/* Looks key up; returns true and sets *value when it is there. */
+bool strmap_get(const struct strmap *m, const char *key, size_t len, size_t *value);
+/* Adds key -> value unless key is there already.  Returns true when it was
+ * added; false when present (then *old, when given, receives its value and
+ * the map is unchanged). */
+bool strmap_add(struct strmap *m, const char *key, size_t len, size_t value, size_t *old);
+void strmap_free(struct strmap *m);
+
+#endif

@@ -1,0 +1,2 @@
+# a lesson folder that is a symbolic-link loop
+ln -s loop programs/loop

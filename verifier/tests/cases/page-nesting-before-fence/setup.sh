@@ -1,0 +1,2 @@
+# F14 cmark-list: 10,000 lists opened before a fence (GHSA-66g8-4hjf-77xh in cmark-gfm 0.29.0.gfm.6)
+{ printf -- '---\nlesson: day01-demo\nday: 1\ntitle: "t"\nstatus: in-technical-review\nprogram: programs/day01-demo/demo.cu\nevidence: evidence/day01-demo/run-2026-11-30.txt\n---\n\n'; awk 'BEGIN { for (i = 0; i < 10000; i++) printf " -"; printf " > ```"; for (i = 0; i < 10000; i++) printf "\n" }'; } > pages/x.md

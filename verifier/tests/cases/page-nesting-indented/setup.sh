@@ -1,0 +1,2 @@
+# lists nested 40 deep by indentation: within each line's limit, past the walk's
+{ printf -- '---\nlesson: day01-demo\nday: 1\ntitle: "t"\nstatus: in-technical-review\nprogram: programs/day01-demo/demo.cu\nevidence: evidence/day01-demo/run-2026-11-30.txt\n---\n\n'; awk 'BEGIN { for (i = 0; i < 40; i++) { for (j = 0; j < i; j++) printf "  "; printf "- item %d\n", i } }'; printf '\nThe run took 9.99 ms.\n'; } > pages/x.md

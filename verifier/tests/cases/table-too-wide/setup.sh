@@ -1,0 +1,2 @@
+# F14 cmark-table-1000-cols: cmark-gfm 0.29.0.gfm.6 is quadratic in a table's columns (GHSA-w4qg-3vf7-m9x5)
+{ printf -- '---\nlesson: day01-demo\nday: 1\ntitle: "t"\nstatus: in-technical-review\nprogram: programs/day01-demo/demo.cu\nevidence: evidence/day01-demo/run-2026-11-30.txt\n---\n\n<!-- table -->\n'; for c in '| n ' '| --- ' '| 1.5 ' '| 1.5 '; do awk -v c="$c" 'BEGIN { for (i = 0; i < 1000; i++) printf "%s", c; printf "|\n" }'; done; printf '\nThe run took 0.325 ms.\n'; } > pages/x.md

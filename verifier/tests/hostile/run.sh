@@ -1,0 +1,72 @@
+#!/bin/sh
+# The hostile-input suite: each family of gen.sh at sizes 0, N and 2N, run
+# on a copy of the demo fixture.  Each run must end as `families` says
+# (its exit status, and the diagnostic id when one is named) and print at
+# most the diagnostics cap; and the work must grow linearly: the
+# instructions counted by callgrind (deterministic, unlike time) for the
+# input's own part, I(2N) - I(0), may be at most RATIO_MAX times I(N) - I(0)
+# (2 for linear work, 4 for quadratic).
+#
+#   run.sh BINARY [FAMILY...]      (the plain -O2 binary: valgrind is slow)
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+shift
+here=$(cd "$(dirname "$0")" && pwd)
+ratio_max=${RATIO_MAX:-2.6}
+command -v valgrind >/dev/null 2>&1 || { echo "hostile: valgrind is not installed (verifier/scripts/deps.sh full)"; exit 1; }
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/hostile.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT INT TERM
+pass=0 fail=0
+
+# count FAMILY N: runs one input under callgrind; sets ir, rc, out
+count() {
+	w=$scratch/$1-$2
+	rm -rf "$w" && mkdir -p "$w"
+	cp -R "$here/../fixtures/demo/." "$w/"
+	args=$(COURSECHECK="$bin" sh "$here/gen.sh" "$1" "$2" "$w") || return 1
+	# shellcheck disable=SC2086
+	(cd "$w" && NO_COLOR=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file="$w.vg" \
+		"$bin" $args >"$w.out" 2>&1)
+	rc=$?
+	out=$w.out
+	ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$w.vg")
+	[ -n "$ir" ]
+}
+
+grep -v '^#' "$here/families" | while read -r fam n id want; do
+	[ -n "$fam" ] || continue
+	if [ $# -gt 0 ]; then
+		case " $* " in *" $fam "*) ;; *) continue ;; esac
+	fi
+	why=""
+	count "$fam" 0 || why="no count at size 0"
+	i0=${ir:-0}
+	for size in "$n" $((2 * n)); do
+		[ -z "$why" ] || break
+		count "$fam" "$size" || { why="no count at size $size"; break; }
+		[ "$size" = "$n" ] && i1=$ir || i2=$ir
+		[ "$rc" = "$want" ] || why="exit $rc at size $size, want $want"
+		if [ "$id" != - ] && ! grep -q "\\[$id\\]\$" "$out"; then
+			why="no [$id] at size $size"
+		fi
+		# the cap holds: never more diagnostics printed than DIAG_MAX_PER_FILE per file
+		shown=$(grep -c ': error: \|: warning: ' "$out")
+		[ "$shown" -le 400 ] || why="$shown diagnostics printed at size $size"
+	done
+	if [ -z "$why" ]; then
+		r=$(awk -v a="$i0" -v b="$i1" -v c="$i2" 'BEGIN { d = b - a; printf "%.2f", (d > 0 ? (c - a) / d : 99) }')
+		awk -v r="$r" -v m="$ratio_max" 'BEGIN { exit !(r <= m) }' || why="work grows x$r for x2 input (limit $ratio_max)"
+	fi
+	if [ -z "$why" ]; then
+		printf 'ok %-14s N=%-7s Ir %s / %s / %s  x%s\n' "$fam" "$n" "$i0" "$i1" "$i2" "$r"
+		echo ok >>"$scratch/tally"
+	else
+		printf 'FAIL %-14s N=%-7s %s\n' "$fam" "$n" "$why"
+		sed 's/^/    /' "$out" 2>/dev/null | head -20
+		echo fail >>"$scratch/tally"
+	fi
+done
+pass=$(grep -c ok "$scratch/tally" 2>/dev/null)
+fail=$(grep -c fail "$scratch/tally" 2>/dev/null)
+echo "hostile: ${pass:-0} passed, ${fail:-0} failed"
+[ "${fail:-0}" = 0 ] && [ "${pass:-0}" != 0 ]

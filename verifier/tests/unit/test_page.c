@@ -1,0 +1,301 @@
+/*
+ * test_page.c - the Markdown model: blocks and their lines (also where
+ * cmark-gfm gives none), the markers that govern them, inline markers
+ * each at its own line, the nesting and width limits, and the inline
+ * segments at their raw offsets.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "page.h"
+#include "textfile.h"
+#include "util.h"
+
+#include "diag_capture.h"
+
+struct parsed {
+	struct textfile tf;
+	struct page pg;
+};
+
+static void parse(struct parsed *p, const char *text)
+{
+	textfile_from_memory(text, strlen(text), "pages/t.md", &p->tf);
+	page_parse(&p->tf, 1, &p->pg);
+}
+
+static void release(struct parsed *p)
+{
+	page_free(&p->pg);
+	textfile_free(&p->tf);
+}
+
+/* n copies of s, then tail: malloc'd */
+static char *repeat(const char *s, size_t n, const char *tail)
+{
+	size_t a = strlen(s), b = strlen(tail);
+	char *out = malloc(a * n + b + 1);
+	assert_non_null(out);
+	for (size_t i = 0; i < n; i++)
+		memcpy(out + i * a, s, a);
+	memcpy(out + a * n, tail, b + 1);
+	return out;
+}
+
+static void test_blocks_lines_and_markers(void **state)
+{
+	(void)state;
+	struct parsed p;
+	parse(&p, "# Title\n"                 /* 1 */
+		  "\n"                        /* 2 */
+		  "<!-- snippet: add -->\n"   /* 3 */
+		  "```c\n"                    /* 4 */
+		  "int x;\n"                  /* 5 */
+		  "```\n"                     /* 6 */
+		  "\n"                        /* 7 */
+		  "<!-- measured -->\n"       /* 8 */
+		  "Measured on\n"             /* 9 */
+		  "an NVIDIA H200.\n");       /* 10 */
+	assert_int_equal(p.pg.problems, 0);
+	assert_int_equal(p.pg.n_blocks, 3);
+	const struct page_block *b = p.pg.blocks;
+	assert_int_equal(b[0].kind, BK_TEXT);
+	assert_int_equal(b[0].line, 1);
+	assert_int_equal(b[0].marker.kind, MK_PLAIN);
+	assert_int_equal(b[1].kind, BK_CODE);
+	assert_int_equal(b[1].line, 4);
+	assert_int_equal(b[1].code_first_line, 5);
+	assert_string_equal(b[1].code, "int x;\n");
+	assert_int_equal(b[1].marker.kind, MK_SNIPPET);
+	assert_string_equal(b[1].marker_arg, "add");
+	assert_int_equal(b[1].marker_line, 3);
+	assert_int_equal(b[2].kind, BK_TEXT);
+	assert_int_equal(b[2].marker.kind, MK_MEASURED);
+	assert_int_equal(b[2].line, 9);
+	assert_int_equal(b[2].end_line, 10);
+	release(&p);
+}
+
+/* F13: cmark-gfm 0.29.0.gfm.6 gives a paragraph that a table follows
+ * directly start line 0, and the table the paragraph's line. */
+static void test_paragraph_before_table_gets_its_own_lines(void **state)
+{
+	(void)state;
+	struct parsed p;
+	parse(&p, "<!-- measured -->\n"                 /* 1 */
+		  "Measured on an NVIDIA H200\n"        /* 2 */
+		  "with -O3:\n"                         /* 3 */
+		  "| threads | steps |\n"               /* 4 */
+		  "| --- | --- |\n"                     /* 5 */
+		  "| 256 | 8 |\n");                     /* 6 */
+	assert_int_equal(p.pg.n_blocks, 2);
+	const struct page_block *para = &p.pg.blocks[0], *table = &p.pg.blocks[1];
+	assert_int_equal(para->kind, BK_TEXT);
+	assert_int_equal(para->marker.kind, MK_MEASURED);
+	assert_int_equal(para->line, 2);
+	assert_int_equal(para->end_line, 3);
+	size_t from, to;
+	page_block_range(&p.pg, para, &from, &to);
+	assert_true(from <= to);
+	assert_int_equal(from, p.tf.line_start[1]);
+	assert_int_equal(to, p.tf.line_start[3]);
+	assert_int_equal(table->kind, BK_TABLE);
+	assert_int_equal(table->line, 4);
+	assert_int_equal(table->end_line, 6);
+	/* the header row lies on the table's first line, its cells found there */
+	cmark_node *header = cmark_node_first_child(table->node);
+	assert_int_equal(page_node_line(&p.pg, header), 4);
+	struct seg *segs;
+	size_t n = page_segments(&p.pg, cmark_node_first_child(header), &segs);
+	assert_int_equal(n, 1);
+	assert_int_equal(segs[0].raw_off, p.tf.line_start[3] + 2);
+	free(segs);
+	release(&p);
+}
+
+static void test_every_block_range_is_ordered(void **state)
+{
+	(void)state;
+	/* odd shapes: tables right after paragraphs in lists and quotes */
+	struct parsed p;
+	parse(&p, "> a\n> | x |\n> | - |\n\n- b\n  | y |\n  | - |\n  c\n\ntext\n| z |\n| - |\n");
+	size_t last = 0;
+	for (size_t i = 0; i < p.pg.n_blocks; i++) {
+		const struct page_block *b = &p.pg.blocks[i];
+		assert_true(b->line >= 1);
+		assert_true(b->end_line >= b->line);
+		assert_true(b->end_line <= p.tf.n_lines);
+		assert_true(b->line >= last);
+		last = b->line;
+		size_t from, to;
+		page_block_range(&p.pg, b, &from, &to);
+		assert_true(from <= to && to <= p.tf.len);
+	}
+	release(&p);
+}
+
+/* F02: a line of 40,000 nested list items overflowed the stack of the
+ * recursive walk. */
+static void test_deep_nesting_on_one_line_is_refused(void **state)
+{
+	(void)state;
+	char *text = repeat("- ", 40000, "x\n\nafter\n");
+	struct parsed p;
+	parse(&p, text);
+	assert_int_equal(reported(D_PAGE_NESTING), 1);
+	assert_output_has("pages/t.md:1:1: error: lists and block quotes nest 40000 levels deep here");
+	/* the rest of the page is still read */
+	assert_int_equal(p.pg.n_blocks, 1);
+	assert_int_equal(p.pg.blocks[0].line, 3);
+	release(&p);
+	free(text);
+}
+
+static void test_deep_quotes_are_refused(void **state)
+{
+	(void)state;
+	char *text = repeat("> ", 100000, "x\n");
+	struct parsed p;
+	parse(&p, text);
+	assert_int_equal(reported(D_PAGE_NESTING), 1);
+	assert_int_equal(p.pg.n_blocks, 0);
+	release(&p);
+	free(text);
+}
+
+static void test_nesting_at_the_limit_is_read(void **state)
+{
+	(void)state;
+	char *text = repeat("> ", PAGE_MAX_NESTING, "x\n");
+	struct parsed p;
+	parse(&p, text);
+	assert_int_equal(reported(D_PAGE_NESTING), 0);
+	assert_int_equal(p.pg.n_blocks, 1);
+	release(&p);
+	free(text);
+}
+
+/* nesting by indentation passes the per-line scan; the walk stops it */
+static void test_deep_nesting_by_indentation_is_refused_by_the_walk(void **state)
+{
+	(void)state;
+	struct buf b = {0};
+	for (int i = 0; i < 40; i++) {
+		for (int j = 0; j < i; j++)
+			buf_puts(&b, "  ");
+		buf_printf(&b, "- item %d\n", i);
+	}
+	buf_puts(&b, "\nafter\n");
+	struct parsed p;
+	parse(&p, b.s);
+	assert_int_equal(reported(D_PAGE_NESTING), 1);
+	assert_output_has("nest at least 33 levels deep here");
+	/* the 32 items within the limit and the paragraph after are read */
+	assert_int_equal(p.pg.n_blocks, 33);
+	assert_int_equal(p.pg.blocks[32].line, 42);
+	release(&p);
+	buf_free(&b);
+}
+
+static void test_thematic_break_is_not_nesting(void **state)
+{
+	(void)state;
+	char *text = repeat("- ", 100, "\n\ntext\n");
+	struct parsed p;
+	parse(&p, text);
+	assert_int_equal(reported(D_PAGE_NESTING), 0);
+	release(&p);
+	free(text);
+}
+
+static void test_wide_table_row_is_refused(void **state)
+{
+	(void)state;
+	char *head = repeat("| n ", 200, "|\n");
+	char *rule = repeat("| - ", 200, "|\n");
+	struct buf b = {0};
+	buf_puts(&b, head);
+	buf_puts(&b, rule);
+	buf_puts(&b, "| 1 | 2 |\n");
+	struct parsed p;
+	parse(&p, b.s);
+	assert_int_equal(reported(D_TABLE_WIDE), 1);
+	assert_output_has("pages/t.md:1:1: error: this line has 200 table cells, more than the 128");
+	assert_output_has("1 more line as wide are not checked either");
+	release(&p);
+	buf_free(&b);
+	free(head);
+	free(rule);
+}
+
+/* each misspelt inline marker at its own line and column, even when the
+ * same comment stands on several lines */
+static void test_inline_markers_each_at_their_line(void **state)
+{
+	(void)state;
+	struct parsed p;
+	parse(&p, "One <!-- snipet: a --> here,\n"
+		  "two <!-- snipet: a --> there,\n"
+		  "and <!-- = 1 --> fine, then <!-- snipet: a -->.\n");
+	assert_int_equal(reported(D_MARKER_UNKNOWN), 3);
+	assert_output_has("pages/t.md:1:5: error:");
+	assert_output_has("pages/t.md:2:5: error:");
+	assert_output_has("pages/t.md:3:29: error:");
+	release(&p);
+}
+
+static void test_segments_at_raw_offsets(void **state)
+{
+	(void)state;
+	struct parsed p;
+	const char *text = "Took 1.5 ms <!-- = 3 / 2 --> and `2.5` [x](http://a/9.9) then\n3.5 ms.\n";
+	parse(&p, text);
+	assert_int_equal(p.pg.n_blocks, 1);
+	struct seg *segs;
+	size_t n = page_segments(&p.pg, p.pg.blocks[0].node, &segs);
+	size_t text_segs = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (segs[i].kind == SEG_BREAK)
+			continue;
+		/* every segment found sits at its own bytes */
+		if (segs[i].raw_off != SIZE_MAX) {
+			assert_true(segs[i].raw_off + segs[i].len <= p.tf.len);
+			assert_memory_equal(text + segs[i].raw_off, segs[i].s, segs[i].len);
+		}
+		text_segs += segs[i].kind == SEG_TEXT;
+	}
+	assert_int_equal(segs[0].kind, SEG_TEXT);
+	assert_int_equal(segs[0].raw_off, 0);
+	assert_int_equal(segs[1].kind, SEG_ANNOT);
+	assert_int_equal(segs[1].marker.kind, MK_DERIVE);
+	assert_true(text_segs >= 3);
+	free(segs);
+	release(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_blocks_lines_and_markers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_paragraph_before_table_gets_its_own_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_every_block_range_is_ordered, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_deep_nesting_on_one_line_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_deep_quotes_are_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nesting_at_the_limit_is_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_deep_nesting_by_indentation_is_refused_by_the_walk, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_thematic_break_is_not_nesting, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wide_table_row_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_inline_markers_each_at_their_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_segments_at_raw_offsets, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

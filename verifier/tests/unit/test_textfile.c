@@ -1,0 +1,67 @@
+/*
+ * test_textfile.c - reading text: the UTF-8 rule (RFC 3629, as PCRE2
+ * applies it) and where the first byte outside it is, in the normalised
+ * text the rest of the tool sees.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "textfile.h"
+
+static void assert_first_invalid(const char *text, size_t len, size_t want)
+{
+	assert_int_equal(utf8_first_invalid(text, len), want);
+}
+
+static void test_valid_text(void **state)
+{
+	(void)state;
+	const char s[] = "caf\xC3\xA9, \xE2\x88\x92" "3, \xF0\x9F\x98\x80 and \xF4\x8F\xBF\xBF";
+	assert_first_invalid(s, sizeof s - 1, sizeof s - 1);
+	assert_first_invalid("", 0, 0);
+}
+
+static void test_invalid_sequences(void **state)
+{
+	(void)state;
+	assert_first_invalid("caf\xE9!", 5, 3);         /* Latin-1 e-acute */
+	assert_first_invalid("a\xC0\x80", 3, 1);        /* overlong NUL */
+	assert_first_invalid("a\xE0\x80\xAF", 4, 1);    /* overlong 3-byte */
+	assert_first_invalid("a\xED\xA0\x80", 4, 1);    /* a surrogate */
+	assert_first_invalid("a\xF4\x90\x80\x80", 5, 1); /* past U+10FFFF */
+	assert_first_invalid("ab\xC3", 3, 2);           /* cut short at the end */
+	assert_first_invalid("a\xC3(", 3, 1);           /* a lead byte without its continuation */
+	assert_first_invalid("a\x80", 2, 1);            /* a lone continuation byte */
+}
+
+static void test_file_flags_first_bad_byte(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	/* CRLF becomes LF first: the offset is in the text every parser sees */
+	const char s[] = "line one\r\nline \xE9two\r\n";
+	textfile_from_memory(s, sizeof s - 1, "pages/x.md", &tf);
+	assert_true(tf.not_utf8);
+	assert_int_equal(tf.not_utf8_at, 14);
+	assert_int_equal(textfile_line_of(&tf, tf.not_utf8_at), 2);
+	textfile_free(&tf);
+	textfile_from_memory("fine \xC3\xA9\n", 8, "pages/y.md", &tf);
+	assert_false(tf.not_utf8);
+	textfile_free(&tf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_valid_text),
+		cmocka_unit_test(test_invalid_sequences),
+		cmocka_unit_test(test_file_flags_first_bad_byte),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
