@@ -8,11 +8,12 @@
 
 command -v cmake >/dev/null 2>&1 || PATH=$HERE/bin-nocmake:$PATH
 
-# mklessons NAME LESSON...: a repository of those lessons and common/.  Sets R.
+# mklessons NAME LESSON...: a repository of those lessons and common/, with
+# pages/ so that the commands that find the course upward find it.  Sets R.
 mklessons() {
 	R=$T/$1
 	shift
-	mkdir -p "$R/programs"
+	mkdir -p "$R/pages" "$R/programs"
 	cp -R "$HERE/lessons/common" "$R/programs/common"
 	for l in "$@"; do
 		cp -R "$HERE/lessons/$l" "$R/programs/$l"
