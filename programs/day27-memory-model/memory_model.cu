@@ -55,36 +55,14 @@
 
 #include <cuda_runtime.h>
 
+#include "../common/cuda_check.h"
+
 // ---------------------------------------------------------------------------
 // Error handling and ownership
 // ---------------------------------------------------------------------------
 
-// CHECK prints the failing call with its file and line, then throws this.
-// Throwing instead of calling exit() is what lets every device buffer be
-// released by its owner's destructor on the way out, so a failed call and a
-// clean run leave main() through the same single return.
-struct CudaFailure {};
-
-static void printCudaError(cudaError_t code, const char* what, const char* file,
-                           int line) {
-    std::fprintf(stderr, "CUDA error at %s:%d in %s: %s\n", file, line, what,
-                 cudaGetErrorString(code));
-}
-
-// One statement wherever it is used (the do/while), and the local name ends
-// in an underscore so it cannot shadow anything at the call site.
-#define CHECK(call)                                               \
-    do {                                                          \
-        const cudaError_t code_ = (call);                         \
-        if (code_ != cudaSuccess) {                               \
-            printCudaError(code_, #call, __FILE__, __LINE__);     \
-            throw CudaFailure{};                                  \
-        }                                                         \
-    } while (0)
-
-// A launch reports a bad configuration only through the error state, so
-// every <<<...>>> in this file is followed by this.
-#define CHECK_LAUNCH() CHECK(cudaGetLastError())
+// CHECK, CHECK_LAUNCH and CudaFailure are the course's shared error check
+// (programs/common/cuda_check.h).
 
 // Counts cudaFree calls that failed inside a destructor, where throwing is
 // not allowed. main() folds it into the exit status.

@@ -41,6 +41,9 @@
 //
 // Build: nvcc -std=c++17 -O3 -arch=sm_90 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -o scan scan.cu
 // Run:   ./scan
+// Run racecheck-32: compute-sanitizer --tool racecheck ./scan 32
+// Run racecheck-64: compute-sanitizer --tool racecheck ./scan 64
+// Expect: ^both double-buffered kernels matched the CPU at
 //
 // Verified 2026-12-01 on an NVIDIA H200 (compute capability 9.0), driver
 // 580.159.04, CUDA 13.0 (V13.0.88), built with -O3 -arch=sm_90. Transcript:
@@ -54,32 +57,14 @@
 
 #include <cuda_runtime.h>
 
+#include "../common/cuda_check.h"
+
 // ---------------------------------------------------------------------------
 // Error handling and ownership
 // ---------------------------------------------------------------------------
 
-// CHECK prints the failing call, then throws this. Because it throws instead
-// of exiting, the DeviceArray owners below free their memory as the stack
-// unwinds, and main() has one return for every outcome.
-struct CudaFailure {};
-
-static void printCudaError(cudaError_t code, const char* what, const char* file,
-                           int line) {
-    std::fprintf(stderr, "CUDA error at %s:%d in %s: %s\n", file, line, what,
-                 cudaGetErrorString(code));
-}
-
-#define CHECK(call)                                               \
-    do {                                                          \
-        const cudaError_t code_ = (call);                         \
-        if (code_ != cudaSuccess) {                               \
-            printCudaError(code_, #call, __FILE__, __LINE__);     \
-            throw CudaFailure{};                                  \
-        }                                                         \
-    } while (0)
-
-// Launch errors surface only through the error state; read it after each one.
-#define CHECK_LAUNCH() CHECK(cudaGetLastError())
+// CHECK, CHECK_LAUNCH and CudaFailure are the course's shared error check
+// (programs/common/cuda_check.h).
 
 // A failed cudaFree inside a destructor cannot throw; it is counted here and
 // main() turns it into a failing exit status.
@@ -575,6 +560,23 @@ static std::size_t countMismatches(const std::vector<float>& got,
     return bad;
 }
 
+// `./scan THREADS` runs the result rows at that one block size of the sweep,
+// so that a racecheck run of the header reports on one block size; `./scan`
+// alone runs them all. 0: every size.
+static int g_onlyThreads = 0;
+
+static bool pickBlockSize(const char* arg) {
+    char* end = nullptr;
+    const long v = std::strtol(arg, &end, 10);
+    for (int s = 0; s < kSweepCount; ++s) {
+        if (end != arg && *end == '\0' && v == kSweep[s]) {
+            g_onlyThreads = kSweep[s];
+            return true;
+        }
+    }
+    return false;
+}
+
 // The whole lesson. Device memory belongs to DeviceArray objects local to
 // this function and is released when it returns or when a CHECK throws.
 static int runLesson() {
@@ -662,6 +664,9 @@ static int runLesson() {
     int sizesRun = 0;
     for (int s = 0; s < kSweepCount; ++s) {
         const int threads = kSweep[s];
+        if (g_onlyThreads != 0 && threads != g_onlyThreads) {
+            continue;
+        }
         if (threads > prop.maxThreadsPerBlock) {
             std::printf("%7d  skipped: this device allows at most %d threads "
                         "per block\n",
@@ -730,15 +735,27 @@ static int runLesson() {
     if (failures != 0) {
         return EXIT_FAILURE;
     }
-    std::printf("\nboth double-buffered kernels matched the CPU at every "
-                "block size\n");
+    if (g_onlyThreads != 0) {
+        std::printf("\nboth double-buffered kernels matched the CPU at %d "
+                    "threads\n",
+                    g_onlyThreads);
+    } else {
+        std::printf("\nboth double-buffered kernels matched the CPU at every "
+                    "block size\n");
+    }
     return EXIT_SUCCESS;
 }
 
-int main() {
+int main(int argc, char** argv) {
     // Line-buffered stdout, so that when stdout and stderr are captured
     // together a failure message lands right after the row it explains.
     std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
+    if (argc > 2 || (argc == 2 && !pickBlockSize(argv[1]))) {
+        std::fprintf(stderr,
+                     "usage: scan [THREADS], THREADS one of 32, 64, 256, "
+                     "1024\n");
+        return EXIT_FAILURE;
+    }
 
     int status = EXIT_FAILURE;
     try {

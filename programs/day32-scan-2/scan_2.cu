@@ -51,32 +51,14 @@
 
 #include <cuda_runtime.h>
 
+#include "../common/cuda_check.h"
+
 // ---------------------------------------------------------------------------
 // Error handling and ownership
 // ---------------------------------------------------------------------------
 
-// CHECK prints the failing call and throws this. Throwing (not exiting)
-// lets the owners below release device memory and events while the stack
-// unwinds, so every outcome leaves through main()'s single return.
-struct CudaFailure {};
-
-static void printCudaError(cudaError_t code, const char* what, const char* file,
-                           int line) {
-    std::fprintf(stderr, "CUDA error at %s:%d in %s: %s\n", file, line, what,
-                 cudaGetErrorString(code));
-}
-
-#define CHECK(call)                                               \
-    do {                                                          \
-        const cudaError_t code_ = (call);                         \
-        if (code_ != cudaSuccess) {                               \
-            printCudaError(code_, #call, __FILE__, __LINE__);     \
-            throw CudaFailure{};                                  \
-        }                                                         \
-    } while (0)
-
-// A bad launch shows up only in the error state, so read it after each one.
-#define CHECK_LAUNCH() CHECK(cudaGetLastError())
+// CHECK, CHECK_LAUNCH and CudaFailure are the course's shared error check
+// (programs/common/cuda_check.h).
 
 // Destructors cannot throw; a failed release is counted here and main()
 // turns it into a failing exit status.

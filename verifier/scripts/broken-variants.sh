@@ -143,6 +143,10 @@ for lesson in $lessons; do
     src="$root/programs/$lesson/$prog"
     dir="$scratch/$lesson"
     mkdir -p "$dir" && cp "$src" "$dir/" || { failures=$((failures + 1)); continue; }
+    # the shared header, where the lesson's #include "../common/..." finds it
+    if [ -d "$root/programs/common" ]; then
+        cp -R "$root/programs/common" "$scratch/" || { failures=$((failures + 1)); continue; }
+    fi
 
     if [ "$lesson" = day27-memory-model ]; then
         # The control: the lesson's own build must pass the code gate.

@@ -8,16 +8,78 @@
 
 #include "util.h"
 
-static void add_line(struct bank *b, const struct evfile *ev, const char *s, size_t len, size_t line,
-		     size_t stdout_index)
+static void add_line_from(struct bank *b, const struct evfile *ev, const char *s, size_t len, size_t line,
+			  size_t stdout_index, const char *where)
 {
 	struct num_token *toks;
 	size_t n = numtok_scan(s, len, &toks);
 	for (size_t i = 0; i < n; i++) {
 		b->v = xgrow(b->v, &b->cap, b->n + 1, sizeof *b->v);
-		b->v[b->n++] = (struct bank_entry){toks[i], ev, line, stdout_index};
+		b->v[b->n++] = (struct bank_entry){toks[i], ev, line, stdout_index, where};
 	}
 	free(toks);
+}
+
+static void add_line(struct bank *b, const struct evfile *ev, const char *s, size_t len, size_t line,
+		     size_t stdout_index)
+{
+	add_line_from(b, ev, s, len, line, stdout_index, NULL);
+}
+
+static const char *keep_where(struct bank *b, char *text)
+{
+	b->wheres = xgrow(b->wheres, &b->cap_wheres, b->n_wheres + 1, sizeof *b->wheres);
+	b->wheres[b->n_wheres++] = text;
+	return text;
+}
+
+/* The numbers of the recorded command lines: an argument such as the 128
+ * of `./demo 4 128` is a fact of the run as much as its output is. */
+static void add_commands(struct bank *b, const struct evfile *ev)
+{
+	const struct evidence *e = &ev->ev;
+	for (size_t i = 0; i < e->n_fields; i++) {
+		const char *k = e->fields[i].key;
+		if (strcmp(k, "build") != 0 && strcmp(k, "run") != 0 && strncmp(k, "run.", 4) != 0)
+			continue;
+		size_t len, klen = strlen(k) + 2, line = e->fields[i].line;
+		const char *text = textfile_line(&e->tf, line, &len);
+		if (len < klen)
+			continue;
+		/* offsets stay those of the whole line, so the column is right */
+		struct num_token *toks;
+		size_t n = numtok_scan(text, len, &toks);
+		const char *where = keep_where(b, xasprintf("the recorded %s: command line", k));
+		for (size_t t = 0; t < n; t++) {
+			if (toks[t].start < klen)
+				continue; /* "run.v2:" is no number of the command */
+			b->v = xgrow(b->v, &b->cap, b->n + 1, sizeof *b->v);
+			b->v[b->n++] = (struct bank_entry){toks[t], ev, line, SIZE_MAX, where};
+		}
+		free(toks);
+	}
+}
+
+/* The first run's stderr, and both streams of every further run. */
+static void add_other_streams(struct bank *b, const struct evfile *ev)
+{
+	const struct evidence *e = &ev->ev;
+	for (size_t r = 0; r < e->n_runs; r++) {
+		const struct evidence_run *run = &e->runs[r];
+		for (int err = r == 0 ? 1 : 0; err <= 1; err++) {
+			size_t n = err ? run->n_stderr : run->n_stdout;
+			if (n == 0)
+				continue;
+			const char *where = r == 0 ? "stderr"
+						   : keep_where(b, xasprintf("run %s, %s", run->name, err ? "stderr" : "stdout"));
+			for (size_t k = 0; k < n; k++) {
+				size_t len;
+				const char *s = evidence_run_line(e, run, err, k, &len);
+				add_line_from(b, ev, s, len, (err ? run->stderr_first : run->stdout_first) + k, SIZE_MAX,
+					      where);
+			}
+		}
+	}
 }
 
 void bank_add_evidence(struct bank *b, const struct evfile *ev)
@@ -42,6 +104,10 @@ void bank_add_evidence(struct bank *b, const struct evfile *ev)
 		const char *s = evidence_stdout(&ev->ev, k, &len);
 		add_line(b, ev, s, len, ev->ev.stdout_first + k, k);
 	}
+	/* after the first run's stdout, so that a number found there too
+	 * still traces to stdout first */
+	add_other_streams(b, ev);
+	add_commands(b, ev);
 }
 
 /* Tracing needs the bank value to round to the page's, so it lies within
@@ -110,6 +176,9 @@ size_t bank_entry_col(const struct bank_entry *e)
 
 void bank_free(struct bank *b)
 {
+	for (size_t i = 0; i < b->n_wheres; i++)
+		free(b->wheres[i]);
+	free(b->wheres);
 	free(b->v);
 	memset(b, 0, sizeof *b);
 }

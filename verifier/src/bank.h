@@ -1,7 +1,12 @@
 /*
  * bank.h - the numbers a page may quote: every number in the stdout of
  * its evidence files, plus the numeric header values (driver, CUDA
- * version, compute capability).  Read with the same tokenizer as pages.
+ * version, compute capability), the numbers on the recorded command
+ * lines (build:, run:, run.NAME:, as in `./scan 4 128`), and the stdout
+ * and stderr of every run of a capture of several runs (and the first
+ * run's stderr).  Each entry says where it came from (where), so that
+ * explain can tell a command-line or stderr number from a stdout one.
+ * Read with the same tokenizer as pages.
  *
  * A bank borrows the evidence files (owned by the course cache); release
  * its own arrays with bank_free().
@@ -19,12 +24,16 @@ struct bank_entry {
 	struct num_token tok; /* offsets within its line */
 	const struct evfile *ev;
 	size_t line;          /* file line in the evidence */
-	size_t stdout_index;  /* 0-based stdout line, or SIZE_MAX for a header value */
+	size_t stdout_index;  /* 0-based stdout line of the first run, or SIZE_MAX for anything else */
+	const char *where;    /* NULL for the first run's stdout, else e.g. "the recorded run: command
+			       * line", "stderr", "run racecheck, stdout" (static or owned by the bank) */
 };
 
 struct bank {
 	struct bank_entry *v;
 	size_t n, cap;
+	char **wheres;        /* the where texts the bank made */
+	size_t n_wheres, cap_wheres;
 };
 
 /* Adds every number of ev's stdout and its numeric header values. */

@@ -290,8 +290,7 @@ static struct lesson *load(const struct options *o, char **names, size_t n, size
 	struct lesson *ls = xcalloc(n ? n : 1, sizeof *ls);
 	*n_loaded = *failed = *current = 0;
 	for (size_t i = 0; i < n; i++) {
-		char *why = NULL;
-		const char *reason;
+		char *why = NULL, *reason = NULL;
 		struct lesson *l = &ls[*n_loaded];
 		if (lesson_load(names[i], l, &why) != 0) {
 			char *shown = str_escape_controls(names[i]); /* one line, whatever the name */
@@ -308,6 +307,7 @@ static struct lesson *load(const struct options *o, char **names, size_t n, size
 				fprintf(stderr, "capture: %s: stale: %s\n", names[i], reason);
 			++*n_loaded;
 		}
+		free(reason);
 	}
 	return ls;
 }

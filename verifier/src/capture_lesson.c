@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,18 +56,6 @@ static bool is_folder(const char *dir, const char *name)
 	return yes;
 }
 
-static bool is_cu_file(const char *dir, const char *name)
-{
-	size_t n = strlen(name);
-	if (n < 4 || strcmp(name + n - 3, ".cu") != 0)
-		return false;
-	char *p = xasprintf("%s/%s", dir, name);
-	struct stat st;
-	bool yes = stat(p, &st) == 0 && S_ISREG(st.st_mode);
-	free(p);
-	return yes;
-}
-
 int lesson_names(char ***names, size_t *n, char **why)
 {
 	char *fs;
@@ -79,92 +68,86 @@ int lesson_names(char ***names, size_t *n, char **why)
 	if (r != 0)
 		*why = xasprintf("programs/: %s", strerror(errno));
 	free(fs);
+	/* the shared folder is no lesson */
+	size_t kept = 0;
+	for (size_t i = 0; r == 0 && i < *n; i++) {
+		if (lessonfiles_is_lesson((*names)[i]))
+			(*names)[kept++] = (*names)[i];
+		else
+			free((*names)[i]);
+	}
+	if (r == 0)
+		*n = kept;
 	return r;
 }
 
-/* Reads a whole file of at most TEXTFILE_MAX_BYTES. */
-static int read_all(const char *path, char **data, size_t *len, char **why)
+/* Finds the lesson's program (lessonfiles.h's rule). */
+static int find_program(const char *name, struct lesson *ls, char **why)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		*why = xstrdup(strerror(errno));
+	size_t count, headed;
+	char *prog = lessonfiles_program(name, &count, &headed);
+	if (!prog) {
+		if (count == 0)
+			*why = xasprintf("no program: programs/%s/ holds no .cu file", name);
+		else
+			*why = xasprintf("no program: programs/%s/ holds %zu .cu files and %zu of them ha%s a "
+					 "'// Build:' header line; exactly one must", name, count, headed,
+					 headed == 1 ? "s" : "ve");
 		return -1;
 	}
-	struct buf b = {0};
-	buf_append(&b, "", 0);
-	char chunk[65536];
-	size_t got;
-	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0 && b.len <= TEXTFILE_MAX_BYTES)
-		buf_append(&b, chunk, got);
-	int failed = ferror(f), e = errno;
-	fclose(f);
-	if (failed || b.len > TEXTFILE_MAX_BYTES) {
-		*why = xstrdup(failed ? strerror(e) : "file is larger than 64 MiB");
-		buf_free(&b);
-		return -1;
-	}
-	*len = b.len;
-	*data = buf_detach(&b);
+	ls->program = prog;
+	ls->dir = xasprintf("programs/%s", name);
+	const char *slash = strrchr(prog, '/');
+	ls->file = xstrdup(slash ? slash + 1 : prog);
 	return 0;
 }
 
-/* Finds the one .cu file of the lesson folder. */
-static int find_program(const char *name, struct lesson *ls, char **why)
+static void take_runs(struct lesson *ls, const struct proghdr *h)
 {
-	char *rel = xasprintf("programs/%s", name);
-	char *fs;
-	const char *reason;
-	int r = -1;
-	char **files = NULL;
-	size_t n = 0;
-	if (repo_resolve(rel, &fs, &reason) != REPO_OK) {
-		*why = xasprintf("cannot open programs/%s/: %s", name, reason);
-	} else {
-		if (list_dir(fs, is_cu_file, &files, &n) != 0)
-			*why = xasprintf("cannot list programs/%s/: %s", name, strerror(errno));
-		else if (n == 0)
-			*why = xasprintf("no program: programs/%s/ holds no .cu file", name);
-		else if (n > 1)
-			*why = xasprintf("no program: programs/%s/ holds %zu .cu files (%s, %s%s), a lesson has one",
-					 name, n, files[0], files[1], n > 2 ? ", ..." : "");
-		else
-			r = 0;
-		free(fs);
-	}
-	if (r == 0) {
-		ls->file = xstrdup(files[0]);
-		ls->program = xasprintf("%s/%s", rel, files[0]);
-	}
-	repo_free_list(files, n);
-	free(rel);
-	return r;
+	ls->runs = xcalloc(h->n_runs, sizeof *ls->runs);
+	for (size_t i = 0; i < h->n_runs; i++)
+		ls->runs[i] = (struct lesson_run){xstrdup(h->runs[i].name), xstrdup(h->runs[i].text), h->runs[i].exit};
+	ls->n_runs = h->n_runs;
+	ls->run = xstrdup(h->runs[0].text);
+	ls->build = xstrdup(h->build.text);
 }
 
-/* Build:, Run: and source-sha256 from the snapshot.  The hash is the
- * verifier's own (proghdr_source_sha256: the text with its Verified
- * paragraph left out), so that writing that paragraph after a capture
- * does not make the evidence stale. */
+/* Build:, the runs, Expect: and source-sha256 from the snapshot. */
 static int read_header(struct lesson *ls, char **why)
 {
 	struct textfile tf;
 	textfile_from_memory(ls->source, ls->source_len, ls->program, &tf);
-	proghdr_source_sha256(&tf, ls->sha);
+	memcpy(ls->sha, ls->files.sha, sizeof ls->sha);
 	struct proghdr h;
 	proghdr_parse(&tf, &h);
 	int r = -1;
-	if (!h.build.text || !h.build.text[0])
+	if (h.n_problems)
+		*why = xasprintf("header line %zu of %s cannot be read: %s", h.problems[0].line, ls->program,
+				 h.problems[0].message);
+	else if (!h.build.text || !h.build.text[0])
 		*why = xasprintf("no build command: %s has no '// Build: COMMAND' header line", ls->program);
-	else if (!h.run.text || !h.run.text[0])
+	else if (!h.n_runs)
 		*why = xasprintf("no run command: %s has no '// Run: COMMAND' header line", ls->program);
-	else if (h.build.count > 1 || h.run.count > 1)
+	else if (h.build.count > 1 || h.run.count > 1 || h.expect.count > 1)
 		*why = xasprintf("ambiguous header: %s repeats its %s line (line %zu is the first)", ls->program,
-				 h.build.count > 1 ? "Build:" : "Run:", h.build.count > 1 ? h.build.line : h.run.line);
+				 h.build.count > 1 ? "Build:" : h.run.count > 1 ? "Run:" : "Expect:",
+				 h.build.count > 1 ? h.build.line : h.run.count > 1 ? h.run.line : h.expect.line);
 	else
 		r = 0;
-	if (r == 0) {
-		ls->build = xstrdup(h.build.text);
-		ls->run = xstrdup(h.run.text);
+	if (r == 0 && h.expect.text) {
+		int e = regcomp(&ls->expect_re, h.expect.text, REG_EXTENDED | REG_NEWLINE | REG_NOSUB);
+		if (e != 0) {
+			char msg[160];
+			regerror(e, &ls->expect_re, msg, sizeof msg);
+			*why = xasprintf("the Expect: line of %s (line %zu) is no POSIX extended regular expression: %s",
+					 ls->program, h.expect.line, msg);
+			r = -1;
+		} else {
+			ls->expect = xstrdup(h.expect.text);
+		}
 	}
+	if (r == 0)
+		take_runs(ls, &h);
 	proghdr_free(&h);
 	textfile_free(&tf);
 	return r;
@@ -185,20 +168,20 @@ int lesson_load(const char *name, struct lesson *ls, char **why)
 	}
 	if (find_program(name, ls, why) != 0)
 		return -1;
-	char *fs;
-	const char *reason;
-	if (repo_resolve(ls->program, &fs, &reason) != REPO_OK) {
-		*why = xasprintf("cannot read %s: %s", ls->program, reason);
-		return -1;
-	}
 	char *err = NULL;
-	int r = read_all(fs, &ls->source, &ls->source_len, &err);
-	free(fs);
-	if (r != 0) {
-		*why = xasprintf("cannot read %s: %s", ls->program, err);
+	if (lessonfiles_collect(name, &ls->files, &err) != 0) {
+		*why = xasprintf("cannot read the lesson's files: %s", err);
 		free(err);
 		return -1;
 	}
+	if (ls->files.program == SIZE_MAX) {
+		*why = xasprintf("cannot read %s", ls->program);
+		return -1;
+	}
+	const struct lesson_file *p = &ls->files.v[ls->files.program];
+	ls->source = xmalloc(p->len + 1);
+	memcpy(ls->source, p->data, p->len + 1);
+	ls->source_len = p->len;
 	return read_header(ls, why);
 }
 
@@ -210,7 +193,41 @@ void lesson_free(struct lesson *ls)
 	free(ls->source);
 	free(ls->build);
 	free(ls->run);
+	for (size_t i = 0; i < ls->n_runs; i++) {
+		free(ls->runs[i].name);
+		free(ls->runs[i].command);
+	}
+	free(ls->runs);
+	if (ls->expect)
+		regfree(&ls->expect_re);
+	free(ls->expect);
+	free(ls->dir);
+	lessonfiles_free(&ls->files);
 	memset(ls, 0, sizeof *ls);
+}
+
+int lesson_copy(const struct lesson *ls, const char *dir, char **why)
+{
+	for (size_t i = 0; i < ls->files.n; i++) {
+		const struct lesson_file *f = &ls->files.v[i];
+		const char *below = f->path + strlen("programs/");
+		char *copy = xasprintf("%s/%s", dir, below);
+		char *folder = xstrndup(copy, (size_t)(strrchr(copy, '/') - copy));
+		int r = filewrite_mkdirs(folder, why);
+		if (r == 0)
+			r = filewrite_replace(copy, copy, f->data, f->len, why);
+		free(folder);
+		free(copy);
+		if (r != 0)
+			return -1;
+	}
+	return 0;
+}
+
+bool lesson_expect_matches(const struct lesson *ls, const char *out, size_t len)
+{
+	(void)len; /* transcripts are NUL-terminated */
+	return !ls->expect || regexec(&ls->expect_re, out, 0, NULL, 0) == 0;
 }
 
 static bool differs(const struct evidence *ev, const char *key, const char *now)
@@ -219,11 +236,30 @@ static bool differs(const struct evidence *ev, const char *key, const char *now)
 	return !was || strcmp(was, now) != 0;
 }
 
-bool lesson_stale(const struct lesson *ls, const char **reason)
+/* The first run whose command or expected exit differs from the
+ * evidence, as a sentence, or NULL. */
+static char *runs_changed(const struct lesson *ls, const struct evidence *ev)
+{
+	if (ev->n_runs != ls->n_runs)
+		return xasprintf("the header names %zu run%s, its newest evidence %zu", ls->n_runs,
+				 ls->n_runs == 1 ? "" : "s", ev->n_runs);
+	for (size_t i = 0; i < ls->n_runs; i++) {
+		const struct evidence_run *r = &ev->runs[i];
+		if (strcmp(r->name, ls->runs[i].name) != 0 || !r->command || strcmp(r->command, ls->runs[i].command) != 0 ||
+		    r->expect_exit != ls->runs[i].exit)
+			return xasprintf("the run line '%s' changed since its newest evidence", ls->runs[i].name);
+	}
+	const char *expect = evidence_get(ev, "expect", NULL);
+	if ((expect == NULL) != (ls->expect == NULL) || (expect && strcmp(expect, ls->expect) != 0))
+		return xstrdup("the Expect: line changed since its newest evidence");
+	return NULL;
+}
+
+bool lesson_stale(const struct lesson *ls, char **reason)
 {
 	char *newest = repo_newest_evidence(ls->name);
 	if (!newest) {
-		*reason = "it has no evidence";
+		*reason = xstrdup("it has no evidence");
 		return true;
 	}
 	char *fs;
@@ -232,23 +268,26 @@ bool lesson_stale(const struct lesson *ls, const char **reason)
 	struct evidence_problem prob;
 	bool stale = true;
 	memset(&ev, 0, sizeof ev);
+	char *changed = NULL;
+	size_t line;
 	if (repo_resolve(newest, &fs, &why) != REPO_OK) {
-		*reason = "its newest evidence cannot be read";
+		*reason = xstrdup("its newest evidence cannot be read");
 	} else {
 		if (evidence_load(fs, newest, &ev, &prob, &why) != 0)
-			*reason = "its newest evidence cannot be read";
+			*reason = xstrdup("its newest evidence cannot be read");
 		else if (differs(&ev, "program", ls->program))
-			*reason = "its newest evidence is of another program file";
+			*reason = xstrdup("its newest evidence is of another program file");
 		else if (differs(&ev, "build", ls->build))
-			*reason = "the Build: line changed since its newest evidence";
-		else if (differs(&ev, "run", ls->run))
-			*reason = "the Run: line changed since its newest evidence";
-		else if (differs(&ev, "source-sha256", ls->sha))
-			*reason = "the program changed since its newest evidence";
-		else if (!evidence_exit_ok(&ev))
-			*reason = "its newest evidence records a failed run";
+			*reason = xstrdup("the Build: line changed since its newest evidence");
+		else if ((changed = runs_changed(ls, &ev)) != NULL)
+			*reason = changed;
+		else if ((changed = lessonfiles_changed(&ev, &ls->files, &line)) != NULL) {
+			*reason = xasprintf("%s since its newest evidence", changed);
+			free(changed);
+		} else if (!evidence_exit_ok(&ev))
+			*reason = xstrdup("its newest evidence records a failed run");
 		else {
-			*reason = "its newest evidence is current";
+			*reason = xstrdup("its newest evidence is current");
 			stale = false;
 		}
 		free(fs);

@@ -2,13 +2,14 @@
  * capture_lesson.h - the lessons capture works on, and the folders it
  * works in.
  *
- * A lesson is a folder programs/LESSON/ holding exactly one .cu file whose
- * header (proghdr.h) names its Build: and Run: commands.  The program is
- * read once: its hash, its header and the copy that is built all come
- * from that one snapshot, so the evidence describes the file as built
- * even if someone edits it during the capture.  The hash is the one the
- * verifier checks (proghdr_source_sha256: LF text, Verified paragraph
- * left out).
+ * A lesson is its folder programs/LESSON/ plus the shared programs/common/
+ * (lessonfiles.h says which files count and which one is the program);
+ * the program's header (proghdr.h) names its Build: command, its runs and
+ * what a successful run prints (Expect:).  Every file is read once: the
+ * hashes, the header and the copies that are built all come from that
+ * one snapshot, so the evidence describes the files as built even if
+ * someone edits them during the capture.  The hashes are the ones the
+ * verifier checks (lessonfiles.h).
  */
 #ifndef COURSECHECK_CAPTURE_LESSON_H
 #define COURSECHECK_CAPTURE_LESSON_H
@@ -16,7 +17,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <regex.h>
+
+#include "lessonfiles.h"
 #include "sha256.h"
+
+struct lesson_run {
+	char *name;    /* "main" for a run line without a name */
+	char *command;
+	int exit;      /* the exit status it is expected to end with */
+};
 
 struct lesson {
 	char *name;        /* the folder under programs/ */
@@ -26,7 +36,13 @@ struct lesson {
 	size_t source_len;
 	char sha[SHA256_HEX_LEN + 1]; /* source-sha256: proghdr_source_sha256() of the bytes */
 	char *build;       /* the header's Build: command */
-	char *run;         /* the header's Run: command */
+	char *run;         /* the first run's command */
+	struct lesson_run *runs; /* every run, in header order */
+	size_t n_runs;
+	char *expect;      /* the Expect: pattern, or NULL */
+	regex_t expect_re; /* compiled (POSIX ERE, REG_NEWLINE) when expect is set */
+	struct lesson_files files; /* every file of the lesson, read once */
+	char *dir;         /* "programs/NAME": where the program's folder starts */
 };
 
 /* The lesson folders under programs/ of the repository, sorted by name
@@ -35,15 +51,24 @@ struct lesson {
 int lesson_names(char ***names, size_t *n, char **why);
 
 /* Loads a lesson.  Returns 0, or -1 with *why (malloc'd, "what went
- * wrong: reason") when the folder holds no or several .cu files, the file
- * cannot be read, or its header lacks or repeats Build: or Run:. */
+ * wrong: reason") when the folder holds no program (lessonfiles.h), a
+ * file cannot be read, or the header lacks or repeats Build: or Run:,
+ * holds a line it cannot read, or an Expect: that is no regular
+ * expression. */
 int lesson_load(const char *name, struct lesson *ls, char **why);
 void lesson_free(struct lesson *ls);
 
 /* Whether --stale must capture the lesson: its newest evidence is missing,
  * unreadable, failed, or was taken of another program, source or command.
- * *reason (static text) says which, or why not. */
-bool lesson_stale(const struct lesson *ls, const char **reason);
+ * *reason (malloc'd) says which, naming the file that changed, or why not. */
+bool lesson_stale(const struct lesson *ls, char **reason);
+
+/* Copies the lesson's files into dir with their layout below programs/
+ * (dir/NAME/..., dir/common/...).  0, or -1 with *why. */
+int lesson_copy(const struct lesson *ls, const char *dir, char **why);
+/* Whether out (a run's stdout, len bytes) matches the lesson's Expect:
+ * (true when it has none). */
+bool lesson_expect_matches(const struct lesson *ls, const char *out, size_t len);
 
 /* ---- scratch folders ---- */
 

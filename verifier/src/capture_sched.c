@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,6 +17,8 @@
 #include "capture_text.h"
 #include "capture_write.h"
 #include "filewrite.h"
+#include "lessonfiles.h"
+#include "proghdr.h"
 #include "util.h"
 
 #define TAIL_LINES 20
@@ -39,6 +42,11 @@ struct job {
 	char captured[21];       /* UTC time the first run started */
 	struct transcript out, err; /* the first run's output */
 	double run_s;
+	size_t run_k;            /* the header's run in progress (0: the first, repeated) */
+	struct transcript *outs, *errs; /* runs 1.. of the header: their output */
+	char **exits;            /* and their exits */
+	double *secs;
+	long expect_failed;      /* 1 + the run whose stdout did not match Expect:, else 0 */
 	struct volatility vol;
 	struct pidset known;     /* pids nvidia-smi showed that were ours */
 	pid_t foreign;           /* a process not ours seen on the GPU, 0: none */
@@ -153,6 +161,28 @@ static char *run_file(const struct job *j, long k, const char *ext)
 	return xasprintf("%s/run%ld.%s", j->scratch, k, ext);
 }
 
+/* The output files of the run in progress (or just finished): the
+ * repeats of the first run are run1, run2, ...; the header's further runs
+ * named2, named3, ... */
+static char *cur_file(const struct job *j, const char *ext)
+{
+	if (j->run_k == 0)
+		return run_file(j, j->runs ? j->runs : 1, ext);
+	return xasprintf("%s/named%zu.%s", j->scratch, j->run_k + 1, ext);
+}
+
+/* Whether a finished run ended with the exit status its header expects. */
+static bool ended_as_expected(const struct proc *p, int want)
+{
+	return !p->timed_out && !p->stop_sig && !p->over_stream && WIFEXITED(p->wstatus) &&
+	       WEXITSTATUS(p->wstatus) == want;
+}
+
+static const struct lesson_run *cur_run(const struct job *j)
+{
+	return &j->ls->runs[j->run_k];
+}
+
 /* ---- ending a job ---- */
 
 static void release(struct sched *s, struct job *j)
@@ -166,6 +196,18 @@ static void release(struct sched *s, struct job *j)
 	j->scratch = j->workdir = NULL;
 	transcript_free(&j->out);
 	transcript_free(&j->err);
+	for (size_t k = 0; j->outs && k < j->ls->n_runs; k++) {
+		transcript_free(&j->outs[k]); /* [0] unused: the first run is out, err */
+		transcript_free(&j->errs[k]);
+		free(j->exits[k]);
+	}
+	free(j->outs);
+	free(j->errs);
+	free(j->exits);
+	free(j->secs);
+	j->outs = j->errs = NULL;
+	j->exits = NULL;
+	j->secs = NULL;
 	volatility_free(&j->vol);
 	pidset_free(&j->known);
 	j->state = DONE;
@@ -255,6 +297,8 @@ struct outcome {
 	const struct transcript *out, *err;
 	bool ran;                      /* false: the build failed, nothing ran */
 	long failed_repeat;            /* 1-based run that failed when repeating, else 0 */
+	size_t n_runs;                 /* the header's runs recorded (1 + those in j->outs) */
+	const char *last_exit;         /* the exit of run n_runs - 1 when it is not run 0 */
 };
 
 /* Every repeat's value of each volatile number, sealed (capture_repeats.h). */
@@ -299,6 +343,44 @@ static void add_facts(struct buf *h, const struct sched *s, const struct job *j,
 	header_add(h, "exit", o->exit);
 }
 
+/* The header lines of several runs (evidence.h): runs:, run.NAME,
+ * exit.NAME, expect-exit[.NAME], expect:, expect-failed:. */
+static void add_runs(struct buf *h, const struct job *j, const struct outcome *o)
+{
+	const struct lesson *ls = j->ls;
+	size_t n = o->ran ? o->n_runs : 1;
+	if (o->ran && (n > 1 || strcmp(ls->runs[0].name, PROGHDR_MAIN_RUN) != 0)) {
+		struct buf names = {0};
+		for (size_t k = 0; k < n; k++)
+			buf_printf(&names, "%s%s", k ? " " : "", ls->runs[k].name);
+		header_add(h, "runs", names.s);
+		buf_free(&names);
+	}
+	char key[64], v[32];
+	if (ls->runs[0].exit) {
+		snprintf(v, sizeof v, "%d", ls->runs[0].exit);
+		header_add(h, "expect-exit", v);
+	}
+	for (size_t k = 1; o->ran && k < n; k++) {
+		const char *name = ls->runs[k].name;
+		snprintf(key, sizeof key, "run.%s", name);
+		header_add(h, key, ls->runs[k].command);
+		snprintf(key, sizeof key, "exit.%s", name);
+		header_add(h, key, k + 1 == n && o->last_exit ? o->last_exit : j->exits[k]);
+		if (ls->runs[k].exit) {
+			snprintf(key, sizeof key, "expect-exit.%s", name);
+			snprintf(v, sizeof v, "%d", ls->runs[k].exit);
+			header_add(h, key, v);
+		}
+		snprintf(key, sizeof key, "run-seconds.%s", name);
+		add_seconds(h, key, j->secs[k]);
+	}
+	if (ls->expect)
+		header_add(h, "expect", ls->expect);
+	if (j->expect_failed)
+		header_add(h, "expect-failed", ls->runs[j->expect_failed - 1].name);
+}
+
 static char *compose(const struct sched *s, const struct job *j, const struct outcome *o, size_t *len)
 {
 	const struct gpu *g = &s->plan->machine->gpus[o->ran ? j->gpu : 0];
@@ -338,8 +420,23 @@ static char *compose(const struct sched *s, const struct job *j, const struct ou
 	}
 	add_output_flags(&h, "stdout", o->out);
 	add_output_flags(&h, "stderr", o->err);
+	add_runs(&h, j, o);
+	lessonfiles_header(&h, &j->ls->files);
 	header_add(&h, "capture-tool", CAPTURE_TOOL);
-	char *text = evidence_compose(&h, o->out, o->err, len);
+	size_t n = o->ran ? o->n_runs : 1;
+	const struct transcript **outs = xcalloc(n, sizeof *outs), **errs = xcalloc(n, sizeof *errs);
+	const char **names = xcalloc(n, sizeof *names);
+	outs[0] = o->out;
+	errs[0] = o->err;
+	for (size_t k = 1; k < n; k++) {
+		outs[k] = &j->outs[k];
+		errs[k] = &j->errs[k];
+		names[k] = j->ls->runs[k].name;
+	}
+	char *text = evidence_compose_runs(&h, outs, errs, names, n, len);
+	free(outs);
+	free(errs);
+	free(names);
 	buf_free(&h);
 	return text;
 }
@@ -400,15 +497,17 @@ static void start_build(struct sched *s, struct job *j)
 		free(why);
 		return;
 	}
-	j->workdir = p->build_only ? xasprintf("%s/%s", p->build_only, j->ls->name) : xasprintf("%s/work", j->scratch);
-	char *copy = xasprintf("%s/%s", j->workdir, j->ls->file);
+	/* the lesson's files keep their layout below programs/: NAME/...
+	 * and common/..., so "../common/x.h" is found */
+	char *top = p->build_only ? xstrdup(p->build_only) : xasprintf("%s/work", j->scratch);
+	j->workdir = xasprintf("%s/%s", top, j->ls->name);
 	char *out = scratch_file(j, "build.out"), *err = scratch_file(j, "build.err");
 	int r = filewrite_mkdirs(j->workdir, &why);
 	if (r == 0)
-		r = filewrite_replace(copy, copy, j->ls->source, j->ls->source_len, &why);
+		r = lesson_copy(j->ls, top, &why);
 	if (r == 0)
 		r = proc_start(&j->proc, j->ls->build, j->workdir, out, err, NULL, p->timeout, TRANSCRIPT_MAX_BYTES, &why);
-	free(copy);
+	free(top);
 	free(out);
 	free(err);
 	if (r != 0) {
@@ -427,7 +526,7 @@ static char *keep_failed_build(struct sched *s, struct job *j, const char *exit_
 	if (transcript_read(out_path, TRANSCRIPT_MAX_BYTES, &j->out, &why) == 0 &&
 	    transcript_read(err_path, TRANSCRIPT_MAX_BYTES, &j->err, &why) == 0) {
 		char *exit = xasprintf("build failed (%s)", exit_text);
-		struct outcome o = {exit, &j->out, &j->err, false, 0};
+		struct outcome o = {exit, &j->out, &j->err, false, 0, 1, NULL};
 		utc_now(s->plan->now, j->captured);
 		written = write_evidence(s, j, &o);
 		free(exit);
@@ -483,9 +582,17 @@ static void start_run(struct sched *s, struct job *j, size_t gpu)
 	/* nvidia-smi numbers GPUs in PCI bus order; make CUDA count the same way. */
 	const char *set[] = {visible, "CUDA_DEVICE_ORDER=PCI_BUS_ID"};
 	char **envp = proc_env_with(set, ARRAY_LEN(set));
-	char *out = run_file(j, j->runs + 1, "out"), *err = run_file(j, j->runs + 1, "err");
+	char *out, *err;
+	if (j->run_k == 0) {
+		out = run_file(j, j->runs + 1, "out");
+		err = run_file(j, j->runs + 1, "err");
+	} else {
+		out = cur_file(j, "out");
+		err = cur_file(j, "err");
+	}
 	char *why = NULL;
-	int r = proc_start(&j->proc, j->ls->run, j->workdir, out, err, envp, s->plan->timeout, TRANSCRIPT_MAX_BYTES, &why);
+	int r = proc_start(&j->proc, cur_run(j)->command, j->workdir, out, err, envp, s->plan->timeout,
+			   TRANSCRIPT_MAX_BYTES, &why);
 	proc_env_free(envp);
 	free(visible);
 	free(out);
@@ -499,24 +606,48 @@ static void start_run(struct sched *s, struct job *j, size_t gpu)
 	j->last_sample = proc_now();
 }
 
-/* A run that failed: report it, and keep it when asked. */
-static void run_failed(struct sched *s, struct job *j)
+/* The run in progress, for messages: "run", "run 2 of 3", "run racecheck". */
+static char *run_label(const struct sched *s, const struct job *j)
+{
+	if (j->run_k == 0 && s->plan->repeat > 1)
+		return xasprintf("run %ld of %ld", j->runs, s->plan->repeat);
+	if (j->ls->n_runs == 1 && j->run_k == 0)
+		return xstrdup("run");
+	return xasprintf("run %s", cur_run(j)->name);
+}
+
+/* A run that failed (why: NULL when its exit says it, else the reason):
+ * report it, and keep it when asked. */
+static void run_failed(struct sched *s, struct job *j, const char *why_failed)
 {
 	long k = j->runs;
 	char *exit_text = proc_describe(&j->proc), *shown = shown_exit(&j->proc);
-	char *out_path = run_file(j, k, "out"), *err_path = run_file(j, k, "err");
-	char *which = s->plan->repeat > 1 ? xasprintf("run %ld of %ld", k, s->plan->repeat) : xstrdup("run");
+	char *out_path = cur_file(j, "out"), *err_path = cur_file(j, "err");
+	char *which = run_label(s, j);
 	char *kept = NULL, *why = NULL;
 	if (s->plan->keep_failed) {
 		struct transcript out, err;
 		if (transcript_read(out_path, TRANSCRIPT_MAX_BYTES, &out, &why) == 0) {
 			if (transcript_read(err_path, TRANSCRIPT_MAX_BYTES, &err, &why) == 0) {
-				j->run_s = j->proc.seconds;
-				struct outcome o = {exit_text, &out, &err, true, s->plan->repeat > 1 ? k : 0};
+				struct outcome o;
+				if (j->run_k == 0) {
+					j->run_s = j->proc.seconds;
+					o = (struct outcome){exit_text, &out, &err, true, s->plan->repeat > 1 ? k : 0, 1, NULL};
+				} else {
+					/* the earlier runs as they were, this one last */
+					j->outs[j->run_k] = out;
+					j->errs[j->run_k] = err;
+					j->secs[j->run_k] = j->proc.seconds;
+					o = (struct outcome){j->exits[0], &j->out, &j->err, true, 0, j->run_k + 1, exit_text};
+				}
 				kept = write_evidence(s, j, &o);
-				transcript_free(&err);
+				if (j->run_k == 0)
+					transcript_free(&err);
+				if (j->run_k == 0)
+					transcript_free(&out);
+			} else {
+				transcript_free(&out);
 			}
-			transcript_free(&out);
 		}
 		if (why) {
 			say(j, "cannot keep the failed run: %s", why);
@@ -524,12 +655,16 @@ static void run_failed(struct sched *s, struct job *j)
 		}
 	}
 	char *when = j->proc.timed_out ? xstrdup("") : xasprintf(" after %.1f s", j->proc.seconds);
+	char *what = why_failed ? xstrdup(why_failed)
+		     : cur_run(j)->exit ? xasprintf("%s, expected exit %d", shown, cur_run(j)->exit)
+					: xstrdup(shown);
 	if (kept)
 		fail_with_tail(s, j, which, err_path, out_path, "%s failed: %s%s (build %.1f s); kept as %s", which,
-			       shown, when, j->build_s, kept);
+			       what, when, j->build_s, kept);
 	else
 		fail_with_tail(s, j, which, err_path, out_path, "%s failed: %s%s (build %.1f s); no evidence written%s",
-			       which, shown, when, j->build_s, s->plan->keep_failed ? "" : " (--keep-failed writes it)");
+			       which, what, when, j->build_s, s->plan->keep_failed ? "" : " (--keep-failed writes it)");
+	free(what);
 	free(when);
 	free(kept);
 	free(which);
@@ -539,24 +674,58 @@ static void run_failed(struct sched *s, struct job *j)
 	free(err_path);
 }
 
+/* A run that ended as expected but whose stdout does not match the
+ * header's Expect: a failed run, kept only with --keep-failed. */
+static void expect_missed(struct sched *s, struct job *j)
+{
+	j->expect_failed = (long)j->run_k + 1;
+	char *exit_text = proc_describe(&j->proc);
+	char *why = xasprintf("exit %s, but its stdout does not match the Expect: line of %s (%s)", exit_text,
+			      j->ls->program, j->ls->expect);
+	free(exit_text);
+	if (j->run_k > 0) {
+		/* run_failed reads the transcripts again */
+		transcript_free(&j->outs[j->run_k]);
+		transcript_free(&j->errs[j->run_k]);
+		free(j->exits[j->run_k]);
+		j->exits[j->run_k] = NULL;
+	}
+	run_failed(s, j, why);
+	free(why);
+}
+
 /* Takes in a successful run's output: the first is kept, later ones are
  * compared with it.  Returns false after failing the job. */
 static bool take_output(struct sched *s, struct job *j)
 {
-	char *out_path = run_file(j, j->runs, "out"), *err_path = run_file(j, j->runs, "err");
+	char *out_path = cur_file(j, "out"), *err_path = cur_file(j, "err");
 	char *why = NULL;
 	bool ok;
-	if (j->runs == 1) {
+	bool matched = true;
+	if (j->run_k > 0) {
+		size_t k = j->run_k;
+		ok = transcript_read(out_path, TRANSCRIPT_MAX_BYTES, &j->outs[k], &why) == 0 &&
+		     transcript_read(err_path, TRANSCRIPT_MAX_BYTES, &j->errs[k], &why) == 0;
+		if (ok) {
+			j->exits[k] = proc_describe(&j->proc);
+			j->secs[k] = j->proc.seconds;
+			matched = lesson_expect_matches(j->ls, j->outs[k].text, j->outs[k].len);
+		}
+	} else if (j->runs == 1) {
 		j->run_s = j->proc.seconds;
 		ok = transcript_read(out_path, TRANSCRIPT_MAX_BYTES, &j->out, &why) == 0 &&
 		     transcript_read(err_path, TRANSCRIPT_MAX_BYTES, &j->err, &why) == 0;
-		if (ok)
+		if (ok) {
 			volatility_init(&j->vol, &j->out);
+			matched = lesson_expect_matches(j->ls, j->out.text, j->out.len);
+		}
 	} else {
 		struct transcript other;
 		ok = transcript_read(out_path, TRANSCRIPT_MAX_BYTES, &other, &why) == 0;
-		if (ok)
+		if (ok) {
 			volatility_compare(&j->vol, &j->out, &other);
+			matched = lesson_expect_matches(j->ls, other.text, other.len);
+		}
 		transcript_free(&other);
 	}
 	free(out_path);
@@ -564,8 +733,11 @@ static bool take_output(struct sched *s, struct job *j)
 	if (!ok) {
 		fail(s, j, "cannot take the output of run %ld: %s", j->runs, why);
 		free(why);
+		return false;
 	}
-	return ok;
+	if (!matched)
+		expect_missed(s, j);
+	return matched;
 }
 
 static size_t count_volatile(const struct volatility *v)
@@ -598,19 +770,35 @@ static void report_success(struct sched *s, struct job *j, const char *path)
 
 static void run_done(struct sched *s, struct job *j)
 {
-	j->runs++;
+	if (j->run_k == 0)
+		j->runs++;
 	sample(s, j); /* after */
-	if (!proc_succeeded(&j->proc)) {
-		run_failed(s, j);
+	if (!ended_as_expected(&j->proc, cur_run(j)->exit)) {
+		run_failed(s, j, NULL);
 		return;
 	}
 	if (!take_output(s, j))
 		return;
-	if (j->runs < s->plan->repeat) {
+	if (j->run_k == 0 && j->runs < s->plan->repeat) {
 		start_run(s, j, j->gpu); /* the next repeat, on the same GPU */
 		return;
 	}
-	struct outcome o = {"0", &j->out, &j->err, true, 0};
+	if (j->run_k + 1 < j->ls->n_runs) {
+		if (j->run_k == 0) {
+			size_t n = j->ls->n_runs;
+			j->outs = xcalloc(n, sizeof *j->outs);
+			j->errs = xcalloc(n, sizeof *j->errs);
+			j->exits = xcalloc(n, sizeof *j->exits);
+			j->secs = xcalloc(n, sizeof *j->secs);
+			j->exits[0] = xasprintf("%d", j->ls->runs[0].exit);
+		}
+		j->run_k++;
+		start_run(s, j, j->gpu); /* the header's next run, on the same GPU */
+		return;
+	}
+	char first_exit[8];
+	snprintf(first_exit, sizeof first_exit, "%d", j->ls->runs[0].exit);
+	struct outcome o = {first_exit, &j->out, &j->err, true, 0, j->ls->n_runs, NULL};
 	char *path = write_evidence(s, j, &o);
 	if (!path) {
 		fail(s, j, "captured, but not written: build %.1f s, run %.1f s, exit 0", j->build_s, j->run_s);

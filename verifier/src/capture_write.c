@@ -18,11 +18,22 @@ void header_add(struct buf *header, const char *key, const char *value)
 char *evidence_compose(const struct buf *header, const struct transcript *out,
 		       const struct transcript *err, size_t *len)
 {
+	const struct transcript *outs[1] = {out}, *errs[1] = {err};
+	const char *names[1] = {NULL};
+	return evidence_compose_runs(header, outs, errs, names, 1, len);
+}
+
+char *evidence_compose_runs(const struct buf *header, const struct transcript *const *outs,
+			    const struct transcript *const *errs, const char *const *names, size_t n, size_t *len)
+{
 	struct buf body = {0};
-	buf_printf(&body, "stdout: %zu\n", out->n_lines);
-	buf_append(&body, out->text, out->len);
-	buf_printf(&body, "stderr: %zu\n", err->n_lines);
-	buf_append(&body, err->text, err->len);
+	for (size_t k = 0; k < n; k++) {
+		const char *dot = k ? "." : "", *name = k ? names[k] : "";
+		buf_printf(&body, "stdout%s%s: %zu\n", dot, name, outs[k]->n_lines);
+		buf_append(&body, outs[k]->text, outs[k]->len);
+		buf_printf(&body, "stderr%s%s: %zu\n", dot, name, errs[k]->n_lines);
+		buf_append(&body, errs[k]->text, errs[k]->len);
+	}
 	char digest[SHA256_HEX_LEN + 1];
 	sha256_hex(body.s, body.len, digest);
 

@@ -29,6 +29,11 @@ void header_add(struct buf *header, const char *key, const char *value);
 char *evidence_compose(const struct buf *header, const struct transcript *out,
 		       const struct transcript *err, size_t *len);
 
+/* The same with n runs (evidence.h): outs[0]/errs[0] the first run's
+ * sections, then stdout.NAME / stderr.NAME for names[1..n). */
+char *evidence_compose_runs(const struct buf *header, const struct transcript *const *outs,
+			    const struct transcript *const *errs, const char *const *names, size_t n, size_t *len);
+
 /* Writes text as evidence/LESSON/run-DATE[-N].txt under the repository
  * root (date: "YYYY-MM-DD"), creating the folders when missing.  Returns
  * 0 with *relpath (malloc'd, repository-relative), or -1 with *why

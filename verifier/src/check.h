@@ -40,6 +40,7 @@ struct page_ctx {
 	size_t n_consumed, cap_consumed;
 	size_t n_consumed_merged;   /* consumed[0..this) is sorted and disjoint (prose.c) */
 	struct ledger *ledger;
+	bool no_evidence_yet;       /* evidence: none yet (check_first.c) */
 };
 
 /* Checks the page at relpath.  Returns 0 when it was read (whatever it
@@ -47,6 +48,14 @@ struct page_ctx {
 int check_page(const char *relpath, const struct check_opts *opts, struct ledger *lg);
 /* Checks programs/LESSON: its program's markers and header. */
 void check_program(const char *lesson, const struct check_opts *opts);
+
+/* Before the first capture (check_first.c): `evidence: none yet`, or a
+ * README without front matter whose lesson has no evidence, is reported
+ * once and sets ctx->no_evidence_yet (the checks that need evidence are
+ * then skipped).  check_readme_status() gives a README without front
+ * matter the status of its lesson's page. */
+void check_first_capture(struct page_ctx *ctx);
+void check_readme_status(struct page_ctx *ctx);
 
 /* Phases, one file each. */
 void check_code_blocks(struct page_ctx *ctx);
@@ -67,6 +76,17 @@ void check_ledger_ref(struct ledger_entry *le, const struct bank_entry *e, const
 /* The evidence for a marker label ("" or NULL: the default), or NULL after
  * reporting an unknown label at (line, col). */
 struct evfile *page_evidence_for(struct page_ctx *ctx, const char *label, size_t line, size_t col);
+/* Which run and stream of its evidence a transcript block quotes
+ * (check_runs.c): the first run's stdout unless its marker names
+ * RUN/STREAM.  Returns the evidence, or NULL after reporting. */
+struct transcript_source {
+	const struct evidence_run *run;
+	bool err;          /* stderr rather than stdout */
+	char what[96];     /* "stdout", "stderr of run racecheck" */
+	char shown[112];   /* "" for the default, else " (run racecheck, stderr)" */
+};
+struct evfile *transcript_source_find(struct page_ctx *ctx, const struct page_block *b, struct transcript_source *src);
+
 /* Judges one evidence file for the program that should have produced it:
  * lesson and program match, not stale, not failed.  at: where the
  * evidence is named. */

@@ -135,16 +135,23 @@ static bool could_trace(const struct num_token *page, const struct num_token *ba
 	return fabs(bank->value - page->value) <= half * (1 + 1e-9) + 1e-12 * fabs(page->value);
 }
 
-/* Every bank entry p traces to (the first MAX_CANDS kept); returns the count. */
+/* Every bank entry p traces to (the first MAX_CANDS kept); returns the
+ * count.  The first run's stdout and the numeric header come first: the
+ * other streams, runs and recorded command lines (bank.h's where) are
+ * candidates only for a number that traces to none of those, so that a
+ * size printed by the program and given on its command line is one fact,
+ * not two places. */
 static size_t candidates(const struct bank *b, const struct num_token *p, const struct bank_entry **out)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < b->n; i++)
-		if (could_trace(p, &b->v[i].tok) && numtok_traces_to(p, &b->v[i].tok)) {
-			if (n < MAX_CANDS)
-				out[n] = &b->v[i];
-			n++;
-		}
+	for (int other = 0; other <= 1 && n == 0; other++)
+		for (size_t i = 0; i < b->n; i++)
+			if ((b->v[i].where != NULL) == other && could_trace(p, &b->v[i].tok) &&
+			    numtok_traces_to(p, &b->v[i].tok)) {
+				if (n < MAX_CANDS)
+					out[n] = &b->v[i];
+				n++;
+			}
 	return n;
 }
 
@@ -237,7 +244,7 @@ static bool anchor_of(const struct claims_unit *u, const struct pnum *p, struct 
 	struct place_hit h;
 	if (!place_resolve_one(&pe, arg + 1, alen - 2, &h))
 		return false;
-	*out = (struct bank_entry){h.tok, h.ev, h.line, h.stdout_index};
+	*out = (struct bank_entry){h.tok, h.ev, h.line, h.stdout_index, NULL};
 	return true;
 }
 
@@ -375,8 +382,10 @@ void claims_report_trace(const struct claims_unit *u, const struct pnum *p, cons
 	char *num = prose_text(p);
 	struct diag_loc at = prose_loc(ctx, p, u->line);
 	if (!t->ambiguous) {
-		struct ledger_entry *le = ledger_add(ctx->ledger, LG_TRACED, at.line, at.col, num, "%s:%zu:%zu",
-						     t->at->ev->path, t->at->line, bank_entry_col(t->at));
+		const char *from = t->at->where;
+		struct ledger_entry *le = ledger_add(ctx->ledger, LG_TRACED, at.line, at.col, num, "%s:%zu:%zu%s%s%s",
+						     t->at->ev->path, t->at->line, bank_entry_col(t->at), from ? " (from " : "",
+						     from ? from : "", from ? ")" : "");
 		ledger_span(le, at.span);
 		check_ledger_ref(le, t->at, &p->tok, num, NULL);
 		struct place_hit h = hit_of(t->at);

@@ -30,6 +30,26 @@ static size_t first_difference(const struct lines *page, const struct lines *src
 	return i < page->n ? page->v[i].src_line : page->n ? page->v[page->n - 1].src_line : 0;
 }
 
+/* The file of <!-- snippet: FILE#NAME -->: FILE is repository-relative
+ * when it starts with programs/ or pages/, else relative to the lesson's
+ * folder (programs/LESSON/), where "../common/x.h" names the shared
+ * folder.  Malloc'd. */
+static char *snippet_path(const struct page_ctx *ctx, const char *arg, size_t len)
+{
+	char *file = xstrndup(arg, len);
+	bool leading_up = len > 3 && memcmp(arg, "../", 3) == 0;
+	/* any other "..", or an absolute path, is taken as written, so that
+	 * repo_resolve refuses what climbs out */
+	bool odd = arg[0] == '/' || strstr(file + (leading_up ? 3 : 0), "..") != NULL;
+	free(file);
+	if (!ctx->lesson || odd || (len >= 9 && memcmp(arg, "programs/", 9) == 0) ||
+	    (len >= 6 && memcmp(arg, "pages/", 6) == 0))
+		return xstrndup(arg, len);
+	if (leading_up)
+		return xasprintf("programs/%.*s", (int)(len - 3), arg + 3);
+	return xasprintf("programs/%s/%.*s", ctx->lesson, (int)len, arg);
+}
+
 static void check_snippet(struct page_ctx *ctx, struct page_block *b)
 {
 	const char *arg = b->marker_arg;
@@ -38,7 +58,7 @@ static void check_snippet(struct page_ctx *ctx, struct page_block *b)
 	char *name = xstrdup(hash ? hash + 1 : arg);
 	struct diag_loc at = textfile_loc_line(&ctx->tf, b->marker_line, b->marker_col, 0);
 	if (hash) {
-		char *path = xstrndup(arg, (size_t)(hash - arg));
+		char *path = snippet_path(ctx, arg, (size_t)(hash - arg));
 		prog = course_program(path);
 		if (course_report_unusable(prog->state, prog->why, path, at, "snippet source") || prog->state != LOAD_OK)
 			prog = NULL; /* not UTF-8: refused where it was read */
@@ -103,10 +123,12 @@ static void check_snippet(struct page_ctx *ctx, struct page_block *b)
 	free(name);
 }
 
-/* The stdout of each evidence file a page's transcripts quote, split and
+/* The stream of each evidence run a page's transcripts quote, split and
  * indexed once for the page (not once for each transcript block). */
 struct stdout_index {
 	const struct evfile *ev;
+	const struct evidence_run *run;
+	bool err;
 	struct lines hay;
 	struct lines_index ix;
 };
@@ -116,19 +138,25 @@ struct code_cache {
 	size_t n, cap;
 };
 
-static struct stdout_index *stdout_of(struct code_cache *c, const struct evfile *ev)
+static struct stdout_index *stdout_of(struct code_cache *c, const struct evfile *ev,
+				      const struct transcript_source *src)
 {
 	for (size_t i = 0; i < c->n; i++)
-		if (c->v[i].ev == ev)
+		if (c->v[i].ev == ev && c->v[i].run == src->run && c->v[i].err == src->err)
 			return &c->v[i];
 	c->v = xgrow(c->v, &c->cap, c->n + 1, sizeof *c->v);
 	struct stdout_index *x = &c->v[c->n++];
 	memset(x, 0, sizeof *x);
 	x->ev = ev;
-	for (size_t k = 0; k < ev->ev.n_stdout; k++) {
+	x->run = src->run;
+	x->err = src->err;
+	const struct evidence_run *run = src->run;
+	size_t n_lines = src->err ? run->n_stderr : run->n_stdout;
+	size_t first_line = src->err ? run->stderr_first : run->stdout_first;
+	for (size_t k = 0; k < n_lines; k++) {
 		size_t len;
-		const char *s = evidence_stdout(&ev->ev, k, &len);
-		lines_push(&x->hay, s, len, ev->ev.stdout_first + k);
+		const char *s = evidence_run_line(&ev->ev, run, src->err, k, &len);
+		lines_push(&x->hay, s, len, first_line + k);
 	}
 	lines_index_build(&x->ix, &x->hay);
 	return x;
@@ -148,13 +176,14 @@ static void code_cache_free(struct code_cache *c)
 static void check_transcript(struct page_ctx *ctx, struct page_block *b, struct code_cache *cache)
 {
 	struct lines page_v = {0}, *page = &page_v;
-	struct evfile *ev = page_evidence_for(ctx, b->marker_arg, b->marker_line, b->marker_col);
+	struct transcript_source src;
+	struct evfile *ev = transcript_source_find(ctx, b, &src);
 	if (!ev) {
 		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "transcript", "no usable evidence");
 		return;
 	}
 	page_lines(b, page);
-	struct stdout_index *x = stdout_of(cache, ev);
+	struct stdout_index *x = stdout_of(cache, ev, &src);
 	const struct lines hay = x->hay;
 	diag_checks_add(1);
 	size_t first;
@@ -162,8 +191,8 @@ static void check_transcript(struct page_ctx *ctx, struct page_block *b, struct 
 	if (page->n == 0) {
 		diag_report(D_TRANSCRIPT_DRIFT, block_loc(ctx, b, 0), "transcript block is empty");
 	} else if (lines_find_excerpt_in(page, &x->ix, &first, pos)) {
-		struct ledger_entry *le = ledger_add(ctx->ledger, LG_CODE, b->line, 1, "transcript", "%s:%zu", ev->path,
-						     hay.v[first].src_line);
+		struct ledger_entry *le = ledger_add(ctx->ledger, LG_CODE, b->line, 1, "transcript", "%s:%zu%s", ev->path,
+						     hay.v[first].src_line, src.shown);
 		size_t last = first; /* the excerpt's last quoted line, for review */
 		for (size_t i = 0; i < page->n; i++)
 			if (pos[i] != SIZE_MAX && pos[i] > last)
@@ -171,9 +200,9 @@ static void check_transcript(struct page_ctx *ctx, struct page_block *b, struct 
 		ledger_ref(le, ev->path, hay.v[first].src_line, hay.v[last].src_line, 0, 0, NULL);
 	} else if (diag_quiet()) {
 		/* past the file's cap: counted, without the search for the closest run */
-		diag_report(D_TRANSCRIPT_DRIFT, block_loc(ctx, b, 0), "transcript excerpt is not in the stdout of %s",
-			    ev->path);
-		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "transcript", "not in %s", ev->path);
+		diag_report(D_TRANSCRIPT_DRIFT, block_loc(ctx, b, 0), "transcript excerpt is not in the %s of %s",
+			    src.shown[0] ? src.what : "stdout", ev->path);
+		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "transcript", "not in %s%s", ev->path, src.shown);
 	} else {
 		struct lines *pg_lines = page;
 		/* show the one segment (between "..." lines) that drifted */
@@ -196,12 +225,14 @@ static void check_transcript(struct page_ctx *ctx, struct page_block *b, struct 
 			line = first_difference(&seg, &near, &src_line);
 		}
 		struct diag *d = diag_begin(D_TRANSCRIPT_DRIFT, block_loc(ctx, b, line),
-					    "transcript excerpt is not in the stdout of %s", ev->path);
+					    "transcript excerpt is not in the %s%s of %s", src.shown[0] ? src.what : "stdout",
+					    "", ev->path);
 		if (hay.n)
 			diag_note(d, textfile_loc_line(&ev->ev.tf, src_line ? src_line : hay.v[first].src_line, 0, 0),
 				  "the closest run of lines");
 		else
-			diag_note(d, textfile_loc_line(&ev->ev.tf, ev->ev.stdout_line, 0, 0), "the recorded stdout is empty");
+			diag_note(d, textfile_loc_line(&ev->ev.tf, src.err ? src.run->stderr_line : src.run->stdout_line, 0, 0),
+				  "the recorded %s is empty", src.err ? "stderr" : "stdout");
 		char *diff = lines_diff(&near, ev->path, &seg, ctx->path);
 		diag_text(d, diff);
 		free(diff);
@@ -211,7 +242,7 @@ static void check_transcript(struct page_ctx *ctx, struct page_block *b, struct 
 		diag_end(d);
 		lines_free(&seg);
 		lines_free(&near);
-		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "transcript", "not in %s", ev->path);
+		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "transcript", "not in %s%s", ev->path, src.shown);
 	}
 	free(pos);
 	lines_free(page);

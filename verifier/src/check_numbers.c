@@ -88,8 +88,9 @@ static bool trace_in(struct numbers *nb, const struct bank *b, const struct pnum
 		return false;
 	char *claim = prose_text(p);
 	struct diag_loc at = prose_loc(nb->ctx, p, line);
-	struct ledger_entry *le = ledger_add(nb->ctx->ledger, kind, at.line, at.col, claim, "%s%s:%zu:%zu", how,
-					     e->ev->path, e->line, bank_entry_col(e));
+	struct ledger_entry *le = ledger_add(nb->ctx->ledger, kind, at.line, at.col, claim, "%s%s:%zu:%zu%s%s%s", how,
+					     e->ev->path, e->line, bank_entry_col(e), e->where ? " (from " : "",
+					     e->where ? e->where : "", e->where ? ")" : "");
 	ledger_span(le, at.span);
 	check_ledger_ref(le, e, &p->tok, claim, NULL);
 	free(claim);

@@ -1,8 +1,10 @@
 /* check_page.c - see check.h: reading a page and judging its evidence. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "lessonfiles.h"
 #include "repo.h"
 #include "util.h"
 
@@ -24,6 +26,47 @@ struct evfile *page_evidence_for(struct page_ctx *ctx, const char *label, size_t
 	}
 	struct evfile *ev = ctx->ev[e - ctx->fm.evidence];
 	return ev && ev->state == LOAD_OK ? ev : NULL;
+}
+
+/* The staleness of evidence judged over every file of the lesson
+ * (lessonfiles.h).  Returns false when the lesson's files cannot be told
+ * apart from the program alone (they cannot be read, or prog is not the
+ * lesson's program): the caller then compares the program's hash. */
+static bool lesson_stale_named(const struct evfile *ev, const char *lesson, const struct program *prog,
+			       struct diag_loc at, const char *fix_hint)
+{
+	const char *why;
+	bool refused;
+	const struct lesson_files *f = course_lesson_files(lesson, &why, &refused);
+	if (!f && why) {
+		/* the files cannot be told, so neither can staleness: say why */
+		struct diag *d = diag_begin(refused ? D_PATH_REFUSED : D_FILE_UNREADABLE, at,
+					    "the files of lesson '%s' cannot be %s, so whether '%s' is stale cannot be told: %s",
+					    lesson, refused ? "used" : "read", ev->path, why);
+		diag_hint(d, "capture refuses the lesson too; a lesson folder holds plain files only");
+		diag_end(d);
+		return true;
+	}
+	if (!f || f->program == SIZE_MAX || strcmp(f->v[f->program].path, prog->path) != 0)
+		return false;
+	size_t line = 0;
+	char *changed = lessonfiles_changed(&ev->ev, f, &line);
+	if (!changed)
+		return true;
+	struct diag *d = diag_begin(D_EVIDENCE_STALE, at, "evidence '%s' is stale: %s since it was captured", ev->path,
+				    changed);
+	const char *was = evidence_get(&ev->ev, "source-sha256", NULL);
+	if (f->n == 1)
+		diag_note(d, textfile_loc_line(&ev->ev.tf, line, 0, 0),
+			  "captured from source-sha256 %.12s..., the program is now %.12s...", was, f->sha);
+	else
+		diag_note(d, textfile_loc_line(&ev->ev.tf, line, 0, 0),
+			  "the capture recorded the lesson's %zu files; source-sha256 %.12s... is now %.12s...", f->n, was,
+			  f->sha);
+	diag_hint(d, "%s", fix_hint);
+	diag_end(d);
+	free(changed);
+	return true;
 }
 
 void check_evidence_state(const struct evfile *ev, const char *lesson, const struct program *prog,
@@ -52,7 +95,9 @@ void check_evidence_state(const struct evfile *ev, const char *lesson, const str
 		return;
 	}
 	v = evidence_get(e, "source-sha256", &line);
-	if (prog && prog->state == LOAD_OK && strcmp(v, prog->sha256) != 0) {
+	if (prog && prog->state == LOAD_OK && lesson && lesson_stale_named(ev, lesson, prog, at, fix_hint)) {
+		/* reported, naming the lesson file that changed */
+	} else if (prog && prog->state == LOAD_OK && strcmp(v, prog->sha256) != 0) {
 		struct diag *d = diag_begin(D_EVIDENCE_STALE, at,
 					    "evidence '%s' is stale: '%s' changed since it was captured", ev->path,
 					    prog->path);
@@ -141,6 +186,24 @@ static void load_sources(struct page_ctx *ctx)
 	}
 }
 
+/* Before the first capture: the program (for snippets), no evidence. */
+static void load_program_only(struct page_ctx *ctx)
+{
+	if (ctx->fm.program) {
+		struct program *p = course_program(ctx->fm.program);
+		struct diag_loc at = textfile_loc_line(&ctx->tf, ctx->fm.program_line, ctx->fm.program_col, 0);
+		if (!course_report_unusable(p->state, p->why, p->path, at, "program"))
+			ctx->prog = p;
+	}
+	for (size_t i = 0; i < ctx->fm.n_evidence; i++) {
+		free(ctx->fm.evidence[i].label);
+		free(ctx->fm.evidence[i].path);
+	}
+	ctx->fm.n_evidence = 0;
+	ctx->n_ev = 0;
+	ctx->ev = xcalloc(1, sizeof *ctx->ev);
+}
+
 static void set_policy(const struct page_ctx *ctx)
 {
 	bool draft = ctx->fm.status == STATUS_DRAFT && !ctx->opts->strict;
@@ -196,18 +259,26 @@ static int check_page_file(const char *relpath, const struct check_opts *opts, s
 	}
 	ctx.is_readme = strncmp(relpath, "programs/", 9) == 0;
 	frontmatter_parse(&ctx.tf, !ctx.is_readme, &ctx.fm);
-	set_policy(&ctx);
-	if (ctx.is_readme && !ctx.fm.present)
+	if (ctx.is_readme && !ctx.fm.present) {
 		readme_defaults(&ctx);
-	else if (ctx.fm.lesson)
+		check_readme_status(&ctx);
+	} else if (ctx.fm.lesson) {
 		ctx.lesson = xstrdup(ctx.fm.lesson);
+	}
+	set_policy(&ctx);
 	record_page(&ctx);
 	diag_checks_add(1);
-	load_sources(&ctx);
 	page_parse(&ctx.tf, ctx.fm.first_body_line, &ctx.pg);
+	check_first_capture(&ctx);
+	if (!ctx.no_evidence_yet)
+		load_sources(&ctx);
+	else
+		load_program_only(&ctx);
 	check_code_blocks(&ctx);
-	check_measured(&ctx);
-	check_numbers(&ctx);
+	if (!ctx.no_evidence_yet) {
+		check_measured(&ctx);
+		check_numbers(&ctx);
+	}
 
 	page_free(&ctx.pg);
 	frontmatter_free(&ctx.fm);

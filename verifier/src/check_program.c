@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "lessonfiles.h"
 #include "re.h"
 #include "repo.h"
 #include "util.h"
@@ -41,6 +42,89 @@ static void compare_command(const struct program *p, const struct proghdr_value 
 	diag_note(d, textfile_loc_line(&ev->ev.tf, line, 0, 0), "the evidence recorded %s: %s", key, want);
 	diag_hint(d, "capture the lesson again so the evidence is made by the command in the header");
 	diag_end(d);
+}
+
+/* Header lines the parser could not read (proghdr.h), and an Expect:
+ * that is no POSIX extended regular expression: capture refuses such a
+ * lesson, so verify says why rather than check half a command. */
+static void header_unreadable(const struct program *p)
+{
+	const struct proghdr *h = &p->hdr;
+	for (size_t i = 0; i < h->n_problems; i++) {
+		const struct proghdr_problem *q = &h->problems[i];
+		struct diag *d = diag_begin(D_PROGRAM_HEADER_UNREADABLE, textfile_loc_line(&p->tf, q->line, q->col, 0),
+					    "%s", q->message);
+		diag_hint(d, "header lines are '// Build: CMD', '// Run: CMD', '// Run NAME: CMD', "
+			     "'// Run NAME (exit N): CMD' and '// Expect: REGEX'; end a line with ' \\' to "
+			     "continue it on the next '//' line");
+		diag_end(d);
+	}
+	if (h->expect.text) {
+		char msg[160];
+		if (!lessonfiles_expect_valid(h->expect.text, msg, sizeof msg)) {
+			struct diag *d = diag_begin(D_PROGRAM_HEADER_UNREADABLE,
+						    textfile_loc_line(&p->tf, h->expect.line, h->expect.col, 0),
+						    "the Expect: pattern is no POSIX extended regular expression: %s", msg);
+			diag_hint(d, "capture matches it with regcomp(REG_EXTENDED | REG_NEWLINE)");
+			diag_end(d);
+		}
+	}
+}
+
+/* The runs after the first, and Expect:, against the evidence's. */
+static void compare_runs(const struct program *p, const struct evfile *ev)
+{
+	const struct proghdr *h = &p->hdr;
+	const struct evidence *e = &ev->ev;
+	for (size_t i = 0; i < h->n_runs; i++) {
+		const struct proghdr_run *r = &h->runs[i];
+		bool repeated = false;
+		for (size_t k = 0; k < i; k++)
+			repeated |= strcmp(h->runs[k].name, r->name) == 0;
+		if (repeated)
+			continue; /* reported as a header problem */
+		const struct evidence_run *er = i == 0 ? (e->n_runs ? &e->runs[0] : NULL) : evidence_run_named(e, r->name);
+		diag_checks_add(1);
+		struct diag_loc at = textfile_loc_line(&p->tf, r->line, r->col, strlen(r->text));
+		if (!er) {
+			struct diag *d = diag_begin(D_PROGRAM_BUILD_DRIFT, at, "run '%s' has no run in %s", r->name, ev->path);
+			diag_hint(d, "capture the lesson again so the evidence holds every run of the header");
+			diag_end(d);
+		} else if (i > 0 && strcmp(er->command, r->text) != 0) {
+			struct diag *d = diag_begin(D_PROGRAM_BUILD_DRIFT, at, "run '%s' differs from the command recorded in %s",
+						    r->name, ev->path);
+			diag_note(d, (struct diag_loc){.path = ev->path}, "the evidence recorded run.%s: %s", r->name, er->command);
+			diag_hint(d, "capture the lesson again so the evidence is made by the command in the header");
+			diag_end(d);
+		} else if (er->expect_exit != r->exit || (i == 0 && strcmp(er->name, r->name) != 0)) {
+			struct diag *d = diag_begin(D_PROGRAM_BUILD_DRIFT, at,
+						    "run '%s' (expected exit %d) was recorded in %s as run '%s' expected to exit %d",
+						    r->name, r->exit, ev->path, er->name, er->expect_exit);
+			diag_hint(d, "capture the lesson again");
+			diag_end(d);
+		}
+	}
+	for (size_t k = h->n_runs ? h->n_runs : 1; k < e->n_runs; k++) {
+		bool named = false;
+		for (size_t i = 0; i < h->n_runs; i++)
+			named |= strcmp(h->runs[i].name, e->runs[k].name) == 0;
+		if (named)
+			continue;
+		struct diag *d = diag_begin(D_PROGRAM_BUILD_DRIFT, textfile_loc_line(&p->tf, p->hdr.first_line ? p->hdr.first_line : 1, 0, 0),
+					    "%s recorded run '%s', which the header no longer names", ev->path, e->runs[k].name);
+		diag_hint(d, "capture the lesson again");
+		diag_end(d);
+	}
+	const char *want = evidence_get(e, "expect", NULL);
+	diag_checks_add(1);
+	if ((want == NULL) != (h->expect.text == NULL) || (want && strcmp(want, h->expect.text) != 0)) {
+		struct diag_loc at = h->expect.text ? textfile_loc_line(&p->tf, h->expect.line, h->expect.col, 0)
+						    : textfile_loc_line(&p->tf, p->hdr.first_line ? p->hdr.first_line : 1, 0, 0);
+		struct diag *d = diag_begin(D_PROGRAM_BUILD_DRIFT, at, "the Expect: line differs from the pattern %s was captured with (%s)",
+					    ev->path, want ? want : "none");
+		diag_hint(d, "capture the lesson again");
+		diag_end(d);
+	}
 }
 
 /* The evidence the Verified paragraph names, judged: it must exist, be of
@@ -93,11 +177,15 @@ static void check_program_files(const char *lesson, const struct check_opts *opt
 	size_t count;
 	char *path = course_lesson_program(lesson, &count);
 	char *folder = xasprintf("programs/%s", lesson);
-	if (count != 1) {
+	if (!path) {
 		struct diag *d = diag_begin(D_PROGRAM_HEADER, (struct diag_loc){.path = folder},
-					    count ? "lesson folder holds %zu .cu programs; capture needs exactly one"
+					    count ? "lesson folder holds %zu .cu files and not exactly one of them has a "
+						    "'// Build:' header line"
 						  : "lesson folder holds no .cu program%.0zu",
 					    count);
+		if (count)
+			diag_hint(d, "the lesson's program is the .cu file whose header comment names the Build: "
+				     "command and the runs; the others are its sources");
 		diag_end(d);
 		free(path);
 		free(folder);
@@ -114,6 +202,7 @@ static void check_program_files(const char *lesson, const struct check_opts *opt
 		header_line_problem(p, &p->hdr.build, "Build");
 	if (!p->hdr.run.text || p->hdr.run.count > 1)
 		header_line_problem(p, &p->hdr.run, "Run");
+	header_unreadable(p);
 
 	bool folder_ok = course_evidence_folder_usable(lesson);
 	char *newest = repo_newest_evidence(lesson);
@@ -137,6 +226,7 @@ static void check_program_files(const char *lesson, const struct check_opts *opt
 		free(hint);
 		compare_command(p, &p->hdr.build, ev, "build");
 		compare_command(p, &p->hdr.run, ev, "run");
+		compare_runs(p, ev);
 		if (p->hdr.verified) {
 			struct fact_text t = {.s = p->hdr.verified, .len = p->hdr.verified_len, .file = &p->tf,
 					      .map = p->hdr.verified_src};

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lessonfiles.h"
 #include "re.h"
 #include "repo.h"
 #include "util.h"
@@ -16,6 +17,15 @@
 static struct program **programs;
 static size_t n_programs, cap_programs;
 static struct evfile **evfiles;
+/* course_lesson_files()'s cache */
+struct lesson_files_entry {
+	char *lesson;
+	struct lesson_files f;
+	char *why;
+	int rc;
+};
+static struct lesson_files_entry *lesson_files;
+static size_t n_lesson_files, cap_lesson_files;
 static size_t n_evfiles, cap_evfiles;
 
 static enum load_state resolve(const char *relpath, char **fs, const char **why)
@@ -312,7 +322,7 @@ size_t course_lessons(char ***names)
 	if (dir) {
 		struct dirent *e;
 		while ((e = readdir(dir)) != NULL) {
-			if (e->d_name[0] == '.' || !lesson_entry(fs, e->d_name))
+			if (!lessonfiles_is_lesson(e->d_name) || !lesson_entry(fs, e->d_name))
 				continue;
 			*names = xgrow(*names, &cap, n + 1, sizeof **names);
 			(*names)[n++] = xstrdup(e->d_name);
@@ -327,35 +337,38 @@ size_t course_lessons(char ***names)
 
 char *course_lesson_program(const char *lesson, size_t *count)
 {
+	/* a lesson folder that is refused or cannot be listed is reported
+	 * (once a run) before the lesson's own rule looks into it */
 	*count = 0;
 	char *rel = xasprintf("programs/%s", lesson);
 	char *fs;
 	bool bad;
-	char *found = NULL;
 	DIR *dir = strchr(lesson, '/') ? NULL : open_folder(rel, false, "lesson folder", &fs, &bad);
-	if (dir) {
-		struct dirent *e;
-		char **names = NULL;
-		size_t cap = 0;
-		while ((e = readdir(dir)) != NULL) {
-			size_t len = strlen(e->d_name);
-			if (len > 3 && strcmp(e->d_name + len - 3, ".cu") == 0) {
-				names = xgrow(names, &cap, *count + 1, sizeof *names);
-				names[(*count)++] = xstrdup(e->d_name);
-			}
-		}
-		closedir(dir);
-		if (*count > 1) /* qsort(NULL, 0) is undefined */
-			qsort(names, *count, sizeof *names, by_name);
-		if (*count >= 1)
-			found = xasprintf("%s/%s", rel, names[0]);
-		for (size_t i = 0; i < *count; i++)
-			free(names[i]);
-		free(names);
-		free(fs);
-	}
 	free(rel);
-	return found;
+	if (!dir)
+		return NULL;
+	closedir(dir);
+	free(fs);
+	size_t headed;
+	return lessonfiles_program(lesson, count, &headed);
+}
+
+const struct lesson_files *course_lesson_files(const char *lesson, const char **why, bool *refused)
+{
+	for (size_t i = 0; i < n_lesson_files; i++)
+		if (strcmp(lesson_files[i].lesson, lesson) == 0) {
+			*why = lesson_files[i].why;
+			*refused = lesson_files[i].rc == -2;
+			return lesson_files[i].rc == 0 ? &lesson_files[i].f : NULL;
+		}
+	lesson_files = xgrow(lesson_files, &cap_lesson_files, n_lesson_files + 1, sizeof *lesson_files);
+	struct lesson_files_entry *e = &lesson_files[n_lesson_files++];
+	e->lesson = xstrdup(lesson);
+	e->why = NULL;
+	e->rc = lessonfiles_collect(lesson, &e->f, &e->why);
+	*why = e->why;
+	*refused = e->rc == -2;
+	return e->rc == 0 ? &e->f : NULL;
 }
 
 size_t course_pages(char ***out)
@@ -392,6 +405,19 @@ bool course_verified_path(const struct proghdr *h, size_t *start, size_t *end)
 	return true;
 }
 
+static void release_lesson_files(void)
+{
+	for (size_t i = 0; i < n_lesson_files; i++) {
+		free(lesson_files[i].lesson);
+		free(lesson_files[i].why);
+		if (lesson_files[i].rc == 0)
+			lessonfiles_free(&lesson_files[i].f);
+	}
+	free(lesson_files);
+	lesson_files = NULL;
+	n_lesson_files = cap_lesson_files = 0;
+}
+
 void course_release(void)
 {
 	for (size_t i = 0; i < n_programs; i++) {
@@ -415,6 +441,7 @@ void course_release(void)
 	free(evfiles);
 	evfiles = NULL;
 	n_evfiles = cap_evfiles = 0;
+	release_lesson_files();
 	for (size_t i = 0; i < n_reported; i++)
 		free(reported[i]);
 	free(reported);

@@ -56,9 +56,15 @@ bool course_report_unusable(enum load_state state, const char *why, const char *
  * listed (a link loop) or has a control byte in its name, is reported as an
  * error naming it (once a run) and left out. */
 size_t course_lessons(char ***names);
-/* The one .cu file of a lesson folder (malloc'd relative path) or NULL,
- * with *count set to how many there are. */
+/* The lesson's program (lessonfiles_program(): the one .cu, or the one
+ * .cu with a Build: header line; malloc'd relative path) or NULL, with
+ * *count set to how many .cu files the folder holds. */
 char *course_lesson_program(const char *lesson, size_t *count);
+/* Every file of the lesson (lessonfiles.h), read once; NULL with *why
+ * when they cannot be read (*refused: the lesson is refused, a link or a
+ * limit, rather than unreadable). */
+struct lesson_files;
+const struct lesson_files *course_lesson_files(const char *lesson, const char **why, bool *refused);
 
 /* Every pages/NAME.md, sorted, as repository paths; free with
  * repo_free_list().  A refused or unlistable pages/ is reported. */

@@ -29,9 +29,10 @@ static int problem(struct evidence_problem *prob, enum diag_kind kind, size_t li
 	return -2;
 }
 
+/* '.' joins a key to a run's name: run.racecheck, exit.racecheck. */
 static bool is_key_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
 }
 
 static bool is_hex64(const char *s)
@@ -82,6 +83,9 @@ static int check_header(struct evidence *ev, struct evidence_problem *prob)
 	return 0;
 }
 
+static int parse_more_runs(struct evidence *ev, struct evidence_problem *prob, size_t after);
+static int first_run(struct evidence *ev, struct evidence_problem *prob);
+
 int evidence_parse(struct evidence *ev, struct evidence_problem *prob)
 {
 	const struct textfile *tf = &ev->tf;
@@ -108,7 +112,7 @@ int evidence_parse(struct evidence *ev, struct evidence_problem *prob)
 			k++;
 		if (k == 0 || k + 1 >= len || s[k] != ':' || s[k + 1] != ' ')
 			return problem(prob, D_EVIDENCE_MALFORMED, n, k + 1,
-				       "header line is not 'key: value' (key in lowercase letters, digits and -)");
+				       "header line is not 'key: value' (key in lowercase letters, digits, - and .)");
 		/* the key set is a hash map: a repeat check against every earlier
 		 * key was quadratic in the number of fields */
 		if (strmap_get(&ev->keys, s, k, &(size_t){0}))
@@ -140,13 +144,145 @@ int evidence_parse(struct evidence *ev, struct evidence_problem *prob)
 		return problem(prob, D_EVIDENCE_TRUNCATED, tf->n_lines, 1,
 			       "stderr counts %zu lines but the file ends after %zu of them", ev->n_stderr,
 			       tf->n_lines - ev->stderr_line);
-	if (last < tf->n_lines)
+	int r = first_run(ev, prob);
+	if (r == 0 && ev->n_runs > 1)
+		r = parse_more_runs(ev, prob, last);
+	else if (r == 0 && last < tf->n_lines)
 		return problem(prob, D_EVIDENCE_MALFORMED, last + 1, 1,
 			       "text after the %zu stderr lines the header counts", ev->n_stderr);
+	if (r != 0)
+		return r;
 	if (tf->len == 0 || tf->data[tf->len - 1] != '\n')
 		return problem(prob, D_EVIDENCE_TRUNCATED, tf->n_lines, 1,
 			       "the last line has no newline: the file was cut short");
 	return check_header(ev, prob);
+}
+
+/* ---- several runs ---- */
+
+#define MAX_RUNS 64
+
+static bool is_run_name(const char *s, size_t len)
+{
+	if (len == 0 || len > 32 || s[0] < 'a' || s[0] > 'z')
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-'))
+			return false;
+	return true;
+}
+
+static int keyed_exit(const struct evidence *ev, const char *key, int *out)
+{
+	const char *v = evidence_get(ev, key, NULL);
+	*out = 0;
+	if (!v)
+		return 0;
+	long e = 0;
+	for (const char *p = v; *p; p++) {
+		if (*p < '0' || *p > '9' || e > 255)
+			return -1;
+		e = e * 10 + (*p - '0');
+	}
+	if (!*v || e > 255)
+		return -1;
+	*out = (int)e;
+	return 0;
+}
+
+/* The runs: header (or "main"), and the first run from the plain fields. */
+static int first_run(struct evidence *ev, struct evidence_problem *prob)
+{
+	size_t line = 0;
+	const char *names = evidence_get(ev, "runs", &line);
+	const char *p = names ? names : "main";
+	ev->runs = xcalloc(MAX_RUNS, sizeof *ev->runs);
+	while (*p) {
+		size_t k = strcspn(p, " ");
+		if (!is_run_name(p, k) || ev->n_runs == MAX_RUNS)
+			return problem(prob, D_EVIDENCE_MALFORMED, line, 7,
+				       "runs: must list at most %d run names (lowercase letters, digits, -) "
+				       "separated by one space", MAX_RUNS);
+		for (size_t i = 0; i < ev->n_runs; i++)
+			if (strlen(ev->runs[i].name) == k && memcmp(ev->runs[i].name, p, k) == 0)
+				return problem(prob, D_EVIDENCE_MALFORMED, line, 7, "runs: names '%.*s' twice", (int)k, p);
+		ev->runs[ev->n_runs++].name = xstrndup(p, k);
+		p += k;
+		if (*p == ' ')
+			p++;
+	}
+	if (ev->n_runs == 0)
+		return problem(prob, D_EVIDENCE_MALFORMED, line, 7, "runs: names no run");
+	struct evidence_run *r = &ev->runs[0];
+	r->command = evidence_get(ev, "run", NULL);
+	r->exit = evidence_get(ev, "exit", NULL);
+	if (keyed_exit(ev, "expect-exit", &r->expect_exit) != 0) {
+		evidence_get(ev, "expect-exit", &line);
+		return problem(prob, D_EVIDENCE_MALFORMED, line, 14, "expect-exit is not an exit status (0-255)");
+	}
+	r->stdout_line = ev->stdout_line;
+	r->stdout_first = ev->stdout_first;
+	r->n_stdout = ev->n_stdout;
+	r->stderr_line = ev->stderr_line;
+	r->stderr_first = ev->stderr_first;
+	r->n_stderr = ev->n_stderr;
+	return 0;
+}
+
+/* "stdout.NAME: N" at line n, then N lines; returns the line after. */
+static int section(struct evidence *ev, struct evidence_problem *prob, size_t n, const char *stream,
+		   const char *name, size_t *count, size_t *next)
+{
+	const struct textfile *tf = &ev->tf;
+	char key[64];
+	snprintf(key, sizeof key, "%s.%s", stream, name);
+	if (n > tf->n_lines)
+		return problem(prob, D_EVIDENCE_TRUNCATED, tf->n_lines, 1,
+			       "the file ends before its '%s: N' section of run '%s'", key, name);
+	size_t len;
+	const char *s = textfile_line(tf, n, &len);
+	if (!parse_count(s, len, key, count))
+		return problem(prob, D_EVIDENCE_MALFORMED, n, 1, "expected '%s: N' (the runs: line names run '%s')",
+			       key, name);
+	if (n + *count > tf->n_lines)
+		return problem(prob, D_EVIDENCE_TRUNCATED, tf->n_lines, 1,
+			       "%s counts %zu lines but the file ends after %zu of them", key, *count,
+			       tf->n_lines - n);
+	*next = n + 1 + *count;
+	return 0;
+}
+
+static int parse_more_runs(struct evidence *ev, struct evidence_problem *prob, size_t after)
+{
+	size_t n = after + 1;
+	for (size_t i = 1; i < ev->n_runs; i++) {
+		struct evidence_run *r = &ev->runs[i];
+		char key[64];
+		snprintf(key, sizeof key, "run.%s", r->name);
+		r->command = evidence_get(ev, key, NULL);
+		snprintf(key, sizeof key, "exit.%s", r->name);
+		r->exit = evidence_get(ev, key, NULL);
+		if (!r->command || !r->exit)
+			return problem(prob, D_EVIDENCE_MALFORMED, ev->stdout_line, 1,
+				       "run '%s' has no %s header field", r->name, r->command ? key : "run.NAME");
+		snprintf(key, sizeof key, "expect-exit.%s", r->name);
+		if (keyed_exit(ev, key, &r->expect_exit) != 0)
+			return problem(prob, D_EVIDENCE_MALFORMED, ev->stdout_line, 1,
+				       "%s is not an exit status (0-255)", key);
+		r->stdout_line = n;
+		int e = section(ev, prob, n, "stdout", r->name, &r->n_stdout, &n);
+		if (e == 0) {
+			r->stdout_first = r->stdout_line + 1;
+			r->stderr_line = n;
+			e = section(ev, prob, n, "stderr", r->name, &r->n_stderr, &n);
+			r->stderr_first = r->stderr_line + 1;
+		}
+		if (e != 0)
+			return e;
+	}
+	if (n <= ev->tf.n_lines)
+		return problem(prob, D_EVIDENCE_MALFORMED, n, 1, "text after the last run's sections");
+	return 0;
 }
 
 int evidence_load(const char *fspath, const char *display, struct evidence *ev,
@@ -167,6 +303,9 @@ void evidence_free(struct evidence *ev)
 		free(ev->fields[i].value);
 	}
 	free(ev->fields);
+	for (size_t i = 0; i < ev->n_runs; i++)
+		free(ev->runs[i].name);
+	free(ev->runs);
 	strmap_free(&ev->keys);
 	textfile_free(&ev->tf);
 	memset(ev, 0, sizeof *ev);
@@ -209,8 +348,43 @@ bool evidence_captured_date(const struct evidence *ev, char out[11])
 	return true;
 }
 
+static bool ended_as_expected(const struct evidence_run *r)
+{
+	char want[8];
+	snprintf(want, sizeof want, "%d", r->expect_exit);
+	return r->exit && strcmp(r->exit, want) == 0;
+}
+
+const struct evidence_run *evidence_failed_run(const struct evidence *ev)
+{
+	const char *failed = evidence_get(ev, "expect-failed", NULL);
+	for (size_t i = 0; i < ev->n_runs; i++)
+		if (!ended_as_expected(&ev->runs[i]) || (failed && strcmp(failed, ev->runs[i].name) == 0))
+			return &ev->runs[i];
+	return failed && ev->n_runs ? &ev->runs[0] : NULL;
+}
+
 bool evidence_exit_ok(const struct evidence *ev)
 {
-	const char *v = evidence_get(ev, "exit", NULL);
-	return v && strcmp(v, "0") == 0;
+	if (ev->n_runs == 0) { /* not parsed (a test's hand-made struct) */
+		const char *v = evidence_get(ev, "exit", NULL);
+		return v && strcmp(v, "0") == 0;
+	}
+	return evidence_failed_run(ev) == NULL;
+}
+
+const struct evidence_run *evidence_run_named(const struct evidence *ev, const char *name)
+{
+	if (!name || !*name)
+		return ev->n_runs ? &ev->runs[0] : NULL;
+	for (size_t i = 0; i < ev->n_runs; i++)
+		if (strcmp(ev->runs[i].name, name) == 0)
+			return &ev->runs[i];
+	return NULL;
+}
+
+const char *evidence_run_line(const struct evidence *ev, const struct evidence_run *r, bool err, size_t k,
+			      size_t *len)
+{
+	return textfile_line(&ev->tf, (err ? r->stderr_first : r->stdout_first) + k, len);
 }

@@ -27,6 +27,9 @@
 
 #include "textfile.h"
 
+/* The evidence: value of a page whose lesson has not been captured yet. */
+#define FM_EVIDENCE_NOT_YET "none yet"
+
 #define FM_MAX_BYTES 65536
 #define FM_MAX_FLOW_DEPTH 16
 

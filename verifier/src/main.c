@@ -7,6 +7,7 @@
 
 #include "capture.h"
 #include "cli.h"
+#include "cli_quote.h"
 #include "cliopt.h"
 #include "review.h"
 #include "update.h"
@@ -19,6 +20,8 @@ static const char usage[] =
 	"  review [PAGE...]          write HTML pages showing every claim beside its evidence\n"
 	"  capture [LESSON...]       run lessons on this GPU machine, write evidence\n"
 	"  update FILE...            carry the newest evidence into pages and headers\n"
+	"  quote EVIDENCE LINES      print a transcript block for lines of a run\n"
+	"  lesson-files LESSON       the files capture copies and records for a lesson\n"
 	"  ids                       list the diagnostic kinds and their ids\n"
 	"  source-sha256 FILE...     the source-sha256 capture records for a program\n"
 	"  help [COMMAND]            this text, or a command's options\n"
@@ -37,6 +40,8 @@ static const struct {
 	{"review", cli_review},
 	{"capture", capture_command},
 	{"update", cli_update},
+	{"quote", cli_quote},
+	{"lesson-files", cli_lesson_files},
 	{"ids", cli_ids},
 	{"source-sha256", cli_source_sha256},
 };

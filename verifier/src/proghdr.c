@@ -1,6 +1,8 @@
 /* proghdr.c - see proghdr.h. */
 #include "proghdr.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,16 +23,193 @@ static bool comment_body(const char *s, size_t len, size_t *start, size_t *end)
 	return true;
 }
 
-static void take_value(size_t n, const char *s, size_t start, size_t end, size_t key_len, struct proghdr_value *v)
+static void problem(struct proghdr *h, size_t line, size_t col, const char *fmt, ...) PRINTF_LIKE(4, 5);
+static void problem(struct proghdr *h, size_t line, size_t col, const char *fmt, ...)
 {
-	v->count++;
-	if (v->text)
-		return; /* the first one counts; the repeat is the checker's to report */
-	size_t a = start + key_len, b = end;
+	if (h->n_problems >= PROGHDR_MAX_PROBLEMS)
+		return; /* the first ones are what an author needs */
+	h->problems = xrealloc(h->problems, (h->n_problems + 1) * sizeof *h->problems);
+	struct proghdr_problem *p = &h->problems[h->n_problems++];
+	p->line = line;
+	p->col = col;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(p->message, sizeof p->message, fmt, ap);
+	va_end(ap);
+}
+
+/* A header value from column a of line n: the rest of the line, and, while
+ * it ends in " \", the following comment lines joined with one space.
+ * *n moves to the last line used.  Malloc'd; NULL after a problem. */
+static char *read_value(const struct textfile *tf, size_t *n, size_t a, const char *key, struct proghdr *h)
+{
+	size_t len, start, end;
+	const char *s = textfile_line(tf, *n, &len);
+	size_t b = len;
 	str_trim(s, &a, &b);
-	v->text = xstrndup(s + a, b - a);
-	v->line = n;
-	v->col = a + 1;
+	struct buf v = {0};
+	buf_append(&v, "", 0);
+	size_t first = *n;
+	for (;;) {
+		bool more = b > a && s[b - 1] == '\\';
+		size_t e = more ? b - 1 : b;
+		str_trim(s, &a, &e);
+		if (v.len && e > a)
+			buf_putc(&v, ' ');
+		buf_append(&v, s + a, e - a);
+		if (!more)
+			break;
+		bool continued = *n + 1 <= tf->n_lines;
+		if (continued) {
+			s = textfile_line(tf, *n + 1, &len);
+			continued = comment_body(s, len, &start, &end) && end > start;
+		}
+		if (!continued) {
+			problem(h, *n, b, "the %s line ends in '\\' but no comment line continues it (line %zu)", key,
+				first);
+			buf_free(&v);
+			return NULL;
+		}
+		++*n;
+		a = start;
+		b = end;
+	}
+	if (v.len == 0) {
+		problem(h, first, 1, "the %s line has no command", key);
+		buf_free(&v);
+		return NULL;
+	}
+	return buf_detach(&v);
+}
+
+static void take_value(const struct textfile *tf, size_t *n, size_t start, size_t key_len, const char *key,
+		       struct proghdr_value *v, struct proghdr *h)
+{
+	size_t line = *n, col = start + key_len;
+	size_t len;
+	const char *s = textfile_line(tf, line, &len);
+	while (col < len && (s[col] == ' ' || s[col] == '\t'))
+		col++;
+	char *text = read_value(tf, n, start + key_len, key, h);
+	v->count++;
+	if (v->text || !text) {
+		free(text); /* the first one counts; the repeat is the checker's to report */
+		return;
+	}
+	v->text = text;
+	v->line = line;
+	v->col = col + 1;
+}
+
+static bool name_char(char c, bool first)
+{
+	return (c >= 'a' && c <= 'z') || (!first && ((c >= '0' && c <= '9') || c == '-'));
+}
+
+/* "Run", "Run NAME", "Run NAME (exit N)", "Run (exit N)", then ':'.
+ * Returns the length of the key with its colon, 0 when the line is no run
+ * line (prose that starts with the word), or -1 when it is one of the
+ * wrong shape (*why set). */
+static long run_key(const char *b, size_t len, char *name, int *exit, const char **why)
+{
+	*name = '\0';
+	*exit = 0;
+	if (len < 4 || memcmp(b, "Run", 3) != 0)
+		return 0;
+	size_t i = 3;
+	if (b[i] == ':')
+		return 4;
+	if (b[i] != ' ')
+		return 0;
+	i++;
+	size_t k = 0;
+	while (i < len && name_char(b[i], k == 0) && k < 64)
+		name[k++] = b[i++];
+	name[k] = '\0';
+	size_t w = i;
+	while (w < len && b[w] != ' ' && b[w] != ':')
+		w++;
+	bool one_word = w < len && b[w] == ':'; /* "Run Racecheck:", "Run my_run:" */
+	bool looks = memchr(b, ':', len) && (k > 0 || b[i] == '(' || one_word);
+	if (k > PROGHDR_NAME_MAX) {
+		*why = "a run name has at most 32 characters";
+		return -1;
+	}
+	if (k && i < len && b[i] == ':')
+		return (long)i + 1;
+	if (k && i < len && b[i] == ' ')
+		i++;
+	if (i + 6 <= len && memcmp(b + i, "(exit ", 6) == 0) {
+		i += 6;
+		long e = 0;
+		size_t d = 0;
+		while (i < len && b[i] >= '0' && b[i] <= '9' && d < 4) {
+			e = e * 10 + (b[i++] - '0');
+			d++;
+		}
+		if (!d || e < 1 || e > 255 || i + 1 >= len || b[i] != ')' || b[i + 1] != ':') {
+			*why = "write a run expected to fail as 'Run NAME (exit N): COMMAND', N from 1 to 255";
+			return -1;
+		}
+		*exit = (int)e;
+		return (long)i + 2;
+	}
+	if (!looks)
+		return 0;
+	/* "Run Name:", "Run my_run:", "Run x(exit 1):": meant as a run line */
+	size_t colon = (size_t)((const char *)memchr(b, ':', len) - b);
+	size_t sp = 4;
+	while (sp < colon && b[sp] != ' ')
+		sp++;
+	if (sp < colon && !memchr(b + 4, '(', colon - 4))
+		return 0; /* two words before the colon: prose */
+	*why = "a run name is lowercase letters, digits and '-', starting with a letter";
+	return -1;
+}
+
+static void take_run(const struct textfile *tf, size_t *n, size_t start, struct proghdr *h)
+{
+	size_t len;
+	const char *s = textfile_line(tf, *n, &len);
+	char name[72];
+	int exit;
+	const char *why = NULL;
+	long k = run_key(s + start, len - start, name, &exit, &why);
+	if (k == 0)
+		return;
+	if (k < 0) {
+		problem(h, *n, start + 1, "cannot read this run line: %s", why);
+		return;
+	}
+	size_t line = *n;
+	if (h->n_runs >= PROGHDR_MAX_RUNS) {
+		problem(h, line, start + 1, "more than %d run lines: a header names at most %d runs", PROGHDR_MAX_RUNS,
+			PROGHDR_MAX_RUNS);
+		return;
+	}
+	const char *shown = name[0] ? name : PROGHDR_MAIN_RUN;
+	for (size_t i = 0; i < h->n_runs; i++)
+		if (strcmp(h->runs[i].name, shown) == 0) {
+			if (name[0])
+				problem(h, line, start + 1, "run '%s' is named twice (line %zu is the first)", shown,
+					h->runs[i].line);
+			break;
+		}
+	if (!name[0])
+		h->run.count++;
+	size_t col = start + (size_t)k;
+	while (col < len && (s[col] == ' ' || s[col] == '\t'))
+		col++;
+	char *text = read_value(tf, n, start + (size_t)k, "run", h);
+	if (!text)
+		return;
+	h->runs = xrealloc(h->runs, (h->n_runs + 1) * sizeof *h->runs);
+	h->runs[h->n_runs++] = (struct proghdr_run){xstrdup(shown), text, exit, line, col + 1};
+	if (!h->run.text) {
+		h->run.text = xstrdup(text);
+		h->run.line = line;
+		h->run.col = col + 1;
+	}
 }
 
 static bool has_word(const char *s, size_t len, const char *word)
@@ -70,10 +249,17 @@ void proghdr_parse(const struct textfile *tf, struct proghdr *h)
 		h->last_line = n;
 		const char *body = s + start;
 		size_t blen = end - start;
+		size_t key_line = n;
 		if (str_starts_with(body, blen, "Build:"))
-			take_value(n, s, start, end, 6, &h->build);
-		else if (str_starts_with(body, blen, "Run:"))
-			take_value(n, s, start, end, 4, &h->run);
+			take_value(tf, &n, start, 6, "Build:", &h->build, h);
+		else if (str_starts_with(body, blen, "Expect:"))
+			take_value(tf, &n, start, 7, "Expect:", &h->expect, h);
+		else if (str_starts_with(body, blen, "Run"))
+			take_run(tf, &n, start, h);
+		if (n != key_line) { /* continuation lines: commands, not prose */
+			h->last_line = n;
+			continue;
+		}
 
 		if (in_verified && blen == 0) {
 			in_verified = false;
@@ -109,6 +295,13 @@ void proghdr_free(struct proghdr *h)
 {
 	free(h->build.text);
 	free(h->run.text);
+	free(h->expect.text);
+	for (size_t i = 0; i < h->n_runs; i++) {
+		free(h->runs[i].name);
+		free(h->runs[i].text);
+	}
+	free(h->runs);
+	free(h->problems);
 	free(h->verified);
 	free(h->verified_src);
 	memset(h, 0, sizeof *h);

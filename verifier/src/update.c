@@ -1082,7 +1082,20 @@ static bool load_page(struct update *u, const char *relpath)
 		return false;
 	}
 	const char *named = u->ctx.fm.n_evidence ? u->ctx.fm.evidence[0].path : NULL;
-	if (!pick_runs(u, named))
+	/* the first capture: the page is bound to the newest run, which is
+	 * then both the old run and the new one */
+	char *newest = NULL;
+	if (named && strcmp(named, FM_EVIDENCE_NOT_YET) == 0) {
+		named = newest = repo_newest_evidence(u->ctx.lesson);
+		if (!newest) {
+			fprintf(stderr, "coursecheck update: lesson '%s' has no evidence yet: capture it first\n",
+				u->ctx.lesson);
+			return false;
+		}
+	}
+	bool picked = pick_runs(u, named);
+	free(newest);
+	if (!picked)
 		return false;
 	size_t count;
 	char *prog = u->ctx.fm.program ? xstrdup(u->ctx.fm.program) : course_lesson_program(u->ctx.lesson, &count);
@@ -1116,7 +1129,8 @@ static void rewrite_fm_path(struct update *u, const struct fm_evidence *fe)
 static void update_page_body(struct update *u)
 {
 	struct page_ctx *ctx = &u->ctx;
-	if (ctx->fm.n_evidence && strcmp(u->old->path, u->now->path) != 0)
+	bool first = ctx->fm.n_evidence && strcmp(ctx->fm.evidence[0].path, FM_EVIDENCE_NOT_YET) == 0;
+	if (ctx->fm.n_evidence && (first || strcmp(u->old->path, u->now->path) != 0))
 		rewrite_fm_path(u, &ctx->fm.evidence[0]);
 	/* measured facts first: the numbers they consume are not prose */
 	for (size_t i = 0; i < ctx->pg.n_blocks; i++) {

@@ -4,11 +4,26 @@
 # a hand-written evidence file, and repeat-values-sha256 when it has
 # repeat-values.  Never used on real evidence.
 #   COURSECHECK=path/to/coursecheck seal-evidence.sh ROOT EVIDENCE-FILE
+# When the evidence lists its lesson's files (source-file-N lines) or the
+# lesson has more than one file (lessonfiles.h), source-sha256 and the
+# source-file-N lines are those `coursecheck lesson-files` prints.
 set -eu
 root=$1 file=$2
+: "${COURSECHECK:?set COURSECHECK to the coursecheck binary}"
 prog=$(sed -n 's/^program: //p' "$file" | head -1)
-if [ -f "$root/$prog" ]; then
-	src=$("${COURSECHECK:?set COURSECHECK to the coursecheck binary}" source-sha256 "$root/$prog" | cut -d' ' -f1)
+lesson=$(sed -n 's/^lesson: //p' "$file" | head -1)
+files=$("$COURSECHECK" lesson-files --root "$root" "$lesson" 2>/dev/null || true)
+nfiles=$(printf '%s\n' "$files" | grep -c '^source-file-' || true)
+if [ -n "$files" ] && { [ "$nfiles" -gt 1 ] || grep -q '^source-file-' "$file"; }; then
+	src=$(printf '%s\n' "$files" | sed -n 's/^source-sha256: //p')
+	listed=$(mktemp)
+	printf '%s\n' "$files" | grep '^source-file-' >"$listed"
+	sed -i '/^source-file-[0-9]*: /d' "$file"
+	sed -i "s/^source-sha256: .*/source-sha256: $src/" "$file"
+	sed -i "/^source-sha256: /r $listed" "$file"
+	rm -f "$listed"
+elif [ -f "$root/$prog" ]; then
+	src=$("$COURSECHECK" source-sha256 "$root/$prog" | cut -d' ' -f1)
 	sed -i "s/^source-sha256: .*/source-sha256: $src/" "$file"
 fi
 line=$(grep -n '^stdout: ' "$file" | head -1 | cut -d: -f1)

@@ -377,7 +377,7 @@ printf '// an edit\n' >>"$R/programs/hello/hello.cu"
 cap --stale
 check "an edited program was not captured" [ "$(count_evidence hello)" = 2 ]
 check "an unchanged one was" [ "$(count_evidence other)" = 1 ]
-check "the edit is not the reason given" err_has "capture: hello: stale: the program changed"
+check "the edit is not the reason given, naming the file" err_has "capture: hello: stale: 'programs/hello/hello.cu' changed since its newest evidence"
 sed 's|^// Build: nvcc -o vol vol.cu$|// Build: nvcc -O2 -o vol vol.cu|' "$R/programs/other/vol.cu" >"$T/vol.cu" &&
 	cp "$T/vol.cu" "$R/programs/other/vol.cu"
 cap --stale
@@ -865,6 +865,10 @@ else
 	check "a temporary file was left in pages/" [ -z "$(ls -A "$U/pages" | grep coursecheck-tmp)" ]
 fi
 end
+
+# ---- lessons as folders: several files, any build, several runs (lessons.sh) ----
+
+. "$HERE/lessons.sh"
 
 # ---- kill -9 at random moments (kill9.sh) ----
 

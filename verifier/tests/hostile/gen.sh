@@ -57,6 +57,8 @@ ev-header)
 snippets)
 	awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "// snippet: s%d\nint x%d;\n// end snippet\n", i, i }' \
 		>"$root/programs/day01-demo/many.cu"
+	# a second file of the lesson (lessonfiles.h): the evidence records it
+	sh "$(dirname "$0")/../seal-evidence.sh" "$root" "$root/$ev"
 	{ fm; printf '<!-- snippet: programs/day01-demo/many.cu#s0 -->\n```\nint x0;\n```\n'; } >"$page" ;;
 unclosed)
 	awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "// snippet: s%d\nint x%d;\n", i, i }' \

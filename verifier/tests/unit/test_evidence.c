@@ -561,10 +561,114 @@ static int release_patterns(void **state)
 	return 0;
 }
 
+
+/* ---- several runs ---- */
+
+#define TWO_RUNS_BODY                                                                                            \
+	BODY                                                                                                     \
+	"stdout.racecheck: 2\n"                                                                                  \
+	"========= Error: Race reported\n"                                                                       \
+	"========= RACECHECK SUMMARY: 1 hazard\n"                                                                \
+	"stderr.racecheck: 1\n"                                                                                  \
+	"racecheck: done\n"
+
+static int parse_two_runs(const char *exit_racecheck, const char *expect_exit, struct evidence *ev,
+			  struct evidence_problem *prob)
+{
+	char raw[512];
+	snprintf(raw, sizeof raw, "runs: main racecheck\nrun.racecheck: compute-sanitizer ./scan\nexit.racecheck: %s%s%s",
+		 exit_racecheck, expect_exit ? "\nexpect-exit.racecheck: " : "", expect_exit ? expect_exit : "");
+	return parse_edit((struct edit){.raw_line = raw, .body = TWO_RUNS_BODY}, ev, prob);
+}
+
+static void test_two_runs(void **state)
+{
+	(void)state;
+	struct evidence ev;
+	struct evidence_problem prob;
+	assert_int_equal(parse_two_runs("1", "1", &ev, &prob), 0);
+	assert_int_equal(ev.n_runs, 2);
+	assert_string_equal(ev.runs[0].name, "main");
+	assert_string_equal(ev.runs[0].command, "./scan 1048576");
+	assert_int_equal(ev.runs[0].n_stdout, 3);
+	assert_string_equal(ev.runs[1].name, "racecheck");
+	assert_string_equal(ev.runs[1].command, "compute-sanitizer ./scan");
+	assert_int_equal(ev.runs[1].expect_exit, 1);
+	assert_int_equal(ev.runs[1].n_stdout, 2);
+	assert_int_equal(ev.runs[1].n_stderr, 1);
+	size_t len;
+	const char *s = evidence_run_line(&ev, &ev.runs[1], true, 0, &len);
+	assert_int_equal(len, strlen("racecheck: done"));
+	assert_memory_equal(s, "racecheck: done", len);
+	s = evidence_run_line(&ev, &ev.runs[1], false, 1, &len);
+	assert_memory_equal(s, "========= RACECHECK SUMMARY: 1 hazard", len);
+	assert_true(evidence_exit_ok(&ev));
+	assert_ptr_equal(evidence_run_named(&ev, "racecheck"), &ev.runs[1]);
+	assert_ptr_equal(evidence_run_named(&ev, NULL), &ev.runs[0]);
+	assert_null(evidence_run_named(&ev, "memcheck"));
+	char actual[SHA256_HEX_LEN + 1];
+	assert_true(evidence_body_intact(&ev, actual)); /* the hash covers every section */
+	evidence_free(&ev);
+}
+
+static void test_run_expected_to_fail_that_passed(void **state)
+{
+	(void)state;
+	struct evidence ev;
+	struct evidence_problem prob;
+	assert_int_equal(parse_two_runs("0", "1", &ev, &prob), 0);
+	assert_false(evidence_exit_ok(&ev));
+	assert_ptr_equal(evidence_failed_run(&ev), &ev.runs[1]);
+	evidence_free(&ev);
+	assert_int_equal(parse_two_runs("1", NULL, &ev, &prob), 0); /* exit 1, none expected */
+	assert_false(evidence_exit_ok(&ev));
+	evidence_free(&ev);
+}
+
+static void test_expect_failed_marks_a_run(void **state)
+{
+	(void)state;
+	struct evidence ev;
+	struct evidence_problem prob;
+	assert_int_equal(parse_edit((struct edit){.raw_line = "expect-failed: main"}, &ev, &prob), 0);
+	assert_false(evidence_exit_ok(&ev));
+	evidence_free(&ev);
+}
+
+static void test_one_run_reads_as_before(void **state)
+{
+	(void)state;
+	struct evidence ev;
+	struct evidence_problem prob;
+	assert_int_equal(parse_edit((struct edit){0}, &ev, &prob), 0);
+	assert_int_equal(ev.n_runs, 1);
+	assert_string_equal(ev.runs[0].name, "main");
+	assert_int_equal(ev.runs[0].stdout_first, ev.stdout_first);
+	assert_int_equal(ev.runs[0].n_stderr, ev.n_stderr);
+	evidence_free(&ev);
+}
+
+static void test_runs_section_missing(void **state)
+{
+	(void)state;
+	/* the runs: line names a second run whose sections are not there */
+	assert_problem((struct edit){.raw_line = "runs: main racecheck\nrun.racecheck: x\nexit.racecheck: 0"},
+		       D_EVIDENCE_TRUNCATED, 24, 1, "stdout.racecheck");
+	assert_problem((struct edit){.raw_line = "runs: main racecheck", .body = TWO_RUNS_BODY}, D_EVIDENCE_MALFORMED,
+		       STDOUT_LINE + 1, 1, "run 'racecheck' has no");
+	assert_problem((struct edit){.raw_line = "runs: main Race"}, D_EVIDENCE_MALFORMED, 16, 7, "run names");
+	assert_problem((struct edit){.raw_line = "runs: main main"}, D_EVIDENCE_MALFORMED, 16, 7, "twice");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid_file),
+		cmocka_unit_test(test_two_runs),
+		cmocka_unit_test(test_run_expected_to_fail_that_passed),
+		cmocka_unit_test(test_expect_failed_marks_a_run),
+		cmocka_unit_test(test_one_run_reads_as_before),
+		cmocka_unit_test(test_runs_section_missing),
 		cmocka_unit_test(test_evidence_get),
 		cmocka_unit_test(test_body_intact_then_edited),
 		cmocka_unit_test(test_header_is_not_part_of_the_body),

@@ -358,6 +358,126 @@ static void test_no_verified(void **state)
 	release(&tf, &h);
 }
 
+
+/* ---- run lines, Expect:, continuation, problems ---- */
+
+static void test_named_runs(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse("// Build: nvcc -o scan scan.cu\n"
+	      "// Run: ./scan\n"
+	      "// Run racecheck-32: compute-sanitizer ./scan 32\n"
+	      "// Run racecheck (exit 1): compute-sanitizer --error-exitcode 1 ./scan 64\n"
+	      "// Expect: ^all [0-9]+ sums$\n"
+	      "int x;\n",
+	      &tf, &h);
+	assert_int_equal(h.n_problems, 0);
+	assert_int_equal(h.n_runs, 3);
+	assert_string_equal(h.runs[0].name, "main");
+	assert_int_equal(h.runs[0].exit, 0);
+	assert_string_equal(h.runs[1].name, "racecheck-32");
+	assert_string_equal(h.runs[1].text, "compute-sanitizer ./scan 32");
+	assert_int_equal(h.runs[1].line, 3);
+	assert_string_equal(h.runs[2].name, "racecheck");
+	assert_int_equal(h.runs[2].exit, 1);
+	assert_int_equal(h.runs[2].col, 28);
+	assert_value(&h.run, "./scan", 2, 9, 1);
+	assert_value(&h.expect, "^all [0-9]+ sums$", 5, 12, 1);
+	release(&tf, &h);
+}
+
+static void test_continuation_joins_lines(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse("// Build: nvcc -O3 \\\n"
+	      "//          -o scan \\\n"
+	      "//   scan.cu tile.cu\n"
+	      "// Run (exit 2): ./scan \\\n"
+	      "//    --fail\n"
+	      "//\n"
+	      "// Verified 2026-11-30.\n",
+	      &tf, &h);
+	assert_int_equal(h.n_problems, 0);
+	assert_value(&h.build, "nvcc -O3 -o scan scan.cu tile.cu", 1, 11, 1);
+	assert_int_equal(h.n_runs, 1);
+	assert_string_equal(h.runs[0].text, "./scan --fail");
+	assert_int_equal(h.runs[0].exit, 2);
+	assert_int_equal(h.last_line, 7);
+	assert_int_equal(h.verified_line, 7);
+	release(&tf, &h);
+}
+
+static void test_unreadable_lines(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line;
+		const char *what;
+	} cases[] = {
+		{"// Run racecheck (exit one): x\n", "exit N"},
+		{"// Run race (exit 0): x\n", "exit N"},
+		{"// Run race (exit 256): x\n", "exit N"},
+		{"// Run Racecheck: x\n", "lowercase"},
+		{"// Run my_run: x\n", "lowercase"},
+		{"// Build:\n", "has no command"},
+		{"// Run: ./a \\\nint x;\n", "no comment line continues"},
+		{"// Run: ./a \\\n//\n", "no comment line continues"},
+		{"// Run a: ./a\n// Run a: ./b\n", "named twice"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct textfile tf;
+		struct proghdr h;
+		parse(cases[i].line, &tf, &h);
+		if (h.n_problems != 1 || !strstr(h.problems[0].message, cases[i].what))
+			print_error("%s -> %zu problems: %s\n", cases[i].line, h.n_problems,
+				    h.n_problems ? h.problems[0].message : "");
+		assert_int_equal(h.n_problems, 1);
+		assert_non_null(strstr(h.problems[0].message, cases[i].what));
+		release(&tf, &h);
+	}
+}
+
+static void test_prose_that_starts_with_run(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse("// Run by every thread of the block: a note.\n"
+	      "// Run time is long: also prose.\n"
+	      "// Build: make\n"
+	      "// Run: ./a\n",
+	      &tf, &h);
+	assert_int_equal(h.n_problems, 0);
+	assert_int_equal(h.n_runs, 1);
+	release(&tf, &h);
+}
+
+
+static void test_runs_are_bounded(void **state)
+{
+	(void)state;
+	/* 5000 named runs and 5000 bad lines: bounded work, bounded lists */
+	size_t cap = 10000 * 40 + 64, used = 0;
+	char *text = malloc(cap);
+	assert_non_null(text);
+	used += (size_t)snprintf(text + used, cap - used, "// Build: make\n");
+	for (int i = 0; i < 5000; i++) {
+		used += (size_t)snprintf(text + used, cap - used, "// Run r%d: ./a %d\n", i, i);
+		used += (size_t)snprintf(text + used, cap - used, "// Run R%d: ./a\n", i);
+	}
+	struct textfile tf;
+	struct proghdr h;
+	parse(text, &tf, &h);
+	assert_int_equal(h.n_runs, PROGHDR_MAX_RUNS);
+	assert_int_equal(h.n_problems, PROGHDR_MAX_PROBLEMS);
+	release(&tf, &h);
+	free(text);
+}
+
 static int release_patterns(void **state)
 {
 	(void)state;
@@ -384,6 +504,11 @@ int main(void)
 		cmocka_unit_test(test_verified_single_line),
 		cmocka_unit_test(test_verified_word_within_a_line),
 		cmocka_unit_test(test_no_verified),
+		cmocka_unit_test(test_named_runs),
+		cmocka_unit_test(test_continuation_joins_lines),
+		cmocka_unit_test(test_unreadable_lines),
+		cmocka_unit_test(test_prose_that_starts_with_run),
+		cmocka_unit_test(test_runs_are_bounded),
 	};
 	return cmocka_run_group_tests(tests, NULL, release_patterns);
 }

@@ -1,0 +1,104 @@
+/* check_first.c - see check.h: a lesson before its first capture, and
+ * the status of a program README without front matter.
+ *
+ * A page may say `evidence: none yet` (FM_EVIDENCE_NOT_YET) while its
+ * lesson has never been captured.  Everything that needs no evidence
+ * (front matter, markers, snippets, program headers) is still checked;
+ * transcripts, build blocks, measured paragraphs and numbers cannot be,
+ * and the one evidence-not-yet diagnostic says so: a warning on a draft
+ * or in-technical-review page, an error on a published one (and under
+ * --as published).  Once the lesson has evidence the same diagnostic
+ * asks for `coursecheck update`, which writes the path in.
+ *
+ * A README of a program folder without front matter takes the status of
+ * its lesson's page (the page under pages/ whose front matter names the
+ * lesson); with no such page it stays in-technical-review. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "repo.h"
+#include "util.h"
+
+/* Blocks that cannot be checked without evidence, for the message. */
+static size_t count_unchecked(const struct page_ctx *ctx)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < ctx->pg.n_blocks; i++) {
+		const struct page_block *b = &ctx->pg.blocks[i];
+		n += b->marker.kind == MK_TRANSCRIPT || b->marker.kind == MK_BUILD || b->marker.kind == MK_MEASURED ||
+		     b->marker.kind == MK_TABLE;
+	}
+	return n;
+}
+
+void check_first_capture(struct page_ctx *ctx)
+{
+	const struct frontmatter *fm = &ctx->fm;
+	bool said = fm->n_evidence == 1 && strcmp(fm->evidence[0].path, FM_EVIDENCE_NOT_YET) == 0;
+	bool readme_bare = ctx->is_readme && !fm->present && fm->n_evidence == 0 && ctx->lesson;
+	if (!said && !readme_bare)
+		return;
+	ctx->no_evidence_yet = true;
+	struct diag_loc at = said ? textfile_loc_line(&ctx->tf, fm->evidence[0].line, fm->evidence[0].col,
+						      strlen(FM_EVIDENCE_NOT_YET))
+				  : textfile_loc_line(&ctx->tf, 1, 0, 0);
+	char *newest = ctx->lesson ? repo_newest_evidence(ctx->lesson) : NULL;
+	size_t n = count_unchecked(ctx);
+	struct diag *d;
+	if (newest) {
+		d = diag_begin(D_EVIDENCE_NOT_YET, at, "lesson '%s' has been captured (%s), but the page still says "
+						    "'evidence: " FM_EVIDENCE_NOT_YET "'",
+			       ctx->lesson, newest);
+		diag_hint(d, "bind the page to the run with 'coursecheck update %s'", ctx->path);
+	} else {
+		d = diag_begin(D_EVIDENCE_NOT_YET, at,
+			       "lesson '%s' has no evidence yet: %zu block%s that quote%s or measure%s it %s not "
+			       "checked, nor the page's numbers",
+			       ctx->lesson ? ctx->lesson : "?", n, n == 1 ? "" : "s", n == 1 ? "s" : "", n == 1 ? "s" : "",
+			       n == 1 ? "is" : "are");
+		diag_hint(d, "capture it on the GPU node ('make evidence LESSON=%s'), then run 'coursecheck update %s'; "
+			     "a published page needs its evidence",
+			  ctx->lesson ? ctx->lesson : "LESSON", ctx->path);
+	}
+	diag_end(d);
+	free(newest);
+}
+
+/* The front matter of the page that names lesson, read muted (its own
+ * problems are reported when it is checked). */
+static bool lesson_page_status(const char *lesson, enum page_status *status)
+{
+	char **pages;
+	size_t n = course_pages(&pages);
+	bool found = false;
+	for (size_t i = 0; i < n && !found; i++) {
+		char *fs;
+		const char *why;
+		struct textfile tf;
+		if (repo_resolve(pages[i], &fs, &why) != REPO_OK)
+			continue;
+		if (textfile_read(fs, pages[i], &tf, &why) == 0) {
+			struct frontmatter fm;
+			diag_mute(true);
+			frontmatter_parse(&tf, true, &fm);
+			diag_mute(false);
+			if (fm.present && fm.lesson && strcmp(fm.lesson, lesson) == 0) {
+				*status = fm.status;
+				found = true;
+			}
+			frontmatter_free(&fm);
+			textfile_free(&tf);
+		}
+		free(fs);
+	}
+	repo_free_list(pages, n);
+	return found;
+}
+
+void check_readme_status(struct page_ctx *ctx)
+{
+	enum page_status st = STATUS_REVIEW;
+	if (ctx->lesson && lesson_page_status(ctx->lesson, &st))
+		ctx->fm.status = st;
+}

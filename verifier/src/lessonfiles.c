@@ -1,0 +1,425 @@
+/* lessonfiles.c - see lessonfiles.h. */
+#include "lessonfiles.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <regex.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "proghdr.h"
+#include "repo.h"
+#include "textfile.h"
+#include "util.h"
+
+bool lessonfiles_is_lesson(const char *folder)
+{
+	return folder[0] != '.' && strcmp(folder, LESSONFILES_COMMON) != 0;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+	return n > t && strcmp(s + n - t, tail) == 0;
+}
+
+/* A name that counts as a lesson file (before its type is known). */
+static bool counts(const char *name)
+{
+	return name[0] != '.' && !ends_with(name, ".md");
+}
+
+static bool plain_name(const char *name)
+{
+	for (const char *p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '.' ||
+		      *p == '_' || *p == '-' || *p == '+'))
+			return false;
+	return true;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The entry names of a folder, sorted, hidden ones left out. */
+static int list_names(const char *fs, char ***names, size_t *n)
+{
+	*names = NULL;
+	*n = 0;
+	DIR *d = opendir(fs);
+	if (!d)
+		return -1;
+	size_t cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (*n >= LESSONFILES_MAX_FILES * 4) { /* a folder of thousands: refused, not cut short */
+			closedir(d);
+			repo_free_list(*names, *n);
+			*names = NULL;
+			*n = 0;
+			errno = EFBIG;
+			return -1;
+		}
+		*names = xgrow(*names, &cap, *n + 1, sizeof **names);
+		(*names)[(*n)++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (*n > 1)
+		qsort(*names, *n, sizeof **names, by_name);
+	return 0;
+}
+
+/* Reads at most max bytes of a plain file (opened without following a
+ * link).  0, or -1 with *why. */
+static int read_bytes(const char *fs, size_t max, char **data, size_t *len, char **why)
+{
+	int fd = open(fs, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		*why = xstrdup(strerror(errno));
+		return -1;
+	}
+	struct buf b = {0};
+	buf_append(&b, "", 0);
+	char chunk[65536];
+	ssize_t got;
+	while ((got = read(fd, chunk, sizeof chunk)) > 0) {
+		buf_append(&b, chunk, (size_t)got);
+		if (b.len > max)
+			break;
+	}
+	int e = errno;
+	close(fd);
+	if (got < 0 || b.len > max) {
+		*why = got < 0 ? xstrdup(strerror(e)) : xstrdup("the lesson's files are larger than 64 MiB in all");
+		buf_free(&b);
+		return -1;
+	}
+	*len = b.len;
+	*data = buf_detach(&b);
+	return 0;
+}
+
+struct walk {
+	struct lesson_files *f;
+	size_t cap, bytes;
+	char *why;
+	bool refused; /* a link, an odd name or a limit, rather than a read error */
+};
+
+static int walk(struct walk *w, const char *fs, const char *rel, int depth)
+{
+	char **names;
+	size_t n;
+	if (list_names(fs, &names, &n) != 0) {
+		w->why = errno == EFBIG ? xasprintf("%s/ holds more than %d entries", rel, LESSONFILES_MAX_FILES * 4)
+				       : xasprintf("cannot list %s/: %s", rel, strerror(errno));
+		return -1;
+	}
+	int r = 0;
+	for (size_t i = 0; i < n && r == 0; i++) {
+		if (!counts(names[i]))
+			continue;
+		char *child = xasprintf("%s/%s", fs, names[i]);
+		char *crel = xasprintf("%s/%s", rel, names[i]);
+		struct stat st;
+		if (!plain_name(names[i])) {
+			w->why = xasprintf("%s: a lesson file's name may hold only letters, digits and . _ - +", crel);
+			w->refused = true;
+			r = -1;
+		} else if (lstat(child, &st) != 0) {
+			w->why = xasprintf("cannot read %s: %s", crel, strerror(errno));
+			r = -1;
+		} else if (S_ISDIR(st.st_mode)) {
+			if (depth >= LESSONFILES_MAX_DEPTH) {
+				w->why = xasprintf("%s/: folders nested more than %d deep", crel, LESSONFILES_MAX_DEPTH);
+				w->refused = true;
+				r = -1;
+			} else {
+				r = walk(w, child, crel, depth + 1);
+			}
+		} else if (S_ISLNK(st.st_mode)) {
+			w->why = xasprintf("%s is a symbolic link: lesson files must be plain files (a link may lead "
+					   "out of the repository)", crel);
+			w->refused = true;
+			r = -1;
+		} else if (!S_ISREG(st.st_mode)) {
+			w->why = xasprintf("%s is not a plain file", crel);
+			w->refused = true;
+			r = -1;
+		} else if (w->f->n >= LESSONFILES_MAX_FILES) {
+			w->why = xasprintf("%s: the lesson holds more than %d files", crel, LESSONFILES_MAX_FILES);
+			w->refused = true;
+			r = -1;
+		} else {
+			struct lesson_file lf = {0};
+			char *err = NULL;
+			if (read_bytes(child, LESSONFILES_MAX_BYTES - w->bytes, &lf.data, &lf.len, &err) != 0) {
+				w->why = xasprintf("cannot read %s: %s", crel, err);
+				free(err);
+				r = -1;
+			} else {
+				w->bytes += lf.len;
+				lf.path = xstrdup(crel);
+				sha256_hex(lf.data, lf.len, lf.sha);
+				w->f->v = xgrow(w->f->v, &w->cap, w->f->n + 1, sizeof *w->f->v);
+				w->f->v[w->f->n++] = lf;
+			}
+		}
+		free(child);
+		free(crel);
+	}
+	repo_free_list(names, n);
+	return r;
+}
+
+static int walk_folder(struct walk *w, const char *rel, bool optional)
+{
+	char *fs;
+	const char *reason;
+	enum repo_status rs = repo_resolve(rel, &fs, &reason);
+	if (rs == REPO_MISSING && optional)
+		return 0;
+	if (rs != REPO_OK) {
+		w->why = xasprintf("%s/: %s", rel, reason);
+		return -1;
+	}
+	struct stat st;
+	int r;
+	if (lstat(fs, &st) != 0 || !S_ISDIR(st.st_mode))
+		r = optional ? 0 : (w->why = xasprintf("%s/ is not a folder", rel), -1);
+	else
+		r = walk(w, fs, rel, 1);
+	free(fs);
+	return r;
+}
+
+static int by_path(const void *a, const void *b)
+{
+	return strcmp(((const struct lesson_file *)a)->path, ((const struct lesson_file *)b)->path);
+}
+
+/* Whether a source's header comment has a Build: line. */
+static bool has_build(const char *data, size_t len, const char *path)
+{
+	struct textfile tf;
+	textfile_from_memory(data, len, path, &tf);
+	struct proghdr h;
+	proghdr_parse(&tf, &h);
+	bool yes = h.build.text != NULL;
+	proghdr_free(&h);
+	textfile_free(&tf);
+	return yes;
+}
+
+char *lessonfiles_program(const char *lesson, size_t *count, size_t *headed)
+{
+	*count = *headed = 0;
+	if (!lessonfiles_is_lesson(lesson) || strchr(lesson, '/'))
+		return NULL;
+	char *rel = xasprintf("programs/%s", lesson);
+	char *fs;
+	const char *reason;
+	char *found = NULL, *first = NULL;
+	if (repo_resolve(rel, &fs, &reason) == REPO_OK) {
+		char **names;
+		size_t n;
+		if (list_names(fs, &names, &n) == 0) {
+			for (size_t i = 0; i < n; i++) {
+				if (!ends_with(names[i], ".cu"))
+					continue;
+				char *p = xasprintf("%s/%s", fs, names[i]);
+				char *data = NULL, *err = NULL;
+				size_t len = 0;
+				struct stat st;
+				bool regular = lstat(p, &st) == 0 && S_ISREG(st.st_mode);
+				if (regular)
+					++*count;
+				if (regular && read_bytes(p, TEXTFILE_MAX_BYTES, &data, &len, &err) == 0 &&
+				    has_build(data, len, names[i])) {
+					++*headed;
+					if (!found)
+						found = xasprintf("%s/%s", rel, names[i]);
+				}
+				if (regular && !first)
+					first = xasprintf("%s/%s", rel, names[i]);
+				free(err);
+				free(data);
+				free(p);
+			}
+			repo_free_list(names, n);
+		}
+		free(fs);
+	}
+	free(rel);
+	/* one .cu: it is the program, header or not (its missing Build: line
+	 * is then reported where it belongs); several: the one with a header */
+	if (*count == 1) {
+		free(found);
+		return first;
+	}
+	free(first);
+	if (*headed != 1) {
+		free(found);
+		return NULL;
+	}
+	return found;
+}
+
+static void set_sha(struct lesson_files *f)
+{
+	if (f->program != SIZE_MAX) {
+		struct lesson_file *p = &f->v[f->program];
+		struct textfile tf;
+		textfile_from_memory(p->data, p->len, p->path, &tf);
+		proghdr_source_sha256(&tf, p->sha);
+		textfile_free(&tf);
+	}
+	if (f->n == 1 && f->program == 0) {
+		memcpy(f->sha, f->v[0].sha, sizeof f->sha);
+		return;
+	}
+	struct buf b = {0};
+	for (size_t i = 0; i < f->n; i++)
+		buf_printf(&b, "%s %s\n", f->v[i].path, f->v[i].sha);
+	sha256_hex(b.s ? b.s : "", b.len, f->sha);
+	buf_free(&b);
+}
+
+int lessonfiles_collect(const char *lesson, struct lesson_files *f, char **why)
+{
+	memset(f, 0, sizeof *f);
+	f->program = SIZE_MAX;
+	if (!lessonfiles_is_lesson(lesson) || strchr(lesson, '/') || !*lesson) {
+		*why = xasprintf("'%s' is not a lesson folder name", lesson);
+		return -1;
+	}
+	struct walk w = {f, 0, 0, NULL, false};
+	char *rel = xasprintf("programs/%s", lesson);
+	int r = walk_folder(&w, rel, false);
+	if (r == 0)
+		r = walk_folder(&w, "programs/" LESSONFILES_COMMON, true);
+	free(rel);
+	if (r != 0) {
+		*why = w.why;
+		lessonfiles_free(f);
+		return w.refused ? -2 : -1;
+	}
+	if (f->n > 1)
+		qsort(f->v, f->n, sizeof *f->v, by_path);
+	size_t count, headed;
+	char *prog = lessonfiles_program(lesson, &count, &headed);
+	for (size_t i = 0; prog && i < f->n; i++)
+		if (strcmp(f->v[i].path, prog) == 0)
+			f->program = i;
+	free(prog);
+	set_sha(f);
+	return 0;
+}
+
+void lessonfiles_free(struct lesson_files *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->v[i].path);
+		free(f->v[i].data);
+	}
+	free(f->v);
+	memset(f, 0, sizeof *f);
+	f->program = SIZE_MAX;
+}
+
+void lessonfiles_header(struct buf *h, const struct lesson_files *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		buf_printf(h, LESSONFILES_KEY "%zu: %s %s\n", i + 1, f->v[i].path, f->v[i].sha);
+}
+
+/* The recorded files: "source-file-K: PATH SHA", K = 1, 2, ... */
+struct recorded {
+	char *path;
+	const char *sha;
+	size_t line;
+};
+
+static size_t read_recorded(const struct evidence *ev, struct recorded **out)
+{
+	*out = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t k = 1; k <= LESSONFILES_MAX_FILES; k++) {
+		char key[48];
+		snprintf(key, sizeof key, LESSONFILES_KEY "%zu", k);
+		size_t line;
+		const char *v = evidence_get(ev, key, &line);
+		if (!v)
+			break;
+		const char *sp = strrchr(v, ' ');
+		if (!sp || strlen(sp + 1) != SHA256_HEX_LEN)
+			continue;
+		*out = xgrow(*out, &cap, n + 1, sizeof **out);
+		(*out)[n++] = (struct recorded){xstrndup(v, (size_t)(sp - v)), sp + 1, line};
+	}
+	return n;
+}
+
+char *lessonfiles_changed(const struct evidence *ev, const struct lesson_files *f, size_t *line)
+{
+	const char *was = evidence_get(ev, "source-sha256", line);
+	if (was && strcmp(was, f->sha) == 0)
+		return NULL;
+	struct recorded *rec;
+	size_t n = read_recorded(ev, &rec);
+	char *said = NULL;
+	for (size_t i = 0; i < f->n && !said; i++) {
+		size_t k = 0;
+		while (k < n && strcmp(rec[k].path, f->v[i].path) != 0)
+			k++;
+		if (k == n && n) {
+			said = xasprintf("'%s' is new", f->v[i].path);
+		} else if (k < n && strcmp(rec[k].sha, f->v[i].sha) != 0) {
+			said = xasprintf("'%s' changed", f->v[i].path);
+			*line = rec[k].line;
+		}
+	}
+	for (size_t k = 0; k < n && !said; k++) {
+		size_t i = 0;
+		while (i < f->n && strcmp(rec[k].path, f->v[i].path) != 0)
+			i++;
+		if (i == f->n) {
+			said = xasprintf("'%s' is gone", rec[k].path);
+			*line = rec[k].line;
+		}
+	}
+	if (!said) {
+		/* no files recorded (a capture from before lessons were
+		 * folders): the program is what can be named */
+		const char *prog = f->program != SIZE_MAX ? f->v[f->program].path : "the program";
+		if (n == 0 && f->n > 1)
+			said = xasprintf("'%s' or the files beside it changed", prog);
+		else
+			said = xasprintf("'%s' changed", prog);
+	}
+	for (size_t k = 0; k < n; k++)
+		free(rec[k].path);
+	free(rec);
+	return said;
+}
+
+bool lessonfiles_expect_valid(const char *pattern, char *msg, size_t msg_size)
+{
+	regex_t re;
+	int e = regcomp(&re, pattern, REG_EXTENDED | REG_NEWLINE | REG_NOSUB);
+	if (e != 0) {
+		regerror(e, &re, msg, msg_size);
+		return false;
+	}
+	regfree(&re);
+	return true;
+}

@@ -1,0 +1,94 @@
+/*
+ * lessonfiles.h - which files make a lesson: the one rule that verify
+ * (course.c) and capture (capture_lesson.c) share.
+ *
+ * A lesson is its folder programs/LESSON/ together with the shared folder
+ * programs/common/ (code several lessons use; it is no lesson itself).
+ * Every plain file under the two folders, subfolders included, counts,
+ * except hidden names (starting with '.') and Markdown files (*.md: the
+ * README and notes are pages, not program input; update rewrites them).
+ * Capture copies exactly these files into its scratch folder with the same
+ * layout (LESSON/..., common/...), so `#include "../common/x.h"` works, and
+ * records each with its own SHA-256; verify recomputes the same set to
+ * tell which file changed.
+ *
+ * The lesson's program is the top-level .cu file of programs/LESSON/ that
+ * carries the header (proghdr.h): the only .cu file, or, when there are
+ * several, the one whose header comment has a `// Build:` line.
+ *
+ * Hashes: the program's is proghdr_source_sha256() (its Verified paragraph
+ * left out, so writing it does not make evidence stale); every other
+ * file's is the SHA-256 of its bytes.  source-sha256 is the program's hash
+ * when the program is the lesson's only file (as before lessons were
+ * folders), else the SHA-256 of the lines "PATH SHA\n" of every file in
+ * path order.  Evidence records the files as header lines
+ *   source-file-1: programs/LESSON/scan.cu 3f5a...   (one per file, in order)
+ *
+ * Bounded: at most LESSONFILES_MAX_FILES files, LESSONFILES_MAX_DEPTH
+ * folders deep, LESSONFILES_MAX_BYTES in all; a link, a device or a name
+ * with characters outside [A-Za-z0-9._+-] is refused with a reason (a
+ * link could lead out of the repository, an odd name could not be
+ * recorded on one header line).  libc and libcrypto only.
+ */
+#ifndef COURSECHECK_LESSONFILES_H
+#define COURSECHECK_LESSONFILES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "evidence.h"
+#include "sha256.h"
+
+#define LESSONFILES_COMMON "common"
+#define LESSONFILES_MAX_FILES 256
+#define LESSONFILES_MAX_DEPTH 8
+#define LESSONFILES_MAX_BYTES (64u * 1024u * 1024u)
+#define LESSONFILES_KEY "source-file-"
+
+struct lesson_file {
+	char *path;  /* repository-relative: programs/LESSON/x.cu, programs/common/y.h */
+	char *data;  /* the bytes as read (NUL-terminated) */
+	size_t len;
+	char sha[SHA256_HEX_LEN + 1];
+};
+
+struct lesson_files {
+	struct lesson_file *v; /* sorted by path */
+	size_t n;
+	size_t program;        /* index of the program, SIZE_MAX when none */
+	char sha[SHA256_HEX_LEN + 1]; /* source-sha256 */
+};
+
+/* Whether a folder under programs/ is a lesson (not the shared folder,
+ * not hidden). */
+bool lessonfiles_is_lesson(const char *folder);
+
+/* The lesson's program (the rule above) as a malloc'd repository path, or
+ * NULL; *count is how many top-level .cu files the folder holds and
+ * *headed how many of them have a Build: line (for the message). */
+char *lessonfiles_program(const char *lesson, size_t *count, size_t *headed);
+
+/* Reads every file of the lesson.  Returns 0, -1 with *why (malloc'd)
+ * naming the file and the reason when one cannot be read, or -2 when the
+ * lesson is refused (a link, an odd name, a limit passed).  The lesson need not have a program
+ * (f->program is SIZE_MAX then).  Free with lessonfiles_free(). */
+int lessonfiles_collect(const char *lesson, struct lesson_files *f, char **why);
+void lessonfiles_free(struct lesson_files *f);
+
+/* When evidence was captured from other files than f: a malloc'd sentence
+ * naming the first file that changed, is new, or is gone ("'programs/
+ * common/cuda_check.h' changed"); NULL when source-sha256 matches.  When the
+ * evidence records no files (older captures) the sentence names the
+ * program.  *line gets the evidence line to point at. */
+char *lessonfiles_changed(const struct evidence *ev, const struct lesson_files *f, size_t *line);
+
+/* Whether pattern compiles as the Expect: of a header does (POSIX ERE,
+ * REG_NEWLINE: ^ and $ match at every line); msg gets regerror's text
+ * when not.  Here so that verify and capture judge it alike. */
+bool lessonfiles_expect_valid(const char *pattern, char *msg, size_t msg_size);
+
+/* Appends the source-file-N header lines for f to h (a struct buf). */
+struct buf;
+void lessonfiles_header(struct buf *h, const struct lesson_files *f);
+
+#endif

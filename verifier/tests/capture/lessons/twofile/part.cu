@@ -1,0 +1,9 @@
+/* part.cu: the second source file. */
+#include "part.h"
+int sum_to(int n)
+{
+	int s = 0;
+	for (int i = 1; i <= n; i++)
+		s += i;
+	return s;
+}

@@ -1,0 +1,1 @@
+sed -i 's|^evidence: .*|evidence: none yet|' pages/day01-demo.md
