@@ -34,6 +34,7 @@
 #include "compare.h"
 #include "expr.h"
 #include "filewrite.h"
+#include "lessonfiles.h"
 #include "place.h"
 #include "prose.h"
 #include "re.h"
@@ -921,7 +922,24 @@ static bool run_carriable(struct update *u)
 	char *norm = prog_path ? repo_normalize(prog_path) : NULL;
 	struct program *prog = norm ? course_program(norm) : NULL;
 	free(norm);
-	if (prog && prog->state == LOAD_OK && sha && strcmp(sha, prog->sha256) != 0) {
+	/* stale as verify judges it: over every file of the lesson (the
+	 * program, the files beside it, programs/common/) where they can be
+	 * told, else the program's own hash */
+	const char *lwhy;
+	bool lrefused;
+	const char *lesson = evidence_get(e, "lesson", NULL);
+	const struct lesson_files *lf = lesson ? course_lesson_files(lesson, &lwhy, &lrefused) : NULL;
+	if (prog && prog->state == LOAD_OK && lf && lf->program != SIZE_MAX &&
+	    strcmp(lf->v[lf->program].path, prog->path) == 0) {
+		size_t at = line;
+		char *changed = lessonfiles_changed(e, lf, &at);
+		if (changed) {
+			refuse(ev, textfile_loc_line(&e->tf, at, 0, 0),
+			       "update will not carry %s: it is stale, %s since it was captured", ev->path, changed);
+			ok = false;
+		}
+		free(changed);
+	} else if (prog && prog->state == LOAD_OK && sha && strcmp(sha, prog->sha256) != 0) {
 		refuse(ev, textfile_loc_line(&e->tf, line, 0, 0),
 			    "update will not carry %s: it is stale, %s changed since it was captured", ev->path,
 			    prog->path);
