@@ -43,6 +43,7 @@
 //
 // Build: nvcc -std=c++17 -O3 -arch=sm_90 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -o memory_model memory_model.cu
 // Run:   ./memory_model
+// Run sass: cuobjdump -sass ./memory_model
 //
 // Verified 2026-12-01 on an NVIDIA H200 (compute capability 9.0), driver
 // 580.159.04, CUDA 13.0 (V13.0.88), built with -O3 -arch=sm_90. Transcript:
