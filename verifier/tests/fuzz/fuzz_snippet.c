@@ -69,9 +69,25 @@ static void check_value(const struct textfile *tf, const struct proghdr *h, cons
 	size_t len;
 	const char *line = textfile_line(tf, v->line, &len);
 	size_t n = strlen(v->text);
-	FUZZ_CHECK(v->col >= 1 && v->col - 1 <= len && n <= len - (v->col - 1) &&
-			   memcmp(line + v->col - 1, v->text, n) == 0,
-		   "value '%s' is not at %zu:%zu", v->text, v->line, v->col);
+	FUZZ_CHECK(v->col >= 1 && v->col - 1 <= len, "value '%s' at column %zu of a %zu-byte line", v->text, v->col, len);
+	const char *at = line + v->col - 1;
+	size_t avail = len - (v->col - 1);
+	bool verbatim = n <= avail && memcmp(at, v->text, n) == 0;
+	/* a value continued on the next comment line (a trailing '\') is
+	 * joined: what its first line holds before the '\' must begin it */
+	bool continued = false;
+	if (!verbatim) {
+		size_t k = avail;
+		while (k && (at[k - 1] == ' ' || at[k - 1] == '\t' || at[k - 1] == '\r'))
+			k--;
+		if (k && at[k - 1] == '\\') {
+			k--;
+			while (k && (at[k - 1] == ' ' || at[k - 1] == '\t'))
+				k--;
+			continued = k <= n && memcmp(at, v->text, k) == 0;
+		}
+	}
+	FUZZ_CHECK(verbatim || continued, "value '%s' is not at %zu:%zu", v->text, v->line, v->col);
 }
 
 static void check_header(const struct textfile *tf)
