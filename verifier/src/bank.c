@@ -11,12 +11,15 @@
 static void add_line(struct bank *b, const struct evfile *ev, const char *s, size_t len, size_t line,
 		     size_t stdout_index)
 {
-	struct num_token *toks;
-	size_t n = numtok_scan(s, len, &toks);
-	for (size_t i = 0; i < n; i++) {
-		b->v = xgrow(b->v, &b->cap, b->n + 1, sizeof *b->v);
-		b->v[b->n++] = (struct bank_entry){toks[i], ev, line, stdout_index};
-	}
+	const struct num_token *shared;
+	struct num_token *toks = NULL;
+	size_t n;
+	if (!course_evidence_tokens(ev, line, &shared, &n)) /* each cached file is tokenised once a run */
+		n = numtok_scan(s, len, &toks), shared = toks;
+	if (n)
+		b->v = xgrow(b->v, &b->cap, b->n + n, sizeof *b->v);
+	for (size_t i = 0; i < n; i++)
+		b->v[b->n++] = (struct bank_entry){shared[i], ev, line, stdout_index};
 	free(toks);
 }
 

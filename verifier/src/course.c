@@ -11,12 +11,18 @@
 
 #include "re.h"
 #include "repo.h"
+#include "strmap.h"
 #include "util.h"
 
+/* Loaded files, each found by its path through a hash index (a linear
+ * scan made a 10,000-lesson course quadratic).  The keys are the objects'
+ * own path strings, which live until course_release(). */
 static struct program **programs;
 static size_t n_programs, cap_programs;
+static struct strmap program_index;
 static struct evfile **evfiles;
 static size_t n_evfiles, cap_evfiles;
+static struct strmap evfile_index;
 
 static enum load_state resolve(const char *relpath, char **fs, const char **why)
 {
@@ -32,12 +38,13 @@ static enum load_state resolve(const char *relpath, char **fs, const char **why)
 
 struct program *course_program(const char *relpath)
 {
-	for (size_t i = 0; i < n_programs; i++)
-		if (strcmp(programs[i]->path, relpath) == 0)
-			return programs[i];
+	size_t at;
+	if (strmap_get(&program_index, relpath, strlen(relpath), &at))
+		return programs[at];
 	struct program *p = xcalloc(1, sizeof *p);
 	p->path = xstrdup(relpath);
 	programs = xgrow(programs, &cap_programs, n_programs + 1, sizeof *programs);
+	strmap_add(&program_index, p->path, strlen(p->path), n_programs, NULL);
 	programs[n_programs++] = p;
 
 	char *fs;
@@ -97,13 +104,14 @@ static void check_repeat_values(struct evfile *e, const char *relpath)
 
 struct evfile *course_evidence(const char *relpath)
 {
-	for (size_t i = 0; i < n_evfiles; i++)
-		if (strcmp(evfiles[i]->path, relpath) == 0)
-			return evfiles[i];
+	size_t at;
+	if (strmap_get(&evfile_index, relpath, strlen(relpath), &at))
+		return evfiles[at];
 	struct evfile *e = xcalloc(1, sizeof *e);
 	e->path = xstrdup(relpath);
 	e->lesson = lesson_of_path(relpath);
 	evfiles = xgrow(evfiles, &cap_evfiles, n_evfiles + 1, sizeof *evfiles);
+	strmap_add(&evfile_index, e->path, strlen(e->path), n_evfiles, NULL);
 	evfiles[n_evfiles++] = e;
 
 	char *fs;
@@ -142,6 +150,31 @@ struct evfile *course_evidence(const char *relpath)
 	return e;
 }
 
+bool course_evidence_tokens(const struct evfile *cev, size_t line, const struct num_token **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	size_t at;
+	if (cev->state != LOAD_OK || line == 0 || line > cev->ev.tf.n_lines ||
+	    !strmap_get(&evfile_index, cev->path, strlen(cev->path), &at) || evfiles[at] != cev)
+		return false;
+	struct evfile *e = evfiles[at]; /* the cache's own, writable copy */
+	if (!e->line_tok) {
+		e->line_tok = xcalloc(e->ev.tf.n_lines + 1, sizeof *e->line_tok);
+		e->line_ntok = xmalloc((e->ev.tf.n_lines + 1) * sizeof *e->line_ntok);
+		for (size_t i = 0; i <= e->ev.tf.n_lines; i++)
+			e->line_ntok[i] = SIZE_MAX;
+	}
+	if (e->line_ntok[line] == SIZE_MAX) {
+		size_t len;
+		const char *s = textfile_line(&e->ev.tf, line, &len);
+		e->line_ntok[line] = numtok_scan(s, len, &e->line_tok[line]);
+	}
+	*out = e->line_tok[line];
+	*n = e->line_ntok[line];
+	return true;
+}
+
 bool course_report_unusable(enum load_state state, const char *why, const char *path, struct diag_loc at,
 			    const char *what)
 {
@@ -163,14 +196,17 @@ bool course_report_unusable(enum load_state state, const char *why, const char *
  * once for every page that would have listed it. */
 static char **reported;
 static size_t n_reported, cap_reported;
+static struct strmap reported_index;
 
 static bool report_once(const char *rel)
 {
-	for (size_t i = 0; i < n_reported; i++)
-		if (strcmp(reported[i], rel) == 0)
-			return false;
+	size_t seen;
+	if (strmap_get(&reported_index, rel, strlen(rel), &seen))
+		return false;
 	reported = xgrow(reported, &cap_reported, n_reported + 1, sizeof *reported);
-	reported[n_reported++] = xstrdup(rel);
+	reported[n_reported] = xstrdup(rel);
+	strmap_add(&reported_index, reported[n_reported], strlen(rel), n_reported, NULL);
+	n_reported++;
 	return true;
 }
 
@@ -222,15 +258,28 @@ static DIR *open_folder(const char *rel, bool required, const char *what, char *
 	return dir;
 }
 
-/* Opens and closes: true when rel is listable or absent. */
+/* Folders already opened by folder_usable(), with the answer: each is
+ * opened once a run, not once for every page of its lesson. */
+static char **opened;
+static size_t n_opened, cap_opened;
+static struct strmap opened_index;
+
+/* Opens and closes (once a run): true when rel is listable or absent. */
 static bool folder_usable(const char *rel, const char *what)
 {
+	size_t known;
+	if (strmap_get(&opened_index, rel, strlen(rel), &known))
+		return known != 0;
 	char *fs;
 	bool bad;
 	DIR *dir = open_folder(rel, false, what, &fs, &bad);
 	if (dir)
 		closedir(dir);
 	free(fs);
+	opened = xgrow(opened, &cap_opened, n_opened + 1, sizeof *opened);
+	opened[n_opened] = xstrdup(rel);
+	strmap_add(&opened_index, opened[n_opened], strlen(rel), !bad, NULL);
+	n_opened++;
 	return !bad;
 }
 
@@ -405,19 +454,33 @@ void course_release(void)
 	free(programs);
 	programs = NULL;
 	n_programs = cap_programs = 0;
+	strmap_free(&program_index);
 	for (size_t i = 0; i < n_evfiles; i++) {
 		struct evfile *e = evfiles[i];
 		free(e->path);
 		free(e->lesson);
+		if (e->line_tok)
+			for (size_t l = 0; l <= e->ev.tf.n_lines; l++)
+				free(e->line_tok[l]);
+		free(e->line_tok);
+		free(e->line_ntok);
 		evidence_free(&e->ev);
 		free(e);
 	}
 	free(evfiles);
 	evfiles = NULL;
 	n_evfiles = cap_evfiles = 0;
+	strmap_free(&evfile_index);
 	for (size_t i = 0; i < n_reported; i++)
 		free(reported[i]);
 	free(reported);
 	reported = NULL;
 	n_reported = cap_reported = 0;
+	strmap_free(&reported_index);
+	for (size_t i = 0; i < n_opened; i++)
+		free(opened[i]);
+	free(opened);
+	opened = NULL;
+	n_opened = cap_opened = 0;
+	strmap_free(&opened_index);
 }

@@ -15,6 +15,7 @@
 
 #include "diag.h"
 #include "evidence.h"
+#include "numtok.h"
 #include "proghdr.h"
 #include "sha256.h"
 #include "snippet.h"
@@ -39,12 +40,23 @@ struct evfile {
 	struct evidence ev;
 	bool intact;           /* body matches body-sha256 */
 	char *lesson;          /* the lesson folder it sits in (evidence/LESSON/...) */
+	/* numbers of each file line, tokenised on first use
+	 * (course_evidence_tokens); NULL until then */
+	struct num_token **line_tok;
+	size_t *line_ntok;     /* SIZE_MAX: line not tokenised yet */
 };
 
 /* Loads (once) the program at relpath.  Never NULL; check ->state. */
 struct program *course_program(const char *relpath);
 /* Loads (once) the evidence at relpath.  Never NULL; check ->state. */
 struct evfile *course_evidence(const char *relpath);
+
+/* The numbers of file line `line` (1-based) of an evidence file loaded by
+ * course_evidence(), as numtok_scan() reads them, tokenised once a run and
+ * shared by every page and check that asks (read-only; owned by the course
+ * cache): *n of them at *out.  false when ev is not the cache's (update
+ * loads its own) or the line is not in it: the caller scans it itself. */
+bool course_evidence_tokens(const struct evfile *ev, size_t line, const struct num_token **out, size_t *n);
 
 /* Reports why a named file could not be used, at the naming place (at),
  * with a note saying what named it.  Returns true when it reported. */

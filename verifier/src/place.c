@@ -162,8 +162,11 @@ size_t place_find(const struct evfile *ev, const char *text, size_t len, struct 
 	for (size_t k = 0; k < ev->ev.n_stdout; k++) {
 		size_t sl;
 		const char *s = evidence_stdout(&ev->ev, k, &sl);
-		struct num_token *t;
-		size_t nt = numtok_scan(s, sl, &t);
+		const struct num_token *t;
+		struct num_token *own = NULL;
+		size_t nt;
+		if (!course_evidence_tokens(ev, ev->ev.stdout_first + k, &t, &nt)) /* tokenised once a run */
+			nt = numtok_scan(s, sl, &own), t = own;
 		if (w.column && nt) {
 			char *row = row_name(s, sl, t, nt);
 			bool same = strcmp(row, w.row) == 0;
@@ -184,7 +187,7 @@ size_t place_find(const struct evfile *ev, const char *text, size_t len, struct 
 				add_hit(hits, max, &n, (struct place_hit){ev, k, ev->ev.stdout_first + k, t[i]});
 			free(key);
 		}
-		free(t);
+		free(own);
 	}
 	free(w.row);
 	free(w.column);
