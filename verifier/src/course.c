@@ -23,6 +23,9 @@ static struct strmap program_index;
 static struct evfile **evfiles;
 static size_t n_evfiles, cap_evfiles;
 static struct strmap evfile_index;
+/* evidence files whose numbers are tokenised now (course_page_done frees them) */
+static struct evfile **tokenised;
+static size_t n_tokenised, cap_tokenised;
 
 static enum load_state resolve(const char *relpath, char **fs, const char **why)
 {
@@ -36,35 +39,72 @@ static enum load_state resolve(const char *relpath, char **fs, const char **why)
 	}
 }
 
+/* programs handed out since the last course_page_done */
+static struct program **in_use;
+static size_t n_in_use, cap_in_use;
+
+static struct program *use(struct program *p)
+{
+	if (!p->in_use) {
+		p->in_use = true;
+		in_use = xgrow(in_use, &cap_in_use, n_in_use + 1, sizeof *in_use);
+		in_use[n_in_use++] = p;
+	}
+	return p;
+}
+
+/* Reads p's text and parses it; report: first read (its problems are
+ * reported and its source-sha256 taken) or a read again after
+ * course_page_done (silent). */
+static void load_program(struct program *p, bool report)
+{
+	char *fs;
+	p->state = resolve(p->path, &fs, &p->why);
+	if (p->state != LOAD_OK)
+		return;
+	if (textfile_read(fs, p->path, &p->tf, &p->why) != 0) {
+		p->state = LOAD_MISSING;
+		free(fs);
+		return;
+	}
+	free(fs);
+	if (report ? textfile_report_encoding(&p->tf, "program") : p->tf.not_utf8) { /* no parser sees it */
+		p->state = LOAD_MALFORMED;
+		return;
+	}
+	p->resident = true;
+	snippet_scan(&p->tf, report, &p->snippets);
+	proghdr_parse(&p->tf, &p->hdr);
+	if (report)
+		proghdr_source_sha256(&p->tf, p->sha256);
+}
+
+static void unload_program(struct program *p)
+{
+	textfile_free(&p->tf);
+	snippet_set_free(&p->snippets);
+	proghdr_free(&p->hdr);
+	memset(&p->tf, 0, sizeof p->tf);
+	memset(&p->hdr, 0, sizeof p->hdr);
+	p->resident = false;
+}
+
 struct program *course_program(const char *relpath)
 {
 	size_t at;
-	if (strmap_get(&program_index, relpath, strlen(relpath), &at))
-		return programs[at];
+	if (strmap_get(&program_index, relpath, strlen(relpath), &at)) {
+		struct program *p = programs[at];
+		if (p->state == LOAD_OK && !p->resident)
+			load_program(p, false);
+		return use(p);
+	}
 	struct program *p = xcalloc(1, sizeof *p);
 	p->path = xstrdup(relpath);
 	programs = xgrow(programs, &cap_programs, n_programs + 1, sizeof *programs);
 	strmap_add(&program_index, p->path, strlen(p->path), n_programs, NULL);
 	programs[n_programs++] = p;
-
-	char *fs;
-	p->state = resolve(relpath, &fs, &p->why);
-	if (p->state != LOAD_OK)
-		return p;
-	if (textfile_read(fs, relpath, &p->tf, &p->why) != 0) {
-		p->state = LOAD_MISSING;
-		free(fs);
-		return p;
-	}
-	free(fs);
-	if (textfile_report_encoding(&p->tf, "program")) { /* no parser sees it */
-		p->state = LOAD_MALFORMED;
-		return p;
-	}
-	snippet_scan(&p->tf, true, &p->snippets);
-	proghdr_parse(&p->tf, &p->hdr);
-	proghdr_source_sha256(&p->tf, p->sha256);
-	return p;
+	load_program(p, true);
+	return use(p);
 }
 
 static char *lesson_of_path(const char *relpath)
@@ -164,6 +204,8 @@ bool course_evidence_tokens(const struct evfile *cev, size_t line, const struct 
 		e->line_ntok = xmalloc((e->ev.tf.n_lines + 1) * sizeof *e->line_ntok);
 		for (size_t i = 0; i <= e->ev.tf.n_lines; i++)
 			e->line_ntok[i] = SIZE_MAX;
+		tokenised = xgrow(tokenised, &cap_tokenised, n_tokenised + 1, sizeof *tokenised);
+		tokenised[n_tokenised++] = e;
 	}
 	if (e->line_ntok[line] == SIZE_MAX) {
 		size_t len;
@@ -173,6 +215,30 @@ bool course_evidence_tokens(const struct evfile *cev, size_t line, const struct 
 	*out = e->line_tok[line];
 	*n = e->line_ntok[line];
 	return true;
+}
+
+static void drop_tokens(struct evfile *e)
+{
+	if (e->line_tok)
+		for (size_t l = 0; l <= e->ev.tf.n_lines; l++)
+			free(e->line_tok[l]);
+	free(e->line_tok);
+	free(e->line_ntok);
+	e->line_tok = NULL;
+	e->line_ntok = NULL;
+}
+
+void course_page_done(void)
+{
+	for (size_t i = 0; i < n_in_use; i++) {
+		in_use[i]->in_use = false;
+		if (in_use[i]->state == LOAD_OK && in_use[i]->resident)
+			unload_program(in_use[i]);
+	}
+	n_in_use = 0;
+	for (size_t i = 0; i < n_tokenised; i++)
+		drop_tokens(tokenised[i]);
+	n_tokenised = 0;
 }
 
 bool course_report_unusable(enum load_state state, const char *why, const char *path, struct diag_loc at,
@@ -451,6 +517,9 @@ void course_release(void)
 		proghdr_free(&p->hdr);
 		free(p);
 	}
+	free(in_use);
+	in_use = NULL;
+	n_in_use = cap_in_use = 0;
 	free(programs);
 	programs = NULL;
 	n_programs = cap_programs = 0;
@@ -459,14 +528,13 @@ void course_release(void)
 		struct evfile *e = evfiles[i];
 		free(e->path);
 		free(e->lesson);
-		if (e->line_tok)
-			for (size_t l = 0; l <= e->ev.tf.n_lines; l++)
-				free(e->line_tok[l]);
-		free(e->line_tok);
-		free(e->line_ntok);
+		drop_tokens(e);
 		evidence_free(&e->ev);
 		free(e);
 	}
+	free(tokenised);
+	tokenised = NULL;
+	n_tokenised = cap_tokenised = 0;
 	free(evfiles);
 	evfiles = NULL;
 	n_evfiles = cap_evfiles = 0;

@@ -31,6 +31,8 @@ struct program {
 	struct snippet_set snippets;
 	struct proghdr hdr;
 	char sha256[SHA256_HEX_LEN + 1]; /* proghdr_source_sha256: Verified paragraph left out */
+	bool resident;         /* tf, snippets and hdr are loaded (course_page_done frees them) */
+	bool in_use;           /* handed out since the last course_page_done */
 };
 
 struct evfile {
@@ -57,6 +59,16 @@ struct evfile *course_evidence(const char *relpath);
  * cache): *n of them at *out.  false when ev is not the cache's (update
  * loads its own) or the line is not in it: the caller scans it itself. */
 bool course_evidence_tokens(const struct evfile *ev, size_t line, const struct num_token **out, size_t *n);
+
+/* A page's checks have ended: the evidence numbers tokenised for it are
+ * freed (they are tokenised again if a later page asks; nothing keeps a
+ * pointer to them past a page: banks copy the tokens), and so are the
+ * texts of the programs it used: memory stays flat per page.  A program
+ * asked for again (its README's checks, another page) is read again
+ * without reporting its snippet problems a second time; its state,
+ * reasons and source-sha256 are those of the first read.  A pointer from
+ * course_program() is valid until the next course_page_done(). */
+void course_page_done(void);
 
 /* Reports why a named file could not be used, at the naming place (at),
  * with a note saying what named it.  Returns true when it reported. */

@@ -173,6 +173,8 @@ int textfile_read(const char *fspath, const char *display, struct textfile *tf, 
 		return -1;
 	}
 	fclose(f);
+	if (cap - n > 64) /* the doubling that found the end: the course cache keeps every file */
+		raw = xrealloc(raw, n + 1);
 	tf->path = xstrdup(display);
 	normalise_and_index(tf, raw, n);
 	return 0;
