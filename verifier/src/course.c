@@ -228,8 +228,23 @@ static void drop_tokens(struct evfile *e)
 	e->line_ntok = NULL;
 }
 
+static unsigned long generation;
+
+unsigned long course_generation(void)
+{
+	return generation;
+}
+
+bool course_evidence_cached(const struct evfile *cev)
+{
+	size_t at;
+	return cev->state == LOAD_OK && strmap_get(&evfile_index, cev->path, strlen(cev->path), &at) &&
+	       evfiles[at] == cev;
+}
+
 void course_page_done(void)
 {
+	generation++;
 	for (size_t i = 0; i < n_in_use; i++) {
 		in_use[i]->in_use = false;
 		if (in_use[i]->state == LOAD_OK && in_use[i]->resident)
@@ -509,6 +524,7 @@ bool course_verified_path(const struct proghdr *h, size_t *start, size_t *end)
 
 void course_release(void)
 {
+	generation++;
 	for (size_t i = 0; i < n_programs; i++) {
 		struct program *p = programs[i];
 		free(p->path);

@@ -69,6 +69,11 @@ bool course_evidence_tokens(const struct evfile *ev, size_t line, const struct n
  * reasons and source-sha256 are those of the first read.  A pointer from
  * course_program() is valid until the next course_page_done(). */
 void course_page_done(void);
+/* A count that changes whenever course_page_done() or course_release()
+ * frees what a memo of a course file may point into. */
+unsigned long course_generation(void);
+/* True when ev is a loaded (LOAD_OK) file of the course cache. */
+bool course_evidence_cached(const struct evfile *ev);
 
 /* Reports why a named file could not be used, at the naming place (at),
  * with a note saying what named it.  Returns true when it reported. */
