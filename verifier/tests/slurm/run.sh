@@ -190,7 +190,7 @@ count_evidence() {
 EVCHECK=$T/evcheck
 SRC=$(cd "$HERE/../../src" && pwd)
 cc -std=c11 -D_XOPEN_SOURCE=700 -I"$SRC" "$CAPTESTS/evcheck.c" "$SRC/evidence.c" "$SRC/textfile.c" \
-	"$SRC/sha256.c" "$SRC/diag.c" "$SRC/util.c" -lcrypto -o "$EVCHECK" 2>/dev/null ||
+	"$SRC/sha256.c" "$SRC/strmap.c" "$SRC/diag.c" "$SRC/util.c" -lcrypto -o "$EVCHECK" 2>/dev/null ||
 	{ printf '#!/bin/sh\nexit 1\n' >"$EVCHECK"; chmod +x "$EVCHECK"; }
 
 # ---- the cases ----
