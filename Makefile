@@ -106,12 +106,24 @@ verify: $(DEPS_FULL)
 
 # Without nvcc it says so, and leaves the line in build/.skipped for the
 # last line of `make test`.
+# The lesson programs are built again only when a file under programs/ (a
+# source, its Build: line), nvcc or coursecheck-capture changed since the
+# last clean build: the key of that build is kept in $(BUILD)/programs.key.
 programs: $(BUILD)/coursecheck-capture
 	@if command -v nvcc >/dev/null 2>&1; then \
+		key=$$( { find programs -type f | LC_ALL=C sort | xargs sha256sum; nvcc --version; \
+			sha256sum $(BUILD)/coursecheck-capture; } 2>&1 | sha256sum | cut -d' ' -f1); \
+		if [ -f $(BUILD)/programs.key ] && [ "$$(cat $(BUILD)/programs.key)" = "$$key" ] && [ -f $(BUILD)/.programs.log ]; then \
+			sed -n 's/^capture: [0-9]* lessons*, \([0-9]*\) built, \([0-9]*\) failed$$/programs: \1 passed, \2 failed (unchanged since their last build: not rebuilt)/p' \
+				$(BUILD)/.programs.log; \
+			exit 0; \
+		fi; \
+		rm -f $(BUILD)/programs.key; \
 		$(BUILD)/coursecheck-capture --build-only $(BUILD)/programs 2>$(BUILD)/.programs.log; rc=$$?; \
 		cat $(BUILD)/.programs.log; \
 		sed -n 's/^capture: [0-9]* lessons*, \([0-9]*\) built, \([0-9]*\) failed$$/programs: \1 passed, \2 failed/p' \
 			$(BUILD)/.programs.log; \
+		if [ $$rc = 0 ]; then echo "$$key" > $(BUILD)/programs.key; fi; \
 		exit $$rc; \
 	else echo "programs: nvcc not found: lesson programs NOT compiled (install the CUDA toolkit)"; \
 		echo "lesson programs not compiled: nvcc not found" >> $(BUILD)/.skipped; fi
@@ -199,10 +211,13 @@ wiring-test: $(BUILD)/coursecheck | $(DEPS_TEST)
 	@sh verifier/tests/wiring/run.sh $(BUILD)/coursecheck
 
 # Every suite ends on "NAME: N passed, N failed"; the last line repeats
-# what was skipped.
+# what was skipped.  The binaries (plain and sanitized) and the unit tests
+# are built first on every core (TEST_JOBS), then the suites run one by one.
+TEST_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 test: $(DEPS_FULL) $(DEPS_TEST)
 	@rm -f $(BUILD)/.skipped
-	@$(MAKE) --no-print-directory $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(BUILD)/coursecheck $(BUILD)/coursecheck-capture \
+		$(BUILD)/asan/coursecheck $(BUILD)/asan/coursecheck-capture $(UNIT_TESTS)
 	@$(MAKE) --no-print-directory deps-test
 	@$(MAKE) --no-print-directory folder-test
 	@$(MAKE) --no-print-directory unit

@@ -27,6 +27,13 @@ ev=$(sed -n 's/^evidence: //p' "$page" | head -n 1)
 [ -f "$repo/$prog" ] && [ -f "$repo/$ev" ] || { echo "gen-course: $page names no readable program or evidence" >&2; exit 2; }
 progfile=$(basename "$prog")
 evfile=$(basename "$ev")
+# The copies' evidence is re-sealed to the program as it is now: the real
+# lesson's evidence may be stale between a program change and its next
+# capture on the H200, and a benchmark measures checking, not that state.
+# (The generated courses are benchmark inputs, never evidence.)
+cc=${COURSECHECK:-$repo/build/coursecheck}
+sha=$("$cc" source-sha256 "$repo/$prog" | cut -d' ' -f1)
+[ -n "$sha" ] || { echo "gen-course: '$cc source-sha256' failed (build coursecheck first)" >&2; exit 2; }
 
 mkdir -p "$out/pages" "$out/programs" "$out/evidence"
 tmpl=$out/.template.md
@@ -71,7 +78,7 @@ while [ "$i" -le "$n" ]; do
 	l=$(printf 'l%05d-scan' "$i")
 	mkdir -p "$out/programs/$l" "$out/evidence/$l"
 	sed "s|evidence/$src/|evidence/$l/|g" "$repo/$prog" > "$out/programs/$l/$progfile"
-	sed "s|^lesson: $src\$|lesson: $l|; s|^program: programs/$src/|program: programs/$l/|" "$repo/$ev" \
+	sed "s|^lesson: $src\$|lesson: $l|; s|^program: programs/$src/|program: programs/$l/|; s|^source-sha256: .*|source-sha256: $sha|" "$repo/$ev" \
 		> "$out/evidence/$l/$evfile"
 	sed "s|$src|$l|g" "$tmpl" > "$out/pages/$l.md"
 	if [ "$shape" = cite ] && [ "$i" -gt 1 ]; then

@@ -11,12 +11,18 @@
 static void add_line_from(struct bank *b, const struct evfile *ev, const char *s, size_t len, size_t line,
 			  size_t stdout_index, const char *where)
 {
-	struct num_token *toks;
-	size_t n = numtok_scan(s, len, &toks);
-	for (size_t i = 0; i < n; i++) {
-		b->v = xgrow(b->v, &b->cap, b->n + 1, sizeof *b->v);
-		b->v[b->n++] = (struct bank_entry){toks[i], ev, line, stdout_index, where};
-	}
+	const struct num_token *shared;
+	struct num_token *toks = NULL;
+	size_t n;
+	/* a whole stdout line of the first run: its file's tokens are cached,
+	 * each line tokenised once; other text (another run's line, a header
+	 * value) is scanned as given */
+	if (where || !course_evidence_tokens(ev, line, &shared, &n))
+		n = numtok_scan(s, len, &toks), shared = toks;
+	if (n)
+		b->v = xgrow(b->v, &b->cap, b->n + n, sizeof *b->v);
+	for (size_t i = 0; i < n; i++)
+		b->v[b->n++] = (struct bank_entry){shared[i], ev, line, stdout_index, where};
 	free(toks);
 }
 

@@ -723,6 +723,8 @@ static void check_plain_table(struct numbers *nb, struct page_block *b)
 	}
 }
 
+static void release_cited(void);
+
 void check_numbers(struct page_ctx *ctx)
 {
 	struct numbers nb = {.ctx = ctx};
@@ -762,9 +764,13 @@ void check_numbers(struct page_ctx *ctx)
 	}
 	claims_release_names();
 	bank_free(&nb.bank);
+	release_cited();
 }
 
-void check_numbers_release(void)
+/* The banks of the lessons a page cited, freed when its checks end: kept
+ * for the run, a course whose every page cites grew by a bank a lesson.
+ * A lesson cited again is banked again from the course cache. */
+static void release_cited(void)
 {
 	for (size_t i = 0; i < n_cited; i++) {
 		free(cited[i].lesson);
@@ -774,6 +780,11 @@ void check_numbers_release(void)
 	cited = NULL;
 	n_cited = cap_cited = 0;
 	strmap_free(&cited_names);
+}
+
+void check_numbers_release(void)
+{
+	release_cited();
 	for (size_t i = 0; i < n_cite_pages; i++) {
 		free(cite_pages[i].lesson);
 		for (size_t k = 0; k < cite_pages[i].n_evidence; k++)

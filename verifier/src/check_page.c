@@ -233,6 +233,7 @@ int check_page(const char *relpath, const struct check_opts *opts, struct ledger
 	diag_file_begin(relpath);
 	int rc = check_page_file(relpath, opts, lg);
 	diag_file_end();
+	course_page_done(); /* the page's evidence numbers: memory stays flat per page */
 	return rc;
 }
 

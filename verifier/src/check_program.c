@@ -168,6 +168,7 @@ void check_program(const char *lesson, const struct check_opts *opts)
 	diag_file_begin(folder);
 	check_program_files(lesson, opts);
 	diag_file_end();
+	course_page_done(); /* the program's text: memory stays flat per lesson */
 	free(folder);
 }
 

@@ -15,6 +15,7 @@
 #include "diag.h"
 #include "proghdr.h"
 #include "numtok.h"
+#include "place.h"
 #include "re.h"
 #include "repo.h"
 #include "report.h"
@@ -172,6 +173,7 @@ static char *operand_path(const char *arg)
 void cli_release(void)
 {
 	check_numbers_release();
+	place_release_memo();
 	course_release();
 	re_release_all();
 	numtok_release_patterns();

@@ -12,10 +12,15 @@
 #include "lessonfiles.h"
 #include "re.h"
 #include "repo.h"
+#include "strmap.h"
 #include "util.h"
 
+/* Loaded files, each found by its path through a hash index (a linear
+ * scan made a 10,000-lesson course quadratic).  The keys are the objects'
+ * own path strings, which live until course_release(). */
 static struct program **programs;
 static size_t n_programs, cap_programs;
+static struct strmap program_index;
 static struct evfile **evfiles;
 /* course_lesson_files()'s cache */
 struct lesson_files_entry {
@@ -27,6 +32,10 @@ struct lesson_files_entry {
 static struct lesson_files_entry *lesson_files;
 static size_t n_lesson_files, cap_lesson_files;
 static size_t n_evfiles, cap_evfiles;
+static struct strmap evfile_index;
+/* evidence files whose numbers are tokenised now (course_page_done frees them) */
+static struct evfile **tokenised;
+static size_t n_tokenised, cap_tokenised;
 
 static enum load_state resolve(const char *relpath, char **fs, const char **why)
 {
@@ -40,34 +49,72 @@ static enum load_state resolve(const char *relpath, char **fs, const char **why)
 	}
 }
 
+/* programs handed out since the last course_page_done */
+static struct program **in_use;
+static size_t n_in_use, cap_in_use;
+
+static struct program *use(struct program *p)
+{
+	if (!p->in_use) {
+		p->in_use = true;
+		in_use = xgrow(in_use, &cap_in_use, n_in_use + 1, sizeof *in_use);
+		in_use[n_in_use++] = p;
+	}
+	return p;
+}
+
+/* Reads p's text and parses it; report: first read (its problems are
+ * reported and its source-sha256 taken) or a read again after
+ * course_page_done (silent). */
+static void load_program(struct program *p, bool report)
+{
+	char *fs;
+	p->state = resolve(p->path, &fs, &p->why);
+	if (p->state != LOAD_OK)
+		return;
+	if (textfile_read(fs, p->path, &p->tf, &p->why) != 0) {
+		p->state = LOAD_MISSING;
+		free(fs);
+		return;
+	}
+	free(fs);
+	if (report ? textfile_report_encoding(&p->tf, "program") : p->tf.not_utf8) { /* no parser sees it */
+		p->state = LOAD_MALFORMED;
+		return;
+	}
+	p->resident = true;
+	snippet_scan(&p->tf, report, &p->snippets);
+	proghdr_parse(&p->tf, &p->hdr);
+	if (report)
+		proghdr_source_sha256(&p->tf, p->sha256);
+}
+
+static void unload_program(struct program *p)
+{
+	textfile_free(&p->tf);
+	snippet_set_free(&p->snippets);
+	proghdr_free(&p->hdr);
+	memset(&p->tf, 0, sizeof p->tf);
+	memset(&p->hdr, 0, sizeof p->hdr);
+	p->resident = false;
+}
+
 struct program *course_program(const char *relpath)
 {
-	for (size_t i = 0; i < n_programs; i++)
-		if (strcmp(programs[i]->path, relpath) == 0)
-			return programs[i];
+	size_t at;
+	if (strmap_get(&program_index, relpath, strlen(relpath), &at)) {
+		struct program *p = programs[at];
+		if (p->state == LOAD_OK && !p->resident)
+			load_program(p, false);
+		return use(p);
+	}
 	struct program *p = xcalloc(1, sizeof *p);
 	p->path = xstrdup(relpath);
 	programs = xgrow(programs, &cap_programs, n_programs + 1, sizeof *programs);
+	strmap_add(&program_index, p->path, strlen(p->path), n_programs, NULL);
 	programs[n_programs++] = p;
-
-	char *fs;
-	p->state = resolve(relpath, &fs, &p->why);
-	if (p->state != LOAD_OK)
-		return p;
-	if (textfile_read(fs, relpath, &p->tf, &p->why) != 0) {
-		p->state = LOAD_MISSING;
-		free(fs);
-		return p;
-	}
-	free(fs);
-	if (textfile_report_encoding(&p->tf, "program")) { /* no parser sees it */
-		p->state = LOAD_MALFORMED;
-		return p;
-	}
-	snippet_scan(&p->tf, true, &p->snippets);
-	proghdr_parse(&p->tf, &p->hdr);
-	proghdr_source_sha256(&p->tf, p->sha256);
-	return p;
+	load_program(p, true);
+	return use(p);
 }
 
 static char *lesson_of_path(const char *relpath)
@@ -107,13 +154,14 @@ static void check_repeat_values(struct evfile *e, const char *relpath)
 
 struct evfile *course_evidence(const char *relpath)
 {
-	for (size_t i = 0; i < n_evfiles; i++)
-		if (strcmp(evfiles[i]->path, relpath) == 0)
-			return evfiles[i];
+	size_t at;
+	if (strmap_get(&evfile_index, relpath, strlen(relpath), &at))
+		return evfiles[at];
 	struct evfile *e = xcalloc(1, sizeof *e);
 	e->path = xstrdup(relpath);
 	e->lesson = lesson_of_path(relpath);
 	evfiles = xgrow(evfiles, &cap_evfiles, n_evfiles + 1, sizeof *evfiles);
+	strmap_add(&evfile_index, e->path, strlen(e->path), n_evfiles, NULL);
 	evfiles[n_evfiles++] = e;
 
 	char *fs;
@@ -152,6 +200,72 @@ struct evfile *course_evidence(const char *relpath)
 	return e;
 }
 
+bool course_evidence_tokens(const struct evfile *cev, size_t line, const struct num_token **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	size_t at;
+	if (cev->state != LOAD_OK || line == 0 || line > cev->ev.tf.n_lines ||
+	    !strmap_get(&evfile_index, cev->path, strlen(cev->path), &at) || evfiles[at] != cev)
+		return false;
+	struct evfile *e = evfiles[at]; /* the cache's own, writable copy */
+	if (!e->line_tok) {
+		e->line_tok = xcalloc(e->ev.tf.n_lines + 1, sizeof *e->line_tok);
+		e->line_ntok = xmalloc((e->ev.tf.n_lines + 1) * sizeof *e->line_ntok);
+		for (size_t i = 0; i <= e->ev.tf.n_lines; i++)
+			e->line_ntok[i] = SIZE_MAX;
+		tokenised = xgrow(tokenised, &cap_tokenised, n_tokenised + 1, sizeof *tokenised);
+		tokenised[n_tokenised++] = e;
+	}
+	if (e->line_ntok[line] == SIZE_MAX) {
+		size_t len;
+		const char *s = textfile_line(&e->ev.tf, line, &len);
+		e->line_ntok[line] = numtok_scan(s, len, &e->line_tok[line]);
+	}
+	*out = e->line_tok[line];
+	*n = e->line_ntok[line];
+	return true;
+}
+
+static void drop_tokens(struct evfile *e)
+{
+	if (e->line_tok)
+		for (size_t l = 0; l <= e->ev.tf.n_lines; l++)
+			free(e->line_tok[l]);
+	free(e->line_tok);
+	free(e->line_ntok);
+	e->line_tok = NULL;
+	e->line_ntok = NULL;
+}
+
+static unsigned long generation;
+
+unsigned long course_generation(void)
+{
+	return generation;
+}
+
+bool course_evidence_cached(const struct evfile *cev)
+{
+	size_t at;
+	return cev->state == LOAD_OK && strmap_get(&evfile_index, cev->path, strlen(cev->path), &at) &&
+	       evfiles[at] == cev;
+}
+
+void course_page_done(void)
+{
+	generation++;
+	for (size_t i = 0; i < n_in_use; i++) {
+		in_use[i]->in_use = false;
+		if (in_use[i]->state == LOAD_OK && in_use[i]->resident)
+			unload_program(in_use[i]);
+	}
+	n_in_use = 0;
+	for (size_t i = 0; i < n_tokenised; i++)
+		drop_tokens(tokenised[i]);
+	n_tokenised = 0;
+}
+
 bool course_report_unusable(enum load_state state, const char *why, const char *path, struct diag_loc at,
 			    const char *what)
 {
@@ -173,14 +287,17 @@ bool course_report_unusable(enum load_state state, const char *why, const char *
  * once for every page that would have listed it. */
 static char **reported;
 static size_t n_reported, cap_reported;
+static struct strmap reported_index;
 
 static bool report_once(const char *rel)
 {
-	for (size_t i = 0; i < n_reported; i++)
-		if (strcmp(reported[i], rel) == 0)
-			return false;
+	size_t seen;
+	if (strmap_get(&reported_index, rel, strlen(rel), &seen))
+		return false;
 	reported = xgrow(reported, &cap_reported, n_reported + 1, sizeof *reported);
-	reported[n_reported++] = xstrdup(rel);
+	reported[n_reported] = xstrdup(rel);
+	strmap_add(&reported_index, reported[n_reported], strlen(rel), n_reported, NULL);
+	n_reported++;
 	return true;
 }
 
@@ -232,15 +349,28 @@ static DIR *open_folder(const char *rel, bool required, const char *what, char *
 	return dir;
 }
 
-/* Opens and closes: true when rel is listable or absent. */
+/* Folders already opened by folder_usable(), with the answer: each is
+ * opened once a run, not once for every page of its lesson. */
+static char **opened;
+static size_t n_opened, cap_opened;
+static struct strmap opened_index;
+
+/* Opens and closes (once a run): true when rel is listable or absent. */
 static bool folder_usable(const char *rel, const char *what)
 {
+	size_t known;
+	if (strmap_get(&opened_index, rel, strlen(rel), &known))
+		return known != 0;
 	char *fs;
 	bool bad;
 	DIR *dir = open_folder(rel, false, what, &fs, &bad);
 	if (dir)
 		closedir(dir);
 	free(fs);
+	opened = xgrow(opened, &cap_opened, n_opened + 1, sizeof *opened);
+	opened[n_opened] = xstrdup(rel);
+	strmap_add(&opened_index, opened[n_opened], strlen(rel), !bad, NULL);
+	n_opened++;
 	return !bad;
 }
 
@@ -420,6 +550,7 @@ static void release_lesson_files(void)
 
 void course_release(void)
 {
+	generation++;
 	for (size_t i = 0; i < n_programs; i++) {
 		struct program *p = programs[i];
 		free(p->path);
@@ -428,23 +559,39 @@ void course_release(void)
 		proghdr_free(&p->hdr);
 		free(p);
 	}
+	free(in_use);
+	in_use = NULL;
+	n_in_use = cap_in_use = 0;
 	free(programs);
 	programs = NULL;
 	n_programs = cap_programs = 0;
+	strmap_free(&program_index);
 	for (size_t i = 0; i < n_evfiles; i++) {
 		struct evfile *e = evfiles[i];
 		free(e->path);
 		free(e->lesson);
+		drop_tokens(e);
 		evidence_free(&e->ev);
 		free(e);
 	}
+	free(tokenised);
+	tokenised = NULL;
+	n_tokenised = cap_tokenised = 0;
 	free(evfiles);
 	evfiles = NULL;
 	n_evfiles = cap_evfiles = 0;
 	release_lesson_files();
+	strmap_free(&evfile_index);
 	for (size_t i = 0; i < n_reported; i++)
 		free(reported[i]);
 	free(reported);
 	reported = NULL;
 	n_reported = cap_reported = 0;
+	strmap_free(&reported_index);
+	for (size_t i = 0; i < n_opened; i++)
+		free(opened[i]);
+	free(opened);
+	opened = NULL;
+	n_opened = cap_opened = 0;
+	strmap_free(&opened_index);
 }

@@ -15,6 +15,7 @@
 
 #include "diag.h"
 #include "evidence.h"
+#include "numtok.h"
 #include "proghdr.h"
 #include "sha256.h"
 #include "snippet.h"
@@ -30,6 +31,8 @@ struct program {
 	struct snippet_set snippets;
 	struct proghdr hdr;
 	char sha256[SHA256_HEX_LEN + 1]; /* proghdr_source_sha256: Verified paragraph left out */
+	bool resident;         /* tf, snippets and hdr are loaded (course_page_done frees them) */
+	bool in_use;           /* handed out since the last course_page_done */
 };
 
 struct evfile {
@@ -39,12 +42,38 @@ struct evfile {
 	struct evidence ev;
 	bool intact;           /* body matches body-sha256 */
 	char *lesson;          /* the lesson folder it sits in (evidence/LESSON/...) */
+	/* numbers of each file line, tokenised on first use
+	 * (course_evidence_tokens); NULL until then */
+	struct num_token **line_tok;
+	size_t *line_ntok;     /* SIZE_MAX: line not tokenised yet */
 };
 
 /* Loads (once) the program at relpath.  Never NULL; check ->state. */
 struct program *course_program(const char *relpath);
 /* Loads (once) the evidence at relpath.  Never NULL; check ->state. */
 struct evfile *course_evidence(const char *relpath);
+
+/* The numbers of file line `line` (1-based) of an evidence file loaded by
+ * course_evidence(), as numtok_scan() reads them, tokenised once a run and
+ * shared by every page and check that asks (read-only; owned by the course
+ * cache): *n of them at *out.  false when ev is not the cache's (update
+ * loads its own) or the line is not in it: the caller scans it itself. */
+bool course_evidence_tokens(const struct evfile *ev, size_t line, const struct num_token **out, size_t *n);
+
+/* A page's checks have ended: the evidence numbers tokenised for it are
+ * freed (they are tokenised again if a later page asks; nothing keeps a
+ * pointer to them past a page: banks copy the tokens), and so are the
+ * texts of the programs it used: memory stays flat per page.  A program
+ * asked for again (its README's checks, another page) is read again
+ * without reporting its snippet problems a second time; its state,
+ * reasons and source-sha256 are those of the first read.  A pointer from
+ * course_program() is valid until the next course_page_done(). */
+void course_page_done(void);
+/* A count that changes whenever course_page_done() or course_release()
+ * frees what a memo of a course file may point into. */
+unsigned long course_generation(void);
+/* True when ev is a loaded (LOAD_OK) file of the course cache. */
+bool course_evidence_cached(const struct evfile *ev);
 
 /* Reports why a named file could not be used, at the naming place (at),
  * with a note saying what named it.  Returns true when it reported. */

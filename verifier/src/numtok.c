@@ -380,6 +380,28 @@ static size_t shortest_digits(double mag, char digits[20], int *exp10)
 		*exp10 = 0;
 		return 1;
 	}
+	if (mag < 9007199254740992.0 && mag == floor(mag)) {
+		/* An integer below 2^53: doubles are spaced at most 1 apart
+		 * there, so its shortest digits are its own digits with the
+		 * trailing zeros taken into the exponent (what the printf loop
+		 * below finds, without it). */
+		uint64_t v = (uint64_t)mag;
+		int zeros = 0;
+		while (v % 10 == 0) {
+			v /= 10;
+			zeros++;
+		}
+		char rev[20];
+		size_t n = 0;
+		while (v) {
+			rev[n++] = (char)('0' + v % 10);
+			v /= 10;
+		}
+		for (size_t i = 0; i < n; i++)
+			digits[i] = rev[n - 1 - i];
+		*exp10 = zeros;
+		return n;
+	}
 	for (int precision = 1;; precision++) {
 		char sci[48], back[48];
 		snprintf(sci, sizeof sci, "%.*e", precision - 1, mag);
@@ -505,6 +527,20 @@ static bool same_at_decimals(double a, double b, int decimals)
 bool numtok_traces_to(const struct num_token *page, const struct num_token *bank)
 {
 	int finest = page->decimals > bank->decimals ? page->decimals : bank->decimals;
+	/* Cheap answers before the exact decimal rounding: both roundings
+	 * below put the two values within one unit of the page's last place
+	 * (finest is at least as fine), so values further apart than that
+	 * (with slack for binary error) trace at neither; one double rounds
+	 * the same way twice. */
+	if (page->decimals >= -NUMTOK_MAX_DIGITS && page->decimals <= NUMTOK_MAX_DIGITS &&
+	    finest <= NUMTOK_MAX_DIGITS && isfinite(page->value) && isfinite(bank->value)) {
+		if (page->value == bank->value)
+			return true;
+		double unit = pow(10, -page->decimals);
+		double big = fmax(fabs(page->value), fabs(bank->value));
+		if (fabs(page->value - bank->value) > 2 * unit + 1e-9 * big)
+			return false;
+	}
 	if (same_at_decimals(page->value, bank->value, finest))
 		return true;
 	/* The page is exact at its own decimals, so rounding both there is

@@ -9,6 +9,7 @@
 
 #include "align.h"
 #include "capture_repeats.h"
+#include "strmap.h"
 #include "util.h"
 
 /* ---- names --------------------------------------------------------------- */
@@ -150,6 +151,167 @@ static void find_header(const struct evfile *ev, const char *key, struct place_h
 	}
 }
 
+/* ---- a memo of one evidence file's names ---------------------------------- */
+
+/* place_name asks place_find about one evidence file for every traced
+ * number of a page, once or twice, and each ask read every stdout line's
+ * names again.  The memo holds, for the cached file asked about last,
+ * each key's first hits and each row name's lines, found once; it is
+ * valid while the course's generation stands (course_generation). */
+#define MEMO_HITS 4
+struct memo_key {
+	size_t count;
+	struct place_hit hit[MEMO_HITS];
+};
+struct memo_row {
+	size_t first, last; /* stdout lines; next_row chains them in order */
+};
+static struct {
+	const struct evfile *ev;
+	unsigned long gen;
+	struct strmap keys, rows;
+	struct memo_key *key;
+	size_t n_key, cap_key;
+	struct memo_row *row;
+	size_t n_row, cap_row;
+	size_t *next_row;
+	char **str;
+	size_t n_str, cap_str;
+} memo;
+
+static void memo_clear(void)
+{
+	strmap_free(&memo.keys);
+	strmap_free(&memo.rows);
+	free(memo.key);
+	free(memo.row);
+	free(memo.next_row);
+	for (size_t i = 0; i < memo.n_str; i++)
+		free(memo.str[i]);
+	free(memo.str);
+	memset(&memo, 0, sizeof memo);
+}
+
+static void memo_keep(char *s)
+{
+	memo.str = xgrow(memo.str, &memo.cap_str, memo.n_str + 1, sizeof *memo.str);
+	memo.str[memo.n_str++] = s;
+}
+
+static void memo_add_key(char *key, struct place_hit h)
+{
+	size_t at;
+	if (!strmap_get(&memo.keys, key, strlen(key), &at)) {
+		memo_keep(key);
+		at = memo.n_key;
+		memo.key = xgrow(memo.key, &memo.cap_key, memo.n_key + 1, sizeof *memo.key);
+		memo.key[memo.n_key++] = (struct memo_key){0};
+		strmap_add(&memo.keys, key, strlen(key), at, NULL);
+	} else {
+		free(key);
+	}
+	struct memo_key *mk = &memo.key[at];
+	if (mk->count < MEMO_HITS)
+		mk->hit[mk->count] = h;
+	mk->count++;
+}
+
+static void memo_add_row(char *row, size_t k)
+{
+	size_t at;
+	memo.next_row[k] = SIZE_MAX;
+	if (!strmap_get(&memo.rows, row, strlen(row), &at)) {
+		memo_keep(row);
+		at = memo.n_row;
+		memo.row = xgrow(memo.row, &memo.cap_row, memo.n_row + 1, sizeof *memo.row);
+		memo.row[memo.n_row++] = (struct memo_row){k, k};
+		strmap_add(&memo.rows, row, strlen(row), at, NULL);
+		return;
+	}
+	free(row);
+	memo.next_row[memo.row[at].last] = k;
+	memo.row[at].last = k;
+}
+
+/* The memo for ev, built when it is another file or the course moved on;
+ * false when ev is not a file of the course cache (no memo then). */
+static bool memo_for(const struct evfile *ev)
+{
+	if (memo.ev == ev && memo.gen == course_generation())
+		return true;
+	memo_clear();
+	if (!course_evidence_cached(ev))
+		return false;
+	memo.ev = ev;
+	memo.gen = course_generation();
+	memo.next_row = xmalloc((ev->ev.n_stdout + 1) * sizeof *memo.next_row);
+	for (size_t k = 0; k < ev->ev.n_stdout; k++) {
+		size_t sl;
+		const char *s = evidence_stdout(&ev->ev, k, &sl);
+		const struct num_token *t;
+		size_t nt;
+		if (!course_evidence_tokens(ev, ev->ev.stdout_first + k, &t, &nt)) {
+			memo_clear();
+			return false;
+		}
+		memo.next_row[k] = SIZE_MAX;
+		if (nt)
+			memo_add_row(row_name(s, sl, t, nt), k);
+		for (size_t i = 0; i < nt; i++) {
+			char *key = key_name(s, t, i);
+			if (key)
+				memo_add_key(key, (struct place_hit){ev, k, ev->ev.stdout_first + k, t[i]});
+		}
+	}
+	return true;
+}
+
+void place_release_memo(void)
+{
+	memo_clear();
+}
+
+/* The hits of [ROW | COLUMN] on stdout line k (tokens t[0..nt)). */
+static void column_hits(const struct evfile *ev, size_t k, const struct num_token *t, size_t nt, const char *column,
+			struct place_hit *hits, size_t max, size_t *n)
+{
+	for (size_t i = 0; i < nt; i++) {
+		char rn[256], cn[256];
+		align_place_names(&ev->ev, k, &t[i], rn, sizeof rn, cn, sizeof cn);
+		struct buf c = {0};
+		squeeze(&c, cn, strlen(cn));
+		if (c.len && strcmp(c.s, column) == 0)
+			add_hit(hits, max, n, (struct place_hit){ev, k, ev->ev.stdout_first + k, t[i]});
+		buf_free(&c);
+	}
+}
+
+/* place_find through the memo: the same hits in the same order. */
+static size_t find_memo(const struct evfile *ev, const struct wanted *w, struct place_hit *hits, size_t max)
+{
+	size_t n = 0, at;
+	if (!w->column) {
+		find_header(ev, w->row, hits, max, &n);
+		if (strmap_get(&memo.keys, w->row, strlen(w->row), &at)) {
+			const struct memo_key *mk = &memo.key[at];
+			for (size_t i = 0; i < mk->count && i < MEMO_HITS; i++)
+				add_hit(hits, max, &n, mk->hit[i]);
+			if (mk->count > MEMO_HITS)
+				n += mk->count - MEMO_HITS;
+		}
+		return n;
+	}
+	if (!strmap_get(&memo.rows, w->row, strlen(w->row), &at))
+		return 0;
+	for (size_t k = memo.row[at].first; k != SIZE_MAX; k = memo.next_row[k]) {
+		const struct num_token *t;
+		size_t nt;
+		course_evidence_tokens(ev, ev->ev.stdout_first + k, &t, &nt);
+		column_hits(ev, k, t, nt, w->column, hits, max, &n);
+	}
+	return n;
+}
+
 size_t place_find(const struct evfile *ev, const char *text, size_t len, struct place_hit *hits, size_t max,
 		  char *err, size_t errlen)
 {
@@ -157,26 +319,28 @@ size_t place_find(const struct evfile *ev, const char *text, size_t len, struct 
 	if (!parse_wanted(text, len, &w, err, errlen))
 		return SIZE_MAX;
 	size_t n = 0;
+	if (max <= MEMO_HITS && memo_for(ev)) {
+		n = find_memo(ev, &w, hits, max);
+		free(w.row);
+		free(w.column);
+		return n;
+	}
 	if (!w.column)
 		find_header(ev, w.row, hits, max, &n);
 	for (size_t k = 0; k < ev->ev.n_stdout; k++) {
 		size_t sl;
 		const char *s = evidence_stdout(&ev->ev, k, &sl);
-		struct num_token *t;
-		size_t nt = numtok_scan(s, sl, &t);
+		const struct num_token *t;
+		struct num_token *own = NULL;
+		size_t nt;
+		if (!course_evidence_tokens(ev, ev->ev.stdout_first + k, &t, &nt)) /* tokenised once a run */
+			nt = numtok_scan(s, sl, &own), t = own;
 		if (w.column && nt) {
 			char *row = row_name(s, sl, t, nt);
 			bool same = strcmp(row, w.row) == 0;
 			free(row);
-			for (size_t i = 0; same && i < nt; i++) {
-				char rn[256], cn[256];
-				align_place_names(&ev->ev, k, &t[i], rn, sizeof rn, cn, sizeof cn);
-				struct buf c = {0};
-				squeeze(&c, cn, strlen(cn));
-				if (c.len && strcmp(c.s, w.column) == 0)
-					add_hit(hits, max, &n, (struct place_hit){ev, k, ev->ev.stdout_first + k, t[i]});
-				buf_free(&c);
-			}
+			if (same)
+				column_hits(ev, k, t, nt, w.column, hits, max, &n);
 		}
 		for (size_t i = 0; !w.column && i < nt; i++) {
 			char *key = key_name(s, t, i);
@@ -184,7 +348,7 @@ size_t place_find(const struct evfile *ev, const char *text, size_t len, struct 
 				add_hit(hits, max, &n, (struct place_hit){ev, k, ev->ev.stdout_first + k, t[i]});
 			free(key);
 		}
-		free(t);
+		free(own);
 	}
 	free(w.row);
 	free(w.column);

@@ -47,6 +47,9 @@ struct place_hit {
 size_t place_find(const struct evfile *ev, const char *text, size_t len, struct place_hit *hits, size_t max,
 		  char *err, size_t errlen);
 
+/* Frees place_find's memo (at exit, for leak checkers). */
+void place_release_memo(void);
+
 /* The written form that names hit alone ("[ROW | COLUMN]" or "[KEY]",
  * the key form first), or "" when no name picks it out. */
 void place_name(const struct place_hit *hit, char *out, size_t outlen);

@@ -22,6 +22,10 @@ static pcre2_code *compile(struct re *re)
 			(char *)msg);
 		abort();
 	}
+	/* JIT where the platform has it (pcre2_match then runs the machine
+	 * code); where it has not, or it fails, pcre2_match interprets the
+	 * pattern as before: same results, only slower. */
+	(void)pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE);
 	re->next = compiled;
 	compiled = re;
 	return re->code;
@@ -50,6 +54,9 @@ static bool search(struct re *re, const char *subject, size_t len, size_t offset
 	while (offset < len && ((unsigned char)subject[offset] & 0xC0) == 0x80)
 		offset++; /* a caller's offset + 1 inside a character: PCRE2 needs a character boundary */
 	int rc = pcre2_match(code, (PCRE2_SPTR)subject, len, offset, PCRE2_NO_UTF_CHECK, match_data, NULL);
+	if (rc == PCRE2_ERROR_JIT_STACKLIMIT) /* the JIT's small stack: the interpreter's heap frames take it */
+		rc = pcre2_match(code, (PCRE2_SPTR)subject, len, offset, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT, match_data,
+				 NULL);
 	if (rc == PCRE2_ERROR_NOMATCH)
 		return false;
 	if (rc < 0) {

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -43,6 +44,16 @@ size_t utf8_first_invalid(const char *text, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)text;
 	for (size_t i = 0; i < len;) {
+		/* ASCII, the bulk of every course file, eight bytes at a time */
+		while (len - i >= 8) {
+			uint64_t w;
+			memcpy(&w, s + i, sizeof w);
+			if (w & UINT64_C(0x8080808080808080))
+				break;
+			i += 8;
+		}
+		if (i >= len)
+			break;
 		size_t n = utf8_sequence_length(s + i, len - i);
 		if (n == 0)
 			return i;
@@ -75,6 +86,12 @@ static void normalise_and_index(struct textfile *tf, char *raw, size_t n)
 	if (n >= 3 && memcmp(raw, "\xEF\xBB\xBF", 3) == 0) {
 		tf->had_bom = true;
 		i = 3;
+	}
+	if (!memchr(raw + i, '\r', n - i)) { /* LF already: nothing to rewrite but the BOM */
+		tf->has_nul = memchr(raw + i, '\0', n - i) != NULL;
+		memmove(raw, raw + i, n - i);
+		o = n - i;
+		i = n;
 	}
 	for (; i < n; i++) {
 		char c = raw[i];
@@ -156,6 +173,8 @@ int textfile_read(const char *fspath, const char *display, struct textfile *tf, 
 		return -1;
 	}
 	fclose(f);
+	if (cap - n > 64) /* the doubling that found the end: the course cache keeps every file */
+		raw = xrealloc(raw, n + 1);
 	tf->path = xstrdup(display);
 	normalise_and_index(tf, raw, n);
 	return 0;
