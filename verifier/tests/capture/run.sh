@@ -822,12 +822,11 @@ else
 	mkdir -p "$U"
 	cp -R "$COURSE/pages" "$COURSE/programs" "$COURSE/evidence" "$U/"
 	# This case is about how update writes, not about the course's state:
-	# the copies' evidence is made current for the copied program (the
-	# hash is outside body-sha256), so a program edited since its last
-	# capture does not make update refuse the run.
-	src=$("$FULL" source-sha256 "$U/programs/day31-scan-1/scan.cu" | cut -d' ' -f1)
+	# the copies' evidence is re-sealed to the copied lesson's files, so a
+	# program edited since its last capture does not make update refuse
+	# the run.
 	for e in "$U"/evidence/day31-scan-1/run-*.txt; do
-		sed -i "s/^source-sha256: .*/source-sha256: $src/" "$e"
+		COURSECHECK=$FULL sh "$HERE/../seal-evidence.sh" "$U" "$e" || because "cannot re-seal $e"
 	done
 	old=evidence/day31-scan-1/run-2026-11-30.txt
 	sed "s#^evidence: .*#evidence: $old#" "$COURSE/pages/day31-scan-1.md" >"$T/old.md"
