@@ -152,15 +152,11 @@ static void become(int fd, int target)
 		dup2(fd, target);
 }
 
-static void child_exec(pid_t parent, const char *path, char *const argv[], char *const envp[], const char *dir,
-		       int in, int out, int err, int report)
+/* The last steps of every child: its three streams, its folder, then the
+ * program; a failed chdir or exec sends its errno back through report. */
+__attribute__((noreturn)) static void exec_or_report(const char *path, char *const argv[], char *const envp[],
+						   const char *dir, int in, int out, int err, int report)
 {
-	/* A session of its own: no controlling terminal (a read of /dev/tty
-	 * fails at once), and its process group is its pid. */
-	setsid();
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(127); /* we died before the line above: so does the tool */
 	become(in, 0);
 	become(out, 1);
 	become(err, 2);
@@ -174,6 +170,18 @@ static void child_exec(pid_t parent, const char *path, char *const argv[], char 
 	ssize_t w = write(report, &e, sizeof e);
 	(void)w;
 	_exit(127);
+}
+
+static void child_exec(pid_t parent, const char *path, char *const argv[], char *const envp[], const char *dir,
+		       int in, int out, int err, int report)
+{
+	/* A session of its own: no controlling terminal (a read of /dev/tty
+	 * fails at once), and its process group is its pid. */
+	setsid();
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127); /* we died before the line above: so does the tool */
+	exec_or_report(path, argv, envp, dir, in, out, err, report);
 }
 
 /* Forks and execs path; the child leads a new session.  The report
@@ -348,19 +356,7 @@ static void command_exec(pid_t keeper, const char *path, char *const argv[], cha
 		struct rlimit rl = {(rlim_t)fsize, (rlim_t)fsize};
 		setrlimit(RLIMIT_FSIZE, &rl);
 	}
-	become(in, 0);
-	become(out, 1);
-	become(err, 2);
-	int e = 0;
-	if (dir && chdir(dir) != 0)
-		e = errno;
-	if (!e) {
-		execve(path, argv, envp ? envp : environ);
-		e = errno;
-	}
-	ssize_t w = write(report, &e, sizeof e);
-	(void)w;
-	_exit(127);
+	exec_or_report(path, argv, envp, dir, in, out, err, report);
 }
 
 /* Waits for the command to end or stop, or for SIGTERM (capture aborts,
