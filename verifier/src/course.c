@@ -31,6 +31,16 @@ struct lesson_files_entry {
 };
 static struct lesson_files_entry *lesson_files;
 static size_t n_lesson_files, cap_lesson_files;
+static struct strmap lesson_files_index;
+/* course_lesson_program()'s answers, one a lesson */
+struct lesson_program_entry {
+	char *lesson;
+	char *program; /* NULL: none */
+	size_t count;
+};
+static struct lesson_program_entry *lesson_programs;
+static size_t n_lesson_programs, cap_lesson_programs;
+static struct strmap lesson_programs_index;
 static size_t n_evfiles, cap_evfiles;
 static struct strmap evfile_index;
 /* evidence files whose numbers are tokenised now (course_page_done frees them) */
@@ -85,8 +95,10 @@ static void load_program(struct program *p, bool report)
 	p->resident = true;
 	snippet_scan(&p->tf, report, &p->snippets);
 	proghdr_parse(&p->tf, &p->hdr);
-	if (report)
+	if (report) {
 		proghdr_source_sha256(&p->tf, p->sha256);
+		p->sha_of_text = true;
+	}
 }
 
 static void unload_program(struct program *p)
@@ -97,6 +109,7 @@ static void unload_program(struct program *p)
 	memset(&p->tf, 0, sizeof p->tf);
 	memset(&p->hdr, 0, sizeof p->hdr);
 	p->resident = false;
+	p->sha_of_text = false;
 }
 
 struct program *course_program(const char *relpath)
@@ -468,34 +481,73 @@ size_t course_lessons(char ***names)
 char *course_lesson_program(const char *lesson, size_t *count)
 {
 	/* a lesson folder that is refused or cannot be listed is reported
-	 * (once a run) before the lesson's own rule looks into it */
+	 * (once a run) before the lesson's own rule looks into it; the
+	 * answer is kept (a lesson's README and its program checks ask too) */
+	size_t at;
+	if (strmap_get(&lesson_programs_index, lesson, strlen(lesson), &at)) {
+		*count = lesson_programs[at].count;
+		return lesson_programs[at].program ? xstrdup(lesson_programs[at].program) : NULL;
+	}
 	*count = 0;
 	char *rel = xasprintf("programs/%s", lesson);
 	char *fs;
 	bool bad;
 	DIR *dir = strchr(lesson, '/') ? NULL : open_folder(rel, false, "lesson folder", &fs, &bad);
 	free(rel);
-	if (!dir)
-		return NULL;
-	closedir(dir);
-	free(fs);
-	size_t headed;
-	return lessonfiles_program(lesson, count, &headed);
+	char *prog = NULL;
+	if (dir) {
+		closedir(dir);
+		free(fs);
+		size_t headed;
+		prog = lessonfiles_program(lesson, count, &headed);
+	}
+	lesson_programs = xgrow(lesson_programs, &cap_lesson_programs, n_lesson_programs + 1, sizeof *lesson_programs);
+	struct lesson_program_entry *e = &lesson_programs[n_lesson_programs];
+	*e = (struct lesson_program_entry){xstrdup(lesson), prog ? xstrdup(prog) : NULL, *count};
+	strmap_add(&lesson_programs_index, e->lesson, strlen(e->lesson), n_lesson_programs, NULL);
+	n_lesson_programs++;
+	return prog;
+}
+
+/* lessonfiles_collect_known()'s question: the program's source-sha256
+ * when the course cache read and hashed these very bytes (an LF-only text
+ * without a BOM is kept as read). */
+static bool known_program_sha(const char *path, const char *data, size_t len, char sha[SHA256_HEX_LEN + 1],
+			      void *arg)
+{
+	(void)arg;
+	size_t at;
+	if (!strmap_get(&program_index, path, strlen(path), &at))
+		return false;
+	const struct program *p = programs[at];
+	if (p->state != LOAD_OK || !p->resident || !p->sha_of_text || p->tf.had_bom || p->tf.had_cr ||
+	    p->tf.len != len || memcmp(p->tf.data, data, len) != 0)
+		return false;
+	memcpy(sha, p->sha256, SHA256_HEX_LEN + 1);
+	return true;
 }
 
 const struct lesson_files *course_lesson_files(const char *lesson, const char **why, bool *refused)
 {
-	for (size_t i = 0; i < n_lesson_files; i++)
-		if (strcmp(lesson_files[i].lesson, lesson) == 0) {
-			*why = lesson_files[i].why;
-			*refused = lesson_files[i].rc == -2;
-			return lesson_files[i].rc == 0 ? &lesson_files[i].f : NULL;
-		}
+	size_t at;
+	if (strmap_get(&lesson_files_index, lesson, strlen(lesson), &at)) {
+		*why = lesson_files[at].why;
+		*refused = lesson_files[at].rc == -2;
+		return lesson_files[at].rc == 0 ? &lesson_files[at].f : NULL;
+	}
 	lesson_files = xgrow(lesson_files, &cap_lesson_files, n_lesson_files + 1, sizeof *lesson_files);
-	struct lesson_files_entry *e = &lesson_files[n_lesson_files++];
+	struct lesson_files_entry *e = &lesson_files[n_lesson_files];
 	e->lesson = xstrdup(lesson);
 	e->why = NULL;
-	e->rc = lessonfiles_collect(lesson, &e->f, &e->why);
+	e->rc = lessonfiles_collect_known(lesson, &e->f, &e->why, known_program_sha, NULL);
+	/* only the paths and hashes are asked for later: the bytes go now,
+	 * or the cache would hold every lesson's files to the end */
+	for (size_t i = 0; e->rc == 0 && i < e->f.n; i++) {
+		free(e->f.v[i].data);
+		e->f.v[i].data = NULL;
+	}
+	strmap_add(&lesson_files_index, e->lesson, strlen(e->lesson), n_lesson_files, NULL);
+	n_lesson_files++;
 	*why = e->why;
 	*refused = e->rc == -2;
 	return e->rc == 0 ? &e->f : NULL;
@@ -546,6 +598,15 @@ static void release_lesson_files(void)
 	free(lesson_files);
 	lesson_files = NULL;
 	n_lesson_files = cap_lesson_files = 0;
+	strmap_free(&lesson_files_index);
+	for (size_t i = 0; i < n_lesson_programs; i++) {
+		free(lesson_programs[i].lesson);
+		free(lesson_programs[i].program);
+	}
+	free(lesson_programs);
+	lesson_programs = NULL;
+	n_lesson_programs = cap_lesson_programs = 0;
+	strmap_free(&lesson_programs_index);
 }
 
 void course_release(void)

@@ -32,6 +32,7 @@ struct program {
 	struct proghdr hdr;
 	char sha256[SHA256_HEX_LEN + 1]; /* proghdr_source_sha256: Verified paragraph left out */
 	bool resident;         /* tf, snippets and hdr are loaded (course_page_done frees them) */
+	bool sha_of_text;      /* sha256 was computed from the resident tf (its first read) */
 	bool in_use;           /* handed out since the last course_page_done */
 };
 
@@ -89,7 +90,9 @@ size_t course_lessons(char ***names);
  * .cu with a Build: header line; malloc'd relative path) or NULL, with
  * *count set to how many .cu files the folder holds. */
 char *course_lesson_program(const char *lesson, size_t *count);
-/* Every file of the lesson (lessonfiles.h), read once; NULL with *why
+/* Every file of the lesson (lessonfiles.h), read and hashed once, the
+ * bytes given back at once (each file's data is NULL: its path and sha
+ * are what staleness asks for); NULL with *why
  * when they cannot be read (*refused: the lesson is refused, a link or a
  * limit, rather than unreadable). */
 struct lesson_files;

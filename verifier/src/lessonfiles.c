@@ -168,8 +168,7 @@ static int walk(struct walk *w, const char *fs, const char *rel, int depth)
 				r = -1;
 			} else {
 				w->bytes += lf.len;
-				lf.path = xstrdup(crel);
-				sha256_hex(lf.data, lf.len, lf.sha);
+				lf.path = xstrdup(crel); /* hashed by set_sha, once the program is known */
 				w->f->v = xgrow(w->f->v, &w->cap, w->f->n + 1, sizeof *w->f->v);
 				w->f->v[w->f->n++] = lf;
 			}
@@ -233,28 +232,36 @@ char *lessonfiles_program(const char *lesson, size_t *count, size_t *headed)
 		char **names;
 		size_t n;
 		if (list_names(fs, &names, &n) == 0) {
+			/* the regular .cu files first: one is the program without
+			 * reading it; only several are read for their headers */
+			bool *regular = xcalloc(n ? n : 1, sizeof *regular);
 			for (size_t i = 0; i < n; i++) {
 				if (!ends_with(names[i], ".cu"))
 					continue;
 				char *p = xasprintf("%s/%s", fs, names[i]);
+				struct stat st;
+				regular[i] = lstat(p, &st) == 0 && S_ISREG(st.st_mode);
+				free(p);
+				if (regular[i] && ++*count == 1)
+					first = xasprintf("%s/%s", rel, names[i]);
+			}
+			for (size_t i = 0; *count > 1 && i < n; i++) {
+				if (!regular[i])
+					continue;
+				char *p = xasprintf("%s/%s", fs, names[i]);
 				char *data = NULL, *err = NULL;
 				size_t len = 0;
-				struct stat st;
-				bool regular = lstat(p, &st) == 0 && S_ISREG(st.st_mode);
-				if (regular)
-					++*count;
-				if (regular && read_bytes(p, TEXTFILE_MAX_BYTES, &data, &len, &err) == 0 &&
+				if (read_bytes(p, TEXTFILE_MAX_BYTES, &data, &len, &err) == 0 &&
 				    has_build(data, len, names[i])) {
 					++*headed;
 					if (!found)
 						found = xasprintf("%s/%s", rel, names[i]);
 				}
-				if (regular && !first)
-					first = xasprintf("%s/%s", rel, names[i]);
 				free(err);
 				free(data);
 				free(p);
 			}
+			free(regular);
 			repo_free_list(names, n);
 		}
 		free(fs);
@@ -274,14 +281,51 @@ char *lessonfiles_program(const char *lesson, size_t *count, size_t *headed)
 	return found;
 }
 
-static void set_sha(struct lesson_files *f)
+/* The lesson's program among its files, by lessonfiles_program()'s rule,
+ * from the bytes walk() read (not a second listing and reading): walk
+ * refused every top-level .cu that is not a plain regular file, so the
+ * top-level .cu files of f are the ones lessonfiles_program() counts. */
+static void find_program(struct lesson_files *f, const char *lesson)
 {
-	if (f->program != SIZE_MAX) {
-		struct lesson_file *p = &f->v[f->program];
-		struct textfile tf;
-		textfile_from_memory(p->data, p->len, p->path, &tf);
-		proghdr_source_sha256(&tf, p->sha);
-		textfile_free(&tf);
+	char *dir = xasprintf("programs/%s/", lesson);
+	size_t dl = strlen(dir), count = 0, headed = 0, first = SIZE_MAX, found = SIZE_MAX;
+	for (size_t i = 0; i < f->n; i++) {
+		const char *p = f->v[i].path;
+		if (strncmp(p, dir, dl) != 0 || strchr(p + dl, '/') || !ends_with(p + dl, ".cu"))
+			continue;
+		if (++count == 1)
+			first = i;
+	}
+	/* one .cu is the program without looking into it */
+	for (size_t i = 0; count > 1 && i < f->n; i++) {
+		const char *p = f->v[i].path;
+		if (strncmp(p, dir, dl) != 0 || strchr(p + dl, '/') || !ends_with(p + dl, ".cu"))
+			continue;
+		if (f->v[i].len <= TEXTFILE_MAX_BYTES && has_build(f->v[i].data, f->v[i].len, p + dl)) {
+			headed++;
+			if (found == SIZE_MAX)
+				found = i;
+		}
+	}
+	free(dir);
+	f->program = count == 1 ? first : headed == 1 ? found : SIZE_MAX;
+}
+
+/* Each file hashed once: the program by proghdr_source_sha256() (or by
+ * known, when it has the hash of these very bytes), the others by their
+ * bytes. */
+static void set_sha(struct lesson_files *f, lessonfiles_known_fn known, void *arg)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		struct lesson_file *p = &f->v[i];
+		if (i != f->program) {
+			sha256_hex(p->data, p->len, p->sha);
+		} else if (!known || !known(p->path, p->data, p->len, p->sha, arg)) {
+			struct textfile tf;
+			textfile_from_memory(p->data, p->len, p->path, &tf);
+			proghdr_source_sha256(&tf, p->sha);
+			textfile_free(&tf);
+		}
 	}
 	if (f->n == 1 && f->program == 0) {
 		memcpy(f->sha, f->v[0].sha, sizeof f->sha);
@@ -295,6 +339,12 @@ static void set_sha(struct lesson_files *f)
 }
 
 int lessonfiles_collect(const char *lesson, struct lesson_files *f, char **why)
+{
+	return lessonfiles_collect_known(lesson, f, why, NULL, NULL);
+}
+
+int lessonfiles_collect_known(const char *lesson, struct lesson_files *f, char **why, lessonfiles_known_fn known,
+			      void *arg)
 {
 	memset(f, 0, sizeof *f);
 	f->program = SIZE_MAX;
@@ -315,13 +365,8 @@ int lessonfiles_collect(const char *lesson, struct lesson_files *f, char **why)
 	}
 	if (f->n > 1)
 		qsort(f->v, f->n, sizeof *f->v, by_path);
-	size_t count, headed;
-	char *prog = lessonfiles_program(lesson, &count, &headed);
-	for (size_t i = 0; prog && i < f->n; i++)
-		if (strcmp(f->v[i].path, prog) == 0)
-			f->program = i;
-	free(prog);
-	set_sha(f);
+	find_program(f, lesson);
+	set_sha(f, known, arg);
 	return 0;
 }
 

@@ -65,7 +65,8 @@ bool lessonfiles_is_lesson(const char *folder);
 
 /* The lesson's program (the rule above) as a malloc'd repository path, or
  * NULL; *count is how many top-level .cu files the folder holds and
- * *headed how many of them have a Build: line (for the message). */
+ * *headed how many of them have a Build: line (for the message; counted,
+ * and the files read, only when there are several: one is the program). */
 char *lessonfiles_program(const char *lesson, size_t *count, size_t *headed);
 
 /* Reads every file of the lesson.  Returns 0, -1 with *why (malloc'd)
@@ -74,6 +75,14 @@ char *lessonfiles_program(const char *lesson, size_t *count, size_t *headed);
  * (f->program is SIZE_MAX then).  Free with lessonfiles_free(). */
 int lessonfiles_collect(const char *lesson, struct lesson_files *f, char **why);
 void lessonfiles_free(struct lesson_files *f);
+/* As lessonfiles_collect(), but the program's hash is asked of known
+ * first: known(path, data, len, sha, arg) returns true with sha set when
+ * it already holds proghdr_source_sha256() of exactly these bytes (the
+ * course cache has read and hashed the program), saving a second hash. */
+typedef bool (*lessonfiles_known_fn)(const char *path, const char *data, size_t len,
+				     char sha[SHA256_HEX_LEN + 1], void *arg);
+int lessonfiles_collect_known(const char *lesson, struct lesson_files *f, char **why, lessonfiles_known_fn known,
+			      void *arg);
 
 /* When evidence was captured from other files than f: a malloc'd sentence
  * naming the first file that changed, is new, or is gone ("'programs/

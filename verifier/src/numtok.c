@@ -74,14 +74,22 @@ static const char number_pattern_source[] =
 	"    (?: percent | ns | us | \\x{B5}s | \\x{3BC}s | ms | s"
 	"      | KiB | KB | MiB | MB/s | MB | GiB/s | GiB | GB/s | GB | TB/s | B ) (?!\\w) ) )";
 
-/* The compiled pattern, published once with an atomic pointer so that two
- * threads racing on the first scan each compile and exactly one copy wins. */
-static _Atomic(pcre2_code *) number_pattern_cache;
-
-/* Group numbers of the named groups, looked up once per scan. */
+/* Group numbers of the named groups, looked up once with the compile. */
 struct pattern_groups {
 	int skip, sign, digits, exponent, unit_attached, unit_spaced, hyphen_before, hyphen_after;
 };
+
+struct number_pattern {
+	pcre2_code *code;
+	struct pattern_groups groups;
+};
+
+/* The compiled pattern and its group numbers, published once with an
+ * atomic pointer so that two threads racing on the first scan each compile
+ * and exactly one copy wins. */
+static _Atomic(struct number_pattern *) number_pattern_cache;
+
+static struct pattern_groups find_groups(const pcre2_code *code);
 
 static void *checked(void *p)
 {
@@ -110,24 +118,30 @@ static pcre2_code *compile_number_pattern(void)
 	return code;
 }
 
-static pcre2_code *number_pattern(void)
+static const struct number_pattern *number_pattern(void)
 {
-	pcre2_code *code = atomic_load_explicit(&number_pattern_cache, memory_order_acquire);
-	if (code != NULL)
-		return code;
-	code = compile_number_pattern();
-	pcre2_code *published = NULL;
-	if (!atomic_compare_exchange_strong_explicit(&number_pattern_cache, &published, code,
+	struct number_pattern *np = atomic_load_explicit(&number_pattern_cache, memory_order_acquire);
+	if (np != NULL)
+		return np;
+	np = checked(malloc(sizeof *np));
+	np->code = compile_number_pattern();
+	np->groups = find_groups(np->code);
+	struct number_pattern *published = NULL;
+	if (!atomic_compare_exchange_strong_explicit(&number_pattern_cache, &published, np,
 						     memory_order_acq_rel, memory_order_acquire)) {
-		pcre2_code_free(code); /* another thread published first; use its copy */
-		code = published;
+		pcre2_code_free(np->code); /* another thread published first; use its copy */
+		free(np);
+		np = published;
 	}
-	return code;
+	return np;
 }
 
 void numtok_release_patterns(void)
 {
-	pcre2_code_free(atomic_exchange(&number_pattern_cache, NULL));
+	struct number_pattern *np = atomic_exchange(&number_pattern_cache, NULL);
+	if (np)
+		pcre2_code_free(np->code);
+	free(np);
 }
 
 static int group_number(const pcre2_code *code, const char *name)
@@ -173,6 +187,24 @@ struct digit_string {
 	bool has_separator;
 };
 
+/* "eN" after the digits, without printf (every number of every line
+ * passes here). */
+static void put_exponent(char *at, int e)
+{
+	char tmp[12];
+	size_t n = 0;
+	unsigned u = e < 0 ? 0u - (unsigned)e : (unsigned)e;
+	do
+		tmp[n++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	*at++ = 'e';
+	if (e < 0)
+		*at++ = '-';
+	while (n)
+		*at++ = tmp[--n];
+	*at = '\0';
+}
+
 /* false when the number has too many digits to be read.  exponent is the
  * printed power of ten (0 without one). */
 static bool collect_digits(const char *s, size_t len, int exponent, struct digit_string *d)
@@ -197,8 +229,27 @@ static bool collect_digits(const char *s, size_t len, int exponent, struct digit
 	}
 	if (d->sig_digits == 0)
 		d->sig_digits = 1; /* "0" and "0.00" still show one digit */
-	snprintf(d->text + d->n_digits, sizeof d->text - (size_t)d->n_digits, "e%d", exponent - d->decimals);
+	put_exponent(d->text + d->n_digits, exponent - d->decimals);
 	return true;
+}
+
+/* The correctly rounded double of d (as strtod reads d->text).  Up to 15
+ * digits and a power of ten up to 22 both are exact doubles, so one IEEE
+ * multiplication or division rounds correctly (Clinger's fast path), the
+ * common case; anything else goes to strtod. */
+static double digits_value(const struct digit_string *d, int exponent)
+{
+	static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+				       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+	int e = exponent - d->decimals;
+	if (d->n_digits <= 15 && e >= -22 && e <= 22) {
+		uint64_t m = 0;
+		for (int i = 0; i < d->n_digits; i++)
+			m = m * 10 + (uint64_t)(d->text[i] - '0');
+		double v = (double)m;
+		return e < 0 ? v / pow10[-e] : v * pow10[e];
+	}
+	return strtod(d->text, NULL);
 }
 
 #define MINUS_SIGN_UTF8 "\xE2\x88\x92" /* U+2212 */
@@ -246,7 +297,7 @@ static bool make_token(const char *text, const PCRE2_SIZE *ov, const struct patt
 	int decimals = d.decimals - exponent;
 	if (decimals > NUMTOK_MAX_DIGITS || decimals < -NUMTOK_MAX_DIGITS)
 		return false;
-	double value = strtod(d.text, NULL);
+	double value = digits_value(&d, exponent);
 	if (!isfinite(value))
 		return false;
 	if (has_exponent)
@@ -320,16 +371,27 @@ static void push_token(struct num_token **arr, size_t *n, size_t *cap, const str
 	(*arr)[(*n)++] = *t;
 }
 
+/* The first ASCII digit at or after from, or len: every branch of the
+ * pattern reads one. */
+static size_t next_digit(const char *s, size_t from, size_t len)
+{
+	while (from < len && (unsigned char)(s[from] - '0') > 9)
+		from++;
+	return from;
+}
+
 size_t numtok_scan(const char *text, size_t len, struct num_token **out)
 {
 	*out = NULL;
-	if (len == 0)
+	size_t digit = next_digit(text, 0, len);
+	if (digit == len) /* no digit, no number (most lines of prose and code) */
 		return 0;
 	size_t first_bad = first_invalid_utf8(text, len);
 	char *standin = first_bad < len ? valid_utf8_copy(text, len, first_bad) : NULL;
 	const char *subject = standin ? standin : text;
-	pcre2_code *code = number_pattern();
-	struct pattern_groups groups = find_groups(code);
+	const struct number_pattern *np = number_pattern();
+	pcre2_code *code = np->code;
+	const struct pattern_groups groups = np->groups;
 	pcre2_match_data *md = checked(pcre2_match_data_create_from_pattern(code, NULL));
 	const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 
@@ -337,7 +399,18 @@ size_t numtok_scan(const char *text, size_t len, struct num_token **out)
 	size_t n = 0, cap = 0;
 	size_t offset = 0;
 	while (offset < len) {
-		int rc = pcre2_match(code, (PCRE2_SPTR)subject, len, offset, PCRE2_NO_UTF_CHECK, md, NULL);
+		/* A match starts at its first digit or at the sign just before
+		 * it (at most 3 bytes, U+2212): no match starts earlier than 3
+		 * bytes before the next digit, so the search starts there (on a
+		 * character boundary; the lookbehinds still see what precedes
+		 * it), the same leftmost match without trying every byte. */
+		digit = next_digit(subject, offset, len);
+		if (digit == len)
+			break;
+		size_t from = digit >= offset + 3 ? digit - 3 : offset;
+		while (from > offset && ((unsigned char)subject[from] & 0xC0) == 0x80)
+			from--;
+		int rc = pcre2_match(code, (PCRE2_SPTR)subject, len, from, PCRE2_NO_UTF_CHECK, md, NULL);
 		if (rc == PCRE2_ERROR_NOMATCH)
 			break;
 		if (rc < 0)
