@@ -165,11 +165,53 @@ static void check_repeat_values(struct evfile *e, const char *relpath)
 	diag_end(d);
 }
 
+/* evidence files handed out since the last course_page_done */
+static struct evfile **ev_in_use;
+static size_t n_ev_in_use, cap_ev_in_use;
+
+static struct evfile *use_evidence(struct evfile *e)
+{
+	if (e->state == LOAD_OK && !e->in_use) {
+		e->in_use = true;
+		ev_in_use = xgrow(ev_in_use, &cap_ev_in_use, n_ev_in_use + 1, sizeof *ev_in_use);
+		ev_in_use[n_ev_in_use++] = e;
+	}
+	return e;
+}
+
+/* Reads an evidence file again after course_page_done gave its text back:
+ * silently (its problems were reported at the first read, its seals
+ * judged there).  A file that cannot be read or parsed any more changed
+ * while the run went on: it is unusable from here, and the caller reports
+ * that at the naming place. */
+static void reload_evidence(struct evfile *e)
+{
+	char *fs;
+	e->state = resolve(e->path, &fs, &e->why);
+	if (e->state != LOAD_OK)
+		return;
+	struct evidence_problem prob;
+	int rc = evidence_load(fs, e->path, &e->ev, &prob, &e->why);
+	free(fs);
+	if (rc != 0) {
+		evidence_free(&e->ev);
+		e->state = LOAD_MISSING;
+		if (rc == -2)
+			e->why = "it changed while coursecheck ran";
+		return;
+	}
+	e->resident = true;
+}
+
 struct evfile *course_evidence(const char *relpath)
 {
 	size_t at;
-	if (strmap_get(&evfile_index, relpath, strlen(relpath), &at))
-		return evfiles[at];
+	if (strmap_get(&evfile_index, relpath, strlen(relpath), &at)) {
+		struct evfile *e = evfiles[at];
+		if (e->state == LOAD_OK && !e->resident)
+			reload_evidence(e);
+		return use_evidence(e);
+	}
 	struct evfile *e = xcalloc(1, sizeof *e);
 	e->path = xstrdup(relpath);
 	e->lesson = lesson_of_path(relpath);
@@ -197,6 +239,7 @@ struct evfile *course_evidence(const char *relpath)
 		diag_end(d);
 		return e;
 	}
+	e->resident = true;
 	char actual[SHA256_HEX_LEN + 1];
 	e->intact = evidence_body_intact(&e->ev, actual);
 	if (!e->intact) {
@@ -210,7 +253,7 @@ struct evfile *course_evidence(const char *relpath)
 		diag_end(d);
 	}
 	check_repeat_values(e, relpath);
-	return e;
+	return use_evidence(e);
 }
 
 bool course_evidence_tokens(const struct evfile *cev, size_t line, const struct num_token **out, size_t *n)
@@ -218,7 +261,7 @@ bool course_evidence_tokens(const struct evfile *cev, size_t line, const struct 
 	*out = NULL;
 	*n = 0;
 	size_t at;
-	if (cev->state != LOAD_OK || line == 0 || line > cev->ev.tf.n_lines ||
+	if (cev->state != LOAD_OK || !cev->resident || line == 0 || line > cev->ev.tf.n_lines ||
 	    !strmap_get(&evfile_index, cev->path, strlen(cev->path), &at) || evfiles[at] != cev)
 		return false;
 	struct evfile *e = evfiles[at]; /* the cache's own, writable copy */
@@ -261,7 +304,7 @@ unsigned long course_generation(void)
 bool course_evidence_cached(const struct evfile *cev)
 {
 	size_t at;
-	return cev->state == LOAD_OK && strmap_get(&evfile_index, cev->path, strlen(cev->path), &at) &&
+	return cev->state == LOAD_OK && cev->resident && strmap_get(&evfile_index, cev->path, strlen(cev->path), &at) &&
 	       evfiles[at] == cev;
 }
 
@@ -277,6 +320,18 @@ void course_page_done(void)
 	for (size_t i = 0; i < n_tokenised; i++)
 		drop_tokens(tokenised[i]);
 	n_tokenised = 0;
+	/* and the evidence texts: what stays of a file is its path, state
+	 * and seal verdict (a later page or the lesson's program check reads
+	 * it again) */
+	for (size_t i = 0; i < n_ev_in_use; i++) {
+		struct evfile *e = ev_in_use[i];
+		e->in_use = false;
+		if (e->resident) {
+			evidence_free(&e->ev);
+			e->resident = false;
+		}
+	}
+	n_ev_in_use = 0;
 }
 
 bool course_report_unusable(enum load_state state, const char *why, const char *path, struct diag_loc at,
@@ -638,6 +693,9 @@ void course_release(void)
 	free(tokenised);
 	tokenised = NULL;
 	n_tokenised = cap_tokenised = 0;
+	free(ev_in_use);
+	ev_in_use = NULL;
+	n_ev_in_use = cap_ev_in_use = 0;
 	free(evfiles);
 	evfiles = NULL;
 	n_evfiles = cap_evfiles = 0;

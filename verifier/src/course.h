@@ -47,11 +47,16 @@ struct evfile {
 	 * (course_evidence_tokens); NULL until then */
 	struct num_token **line_tok;
 	size_t *line_ntok;     /* SIZE_MAX: line not tokenised yet */
+	bool resident;         /* ev is loaded (course_page_done frees it) */
+	bool in_use;           /* handed out since the last course_page_done */
 };
 
 /* Loads (once) the program at relpath.  Never NULL; check ->state. */
 struct program *course_program(const char *relpath);
-/* Loads (once) the evidence at relpath.  Never NULL; check ->state. */
+/* Loads (once) the evidence at relpath.  Never NULL; check ->state.  Its
+ * text and fields (ev) are valid until the next course_page_done(), as a
+ * program's are; asked for again, it is read again silently, keeping
+ * the state and intact verdict of its first read. */
 struct evfile *course_evidence(const char *relpath);
 
 /* The numbers of file line `line` (1-based) of an evidence file loaded by
@@ -66,7 +71,8 @@ bool course_evidence_tokens(const struct evfile *ev, size_t line, const struct n
  * pointer to them past a page: banks copy the tokens), and so are the
  * texts of the programs it used: memory stays flat per page.  A program
  * asked for again (its README's checks, another page) is read again
- * without reporting its snippet problems a second time; its state,
+ * without reporting its snippet problems a second time (an evidence file
+ * likewise, without judging its seals again); its state,
  * reasons and source-sha256 are those of the first read.  A pointer from
  * course_program() is valid until the next course_page_done(). */
 void course_page_done(void);
