@@ -17,11 +17,14 @@ static char *root;
  * upward. */
 static char *cwd_prefix;
 
+static void forget_dirs(void);
+
 int repo_open(const char *dir)
 {
 	char *real = realpath(dir, NULL);
 	if (!real)
 		return -1;
+	forget_dirs();
 	free(root);
 	root = real;
 	return 0;
@@ -29,6 +32,7 @@ int repo_open(const char *dir)
 
 void repo_close(void)
 {
+	forget_dirs();
 	free(root);
 	root = NULL;
 	free(cwd_prefix);
@@ -180,6 +184,85 @@ static bool climbs_out(const char *relpath)
 	return false;
 }
 
+/* A path of plain components only: none empty, ".", or "..". */
+static bool plain_components(const char *relpath)
+{
+	for (const char *p = relpath;;) {
+		size_t n = strcspn(p, "/");
+		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		if (!p[n])
+			return true;
+		p += n + 1;
+	}
+}
+
+/* Folders under the root known this run to be real folders (no link), the
+ * last few looked at: the pages of a lesson name paths in the same few
+ * folders.  Per thread, fixed size, no allocation. */
+#define KNOWN_DIRS 16
+#define KNOWN_DIR_MAX 256
+static _Thread_local char known_dirs[KNOWN_DIRS][KNOWN_DIR_MAX];
+static _Thread_local unsigned known_next;
+
+static bool known_dir(const char *path, size_t len)
+{
+	for (unsigned i = 0; i < KNOWN_DIRS; i++)
+		if (strncmp(known_dirs[i], path, len) == 0 && known_dirs[i][len] == '\0')
+			return true;
+	return false;
+}
+
+static void forget_dirs(void)
+{
+	for (unsigned i = 0; i < KNOWN_DIRS; i++)
+		known_dirs[i][0] = '\0';
+	known_next = 0;
+}
+
+static void remember_dir(const char *path, size_t len)
+{
+	if (len >= KNOWN_DIR_MAX)
+		return;
+	memcpy(known_dirs[known_next], path, len);
+	known_dirs[known_next][len] = '\0';
+	known_next = (known_next + 1) % KNOWN_DIRS;
+}
+
+/* realpath() reads every component of root/relpath as a possible link
+ * (ten readlink calls for programs/LESSON/x.cu under a deep root, on
+ * every lookup).  The root is already real: when relpath has plain
+ * components only and none of them is a link, root/relpath is its own
+ * real path, inside the root.  One lstat a component (folders seen
+ * recently are known) tells; true when it does.  Anything else (a link, a
+ * component that cannot be read) is left to realpath(), which gives the
+ * answer and its reason as before; a missing one (ENOENT after real
+ * folders: realpath would stop there too) sets *missing. */
+static bool resolves_as_is(const char *joined, size_t root_len, int *missing)
+{
+	*missing = 0;
+	for (size_t at = root_len + 1;;) {
+		size_t n = strcspn(joined + at, "/");
+		size_t end = at + n;
+		bool last = joined[end] == '\0';
+		if (last || !known_dir(joined, end)) {
+			char *prefix = xstrndup(joined, end);
+			struct stat st;
+			int rc = lstat(prefix, &st), err = errno;
+			free(prefix);
+			if (rc != 0 && err == ENOENT) /* after real folders only: realpath says the same */
+				*missing = ENOENT;
+			if (rc != 0 || S_ISLNK(st.st_mode) || (!last && !S_ISDIR(st.st_mode)))
+				return false;
+			if (!last)
+				remember_dir(joined, end);
+		}
+		if (last)
+			return true;
+		at = end + 1;
+	}
+}
+
 enum repo_status repo_resolve(const char *relpath, char **fspath, const char **why)
 {
 	*fspath = NULL;
@@ -196,6 +279,17 @@ enum repo_status repo_resolve(const char *relpath, char **fspath, const char **w
 		return REPO_REFUSED;
 	}
 	char *joined = xasprintf("%s/%s", repo_root(), relpath);
+	int missing = 0;
+	if (root && plain_components(relpath) && resolves_as_is(joined, strlen(root), &missing)) {
+		*fspath = joined;
+		return REPO_OK;
+	}
+	if (root && missing) {
+		*why = strerror(missing);
+		free(joined);
+		errno = missing;
+		return REPO_MISSING;
+	}
 	char *real = realpath(joined, NULL);
 	if (!real) {
 		*why = strerror(errno);
