@@ -14,10 +14,11 @@ static void add_line_from(struct bank *b, const struct evfile *ev, const char *s
 	const struct num_token *shared;
 	struct num_token *toks = NULL;
 	size_t n;
-	/* a whole stdout line of the first run: its file's tokens are cached,
-	 * each line tokenised once; other text (another run's line, a header
-	 * value) is scanned as given */
-	if (where || !course_evidence_tokens(ev, line, &shared, &n))
+	/* s is always the whole file line `line` (a stream's line, a header
+	 * line): its tokens are the course cache's, each line tokenised once
+	 * and shared with place_find and with a page citing the lesson; a
+	 * file not in the cache (update loads its own) is scanned here */
+	if (!course_evidence_tokens(ev, line, &shared, &n))
 		n = numtok_scan(s, len, &toks), shared = toks;
 	if (n)
 		b->v = xgrow(b->v, &b->cap, b->n + n, sizeof *b->v);

@@ -302,6 +302,7 @@ static struct {
 	const struct bank_entry *e;
 	char *name;
 } names[NAME_SLOTS];
+static size_t names_used; /* a page that named nothing has nothing to empty */
 
 static const char *entry_name(const struct bank_entry *e)
 {
@@ -316,6 +317,7 @@ static const char *entry_name(const struct bank_entry *e)
 		place_name(&hit, name, sizeof name);
 		names[h].e = e;
 		names[h].name = xstrdup(name);
+		names_used++;
 		return names[h].name;
 	}
 	return ""; /* full: nameless rather than slow */
@@ -323,6 +325,9 @@ static const char *entry_name(const struct bank_entry *e)
 
 void claims_release_names(void)
 {
+	if (!names_used)
+		return;
+	names_used = 0;
 	for (size_t i = 0; i < NAME_SLOTS; i++) {
 		free(names[i].name);
 		names[i].e = NULL;
@@ -393,13 +398,15 @@ void claims_report_trace(const struct claims_unit *u, const struct pnum *p, cons
 		free(num);
 		return;
 	}
+	/* the candidates named only for a ledger (explain, review): naming a
+	 * place reads its evidence line's names again */
 	struct buf cands = {0};
-	for (size_t i = 0; i < t->n_cands && i < 4; i++) {
+	for (size_t i = 0; ctx->ledger && i < t->n_cands && i < 4; i++) {
 		if (i)
 			buf_puts(&cands, ", ");
 		describe_entry(t->cands[i], &cands);
 	}
-	if (t->n_cands > 4)
+	if (ctx->ledger && t->n_cands > 4)
 		buf_printf(&cands, ", and %zu more", t->n_cands - 4);
 	struct ledger_entry *le = ledger_add(ctx->ledger, LG_AMBIGUOUS, at.line, at.col, num, "%s%s",
 					     t->off_line ? "off its sentence's line: " : "", cands.s);

@@ -18,7 +18,18 @@
 /* Loaded files, each found by its path through a hash index (a linear
  * scan made a 10,000-lesson course quadratic).  The keys are the objects'
  * own path strings, which live until course_release(). */
-static struct program **programs;
+/* What stays of a program between pages: its path, and the verdict and
+ * source-sha256 of its first read.  Its struct program exists only while
+ * handed out (course_page_done frees it): 10,000 lessons keep 10,000
+ * slots of about 100 bytes, not their parsed texts and headers. */
+struct program_slot {
+	char *path;
+	enum load_state state;
+	const char *why;
+	char sha256[SHA256_HEX_LEN + 1];
+	struct program *live;
+};
+static struct program_slot *programs;
 static size_t n_programs, cap_programs;
 static struct strmap program_index;
 static struct evfile **evfiles;
@@ -29,18 +40,9 @@ struct lesson_files_entry {
 	char *why;
 	int rc;
 };
-static struct lesson_files_entry *lesson_files;
+static struct lesson_files_entry **lesson_files; /* each entry its own allocation: what callers hold never moves */
 static size_t n_lesson_files, cap_lesson_files;
 static struct strmap lesson_files_index;
-/* course_lesson_program()'s answers, one a lesson */
-struct lesson_program_entry {
-	char *lesson;
-	char *program; /* NULL: none */
-	size_t count;
-};
-static struct lesson_program_entry *lesson_programs;
-static size_t n_lesson_programs, cap_lesson_programs;
-static struct strmap lesson_programs_index;
 static size_t n_evfiles, cap_evfiles;
 static struct strmap evfile_index;
 /* evidence files whose numbers are tokenised now (course_page_done frees them) */
@@ -96,38 +98,54 @@ static void load_program(struct program *p, bool report)
 	snippet_scan(&p->tf, report, &p->snippets);
 	proghdr_parse(&p->tf, &p->hdr);
 	if (report) {
-		proghdr_source_sha256(&p->tf, p->sha256);
+		proghdr_source_sha256_parsed(&p->tf, &p->hdr, p->sha256);
 		p->sha_of_text = true;
 	}
 }
 
-static void unload_program(struct program *p)
+/* A struct program for slot at, handed out until course_page_done. */
+static struct program *live_program(size_t at, bool first)
 {
-	textfile_free(&p->tf);
-	snippet_set_free(&p->snippets);
-	proghdr_free(&p->hdr);
-	memset(&p->tf, 0, sizeof p->tf);
-	memset(&p->hdr, 0, sizeof p->hdr);
-	p->resident = false;
-	p->sha_of_text = false;
+	struct program_slot *sl = &programs[at];
+	struct program *p = sl->live = xcalloc(1, sizeof *p);
+	p->path = sl->path; /* the slot's: it outlives p */
+	p->slot = at;
+	if (first) {
+		load_program(p, true);
+		memcpy(sl->sha256, p->sha256, sizeof sl->sha256);
+	} else {
+		p->state = sl->state;
+		p->why = sl->why;
+		memcpy(p->sha256, sl->sha256, sizeof p->sha256);
+		if (p->state == LOAD_OK)
+			load_program(p, false);
+	}
+	sl->state = p->state;
+	sl->why = p->why;
+	return use(p);
 }
 
 struct program *course_program(const char *relpath)
 {
 	size_t at;
-	if (strmap_get(&program_index, relpath, strlen(relpath), &at)) {
-		struct program *p = programs[at];
-		if (p->state == LOAD_OK && !p->resident)
-			load_program(p, false);
-		return use(p);
-	}
-	struct program *p = xcalloc(1, sizeof *p);
-	p->path = xstrdup(relpath);
+	if (strmap_get(&program_index, relpath, strlen(relpath), &at))
+		return programs[at].live ? use(programs[at].live) : live_program(at, false);
 	programs = xgrow(programs, &cap_programs, n_programs + 1, sizeof *programs);
-	strmap_add(&program_index, p->path, strlen(p->path), n_programs, NULL);
-	programs[n_programs++] = p;
-	load_program(p, true);
-	return use(p);
+	struct program_slot *sl = &programs[n_programs];
+	memset(sl, 0, sizeof *sl);
+	sl->path = xstrdup(relpath);
+	strmap_add(&program_index, sl->path, strlen(sl->path), n_programs, NULL);
+	return live_program(n_programs++, true);
+}
+
+/* Gives back a program handed out: its text, parse and struct. */
+static void drop_program(struct program *p)
+{
+	textfile_free(&p->tf);
+	snippet_set_free(&p->snippets);
+	proghdr_free(&p->hdr);
+	programs[p->slot].live = NULL;
+	free(p);
 }
 
 static char *lesson_of_path(const char *relpath)
@@ -217,6 +235,7 @@ struct evfile *course_evidence(const char *relpath)
 	e->lesson = lesson_of_path(relpath);
 	evfiles = xgrow(evfiles, &cap_evfiles, n_evfiles + 1, sizeof *evfiles);
 	strmap_add(&evfile_index, e->path, strlen(e->path), n_evfiles, NULL);
+	e->slot = n_evfiles;
 	evfiles[n_evfiles++] = e;
 
 	char *fs;
@@ -260,11 +279,9 @@ bool course_evidence_tokens(const struct evfile *cev, size_t line, const struct 
 {
 	*out = NULL;
 	*n = 0;
-	size_t at;
-	if (cev->state != LOAD_OK || !cev->resident || line == 0 || line > cev->ev.tf.n_lines ||
-	    !strmap_get(&evfile_index, cev->path, strlen(cev->path), &at) || evfiles[at] != cev)
+	if (!course_evidence_cached(cev) || line == 0 || line > cev->ev.tf.n_lines)
 		return false;
-	struct evfile *e = evfiles[at]; /* the cache's own, writable copy */
+	struct evfile *e = evfiles[cev->slot]; /* the cache's own, writable copy */
 	if (!e->line_tok) {
 		e->line_tok = xcalloc(e->ev.tf.n_lines + 1, sizeof *e->line_tok);
 		e->line_ntok = xmalloc((e->ev.tf.n_lines + 1) * sizeof *e->line_ntok);
@@ -296,6 +313,46 @@ static void drop_tokens(struct evfile *e)
 
 static unsigned long generation;
 
+static void unload_evidence(struct evfile *e)
+{
+	drop_tokens(e);
+	if (e->resident) {
+		evidence_free(&e->ev);
+		e->resident = false;
+	}
+}
+
+/* The evidence files used last, newest first, kept resident with their
+ * numbers past course_page_done: a page citing the lesson checked just
+ * before it (or its own lesson's run again) finds them read and
+ * tokenised.  A fixed few, so memory stays flat. */
+#define EV_KEPT 4
+static struct evfile *ev_kept[EV_KEPT];
+
+static bool kept(const struct evfile *e)
+{
+	for (size_t i = 0; i < EV_KEPT; i++)
+		if (ev_kept[i] == e)
+			return true;
+	return false;
+}
+
+/* e becomes the newest kept; the oldest, pushed out, is unloaded. */
+static void keep_recent(struct evfile *e)
+{
+	size_t at = EV_KEPT - 1;
+	for (size_t i = 0; i < EV_KEPT; i++)
+		if (ev_kept[i] == e) {
+			at = i;
+			break;
+		}
+	struct evfile *out = ev_kept[at] == e ? NULL : ev_kept[at];
+	memmove(ev_kept + 1, ev_kept, at * sizeof *ev_kept);
+	ev_kept[0] = e;
+	if (out)
+		unload_evidence(out);
+}
+
 unsigned long course_generation(void)
 {
 	return generation;
@@ -303,35 +360,30 @@ unsigned long course_generation(void)
 
 bool course_evidence_cached(const struct evfile *cev)
 {
-	size_t at;
-	return cev->state == LOAD_OK && cev->resident && strmap_get(&evfile_index, cev->path, strlen(cev->path), &at) &&
-	       evfiles[at] == cev;
+	/* by its slot, not its path: a copy of a cache entry (update holds
+	 * its own) is not the cache's */
+	return cev->state == LOAD_OK && cev->resident && cev->slot < n_evfiles && evfiles[cev->slot] == cev;
 }
 
 void course_page_done(void)
 {
 	generation++;
 	for (size_t i = 0; i < n_in_use; i++) {
-		in_use[i]->in_use = false;
-		if (in_use[i]->state == LOAD_OK && in_use[i]->resident)
-			unload_program(in_use[i]);
+		drop_program(in_use[i]);
 	}
 	n_in_use = 0;
-	for (size_t i = 0; i < n_tokenised; i++)
-		drop_tokens(tokenised[i]);
-	n_tokenised = 0;
-	/* and the evidence texts: what stays of a file is its path, state
-	 * and seal verdict (a later page or the lesson's program check reads
-	 * it again) */
+	/* and the evidence texts and numbers: what stays of a file is its
+	 * path, state and seal verdict (a later page or the lesson's program
+	 * check reads it again), but for the last few used (ev_kept) */
 	for (size_t i = 0; i < n_ev_in_use; i++) {
-		struct evfile *e = ev_in_use[i];
-		e->in_use = false;
-		if (e->resident) {
-			evidence_free(&e->ev);
-			e->resident = false;
-		}
+		ev_in_use[i]->in_use = false;
+		keep_recent(ev_in_use[i]);
 	}
+	for (size_t i = 0; i < n_ev_in_use; i++)
+		if (!kept(ev_in_use[i]))
+			unload_evidence(ev_in_use[i]);
 	n_ev_in_use = 0;
+	n_tokenised = 0; /* each resident file's numbers go with its text */
 }
 
 bool course_report_unusable(enum load_state state, const char *why, const char *path, struct diag_loc at,
@@ -536,32 +588,19 @@ size_t course_lessons(char ***names)
 char *course_lesson_program(const char *lesson, size_t *count)
 {
 	/* a lesson folder that is refused or cannot be listed is reported
-	 * (once a run) before the lesson's own rule looks into it; the
-	 * answer is kept (a lesson's README and its program checks ask too) */
-	size_t at;
-	if (strmap_get(&lesson_programs_index, lesson, strlen(lesson), &at)) {
-		*count = lesson_programs[at].count;
-		return lesson_programs[at].program ? xstrdup(lesson_programs[at].program) : NULL;
-	}
+	 * (once a run) before the lesson's own rule looks into it */
 	*count = 0;
 	char *rel = xasprintf("programs/%s", lesson);
 	char *fs;
 	bool bad;
 	DIR *dir = strchr(lesson, '/') ? NULL : open_folder(rel, false, "lesson folder", &fs, &bad);
 	free(rel);
-	char *prog = NULL;
-	if (dir) {
-		closedir(dir);
-		free(fs);
-		size_t headed;
-		prog = lessonfiles_program(lesson, count, &headed);
-	}
-	lesson_programs = xgrow(lesson_programs, &cap_lesson_programs, n_lesson_programs + 1, sizeof *lesson_programs);
-	struct lesson_program_entry *e = &lesson_programs[n_lesson_programs];
-	*e = (struct lesson_program_entry){xstrdup(lesson), prog ? xstrdup(prog) : NULL, *count};
-	strmap_add(&lesson_programs_index, e->lesson, strlen(e->lesson), n_lesson_programs, NULL);
-	n_lesson_programs++;
-	return prog;
+	if (!dir)
+		return NULL;
+	closedir(dir);
+	free(fs);
+	size_t headed;
+	return lessonfiles_program(lesson, count, &headed);
 }
 
 /* lessonfiles_collect_known()'s question: the program's source-sha256
@@ -574,8 +613,8 @@ static bool known_program_sha(const char *path, const char *data, size_t len, ch
 	size_t at;
 	if (!strmap_get(&program_index, path, strlen(path), &at))
 		return false;
-	const struct program *p = programs[at];
-	if (p->state != LOAD_OK || !p->resident || !p->sha_of_text || p->tf.had_bom || p->tf.had_cr ||
+	const struct program *p = programs[at].live;
+	if (!p || p->state != LOAD_OK || !p->resident || !p->sha_of_text || p->tf.had_bom || p->tf.had_cr ||
 	    p->tf.len != len || memcmp(p->tf.data, data, len) != 0)
 		return false;
 	memcpy(sha, p->sha256, SHA256_HEX_LEN + 1);
@@ -586,12 +625,12 @@ const struct lesson_files *course_lesson_files(const char *lesson, const char **
 {
 	size_t at;
 	if (strmap_get(&lesson_files_index, lesson, strlen(lesson), &at)) {
-		*why = lesson_files[at].why;
-		*refused = lesson_files[at].rc == -2;
-		return lesson_files[at].rc == 0 ? &lesson_files[at].f : NULL;
+		*why = lesson_files[at]->why;
+		*refused = lesson_files[at]->rc == -2;
+		return lesson_files[at]->rc == 0 ? &lesson_files[at]->f : NULL;
 	}
 	lesson_files = xgrow(lesson_files, &cap_lesson_files, n_lesson_files + 1, sizeof *lesson_files);
-	struct lesson_files_entry *e = &lesson_files[n_lesson_files];
+	struct lesson_files_entry *e = lesson_files[n_lesson_files] = xcalloc(1, sizeof *e);
 	e->lesson = xstrdup(lesson);
 	e->why = NULL;
 	e->rc = lessonfiles_collect_known(lesson, &e->f, &e->why, known_program_sha, NULL);
@@ -601,6 +640,8 @@ const struct lesson_files *course_lesson_files(const char *lesson, const char **
 		free(e->f.v[i].data);
 		e->f.v[i].data = NULL;
 	}
+	if (e->rc == 0 && e->f.n) /* and the array's room to grow */
+		e->f.v = xrealloc(e->f.v, e->f.n * sizeof *e->f.v);
 	strmap_add(&lesson_files_index, e->lesson, strlen(e->lesson), n_lesson_files, NULL);
 	n_lesson_files++;
 	*why = e->why;
@@ -645,35 +686,25 @@ bool course_verified_path(const struct proghdr *h, size_t *start, size_t *end)
 static void release_lesson_files(void)
 {
 	for (size_t i = 0; i < n_lesson_files; i++) {
-		free(lesson_files[i].lesson);
-		free(lesson_files[i].why);
-		if (lesson_files[i].rc == 0)
-			lessonfiles_free(&lesson_files[i].f);
+		free(lesson_files[i]->lesson);
+		free(lesson_files[i]->why);
+		if (lesson_files[i]->rc == 0)
+			lessonfiles_free(&lesson_files[i]->f);
+		free(lesson_files[i]);
 	}
 	free(lesson_files);
 	lesson_files = NULL;
 	n_lesson_files = cap_lesson_files = 0;
 	strmap_free(&lesson_files_index);
-	for (size_t i = 0; i < n_lesson_programs; i++) {
-		free(lesson_programs[i].lesson);
-		free(lesson_programs[i].program);
-	}
-	free(lesson_programs);
-	lesson_programs = NULL;
-	n_lesson_programs = cap_lesson_programs = 0;
-	strmap_free(&lesson_programs_index);
 }
 
 void course_release(void)
 {
 	generation++;
 	for (size_t i = 0; i < n_programs; i++) {
-		struct program *p = programs[i];
-		free(p->path);
-		textfile_free(&p->tf);
-		snippet_set_free(&p->snippets);
-		proghdr_free(&p->hdr);
-		free(p);
+		if (programs[i].live)
+			drop_program(programs[i].live);
+		free(programs[i].path);
 	}
 	free(in_use);
 	in_use = NULL;
@@ -696,6 +727,7 @@ void course_release(void)
 	free(ev_in_use);
 	ev_in_use = NULL;
 	n_ev_in_use = cap_ev_in_use = 0;
+	memset(ev_kept, 0, sizeof ev_kept);
 	free(evfiles);
 	evfiles = NULL;
 	n_evfiles = cap_evfiles = 0;

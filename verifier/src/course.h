@@ -24,16 +24,17 @@
 enum load_state { LOAD_OK, LOAD_REFUSED, LOAD_MISSING, LOAD_MALFORMED };
 
 struct program {
-	char *path;            /* repository-relative */
+	char *path;            /* repository-relative (the cache's: it outlives the struct) */
+	size_t slot;           /* its entry in the course cache */
 	enum load_state state;
 	const char *why;       /* for REFUSED and MISSING */
 	struct textfile tf;
 	struct snippet_set snippets;
 	struct proghdr hdr;
 	char sha256[SHA256_HEX_LEN + 1]; /* proghdr_source_sha256: Verified paragraph left out */
-	bool resident;         /* tf, snippets and hdr are loaded (course_page_done frees them) */
+	bool resident;         /* tf, snippets and hdr are loaded */
 	bool sha_of_text;      /* sha256 was computed from the resident tf (its first read) */
-	bool in_use;           /* handed out since the last course_page_done */
+	bool in_use;           /* handed out since the last course_page_done, which frees the struct */
 };
 
 struct evfile {
@@ -47,6 +48,7 @@ struct evfile {
 	 * (course_evidence_tokens); NULL until then */
 	struct num_token **line_tok;
 	size_t *line_ntok;     /* SIZE_MAX: line not tokenised yet */
+	size_t slot;           /* its index in the course cache */
 	bool resident;         /* ev is loaded (course_page_done frees it) */
 	bool in_use;           /* handed out since the last course_page_done */
 };

@@ -1,7 +1,10 @@
 /* proghdr.c - see proghdr.h. */
 #include "proghdr.h"
 
+#include "sha256.h"
+
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -311,22 +314,47 @@ void proghdr_source_sha256(const struct textfile *tf, char out[65])
 {
 	struct proghdr h;
 	proghdr_parse(tf, &h);
-	struct buf b = {0};
-	for (size_t n = 1; n <= tf->n_lines; n++) {
+	proghdr_source_sha256_parsed(tf, &h, out);
+	proghdr_free(&h);
+}
+
+/* Whether line n is left out of the source hash: the Verified paragraph,
+ * and the empty "//" lines of the header comment. */
+static bool left_out(const struct textfile *tf, const struct proghdr *h, size_t n)
+{
+	if (h->verified_line && n >= h->verified_line && n <= h->verified_last)
+		return true;
+	if (!(h->first_line && n >= h->first_line && n <= h->last_line))
+		return false;
+	size_t len, a = 0, e;
+	const char *line = textfile_line(tf, n, &len);
+	e = len;
+	str_trim(line, &a, &e);
+	return e - a == 2 && line[a] == '/' && line[a + 1] == '/';
+}
+
+void proghdr_source_sha256_parsed(const struct textfile *tf, const struct proghdr *h, char out[65])
+{
+	/* the kept lines, as runs of adjacent lines (each run one contiguous
+	 * range of the text), hashed in place: only the header's and the
+	 * Verified paragraph's lines are looked at */
+	struct sha256_ctx *c = sha256_begin();
+	size_t run_from = 0; /* byte offset where the current run of kept lines starts */
+	size_t lo = SIZE_MAX, hi = 0;
+	if (h->first_line)
+		lo = h->first_line, hi = h->last_line;
+	if (h->verified_line) {
+		lo = h->verified_line < lo ? h->verified_line : lo;
+		hi = h->verified_last > hi ? h->verified_last : hi;
+	}
+	for (size_t n = lo; lo != SIZE_MAX && n <= hi && n <= tf->n_lines; n++) {
+		if (!left_out(tf, h, n))
+			continue;
 		size_t from = tf->line_start[n - 1];
 		size_t to = n < tf->n_lines ? tf->line_start[n] : tf->len;
-		bool in_header = h.first_line && n >= h.first_line && n <= h.last_line;
-		bool verified = h.verified_line && n >= h.verified_line && n <= h.verified_last;
-		size_t len, a = 0, e;
-		const char *line = textfile_line(tf, n, &len);
-		e = len;
-		str_trim(line, &a, &e);
-		bool empty_comment = e - a == 2 && line[a] == '/' && line[a + 1] == '/';
-		if (verified || (in_header && empty_comment))
-			continue;
-		buf_append(&b, tf->data + from, to - from);
+		sha256_update(c, tf->data + run_from, from - run_from);
+		run_from = to;
 	}
-	sha256_hex(b.s ? b.s : "", b.len, out);
-	buf_free(&b);
-	proghdr_free(&h);
+	sha256_update(c, tf->data + run_from, tf->len - run_from);
+	sha256_end(c, out);
 }

@@ -91,5 +91,7 @@ void proghdr_free(struct proghdr *h);
  * both are comments, so the program built is the same with or without
  * them. */
 void proghdr_source_sha256(const struct textfile *tf, char out[65]);
+/* The same, with h = proghdr_parse(tf) already at hand. */
+void proghdr_source_sha256_parsed(const struct textfile *tf, const struct proghdr *h, char out[65]);
 
 #endif

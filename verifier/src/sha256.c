@@ -28,6 +28,36 @@ void sha256_hex(const void *data, size_t len, char out[SHA256_HEX_LEN + 1])
 	to_hex(md, n, out);
 }
 
+struct sha256_ctx *sha256_begin(void)
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
+		fputs("coursecheck: libcrypto failed to start SHA-256\n", stderr);
+		abort();
+	}
+	return (struct sha256_ctx *)ctx;
+}
+
+void sha256_update(struct sha256_ctx *c, const void *data, size_t len)
+{
+	if (len && !EVP_DigestUpdate((EVP_MD_CTX *)c, data, len)) {
+		fputs("coursecheck: libcrypto failed to compute SHA-256\n", stderr);
+		abort();
+	}
+}
+
+void sha256_end(struct sha256_ctx *c, char out[SHA256_HEX_LEN + 1])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned n = 0;
+	if (!EVP_DigestFinal_ex((EVP_MD_CTX *)c, md, &n)) {
+		fputs("coursecheck: libcrypto failed to compute SHA-256\n", stderr);
+		abort();
+	}
+	EVP_MD_CTX_free((EVP_MD_CTX *)c);
+	to_hex(md, n, out);
+}
+
 int sha256_file_hex(const char *path, char out[SHA256_HEX_LEN + 1])
 {
 	FILE *f = fopen(path, "rb");

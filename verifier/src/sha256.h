@@ -10,6 +10,12 @@
 
 /* Writes 64 hex digits and a NUL into out. */
 void sha256_hex(const void *data, size_t len, char out[SHA256_HEX_LEN + 1]);
+/* The same digest over pieces fed one after another (no copy of them
+ * joined): begin, update for each piece, end (which frees the context). */
+struct sha256_ctx;
+struct sha256_ctx *sha256_begin(void);
+void sha256_update(struct sha256_ctx *c, const void *data, size_t len);
+void sha256_end(struct sha256_ctx *c, char out[SHA256_HEX_LEN + 1]);
 /* Hashes the file's bytes as they are on disk.  Returns 0, or -1 with errno set. */
 int sha256_file_hex(const char *path, char out[SHA256_HEX_LEN + 1]);
 

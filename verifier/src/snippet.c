@@ -150,10 +150,21 @@ size_t snippet_scan(const struct textfile *tf, bool report, struct snippet_set *
 	for (size_t n = 1; n <= tf->n_lines; n++) {
 		size_t len;
 		const char *line = textfile_line(tf, n, &len);
-		/* cheap filter: every marker and near miss is a '//' comment
-		 * whose head mentions "snip" in some case (the shapes of
-		 * near_miss all do), so other lines skip the patterns */
-		if (!memchr(line, '/', len) || !mentions_snip(line, len))
+		/* cheap filter: every marker and near miss is a line that
+		 * starts (after blanks) with '//', as all three patterns are
+		 * anchored so; other lines skip them */
+		size_t lead = indent_col(line, len) - 1;
+		if (len - lead < 2 || line[lead] != '/' || line[lead + 1] != '/')
+			continue;
+		/* and the head after the slashes and blanks starts with the
+		 * word: "snip" begins within its first 5 bytes (end snippet,
+		 * endsnippet, snippet, and each near miss) */
+		size_t h = lead;
+		while (h < len && line[h] == '/')
+			h++;
+		while (h < len && (line[h] == ' ' || line[h] == '\t'))
+			h++;
+		if (!mentions_snip(line + h, len - h < 8 ? len - h : 8))
 			continue;
 		struct re_match g;
 		size_t col = indent_col(line, len);

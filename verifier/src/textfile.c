@@ -147,7 +147,10 @@ int textfile_read(const char *fspath, const char *display, struct textfile *tf, 
 		*why = strerror(errno);
 		return -1;
 	}
-	size_t cap = (size_t)st.st_size + 1, n = 0;
+	/* room for the file, its NUL and one byte more: the read that finds
+	 * the end needs no bigger buffer (growing, then giving the doubling
+	 * back, copied every file twice) */
+	size_t cap = (size_t)st.st_size + 2, n = 0;
 	char *raw = xmalloc(cap);
 	for (;;) {
 		if (n + 1 >= cap) {
