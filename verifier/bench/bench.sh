@@ -11,6 +11,11 @@
 #   BENCH_CALLGRIND  1: also count instructions (valgrind --tool=callgrind)
 #                    at the sizes up to 1000
 #   BENCH_OUT        results folder (default build/bench)
+#   BENCH_BASELINE   a second coursecheck (an older build) timed in the same
+#                    interleaved rounds, for a before/after table; its
+#                    instructions are counted at the sizes up to
+#                    BENCH_BASELINE_IR_MAX (default 100: it is the slow one)
+#   BENCH_CALLGRIND_MAX  largest size counted by callgrind (default 1000)
 #
 # Workloads: courses made by gen-course.sh from the real day 31 lesson, and
 # embedme's own corpus (1,000 pages x 3 embedded snippets) when npm and node
@@ -30,6 +35,13 @@ sizes=${BENCH_SIZES:-100 1000 10000}
 shapes=${BENCH_SHAPES:-lesson snippets cite day31}
 day31_max=${BENCH_DAY31_MAX:-1000}
 cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+base=
+if [ -n "${BENCH_BASELINE:-}" ]; then
+	base=$(cd "$(dirname "$BENCH_BASELINE")" && pwd)/$(basename "$BENCH_BASELINE")
+	[ -x "$base" ] || { echo "bench: BENCH_BASELINE $BENCH_BASELINE is not an executable" >&2; exit 2; }
+fi
+ir_max=${BENCH_CALLGRIND_MAX:-1000}
+base_ir_max=${BENCH_BASELINE_IR_MAX:-100}
 mkdir -p "$out/courses"
 raw=$out/raw.txt
 : >"$raw"
@@ -106,9 +118,11 @@ measure() {
 	echo "$label $wl $ms $kb" >>"$raw"
 }
 
+loads=
 round=1
 while [ $round -le "$rounds" ]; do
 	echo "bench: round $round of $rounds" >&2
+	loads="$loads${loads:+, }$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)"
 	for wl in $workloads; do
 		dir=$out/courses/$wl
 		measure floor "$wl" "$dir" "$out/floor" .
@@ -119,6 +133,7 @@ while [ $round -le "$rounds" ]; do
 		else
 			measure cc-j1 "$wl" "$dir" "$bin" verify
 		fi
+		[ -z "$base" ] || measure base "$wl" "$dir" "$base" verify
 	done
 	if [ -n "$embedme" ]; then
 		measure embedme embedme-1000 "$out/embedme/corpus" sh -c "\"$embedme\" --silent --verify docs/*.md"
@@ -134,13 +149,16 @@ icount() {
 if [ "${BENCH_CALLGRIND:-}" = 1 ] && command -v valgrind >/dev/null 2>&1; then
 	for wl in $workloads; do
 		n=${wl##*-}
-		[ "$n" -le 1000 ] || continue
+		[ "$n" -le "$ir_max" ] || continue
 		echo "ir floor $wl $(icount "$out/courses/$wl" "$out/floor" .)" >>"$raw"
 		echo "ir floor-hash $wl $(icount "$out/courses/$wl" "$out/floor" --hash .)" >>"$raw"
 		if [ -n "$parallel" ]; then
 			echo "ir cc-j1 $wl $(icount "$out/courses/$wl" "$bin" verify -j 1)" >>"$raw"
 		else
 			echo "ir cc-j1 $wl $(icount "$out/courses/$wl" "$bin" verify)" >>"$raw"
+		fi
+		if [ -n "$base" ] && [ "$n" -le "$base_ir_max" ]; then
+			echo "ir base $wl $(icount "$out/courses/$wl" "$base" verify)" >>"$raw"
 		fi
 	done
 fi
@@ -150,7 +168,7 @@ load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 {
 	echo "## $(date -u +%Y-%m-%d), $(uname -n): $cores cores, load $load, $rounds interleaved rounds (median)"
 	echo
-	awk -v parallel="$parallel" '
+	awk -v parallel="$parallel" -v loads="$loads" '
 		$1 == "ir" { ir[$2 " " $3] = $4; next }
 		{ key = $1 " " $2; t[key] = t[key] " " $3; if ($4 > m[key]) m[key] = $4; wl[$2] = 1 }
 		function median(s,   a, n, i, j, x) {
@@ -178,6 +196,15 @@ load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 				printf "\nembedme --verify, its own corpus (1,000 pages x 3 snippets): %d ms; coursecheck on snippets-1000: %d ms -j1, %d ms all cores: embedme / coursecheck = %.2f (-j1), %.2f (all cores)\n", \
 					ef, c1, c, c1 ? ef / c1 : 0, c ? ef / c : 0
 			}
+			if (t["base lesson-1000"] != "" || t["base lesson-100"] != "") {
+				printf "\n| workload | baseline ms | coursecheck ms | after / before | baseline peak MiB | coursecheck peak MiB |\n| --- | ---: | ---: | ---: | ---: | ---: |\n"
+				for (i = 1; i <= k; i++) {
+					w = order[i]
+					if (t["base " w] == "") continue
+					b = median(t["base " w]); c1 = median(t["cc-j1 " w])
+					printf "| %s | %d | %d | %.2f | %.1f | %.1f |\n", w, b, c1, b ? c1 / b : 0, m["base " w] / 1024, m["cc-j1 " w] / 1024
+				}
+			}
 			if (length(ir)) {
 				printf "\n| workload | floor Ir | floor+hash Ir | coursecheck -j1 Ir | -j1 / floor+hash |\n| --- | ---: | ---: | ---: | ---: |\n"
 				for (i = 1; i <= k; i++) {
@@ -186,6 +213,41 @@ load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 					printf "| %s | %.0f M | %.0f M | %.0f M | %.2f |\n", w, ir["floor " w] / 1e6, ir["floor-hash " w] / 1e6, \
 						ir["cc-j1 " w] / 1e6, ir["floor-hash " w] ? ir["cc-j1 " w] / ir["floor-hash " w] : 0
 				}
+				for (i = 1; i <= k; i++) {
+					w = order[i]
+					if (ir["base " w] == "") continue
+					printf "\nbaseline %s: %.0f M instructions, coursecheck %.0f M (%.2f of it)\n", w, ir["base " w] / 1e6, \
+						ir["cc-j1 " w] / 1e6, ir["base " w] ? ir["cc-j1 " w] / ir["base " w] : 0
+				}
 			}
+			# the targets of issue 15, from the figures above
+			printf "\n| target (issue 15) | figure |\n| --- | --- |\n"
+			split("lesson snippets cite day31", shp, " ")
+			for (s = 1; s <= 4; s++) {
+				sh = shp[s]
+				t1 = median(t["cc-j1 " sh "-100"]); t2 = median(t["cc-j1 " sh "-1000"]); t3 = median(t["cc-j1 " sh "-10000"])
+				if (t1 && t2) printf "| %s time 100 -> 1,000 lessons (within 11x) | %.1fx |\n", sh, t2 / t1
+				if (t2 && t3) printf "| %s time 1,000 -> 10,000 lessons (within 11x) | %.1fx |\n", sh, t3 / t2
+				i1 = ir["cc-j1 " sh "-100"]; i2 = ir["cc-j1 " sh "-1000"]
+				if (i1 && i2) printf "| %s instructions 100 -> 1,000 lessons (within 11x) | %.1fx |\n", sh, i2 / i1
+				m2 = m["cc-j1 " sh "-1000"]; m3 = m["cc-j1 " sh "-10000"]
+				if (m2 && m3) printf "| %s peak memory 10,000 / 1,000 lessons (at most 2x) | %.2fx (%.1f / %.1f MiB) |\n", sh, m3 / m2, m3 / 1024, m2 / 1024
+				fh = median(t["floor-hash " sh "-1000"])
+				if (fh && t2) printf "| %s -j1 / floor+hash at 1,000, time (within 2x) | %.2fx |\n", sh, t2 / fh
+				fh = median(t["floor-hash " sh "-10000"])
+				if (fh && t3) printf "| %s -j1 / floor+hash at 10,000, time (within 2x) | %.2fx |\n", sh, t3 / fh
+				if (ir["floor-hash " sh "-1000"] && i2) printf "| %s -j1 / floor+hash at 1,000, instructions (within 2x) | %.2fx |\n", sh, i2 / ir["floor-hash " sh "-1000"]
+			}
+			for (n = 100; n <= 10000; n *= 10) {
+				a = median(t["cc-j1 cite-" n]); b = median(t["cc-j1 lesson-" n])
+				if (a && b) printf "| a cite a page at %d lessons, time (under +10 %%) | %+.1f %% |\n", n, 100 * (a / b - 1)
+				a = ir["cc-j1 cite-" n]; b = ir["cc-j1 lesson-" n]
+				if (a && b) printf "| a cite a page at %d lessons, instructions (under +10 %%) | %+.1f %% |\n", n, 100 * (a / b - 1)
+			}
+			if (t["embedme embedme-1000"] != "") {
+				ef = median(t["embedme embedme-1000"]); c1 = median(t["cc-j1 snippets-1000"])
+				if (c1) printf "| embedme / coursecheck -j1, 1,000 pages x 3 snippets (at least 3x) | %.2fx |\n", ef / c1
+			}
+			if (loads != "") printf "\nLoad average (1 min) at the start of each round: %s\n", loads
 		}' "$raw"
 } | tee "$out/results.md"
