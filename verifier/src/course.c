@@ -368,9 +368,8 @@ bool course_evidence_cached(const struct evfile *cev)
 void course_page_done(void)
 {
 	generation++;
-	for (size_t i = 0; i < n_in_use; i++) {
+	for (size_t i = 0; i < n_in_use; i++)
 		drop_program(in_use[i]);
-	}
 	n_in_use = 0;
 	/* and the evidence texts and numbers: what stays of a file is its
 	 * path, state and seal verdict (a later page or the lesson's program
