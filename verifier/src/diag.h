@@ -129,6 +129,38 @@ void diag_end(struct diag *d);
 /* A one-shot diagnostic with no note or hint. */
 void diag_report(enum diag_kind kind, struct diag_loc at, const char *fmt, ...) PRINTF_LIKE(3, 4);
 
+/* A region that reports a shared file's own problems once a run (a
+ * program's snippet markers, an evidence file's seal, a refused folder),
+ * keyed "what:path".  Its caller keeps its own memo; the key is claimed
+ * here too, so that under verify -j (parallel.h) the parent keeps the
+ * first region of each key in page order: a region whose key was claimed
+ * (by a worker's region replayed earlier) is dropped uncounted, as muted.
+ * diag_once_claim() claims a key: false when it was claimed already. */
+void diag_once_begin(const char *what, const char *path);
+void diag_once_end(void);
+bool diag_once_claim(const char *key);
+/* Frees the claimed keys (at exit). */
+void diag_release(void);
+
+/* A worker of verify -j (parallel.h) forwards what would be printed.  Set,
+ * diag_end hands each unmuted diagnostic to record() instead of printing
+ * it (hidden: past its file's cap, only kind and level are set), and
+ * file()/once() receive the diag_file_begin/end and diag_once_begin/end
+ * brackets (NULL for an end).  Inside a once region nothing is hidden and
+ * nothing counts toward the cap: the parent, which drops a repeated
+ * region, applies the cap as one process would.  NULL: print as usual. */
+struct diag_forward {
+	void (*record)(const struct diag_record *r, bool hidden, void *ctx);
+	void (*file)(const char *path, void *ctx);
+	void (*once)(const char *key, void *ctx);
+	void *ctx;
+};
+void diag_set_forward(const struct diag_forward *fwd);
+/* The parent of verify -j: a worker's diagnostic, printed (or given to the
+ * sink), counted and capped exactly as diag_end would have (r->rendered
+ * is the text printer's output, its hint line last). */
+void diag_replay(const struct diag_record *r, bool hidden);
+
 /* Counters for the summary line and the exit status. */
 size_t diag_count(enum diag_level level);
 /* Adds n to the number of checks run (printed in the summary). */
