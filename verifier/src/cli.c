@@ -13,6 +13,7 @@
 #include "filewrite.h"
 #include "course.h"
 #include "diag.h"
+#include "diagwire.h"
 #include "proghdr.h"
 #include "numtok.h"
 #include "parallel.h"
@@ -179,6 +180,7 @@ void cli_release(void)
 	re_release_all();
 	numtok_release_patterns();
 	repo_close();
+	diagwire_release();
 	diag_release();
 }
 
@@ -285,6 +287,7 @@ enum verify_item_kind {
 	ITEM_NAMED,   /* a page --affected found naming a changed lesson: counted when read */
 	ITEM_PROGRAM, /* a lesson's program (name is the lesson) */
 	ITEM_SAY,     /* a line for standard error (--affected), nothing checked */
+	ITEM_LIST,    /* the listing of the lessons, for its diagnostics (-j N) */
 };
 
 struct verify_item {
@@ -296,6 +299,9 @@ struct verify_item {
 struct verify_work {
 	struct verify_item *v;
 	size_t n, cap;
+	/* -j N over the whole course: each chunk a range of pages and the
+	 * lessons after them in the same range (parallel.h) */
+	size_t *order, *chunk, n_chunks;
 	const struct check_opts *opts;
 	size_t pages, programs;
 	int status;
@@ -314,6 +320,11 @@ static int item_run(size_t i, void *ctx)
 	const struct verify_item *it = &w->v[i];
 	if (it->kind == ITEM_SAY)
 		return 0;
+	if (it->kind == ITEM_LIST) {
+		char **lessons;
+		repo_free_list(lessons, course_lessons(&lessons));
+		return 0;
+	}
 	if (it->kind == ITEM_PROGRAM) {
 		check_program(it->name, w->opts);
 		return 0;
@@ -332,7 +343,7 @@ static void item_begin(size_t i, void *ctx)
 	const struct verify_item *it = &((struct verify_work *)ctx)->v[i];
 	if (it->kind == ITEM_SAY)
 		fprintf(stderr, "%s", it->name);
-	else
+	else if (it->kind != ITEM_LIST)
 		report_file_begin(item_name(i, ctx));
 }
 
@@ -341,6 +352,7 @@ static void item_end(size_t i, int rc, void *ctx)
 	struct verify_work *w = ctx;
 	switch (w->v[i].kind) {
 	case ITEM_SAY:
+	case ITEM_LIST:
 		return;
 	case ITEM_LISTED:
 		w->pages++;
@@ -374,13 +386,71 @@ static void verify_lesson(struct verify_work *w, const char *lesson)
 /* Checks the listed items in jobs processes, then forgets them. */
 static void work_run(struct verify_work *w, size_t jobs)
 {
-	struct parallel_job job = {w->n, item_run, item_begin, item_end, item_name, w};
+	struct parallel_job job = {w->n, item_run, item_begin, item_end, item_name, w, w->order, w->chunk, w->n_chunks};
 	parallel_run(&job, jobs);
 	for (size_t i = 0; i < w->n; i++) {
 		free(w->v[i].name);
 		free(w->v[i].folder);
 	}
 	w->n = 0;
+	free(w->order);
+	free(w->chunk);
+	w->order = w->chunk = NULL;
+	w->n_chunks = 0;
+}
+
+/* Chunks for n_pages pages (items 0 ..), the listing, then n_lessons lessons
+ * whose items start at first[l] (first[n_lessons]: the end): chunk c holds
+ * the c-th share of the pages and the c-th share of the lessons, which in
+ * a course named by lesson are the same lessons. */
+static void work_chunks(struct verify_work *w, size_t jobs, size_t n_pages, const size_t *first, size_t n_lessons)
+{
+	size_t n = 8 * jobs, most = n_pages > n_lessons ? n_pages : n_lessons;
+	if (n > most)
+		n = most ? most : 1;
+	w->order = xcalloc(w->n ? w->n : 1, sizeof *w->order);
+	w->chunk = xcalloc(n + 1, sizeof *w->chunk);
+	size_t k = 0;
+	for (size_t c = 0; c < n; c++) {
+		w->chunk[c] = k;
+		for (size_t i = c * n_pages / n; i < (c + 1) * n_pages / n; i++)
+			w->order[k++] = i;
+		if (c == 0)
+			w->order[k++] = n_pages; /* the listing */
+		for (size_t i = first[c * n_lessons / n]; i < first[(c + 1) * n_lessons / n]; i++)
+			w->order[k++] = i;
+	}
+	w->chunk[n] = k;
+	w->n_chunks = n;
+}
+
+/* -j N: the pages and the lessons in one run of the workers, so that a
+ * worker checks a lesson's page, README and program together (what it read
+ * for the page it has for the rest).  The lessons are listed here first,
+ * their diagnostics recorded, not printed; the listing item prints them,
+ * in a worker, where one process would (diagwire.h: the once regions of
+ * the listing are sent again at a page that meets them first). */
+static void verify_all_at_once(struct verify_work *w, size_t jobs, size_t n_pages)
+{
+	struct diagwire_encoder quiet;
+	diagwire_encoder_init(&quiet);
+	diag_set_forward(&quiet.fwd);
+	char **lessons;
+	size_t nl = course_lessons(&lessons);
+	diag_set_forward(NULL);
+	diagwire_encoder_free(&quiet);
+	work_add(w, ITEM_LIST, xstrdup("programs"));
+	size_t *first = xcalloc(nl + 1, sizeof *first);
+	for (size_t i = 0; i < nl; i++) {
+		first[i] = w->n;
+		verify_lesson(w, lessons[i]);
+		free(lessons[i]);
+	}
+	first[nl] = w->n;
+	free(lessons);
+	work_chunks(w, jobs, n_pages, first, nl);
+	free(first);
+	work_run(w, jobs);
 }
 
 /* The pages, then the lessons: listed only after the pages are checked,
@@ -393,6 +463,10 @@ static void verify_all(struct verify_work *w, size_t jobs)
 	for (size_t i = 0; i < n; i++)
 		work_add(w, ITEM_LISTED, names[i]);
 	free(names);
+	if (jobs > 1) {
+		verify_all_at_once(w, jobs, n);
+		return;
+	}
 	work_run(w, jobs);
 	char **lessons;
 	size_t nl = course_lessons(&lessons);

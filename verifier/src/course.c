@@ -104,6 +104,7 @@ struct program *course_program(const char *relpath)
 	size_t at;
 	if (strmap_get(&program_index, relpath, strlen(relpath), &at)) {
 		struct program *p = programs[at];
+		diag_once_touch("program", p->path);
 		if (p->state == LOAD_OK && !p->resident)
 			load_program(p, false);
 		return use(p);
@@ -159,8 +160,10 @@ static struct evfile *load_evidence(const char *relpath);
 struct evfile *course_evidence(const char *relpath)
 {
 	size_t at;
-	if (strmap_get(&evfile_index, relpath, strlen(relpath), &at))
+	if (strmap_get(&evfile_index, relpath, strlen(relpath), &at)) {
+		diag_once_touch("evidence", relpath);
 		return evfiles[at];
+	}
 	diag_once_begin("evidence", relpath); /* its problems are reported once a run */
 	struct evfile *e = load_evidence(relpath);
 	diag_once_end();
@@ -316,8 +319,10 @@ static bool report_once(const char *rel)
 
 static void folder_problem(enum diag_kind kind, const char *rel, const char *what, const char *why)
 {
-	if (!report_once(rel))
+	if (!report_once(rel)) {
+		diag_once_touch("folder", rel);
 		return;
+	}
 	diag_once_begin("folder", rel);
 	struct diag *d = diag_begin(kind, (struct diag_loc){.path = rel}, "%s '%s' %s: %s", what, rel,
 				    kind == D_PATH_REFUSED ? "is refused" : "cannot be read", why);

@@ -205,6 +205,8 @@ void diag_set_forward(const struct diag_forward *fwd)
 	reporter.forward = fwd;
 }
 
+static bool dropped(void);
+
 bool diag_once_claim(const char *key)
 {
 	size_t seen;
@@ -235,6 +237,20 @@ void diag_once_end(void)
 	reporter.once_depth--;
 	if (reporter.forward)
 		reporter.forward->once(NULL, reporter.forward->ctx);
+}
+
+void diag_once_touch(const char *what, const char *path)
+{
+	if (!reporter.forward)
+		return;
+	char *key = xasprintf("%s:%s", what, path);
+	if (dropped()) {
+		reporter.forward->once(key, reporter.forward->ctx);
+		reporter.forward->once(NULL, reporter.forward->ctx);
+	} else {
+		reporter.forward->touch(key, reporter.forward->ctx);
+	}
+	free(key);
 }
 
 void diag_release(void)
@@ -445,7 +461,7 @@ void diag_replay(const struct diag_record *r, bool hidden)
 void diag_end(struct diag *d)
 {
 	enum diag_level level = diag_level_of(d->kind);
-	if (!dropped()) {
+	if (!dropped() && !reporter.forward) { /* a forwarded one is counted where it is replayed */
 		reporter.count[level]++;
 		reporter.per_kind[d->kind]++;
 	}
@@ -491,7 +507,10 @@ size_t diag_count(enum diag_level level)
 
 void diag_checks_add(size_t n)
 {
-	reporter.checks += n;
+	if (reporter.forward)
+		reporter.forward->checks(n, reporter.forward->ctx);
+	else
+		reporter.checks += n;
 }
 
 size_t diag_checks(void)

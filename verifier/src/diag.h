@@ -139,6 +139,12 @@ void diag_report(enum diag_kind kind, struct diag_loc at, const char *fmt, ...) 
 void diag_once_begin(const char *what, const char *path);
 void diag_once_end(void);
 bool diag_once_claim(const char *key);
+/* The caller's memo says the region of what:path was reported already (a
+ * cache hit).  In one process nothing happens; a worker of verify -j sends
+ * the region again at each item that uses the file (diag_forward's
+ * touch), since its items need not come in page order: the parent keeps
+ * the first in page order.  Muted, only the claim is sent. */
+void diag_once_touch(const char *what, const char *path);
 /* Frees the claimed keys (at exit). */
 void diag_release(void);
 
@@ -146,13 +152,18 @@ void diag_release(void);
  * diag_end hands each unmuted diagnostic to record() instead of printing
  * it (hidden: past its file's cap, only kind and level are set), and
  * file()/once() receive the diag_file_begin/end and diag_once_begin/end
- * brackets (NULL for an end).  Inside a once region nothing is hidden and
- * nothing counts toward the cap: the parent, which drops a repeated
- * region, applies the cap as one process would.  NULL: print as usual. */
+ * brackets (NULL for an end), touch() diag_once_touch's key, checks()
+ * what diag_checks_add adds.  Nothing is counted here: the counts are the
+ * replaying process's (diag_replay, diag_checks_add).  Inside a
+ * once region nothing is hidden and nothing counts toward the cap: the
+ * parent, which drops a repeated region, applies the cap as one process
+ * would.  NULL: print as usual. */
 struct diag_forward {
 	void (*record)(const struct diag_record *r, bool hidden, void *ctx);
 	void (*file)(const char *path, void *ctx);
 	void (*once)(const char *key, void *ctx);
+	void (*touch)(const char *key, void *ctx);
+	void (*checks)(size_t n, void *ctx);
 	void *ctx;
 };
 void diag_set_forward(const struct diag_forward *fwd);

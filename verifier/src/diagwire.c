@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strmap.h"
+
 /* ---- writing ------------------------------------------------------------ */
 
 static void put_u64(struct buf *b, uint64_t v)
@@ -40,12 +42,16 @@ static void put_where(struct buf *b, const struct diag_where *w)
 
 void diagwire_flush_checks(struct diagwire_encoder *e)
 {
-	size_t now = diag_checks();
-	if (now == e->checks_seen)
+	if (!e->checks)
 		return;
 	buf_putc(&e->out, DW_CHECKS);
-	put_u64(&e->out, now - e->checks_seen);
-	e->checks_seen = now;
+	put_u64(&e->out, e->checks);
+	e->checks = 0;
+}
+
+static void on_checks(size_t n, void *ctx)
+{
+	((struct diagwire_encoder *)ctx)->checks += n;
 }
 
 static void on_record(const struct diag_record *r, bool hidden, void *ctx)
@@ -83,21 +89,88 @@ static void on_file(const char *path, void *ctx)
 	put_bracket(ctx, DW_FILE, DW_FILE_END, path);
 }
 
+/* The once regions recorded so far, by key: their bytes from ONCE to
+ * ONCE_END, and the item they were last sent in.  Process-wide, so that a
+ * worker has what its parent recorded before the fork. */
+struct saved_region {
+	char *key;
+	char *bytes;
+	size_t len;
+	unsigned long item;
+};
+static struct {
+	struct strmap map;
+	struct saved_region *v;
+	size_t n, cap;
+	unsigned long item; /* diagwire_item_begin's count */
+} saved;
+
 static void on_once(const char *key, void *ctx)
 {
-	put_bracket(ctx, DW_ONCE, DW_ONCE_END, key);
+	struct diagwire_encoder *e = ctx;
+	diagwire_flush_checks(e);
+	if (key && e->once_depth++ == 0) {
+		e->once_start = e->out.len;
+		e->once_key = xstrdup(key);
+	}
+	put_bracket(e, DW_ONCE, DW_ONCE_END, key);
+	if (key || !e->once_depth || --e->once_depth)
+		return;
+	size_t at;
+	if (!strmap_get(&saved.map, e->once_key, strlen(e->once_key), &at)) {
+		saved.v = xgrow(saved.v, &saved.cap, saved.n + 1, sizeof *saved.v);
+		size_t len = e->out.len - e->once_start;
+		struct saved_region *r = &saved.v[saved.n];
+		*r = (struct saved_region){e->once_key, xmalloc(len), len, saved.item};
+		memcpy(r->bytes, e->out.s + e->once_start, len);
+		strmap_add(&saved.map, r->key, strlen(r->key), saved.n++, NULL);
+	} else {
+		free(e->once_key);
+	}
+	e->once_key = NULL;
+}
+
+/* A region used again: sent again, once for each item. */
+static void on_touch(const char *key, void *ctx)
+{
+	struct diagwire_encoder *e = ctx;
+	size_t at;
+	if (!strmap_get(&saved.map, key, strlen(key), &at) || saved.v[at].item == saved.item)
+		return;
+	diagwire_flush_checks(e);
+	buf_append(&e->out, saved.v[at].bytes, saved.v[at].len);
+	saved.v[at].item = saved.item;
 }
 
 void diagwire_encoder_init(struct diagwire_encoder *e)
 {
 	memset(e, 0, sizeof *e);
-	e->checks_seen = diag_checks();
-	e->fwd = (struct diag_forward){on_record, on_file, on_once, e};
+	e->fwd = (struct diag_forward){on_record, on_file, on_once, on_touch, on_checks, e};
+}
+
+void diagwire_item_begin(struct diagwire_encoder *e)
+{
+	saved.item++;
+	e->out.len = 0;
+	e->checks = 0;
 }
 
 void diagwire_encoder_free(struct diagwire_encoder *e)
 {
 	buf_free(&e->out);
+	free(e->once_key);
+	e->once_key = NULL;
+}
+
+void diagwire_release(void)
+{
+	for (size_t i = 0; i < saved.n; i++) {
+		free(saved.v[i].key);
+		free(saved.v[i].bytes);
+	}
+	free(saved.v);
+	strmap_free(&saved.map);
+	memset(&saved, 0, sizeof saved);
 }
 
 /* ---- reading ------------------------------------------------------------ */

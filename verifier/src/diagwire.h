@@ -10,7 +10,7 @@
  *   HIDDEN     a diagnostic past its file's cap: kind and level only
  *   FILE / FILE_END   diag_file_begin(path) / diag_file_end()
  *   ONCE / ONCE_END   diag_once_begin(key) / diag_once_end()
- *   CHECKS     checks counted (diag_checks_add) since the last event
+ *   CHECKS     checks added (diag_checks_add) since the last event
  * The reader walks such a buffer event by event.  Both ends are the same
  * binary on the same machine: integers are written in native byte order.
  * Every string is written with its length and a NUL after it, so the
@@ -39,15 +39,28 @@ enum diagwire_type {
 };
 
 /* The encoder.  out holds the bytes (the caller may take them and reset
- * out.len to 0); checks_seen is diag_checks() as of the last event. */
+ * out.len to 0); checks counts the checks added since the last event.
+ *
+ * Once regions: the bytes of each key's first region are kept (for the
+ * process, whatever the encoder: a worker keeps what its parent recorded)
+ * and appended again when diag_once_touch() names the key in a later
+ * item (diagwire_item_begin), once an item: the parent then sees the
+ * region at every item that uses the file and keeps the first in item
+ * order, whatever order a worker took its items in. */
 struct diagwire_encoder {
 	struct buf out;
-	size_t checks_seen;
+	size_t checks;
 	struct diag_forward fwd; /* hand &fwd to diag_set_forward() */
+	size_t once_depth, once_start;
+	char *once_key;
 };
 void diagwire_encoder_init(struct diagwire_encoder *e);
-/* Appends a CHECKS event for the checks counted since the last event (none
- * when nothing was counted): call it before taking the bytes. */
+/* A new item: out is emptied and checks counted from now. */
+void diagwire_item_begin(struct diagwire_encoder *e);
+/* Frees the kept once regions (at exit). */
+void diagwire_release(void);
+/* Appends a CHECKS event for the checks added since the last event (none
+ * when none was): call it before taking the bytes. */
 void diagwire_flush_checks(struct diagwire_encoder *e);
 void diagwire_encoder_free(struct diagwire_encoder *e);
 

@@ -61,16 +61,20 @@ static _Noreturn void work(const struct parallel_job *job, atomic_size_t *next, 
 	struct diagwire_encoder enc;
 	diagwire_encoder_init(&enc);
 	diag_set_forward(&enc.fwd);
+	size_t n_chunks = job->order ? job->n_chunks : job->n_items;
 	for (;;) {
-		size_t i = atomic_fetch_add(next, 1);
-		if (i >= job->n_items)
+		size_t c = atomic_fetch_add(next, 1);
+		if (c >= n_chunks)
 			break;
-		send_frame(fd, 'S', i, 0, NULL, 0);
-		enc.out.len = 0;
-		enc.checks_seen = diag_checks();
-		int result = job->run(i, job->ctx);
-		diagwire_flush_checks(&enc);
-		send_frame(fd, 'D', i, result, enc.out.s, enc.out.len);
+		size_t from = job->order ? job->chunk[c] : c, to = job->order ? job->chunk[c + 1] : c + 1;
+		for (size_t k = from; k < to; k++) {
+			size_t i = job->order ? job->order[k] : k;
+			send_frame(fd, 'S', i, 0, NULL, 0);
+			diagwire_item_begin(&enc);
+			int result = job->run(i, job->ctx);
+			diagwire_flush_checks(&enc);
+			send_frame(fd, 'D', i, result, enc.out.s, enc.out.len);
+		}
 	}
 	/* _exit: the parent's stdio buffers and atexit work are not ours */
 	_exit(0);
@@ -352,27 +356,49 @@ static void run_here(const struct parallel_job *job)
 	}
 }
 
+/* This process as its own worker, in item order: what the caller set up
+ * for workers (a once region recorded before the fork) holds here too. */
+static void run_forwarded(struct parent *p)
+{
+	struct diagwire_encoder enc;
+	diagwire_encoder_init(&enc);
+	for (size_t i = 0; i < p->job->n_items; i++) {
+		diag_set_forward(&enc.fwd);
+		diagwire_item_begin(&enc);
+		int result = p->job->run(i, p->job->ctx);
+		diagwire_flush_checks(&enc);
+		diag_set_forward(NULL);
+		struct item *it = &p->items[i];
+		*it = (struct item){ITEM_DONE, result, xmalloc(enc.out.len + 1), enc.out.len};
+		memcpy(it->data, enc.out.s ? enc.out.s : "", enc.out.len);
+		replay_ready(p);
+	}
+	diagwire_encoder_free(&enc);
+}
+
 size_t parallel_run(const struct parallel_job *job, size_t jobs)
 {
-	size_t n = jobs < job->n_items ? jobs : job->n_items;
+	if (jobs <= 1) {
+		run_here(job);
+		return 0;
+	}
+	size_t n_chunks = job->order ? job->n_chunks : job->n_items, n = jobs < n_chunks ? jobs : n_chunks;
 	if (n > PARALLEL_MAX_WORKERS)
 		n = PARALLEL_MAX_WORKERS;
+	struct parent p = {.job = job, .items = xcalloc(job->n_items ? job->n_items : 1, sizeof *p.items)};
 	atomic_size_t *next = NULL;
 	if (n > 1 && atomic_is_lock_free(next)) {
 		void *m = mmap(NULL, sizeof *next, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 		next = m == MAP_FAILED ? NULL : m;
 	}
-	if (!next) {
-		run_here(job);
-		return 0;
-	}
-	atomic_init(next, 0);
-	struct parent p = {.job = job, .items = xcalloc(job->n_items, sizeof *p.items)};
-	if (start_workers(&p, n, next) == 0) {
+	if (next)
+		atomic_init(next, 0);
+	if (!next || start_workers(&p, n, next) == 0) {
+		run_forwarded(&p);
 		free(p.w);
 		free(p.items);
-		munmap(next, sizeof *next);
-		run_here(job);
+		if (next)
+			munmap(next, sizeof *next);
 		return 0;
 	}
 	drain(&p);

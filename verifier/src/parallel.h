@@ -36,11 +36,18 @@
 /* At most this many workers, whatever jobs asks. */
 #define PARALLEL_MAX_WORKERS 256
 
-/* What parallel_run runs.  run() checks item i, in a worker or (one job,
- * one item) in this process, and returns a small result; begin() and end()
- * run in this process around the item's findings, in item order, end()
- * with run()'s result (0 for an item that was not checked).  name() is the
- * file an unchecked item is reported at.  ctx is passed to each. */
+/* What parallel_run runs.  run() checks item i, in a worker or in this
+ * process, and returns a small result; begin() and end() run in this
+ * process around the item's findings, in item order, end() with run()'s
+ * result (0 for an item that was not checked).  name() is the file an
+ * unchecked item is reported at.  ctx is passed to each.
+ *
+ * order and chunk (optional) say how workers take the items: chunk c is
+ * the items order[chunk[c]] .. order[chunk[c + 1] - 1], taken whole by
+ * one worker (a lesson's page, README and program together share what
+ * the worker has read); chunk has n_chunks + 1 bounds and every item is
+ * in one chunk.  Without them each item is a chunk, in item order.  The
+ * output is the same either way. */
 struct parallel_job {
 	size_t n_items;
 	int (*run)(size_t i, void *ctx);
@@ -48,11 +55,16 @@ struct parallel_job {
 	void (*end)(size_t i, int result, void *ctx);
 	const char *(*name)(size_t i, void *ctx);
 	void *ctx;
+	const size_t *order, *chunk;
+	size_t n_chunks;
 };
 
-/* Runs every item of job with up to jobs processes (1: in this process,
- * one item after the other, exactly as a loop would).  Returns the number
- * of items reported unchecked (worker-failed). */
+/* Runs every item of job with up to jobs processes.  jobs 1: in this
+ * process, one item after the other, exactly as a loop would.  More, where
+ * there is one chunk only or no worker can be started: in this process
+ * too, in item order, each item's findings forwarded and replayed as a
+ * worker's would be.  Returns the number of items reported unchecked
+ * (worker-failed). */
 size_t parallel_run(const struct parallel_job *job, size_t jobs);
 
 #endif
