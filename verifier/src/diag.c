@@ -34,10 +34,10 @@ static struct {
 	size_t file_hidden; /* and counted but not printed */
 	const struct diag_forward *forward; /* a worker of verify -j */
 	size_t once_depth;  /* inside diag_once_begin/end */
-	size_t once_drop;   /* the depth of a region already reported, dropped; 0: none */
 } reporter;
 
-/* The once-a-run keys claimed so far (owned strings; the map borrows them). */
+/* The once-a-run keys claimed so far by diag_once_claim (owned strings;
+ * the map borrows them). */
 static struct {
 	struct strmap map;
 	char **keys;
@@ -205,8 +205,6 @@ void diag_set_forward(const struct diag_forward *fwd)
 	reporter.forward = fwd;
 }
 
-static bool dropped(void);
-
 bool diag_once_claim(const char *key)
 {
 	size_t seen;
@@ -221,19 +219,16 @@ bool diag_once_claim(const char *key)
 
 void diag_once_begin(const char *what, const char *path)
 {
-	char *key = xasprintf("%s:%s", what, path);
 	reporter.once_depth++;
-	if (reporter.forward)
+	if (reporter.forward) {
+		char *key = xasprintf("%s:%s", what, path);
 		reporter.forward->once(key, reporter.forward->ctx);
-	else if (!reporter.once_drop && !diag_once_claim(key))
-		reporter.once_drop = reporter.once_depth;
-	free(key);
+		free(key);
+	}
 }
 
 void diag_once_end(void)
 {
-	if (reporter.once_drop == reporter.once_depth)
-		reporter.once_drop = 0;
 	reporter.once_depth--;
 	if (reporter.forward)
 		reporter.forward->once(NULL, reporter.forward->ctx);
@@ -244,7 +239,7 @@ void diag_once_touch(const char *what, const char *path)
 	if (!reporter.forward)
 		return;
 	char *key = xasprintf("%s:%s", what, path);
-	if (dropped()) {
+	if (reporter.muted) {
 		reporter.forward->once(key, reporter.forward->ctx);
 		reporter.forward->once(NULL, reporter.forward->ctx);
 	} else {
@@ -260,12 +255,6 @@ void diag_release(void)
 	free(once.keys);
 	strmap_free(&once.map);
 	memset(&once, 0, sizeof once);
-}
-
-/* Dropped uncounted: muted, or a once region reported already. */
-static bool dropped(void)
-{
-	return reporter.muted || reporter.once_drop;
 }
 
 /* Whether the cap applies to the next diagnostic: a worker leaves a once
@@ -304,14 +293,14 @@ void diag_file_end(void)
 
 bool diag_quiet(void)
 {
-	return dropped() || (reporter.file && reporter.file_shown >= DIAG_MAX_PER_FILE);
+	return reporter.muted || (reporter.file && reporter.file_shown >= DIAG_MAX_PER_FILE);
 }
 
 struct diag *diag_begin(enum diag_kind kind, struct diag_loc at, const char *fmt, ...)
 {
 	struct diag *d = xcalloc(1, sizeof *d);
 	d->kind = kind;
-	d->hidden = capped() && !dropped() && reporter.file_shown >= DIAG_MAX_PER_FILE;
+	d->hidden = capped() && !reporter.muted && reporter.file_shown >= DIAG_MAX_PER_FILE;
 	if (d->hidden)
 		return d;
 	enum diag_level level = diag_level_of(kind);
@@ -461,7 +450,7 @@ void diag_replay(const struct diag_record *r, bool hidden)
 void diag_end(struct diag *d)
 {
 	enum diag_level level = diag_level_of(d->kind);
-	if (!dropped() && !reporter.forward) { /* a forwarded one is counted where it is replayed */
+	if (!reporter.muted && !reporter.forward) { /* a forwarded one is counted where it is replayed */
 		reporter.count[level]++;
 		reporter.per_kind[d->kind]++;
 	}
@@ -471,7 +460,7 @@ void diag_end(struct diag *d)
 			struct diag_record r = {.kind = d->kind, .level = level};
 			reporter.forward->record(&r, true, reporter.forward->ctx);
 		}
-	} else if (!dropped()) {
+	} else if (!reporter.muted) {
 		if (capped())
 			reporter.file_shown++;
 		if (reporter.forward || reporter.sink)

@@ -131,11 +131,11 @@ void diag_report(enum diag_kind kind, struct diag_loc at, const char *fmt, ...) 
 
 /* A region that reports a shared file's own problems once a run (a
  * program's snippet markers, an evidence file's seal, a refused folder),
- * keyed "what:path".  Its caller keeps its own memo; the key is claimed
- * here too, so that under verify -j (parallel.h) the parent keeps the
- * first region of each key in page order: a region whose key was claimed
- * (by a worker's region replayed earlier) is dropped uncounted, as muted.
- * diag_once_claim() claims a key: false when it was claimed already. */
+ * keyed "what:path"; its caller keeps the memo.  In one process the
+ * brackets do nothing; a worker of verify -j (parallel.h) forwards them,
+ * and the parent keeps the first region of each key in page order.
+ * diag_once_claim() is the parent's record of the keys kept: false when
+ * key was claimed already. */
 void diag_once_begin(const char *what, const char *path);
 void diag_once_end(void);
 bool diag_once_claim(const char *key);
