@@ -201,6 +201,11 @@ course-test: $(BUILD)/asan/coursecheck
 report-test: $(BUILD)/asan/coursecheck | $(DEPS_TEST)
 	@sh verifier/tests/reports/run.sh $(BUILD)/asan/coursecheck
 
+# verify -j 4 and -j 1 against the golden cases and the mutation test:
+# the same output, in the same order, and the same exit status.
+jobs-test: $(BUILD)/asan/coursecheck
+	@sh verifier/tests/jobs-test.sh $(BUILD)/asan/coursecheck
+
 man-test: $(BUILD)/coursecheck | $(DEPS_TEST)
 	@sh verifier/tests/man-lint.sh verifier/doc/coursecheck.1 $(BUILD)/coursecheck
 
@@ -222,6 +227,7 @@ test: $(DEPS_FULL) $(DEPS_TEST)
 	@$(MAKE) --no-print-directory folder-test
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory golden
+	@$(MAKE) --no-print-directory jobs-test
 	@$(MAKE) --no-print-directory hostile
 	@$(MAKE) --no-print-directory capture-test
 	@$(MAKE) --no-print-directory report-test

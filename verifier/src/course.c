@@ -104,6 +104,7 @@ struct program *course_program(const char *relpath)
 	size_t at;
 	if (strmap_get(&program_index, relpath, strlen(relpath), &at)) {
 		struct program *p = programs[at];
+		diag_once_touch("program", p->path);
 		if (p->state == LOAD_OK && !p->resident)
 			load_program(p, false);
 		return use(p);
@@ -113,7 +114,9 @@ struct program *course_program(const char *relpath)
 	programs = xgrow(programs, &cap_programs, n_programs + 1, sizeof *programs);
 	strmap_add(&program_index, p->path, strlen(p->path), n_programs, NULL);
 	programs[n_programs++] = p;
+	diag_once_begin("program", p->path); /* its problems are reported once a run */
 	load_program(p, true);
+	diag_once_end();
 	return use(p);
 }
 
@@ -152,11 +155,24 @@ static void check_repeat_values(struct evfile *e, const char *relpath)
 	diag_end(d);
 }
 
+static struct evfile *load_evidence(const char *relpath);
+
 struct evfile *course_evidence(const char *relpath)
 {
 	size_t at;
-	if (strmap_get(&evfile_index, relpath, strlen(relpath), &at))
+	if (strmap_get(&evfile_index, relpath, strlen(relpath), &at)) {
+		diag_once_touch("evidence", relpath);
 		return evfiles[at];
+	}
+	diag_once_begin("evidence", relpath); /* its problems are reported once a run */
+	struct evfile *e = load_evidence(relpath);
+	diag_once_end();
+	return e;
+}
+
+/* The first course_evidence() of relpath: loads it and reports its problems. */
+static struct evfile *load_evidence(const char *relpath)
+{
 	struct evfile *e = xcalloc(1, sizeof *e);
 	e->path = xstrdup(relpath);
 	e->lesson = lesson_of_path(relpath);
@@ -303,14 +319,18 @@ static bool report_once(const char *rel)
 
 static void folder_problem(enum diag_kind kind, const char *rel, const char *what, const char *why)
 {
-	if (!report_once(rel))
+	if (!report_once(rel)) {
+		diag_once_touch("folder", rel);
 		return;
+	}
+	diag_once_begin("folder", rel);
 	struct diag *d = diag_begin(kind, (struct diag_loc){.path = rel}, "%s '%s' %s: %s", what, rel,
 				    kind == D_PATH_REFUSED ? "is refused" : "cannot be read", why);
 	diag_hint(d, kind == D_PATH_REFUSED ? "the course's folders must lie inside the repository: make it a real "
 					      "folder, not a link out"
 					    : "nothing in it was checked: make it a folder the checking user can list");
 	diag_end(d);
+	diag_once_end();
 }
 
 /* Opens the course folder rel for listing.  A folder that is refused (a
