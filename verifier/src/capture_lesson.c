@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "evidence.h"
+#include "evjudge.h"
 #include "filewrite.h"
 #include "proghdr.h"
 #include "repo.h"
@@ -255,6 +256,14 @@ static char *runs_changed(const struct lesson *ls, const struct evidence *ev)
 	return NULL;
 }
 
+/* The run judged as verify judges it (evjudge.h), against the lesson's
+ * files as this capture read them. */
+static void judge_run(const struct evidence *ev, const struct lesson *ls, struct evjudge *j)
+{
+	struct evjudge_in in = {.program = ls->program, .program_sha = ls->sha, .files = &ls->files};
+	evjudge_run(ev, &in, j);
+}
+
 bool lesson_stale(const struct lesson *ls, char **reason)
 {
 	char *newest = repo_newest_evidence(ls->name);
@@ -269,27 +278,27 @@ bool lesson_stale(const struct lesson *ls, char **reason)
 	bool stale = true;
 	memset(&ev, 0, sizeof ev);
 	char *changed = NULL;
-	size_t line;
+	struct evjudge j = {0};
 	if (repo_resolve(newest, &fs, &why) != REPO_OK) {
 		*reason = xstrdup("its newest evidence cannot be read");
 	} else {
 		if (evidence_load(fs, newest, &ev, &prob, &why) != 0)
 			*reason = xstrdup("its newest evidence cannot be read");
-		else if (differs(&ev, "program", ls->program))
+		else if ((judge_run(&ev, ls, &j), j.flags & EVJ_PROGRAM_MISMATCH))
 			*reason = xstrdup("its newest evidence is of another program file");
 		else if (differs(&ev, "build", ls->build))
 			*reason = xstrdup("the Build: line changed since its newest evidence");
 		else if ((changed = runs_changed(ls, &ev)) != NULL)
 			*reason = changed;
-		else if ((changed = lessonfiles_changed(&ev, &ls->files, &line)) != NULL) {
-			*reason = xasprintf("%s since its newest evidence", changed);
-			free(changed);
-		} else if (!evidence_exit_ok(&ev))
+		else if (j.flags & EVJ_STALE)
+			*reason = xasprintf("%s since its newest evidence", j.changed);
+		else if (j.flags & EVJ_FAILED)
 			*reason = xstrdup("its newest evidence records a failed run");
 		else {
 			*reason = xstrdup("its newest evidence is current");
 			stale = false;
 		}
+		evjudge_free(&j);
 		free(fs);
 	}
 	evidence_free(&ev);

@@ -34,12 +34,12 @@
 #include "compare.h"
 #include "expr.h"
 #include "filewrite.h"
-#include "lessonfiles.h"
 #include "place.h"
 #include "prose.h"
 #include "re.h"
 #include "repo.h"
 #include "report.h"
+#include "runjudge.h"
 #include "util.h"
 
 struct edit {
@@ -909,56 +909,28 @@ static bool run_carriable(struct update *u)
 	if (u->carriable)
 		return u->carriable > 0;
 	const struct evfile *ev = u->now;
-	const struct evidence *e = &ev->ev;
-	size_t line = 0;
-	bool ok = true;
-	if (!ev->intact) {
-		evidence_get(e, "body-sha256", &line);
-		refuse(ev, textfile_loc_line(&e->tf, line, 0, 0),
-			    "update will not carry %s: its body was edited after capture", ev->path);
-		ok = false;
+	const struct textfile *tf = &ev->ev.tf;
+	struct evjudge j;
+	runjudge_own(ev, &j); /* judged as verify judges it (runjudge.h) */
+	if (j.flags & EVJ_EDITED) {
+		size_t line = 0;
+		evidence_get(&ev->ev, "body-sha256", &line);
+		refuse(ev, textfile_loc_line(tf, line, 0, 0), "update will not carry %s: its body was edited after capture",
+		       ev->path);
 	}
-	const char *prog_path = evidence_get(e, "program", NULL), *sha = evidence_get(e, "source-sha256", &line);
-	char *norm = prog_path ? repo_normalize(prog_path) : NULL;
-	struct program *prog = norm ? course_program(norm) : NULL;
-	free(norm);
-	/* stale as verify judges it: over every file of the lesson (the
-	 * program, the files beside it, programs/common/) where they can be
-	 * told, else the program's own hash */
-	const char *lwhy;
-	bool lrefused;
-	const char *lesson = evidence_get(e, "lesson", NULL);
-	const struct lesson_files *lf = lesson ? course_lesson_files(lesson, &lwhy, &lrefused) : NULL;
-	if (prog && prog->state == LOAD_OK && lf && lf->program != SIZE_MAX &&
-	    strcmp(lf->v[lf->program].path, prog->path) == 0) {
-		size_t at = line;
-		char *changed = lessonfiles_changed(e, lf, &at);
-		if (changed) {
-			refuse(ev, textfile_loc_line(&e->tf, at, 0, 0),
-			       "update will not carry %s: it is stale, %s since it was captured", ev->path, changed);
-			ok = false;
-		}
-		free(changed);
-	} else if (prog && prog->state == LOAD_OK && sha && strcmp(sha, prog->sha256) != 0) {
-		refuse(ev, textfile_loc_line(&e->tf, line, 0, 0),
-			    "update will not carry %s: it is stale, %s changed since it was captured", ev->path,
-			    prog->path);
-		ok = false;
-	}
-	if (!evidence_exit_ok(e)) {
-		const char *exit = evidence_get(e, "exit", &line);
-		refuse(ev, textfile_loc_line(&e->tf, line, 0, 0),
-			    "update will not carry %s: it records a failed run (exit: %s)", ev->path, exit ? exit : "?");
-		ok = false;
-	}
-	const char *excl = evidence_get(e, "gpu-exclusive", &line);
-	if (excl && strcmp(excl, "yes") != 0) {
-		refuse(ev, textfile_loc_line(&e->tf, line, 0, 0),
-			    "update will not carry %s: the GPU was shared during the run (gpu-exclusive: %s), so its "
-			    "timings are not evidence",
-			    ev->path, excl);
-		ok = false;
-	}
+	if (j.flags & EVJ_STALE)
+		refuse(ev, textfile_loc_line(tf, j.stale_line, 0, 0),
+		       "update will not carry %s: it is stale, %s since it was captured", ev->path, j.changed);
+	if (j.flags & EVJ_FAILED)
+		refuse(ev, textfile_loc_line(tf, j.exit_line, 0, 0),
+		       "update will not carry %s: it records a failed run (exit: %s)", ev->path, j.exit ? j.exit : "?");
+	if (j.flags & EVJ_SHARED_GPU)
+		refuse(ev, textfile_loc_line(tf, j.exclusive_line, 0, 0),
+		       "update will not carry %s: the GPU was shared during the run (gpu-exclusive: %s), so its "
+		       "timings are not evidence",
+		       ev->path, j.exclusive);
+	bool ok = !(j.flags & (EVJ_EDITED | EVJ_STALE | EVJ_FAILED | EVJ_SHARED_GPU));
+	evjudge_free(&j);
 	u->carriable = ok ? 1 : -1;
 	u->refused = !ok;
 	return ok;
