@@ -896,12 +896,10 @@ static void refuse(const struct evfile *ev, struct diag_loc at, const char *fmt,
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = xvasprintf(fmt, ap);
+	struct diag *d = diag_vbegin(D_UPDATE_REFUSED, at, fmt, ap);
 	va_end(ap);
-	struct diag *d = diag_begin(D_UPDATE_REFUSED, at, "%s", msg);
 	diag_hint(d, "capture the lesson again ('make evidence LESSON=%s'), then run update", ev->lesson);
 	diag_end(d);
-	free(msg);
 }
 
 static bool run_carriable(struct update *u)
