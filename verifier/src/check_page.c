@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "pathkind.h"
 #include "repo.h"
 #include "runjudge.h"
 #include "util.h"
@@ -206,6 +207,8 @@ static int check_page_file(const char *relpath, const struct check_opts *opts, s
 {
 	struct page_ctx ctx = {.path = relpath, .opts = opts, .ledger = lg};
 	diag_set_policy(false, opts->strict);
+	if (pathkind_refuse_page(relpath, "verify", false))
+		return 0;
 	char *fs;
 	const char *why;
 	enum repo_status rs = repo_resolve(relpath, &fs, &why);
@@ -223,7 +226,7 @@ static int check_page_file(const char *relpath, const struct check_opts *opts, s
 		textfile_free(&ctx.tf);
 		return 0;
 	}
-	ctx.is_readme = strncmp(relpath, "programs/", 9) == 0;
+	ctx.is_readme = pathkind_of(relpath) == PATHKIND_README;
 	frontmatter_parse(&ctx.tf, !ctx.is_readme, &ctx.fm);
 	if (ctx.is_readme && !ctx.fm.present) {
 		readme_defaults(&ctx);

@@ -34,6 +34,7 @@
 #include "compare.h"
 #include "expr.h"
 #include "filewrite.h"
+#include "pathkind.h"
 #include "place.h"
 #include "prose.h"
 #include "re.h"
@@ -1045,7 +1046,7 @@ static bool load_page(struct update *u, const char *relpath)
 	free(fs);
 	if (textfile_report_encoding(&u->ctx.tf, "page"))
 		return false;
-	u->ctx.is_readme = strncmp(relpath, "programs/", 9) == 0;
+	u->ctx.is_readme = pathkind_of(relpath) == PATHKIND_README;
 	diag_mute(true);
 	frontmatter_parse(&u->ctx.tf, !u->ctx.is_readme, &u->ctx.fm);
 	page_parse(&u->ctx.tf, u->ctx.fm.first_body_line, &u->ctx.pg);
@@ -1204,8 +1205,9 @@ static void report_rewrites(const struct update *u, const char *relpath, bool wr
 static int update_file(const char *relpath, bool dry_run, bool quiet)
 {
 	struct update u = {0};
-	size_t len = strlen(relpath);
-	bool program = len > 3 && strcmp(relpath + len - 3, ".cu") == 0 && strncmp(relpath, "programs/", 9) == 0;
+	if (pathkind_refuse_page(relpath, "update", true))
+		return 1;
+	bool program = pathkind_of(relpath) == PATHKIND_PROGRAM;
 	size_t errors_before = diag_count(DIAG_ERROR);
 	bool ok = program ? update_program_header(&u, relpath) : load_page(&u, relpath);
 	if (!ok) {
