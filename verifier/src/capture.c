@@ -366,7 +366,7 @@ static int read_facts(struct facts *f, char **why)
 		return -1;
 	f->node = node_name();
 	slurm_task_facts(&f->slurm_job, &f->slurm_node);
-	f->commit = repo_commit(repo_root(), &f->dirty);
+	f->commit = capture_gpu_commit(repo_root(), &f->dirty);
 	return 0;
 }
 
@@ -455,7 +455,7 @@ static int capture_lessons(const struct options *o, const char *now)
 		return status;
 	}
 	/* What killed captures left: their scratch folders and temporaries. */
-	scratch_sweep();
+	lesson_scratch_sweep();
 	for (size_t i = 0; i < n_names; i++)
 		lesson_sweep_evidence(names[i]);
 	if (o->slurm) {

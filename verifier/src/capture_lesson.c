@@ -329,7 +329,7 @@ static const char *tmp_folder(void)
 	return tmp && *tmp ? tmp : "/tmp";
 }
 
-char *scratch_dir(const char *lesson, char **why)
+char *lesson_scratch_dir(const char *lesson, char **why)
 {
 	char *err = NULL;
 	char *base = forced_scratch() ? NULL : filewrite_mkdirs_repo("build/capture", &err);
@@ -374,7 +374,7 @@ static size_t sweep_folder(const char *dir, const char *prefix)
 		    !filewrite_owner_gone(pid, start))
 			continue;
 		char *path = xasprintf("%s/%s", dir, e->d_name);
-		remove_tree(path);
+		lesson_remove_tree(path);
 		free(path);
 		n++;
 	}
@@ -382,7 +382,7 @@ static size_t sweep_folder(const char *dir, const char *prefix)
 	return n;
 }
 
-size_t scratch_sweep(void)
+size_t lesson_scratch_sweep(void)
 {
 	size_t n = 0;
 	char *fs;
@@ -419,7 +419,7 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 	return 0; /* carry on: remove as much as can be removed */
 }
 
-void remove_tree(const char *path)
+void lesson_remove_tree(const char *path)
 {
 	nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }

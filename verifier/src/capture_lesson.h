@@ -75,17 +75,17 @@ bool lesson_expect_matches(const struct lesson *ls, const char *out, size_t len)
 /* A fresh private folder for one lesson's build and run: under
  * build/capture/ of the repository (made only where no link leads out of
  * it), or $TMPDIR when that cannot be made.  Its name starts with this
- * process's owner token (filewrite_owner()), so that scratch_sweep() of a
+ * process's owner token (filewrite_owner()), so that lesson_scratch_sweep() of a
  * later capture can remove it if this one is killed.  Malloc'd absolute
- * path, or NULL with *why.  Remove with remove_tree(). */
-char *scratch_dir(const char *lesson, char **why);
+ * path, or NULL with *why.  Remove with lesson_remove_tree(). */
+char *lesson_scratch_dir(const char *lesson, char **why);
 /* Removes the scratch folders of captures that are gone (never those of
  * a capture still running).  Returns how many. */
-size_t scratch_sweep(void);
+size_t lesson_scratch_sweep(void);
 /* Removes the temporaries a killed capture left in evidence/NAME/
  * (filewrite_sweep()).  Returns how many. */
 size_t lesson_sweep_evidence(const char *name);
 /* rm -rf path (not following links). */
-void remove_tree(const char *path);
+void lesson_remove_tree(const char *path);
 
 #endif

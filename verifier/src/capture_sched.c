@@ -190,7 +190,7 @@ static void release(struct sched *s, struct job *j)
 	if (j->state == RUNNING)
 		s->gpu_busy[j->gpu] = false;
 	if (j->scratch)
-		remove_tree(j->scratch);
+		lesson_remove_tree(j->scratch);
 	free(j->scratch);
 	free(j->workdir);
 	j->scratch = j->workdir = NULL;
@@ -491,7 +491,7 @@ static void start_build(struct sched *s, struct job *j)
 {
 	const struct capture_plan *p = s->plan;
 	char *why = NULL;
-	j->scratch = scratch_dir(j->ls->name, &why);
+	j->scratch = lesson_scratch_dir(j->ls->name, &why);
 	if (!j->scratch) {
 		fail(s, j, "cannot build: %s", why);
 		free(why);

@@ -254,7 +254,7 @@ static int submit(const struct slurm_options *o, const char *binary, char **less
 	status = 0;
 done:
 	if (status != 0) {
-		remove_tree(tmp);
+		lesson_remove_tree(tmp);
 	}
 	free(why);
 	free(argv);

@@ -52,7 +52,7 @@ static void report_judgement(const struct evfile *ev, const struct evjudge *j, c
 	}
 	if (j->flags & EVJ_FILES_UNKNOWN) {
 		/* the files cannot be told, so neither can staleness: say why */
-		struct diag *d = diag_begin(j->flags & EVJ_FILES_REFUSED ? D_PATH_REFUSED : D_FILE_UNREADABLE, at,
+		struct diag *d = diag_begin(pathkind_unusable_kind(j->flags & EVJ_FILES_REFUSED, NULL), at,
 					    "the files of lesson '%s' cannot be %s, so whether '%s' is stale cannot be told: %s",
 					    lesson, j->flags & EVJ_FILES_REFUSED ? "used" : "read", ev->path, j->files_why);
 		diag_hint(d, "capture refuses the lesson too; a lesson folder holds plain files only");
@@ -214,10 +214,7 @@ static int check_page_file(const char *relpath, const struct check_opts *opts, s
 	enum repo_status rs = repo_resolve(relpath, &fs, &why);
 	if (rs != REPO_OK || textfile_read(fs, relpath, &ctx.tf, &why) != 0) {
 		struct diag_loc at = {.path = relpath};
-		enum diag_kind kind = rs == REPO_REFUSED ? D_PATH_REFUSED
-				      : why == textfile_too_large ? D_FILE_TOO_LARGE
-								  : D_FILE_UNREADABLE;
-		diag_report(kind, at, "cannot read page: %s", why);
+		diag_report(pathkind_unusable_kind(rs == REPO_REFUSED, why), at, "cannot read page: %s", why);
 		free(fs);
 		return -1;
 	}

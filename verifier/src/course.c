@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "lessonfiles.h"
+#include "pathkind.h"
 #include "re.h"
 #include "repo.h"
 #include "strmap.h"
@@ -271,9 +272,7 @@ bool course_report_unusable(enum load_state state, const char *why, const char *
 {
 	if (state == LOAD_OK || state == LOAD_MALFORMED)
 		return false;
-	enum diag_kind kind = state == LOAD_REFUSED ? D_PATH_REFUSED
-			      : why == textfile_too_large ? D_FILE_TOO_LARGE
-							  : D_FILE_UNREADABLE;
+	enum diag_kind kind = pathkind_unusable_kind(state == LOAD_REFUSED, why);
 	struct diag *d = diag_begin(kind, at,
 				    "%s '%s' %s: %s", what, path, state == LOAD_REFUSED ? "is refused" : "cannot be read",
 				    why);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "textfile.h"
 
 static bool starts(const char *s, const char *prefix)
 {
@@ -59,4 +60,9 @@ bool pathkind_refuse_page(const char *rel, const char *command, bool program_ok)
 		diag_hint(d, "%s takes pages (pages/*.md) and lesson READMEs (programs/LESSON/README.md)", command);
 	diag_end(d);
 	return true;
+}
+
+enum diag_kind pathkind_unusable_kind(bool refused, const char *why)
+{
+	return refused ? D_PATH_REFUSED : why == textfile_too_large ? D_FILE_TOO_LARGE : D_FILE_UNREADABLE;
 }

@@ -18,6 +18,8 @@
 
 #include <stdbool.h>
 
+#include "diag.h"
+
 enum pathkind {
 	PATHKIND_PAGE,
 	PATHKIND_README,
@@ -36,5 +38,11 @@ const char *pathkind_name(enum pathkind kind);
  * program_ok a lesson's .cu file is accepted (update rewrites its
  * Verified paragraph).  command ("verify", "update") words the hint. */
 bool pathkind_refuse_page(const char *rel, const char *command, bool program_ok);
+
+/* The diagnostic kind of a file that cannot be used: path-refused when
+ * refused (repo_resolve() said REPO_REFUSED, or a lesson refused), else
+ * file-too-large when why is textfile_too_large, else file-unreadable.
+ * The one rule from a repository status to a kind. */
+enum diag_kind pathkind_unusable_kind(bool refused, const char *why);
 
 #endif
