@@ -300,13 +300,14 @@ static bool report_once(const char *rel)
 	return true;
 }
 
-static void folder_problem(enum diag_kind kind, const char *rel, const char *what, const char *why)
+static void folder_problem(bool refused, const char *rel, const char *what, const char *why)
 {
 	if (!report_once(rel))
 		return;
+	enum diag_kind kind = pathkind_unusable_kind(refused, NULL);
 	struct diag *d = diag_begin(kind, (struct diag_loc){.path = rel}, "%s '%s' %s: %s", what, rel,
-				    kind == D_PATH_REFUSED ? "is refused" : "cannot be read", why);
-	diag_hint(d, kind == D_PATH_REFUSED ? "the course's folders must lie inside the repository: make it a real "
+				    refused ? "is refused" : "cannot be read", why);
+	diag_hint(d, refused ? "the course's folders must lie inside the repository: make it a real "
 					      "folder, not a link out"
 					    : "nothing in it was checked: make it a folder the checking user can list");
 	diag_end(d);
@@ -328,20 +329,20 @@ static DIR *open_folder(const char *rel, bool required, const char *what, char *
 	case REPO_OK:
 		break;
 	case REPO_REFUSED:
-		folder_problem(D_PATH_REFUSED, rel, what, why);
+		folder_problem(true, rel, what, why);
 		*bad = true;
 		return NULL;
 	default:
 		*bad = required || errno != ENOENT;
 		if (*bad)
-			folder_problem(D_FILE_UNREADABLE, rel, what, why);
+			folder_problem(false, rel, what, why);
 		return NULL;
 	}
 	DIR *dir = opendir(*fspath);
 	if (!dir) {
 		*bad = required || errno != ENOENT;
 		if (*bad)
-			folder_problem(D_FILE_UNREADABLE, rel, what, strerror(errno));
+			folder_problem(false, rel, what, strerror(errno));
 		free(*fspath);
 		*fspath = NULL;
 	}
@@ -420,7 +421,7 @@ static bool lesson_entry(const char *fs, const char *name)
 		if (link || err != ENOENT) { /* a link loop or a dangling link where a lesson was meant */
 			char *shown = str_escape_controls(name);
 			char *rel = xasprintf("programs/%s", shown);
-			folder_problem(D_FILE_UNREADABLE, rel, "lesson folder", strerror(err));
+			folder_problem(false, rel, "lesson folder", strerror(err));
 			free(rel);
 			free(shown);
 		}
