@@ -210,6 +210,13 @@ install-test: $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
 wiring-test: $(BUILD)/coursecheck | $(DEPS_TEST)
 	@sh verifier/tests/wiring/run.sh $(BUILD)/coursecheck
 
+# The layer and cycle audit: includes and calls between modules against the
+# layer table of verifier/tests/arch/layers.py, and each diagnostic kind
+# raised in one place.
+.PHONY: arch-test
+arch-test: $(BUILD)/asan/coursecheck $(BUILD)/asan/coursecheck-capture
+	@python3 verifier/tests/arch/layers.py $(SRC) $(BUILD)/asan/obj
+
 # Every suite ends on "NAME: N passed, N failed"; the last line repeats
 # what was skipped.  The binaries (plain and sanitized) and the unit tests
 # are built first on every core (TEST_JOBS), then the suites run one by one.
@@ -221,6 +228,7 @@ test: $(DEPS_FULL) $(DEPS_TEST)
 	@$(MAKE) --no-print-directory deps-test
 	@$(MAKE) --no-print-directory folder-test
 	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory arch-test
 	@$(MAKE) --no-print-directory golden
 	@$(MAKE) --no-print-directory hostile
 	@$(MAKE) --no-print-directory capture-test

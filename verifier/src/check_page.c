@@ -9,26 +9,6 @@
 #include "runjudge.h"
 #include "util.h"
 
-struct evfile *page_evidence_for(struct page_ctx *ctx, const char *label, size_t line, size_t col)
-{
-	const struct fm_evidence *e = frontmatter_evidence(&ctx->fm, label);
-	if (!e) {
-		if (ctx->fm.n_evidence == 0)
-			return NULL; /* already reported as a front matter problem */
-		struct diag *d = diag_begin(D_LABEL_UNKNOWN, textfile_loc_line(&ctx->tf, line, col, 0),
-					    "evidence label '%s' is not defined in the front matter", label);
-		struct buf labels = {0};
-		for (size_t i = 0; i < ctx->fm.n_evidence; i++)
-			buf_printf(&labels, "%s%s", i ? ", " : "", ctx->fm.evidence[i].label);
-		diag_hint(d, "the labels defined are: %s", labels.s);
-		buf_free(&labels);
-		diag_end(d);
-		return NULL;
-	}
-	struct evfile *ev = ctx->ev[e - ctx->fm.evidence];
-	return ev && ev->state == LOAD_OK ? ev : NULL;
-}
-
 /* Reports the verdict of runjudge.h on a page's (or a program's) evidence:
  * a run of another lesson or program, a stale run (naming the lesson file
  * that changed), one whose files cannot be told, a failed run. */
@@ -246,12 +226,7 @@ static int check_page_file(const char *relpath, const struct check_opts *opts, s
 		check_numbers(&ctx);
 	}
 
-	page_free(&ctx.pg);
-	frontmatter_free(&ctx.fm);
-	textfile_free(&ctx.tf);
-	free(ctx.ev);
-	free(ctx.consumed);
-	free(ctx.lesson);
+	pagectx_free(&ctx);
 	diag_set_policy(false, opts->strict);
 	return 0;
 }

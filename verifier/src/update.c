@@ -880,11 +880,7 @@ static void release(struct update *u)
 	alignment_free(&u->al);
 	bank_free(&u->old_bank);
 	bank_free(&u->now_bank);
-	page_free(&u->ctx.pg);
-	frontmatter_free(&u->ctx.fm);
-	textfile_free(&u->ctx.tf);
-	free(u->ctx.consumed);
-	free(u->ctx.lesson);
+	pagectx_free(&u->ctx);
 }
 
 /* The newest run is carried only when it is evidence verify accepts: a
