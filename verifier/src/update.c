@@ -61,6 +61,7 @@ struct update {
 	size_t flips; /* claim flips */
 	int carriable; /* the newest run may be carried: 0 not yet judged, 1 yes, -1 no (update-refused) */
 	bool refused;  /* it was refused */
+	bool unreadable; /* the file itself cannot be read (exit 2) */
 };
 
 /* ---- recording ------------------------------------------------------- */
@@ -85,6 +86,19 @@ static void leave(struct update *u, size_t off, const char *fmt, ...)
 	diag_end(d);
 	free(msg);
 	u->left++;
+}
+
+/* A file update has nothing to carry from (update-unusable), reported at
+ * the file; the caller adds the hint and ends it. */
+static struct diag *unusable(const char *relpath, const char *fmt, ...) PRINTF_LIKE(2, 3);
+
+static struct diag *unusable(const char *relpath, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct diag *d = diag_vbegin(D_UPDATE_UNUSABLE, (struct diag_loc){.path = relpath}, fmt, ap);
+	va_end(ap);
+	return d;
 }
 
 /* ---- following a number from the old run to the new ------------------ */
@@ -993,7 +1007,9 @@ static bool pick_runs(struct update *u, const char *named)
 	char **paths;
 	size_t n = repo_list_evidence(u->ctx.lesson, &paths);
 	if (n == 0) {
-		fprintf(stderr, "coursecheck update: lesson '%s' has no evidence\n", u->ctx.lesson);
+		struct diag *d = unusable(u->ctx.path, "lesson '%s' has no evidence to carry into it", u->ctx.lesson);
+		diag_hint(d, "capture the lesson first ('make evidence LESSON=%s')", u->ctx.lesson);
+		diag_end(d);
 		return false;
 	}
 	char *norm = named ? repo_normalize(named) : NULL;
@@ -1015,8 +1031,9 @@ static bool pick_runs(struct update *u, const char *named)
 	u->now = course_evidence(paths[n - 1]);
 	repo_free_list(paths, n);
 	if (u->old->state != LOAD_OK || u->now->state != LOAD_OK) {
-		fprintf(stderr, "coursecheck update: %s: the evidence cannot be used (run 'coursecheck verify' to see why)\n",
-			u->ctx.path);
+		struct diag *d = unusable(u->ctx.path, "its evidence cannot be used");
+		diag_hint(d, "'coursecheck verify %s' says why", u->ctx.path);
+		diag_end(d);
 		return false;
 	}
 	/* a page that names the newest run carries nothing from it, unless
@@ -1034,8 +1051,11 @@ static bool load_page(struct update *u, const char *relpath)
 	char *fs;
 	const char *why;
 	u->ctx.path = relpath;
-	if (repo_resolve(relpath, &fs, &why) != REPO_OK || textfile_read(fs, relpath, &u->ctx.tf, &why) != 0) {
-		fprintf(stderr, "coursecheck update: cannot read %s: %s\n", relpath, why);
+	enum repo_status rs = repo_resolve(relpath, &fs, &why);
+	if (rs != REPO_OK || textfile_read(fs, relpath, &u->ctx.tf, &why) != 0) {
+		diag_report(pathkind_unusable_kind(rs == REPO_REFUSED, why), (struct diag_loc){.path = relpath},
+			    "cannot read page: %s", why);
+		u->unreadable = true;
 		free(fs);
 		return false;
 	}
@@ -1063,7 +1083,9 @@ static bool load_page(struct update *u, const char *relpath)
 		const char *p = relpath + 9;
 		u->ctx.lesson = xstrndup(p, strcspn(p, "/"));
 	} else {
-		fprintf(stderr, "coursecheck update: %s has no lesson in its front matter\n", relpath);
+		struct diag *d = unusable(relpath, "the page names no lesson, so update cannot tell its runs");
+		diag_hint(d, "give its front matter a 'lesson:' field ('coursecheck verify %s' checks it)", relpath);
+		diag_end(d);
 		return false;
 	}
 	const char *named = u->ctx.fm.n_evidence ? u->ctx.fm.evidence[0].path : NULL;
@@ -1073,8 +1095,9 @@ static bool load_page(struct update *u, const char *relpath)
 	if (named && strcmp(named, FM_EVIDENCE_NOT_YET) == 0) {
 		named = newest = repo_newest_evidence(u->ctx.lesson);
 		if (!newest) {
-			fprintf(stderr, "coursecheck update: lesson '%s' has no evidence yet: capture it first\n",
-				u->ctx.lesson);
+			struct diag *d = unusable(relpath, "lesson '%s' has no evidence yet", u->ctx.lesson);
+			diag_hint(d, "capture it first ('make evidence LESSON=%s'), then run update", u->ctx.lesson);
+			diag_end(d);
 			return false;
 		}
 	}
@@ -1162,14 +1185,24 @@ static bool update_program_header(struct update *u, const char *relpath)
 	const char *p = relpath + 9;
 	ctx->lesson = xstrndup(p, strcspn(p, "/"));
 	struct program *prog = course_program(relpath);
+	if (prog->state == LOAD_MALFORMED) {
+		struct diag *d = unusable(relpath, "the program cannot be used: %s", prog->why ? prog->why : "malformed");
+		diag_hint(d, "'coursecheck verify --affected %s' says why", relpath);
+		diag_end(d);
+		return false;
+	}
 	if (prog->state != LOAD_OK) {
-		fprintf(stderr, "coursecheck update: cannot read %s: %s\n", relpath, prog->why ? prog->why : "malformed");
+		diag_report(pathkind_unusable_kind(prog->state == LOAD_REFUSED, prog->why), (struct diag_loc){.path = relpath},
+			    "cannot read program: %s", prog->why);
+		u->unreadable = true;
 		return false;
 	}
 	textfile_from_memory(prog->tf.data, prog->tf.len, relpath, &ctx->tf);
 	const struct proghdr *h = &prog->hdr;
 	if (!h->verified) {
-		fprintf(stderr, "coursecheck update: %s has no Verified paragraph to update\n", relpath);
+		struct diag *d = unusable(relpath, "the program's header has no Verified paragraph to update");
+		diag_hint(d, "update rewrites the facts of a '// Verified ...' paragraph; 'coursecheck update' a page for the rest");
+		diag_end(d);
 		return false;
 	}
 	size_t ps, pe;
@@ -1207,9 +1240,11 @@ static int update_file(const char *relpath, bool dry_run, bool quiet)
 	size_t errors_before = diag_count(DIAG_ERROR);
 	bool ok = program ? update_program_header(&u, relpath) : load_page(&u, relpath);
 	if (!ok) {
-		bool refused = u.refused || diag_count(DIAG_ERROR) > errors_before;
+		/* the one rule: 2 for a file that cannot be read, else 1 (an
+		 * error was reported, as every reason not to update is) */
+		bool unreadable = u.unreadable || diag_count(DIAG_ERROR) == errors_before;
 		release(&u);
-		return refused ? 1 : 2; /* refused with a diagnostic, or not read at all */
+		return unreadable ? 2 : 1;
 	}
 	if (!program)
 		update_page_body(&u);
