@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -254,6 +255,19 @@ static char *runs_changed(const struct lesson *ls, const struct evidence *ev)
 	if ((expect == NULL) != (ls->expect == NULL) || (expect && strcmp(expect, ls->expect) != 0))
 		return xstrdup("the Expect: line changed since its newest evidence");
 	return NULL;
+}
+
+void lesson_report(enum diag_kind kind, const char *lesson, const char *text, const char *fmt, ...)
+{
+	char *where = xasprintf("programs/%s", lesson);
+	va_list ap;
+	va_start(ap, fmt);
+	struct diag *d = diag_vbegin(kind, (struct diag_loc){.path = where}, fmt, ap);
+	va_end(ap);
+	if (text)
+		diag_text(d, text);
+	diag_end(d);
+	free(where);
 }
 
 /* The run judged as verify judges it (evjudge.h), against the lesson's

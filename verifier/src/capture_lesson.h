@@ -19,6 +19,7 @@
 
 #include <regex.h>
 
+#include "diag.h"
 #include "lessonfiles.h"
 #include "sha256.h"
 
@@ -57,6 +58,12 @@ int lesson_names(char ***names, size_t *n, char **why);
  * expression. */
 int lesson_load(const char *name, struct lesson *ls, char **why);
 void lesson_free(struct lesson *ls);
+
+/* Reports a finding about a lesson through diag (diag.def's capture
+ * kinds), at programs/LESSON: the one way capture says what went wrong;
+ * text (or NULL) is printed under it, each line indented (the end of a
+ * failed build's or run's output). */
+void lesson_report(enum diag_kind kind, const char *lesson, const char *text, const char *fmt, ...) PRINTF_LIKE(4, 5);
 
 /* Whether --stale must capture the lesson: its newest evidence is missing,
  * unreadable, failed, or was taken of another program, source or command.
