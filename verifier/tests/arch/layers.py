@@ -54,6 +54,47 @@ ONE_PLACE_EXCEPTIONS = {
                        "unit names none (check_claims.c)",
 }
 
+# Exported names a module may use besides MODULE_ (a module's own short
+# name for what it is about).
+PREFIXES = {
+    "align": ("alignment_",),
+    "capture_lesson": ("lesson_",),
+    "capture_proc": ("proc_",),
+    "capture_repeats": ("repeats_",),
+    "capture_sched": ("capture_",),
+    "capture_slurm": ("slurm_",),
+    "capture_text": ("transcript_", "volatility_"),
+    "capture_gpu": ("gpu_", "machine_", "pidset_"),
+    "check_claims": ("claims_", "check_"),
+    "check_code": ("check_",),
+    "check_first": ("check_",),
+    "check_page": ("check_",),
+    "check_runs": ("transcript_source_",),
+    "compare": ("lines_",),
+    "facts": ("fact_",),
+    "report_json": ("report_",),
+    "report_junit": ("report_",),
+    "report_sarif": ("report_",),
+    "review": ("cli_review",),
+    "review_html": ("review_",),
+    "review_page": ("review_",),
+    "textfile": ("utf8_",),
+    "update": ("cli_update",),
+    "util": ("buf_", "str_", "x"),
+    "main": ("main",),
+    "capture_main": ("main",),
+}
+
+# Exported names outside their module's prefixes, and why.
+NAME_EXCEPTIONS = {
+    "evidence_compose": "capture_write.h's writer of the evidence format, named for what it makes",
+    "evidence_compose_runs": "as evidence_compose",
+    "evidence_write_new": "as evidence_compose: the one writer of a new evidence file",
+    "header_add": "capture_write.h: a header line of the evidence being composed",
+    "host_compiler": "capture_gpu.h: the machine's facts (nvcc's host compiler)",
+    "node_name": "capture_gpu.h: the machine's facts (the host name)",
+}
+
 passed = failed = 0
 
 
@@ -165,7 +206,7 @@ def main():
     check(not lines, "no include cycle", lines)
 
     if obj:
-        defs, uses = {}, collections.defaultdict(set)
+        defs, funcs, uses = {}, {}, collections.defaultdict(set)
         for f in sorted(os.listdir(obj)):
             if not f.endswith(".o"):
                 continue
@@ -178,6 +219,8 @@ def main():
                     uses[m].add(p[1])
                 elif len(p) == 3 and p[1] in "TDBRCV":
                     defs[p[2]] = m
+                    if p[1] == "T" and not p[2].startswith("__"):
+                        funcs[p[2]] = m
         link = collections.defaultdict(set)
         why = collections.defaultdict(set)
         for m, syms in uses.items():
@@ -199,6 +242,14 @@ def main():
                 upcalls.append("%s (layer %s) calls %s of %s (layer %s)" % (a, LAYERS[layer[a]][0],
                                ", ".join(sorted(syms)), b, LAYERS[layer[b]][0]))
         check(not upcalls, "no upward call", upcalls)
+        off = []
+        for sym, m in sorted(funcs.items()):
+            accepted = (m + "_",) + PREFIXES.get(m, ())
+            if not sym.startswith(accepted) and sym not in NAME_EXCEPTIONS and sym != m:
+                off.append("%s (module %s) is named outside its prefixes %s" % (sym, m, ", ".join(accepted)))
+        check(not off, "every exported function carries its module's prefix", off)
+        unused = ["%s is an exception but no module exports it" % n for n in NAME_EXCEPTIONS if n not in funcs]
+        check(not unused, "every name exception is still needed", unused)
 
     with open(os.path.join(src, "diag.def"), encoding="utf-8") as fh:
         kinds = re.findall(r"^DIAG\((D_[A-Z0-9_]+)", fh.read(), re.M)
