@@ -11,7 +11,8 @@
 
 /* Reports the verdict of runjudge.h on a page's (or a program's) evidence:
  * a run of another lesson or program, a stale run (naming the lesson file
- * that changed), one whose files cannot be told, a failed run. */
+ * that changed), one whose files cannot be told, a failed run, a run on a
+ * shared GPU. */
 static void report_judgement(const struct evfile *ev, const struct evjudge *j, const char *lesson,
 			     const struct program *prog, struct diag_loc at, const char *fix_hint)
 {
@@ -56,6 +57,15 @@ static void report_judgement(const struct evfile *ev, const struct evjudge *j, c
 					    ev->path, j->exit);
 		diag_note(d, textfile_loc_line(tf, j->exit_line, 0, 0), "the run ended with exit: %s", j->exit);
 		diag_hint(d, "fix the program and capture it again; a failed run is no evidence");
+		diag_end(d);
+	}
+	if (j->flags & EVJ_SHARED_GPU) {
+		struct diag *d = diag_begin(D_EVIDENCE_SHARED_GPU, at,
+					    "evidence '%s' was captured on a shared GPU (gpu-exclusive: %s)", ev->path,
+					    j->exclusive);
+		diag_note(d, textfile_loc_line(tf, j->exclusive_line, 0, 0),
+			  "capture saw another process on the GPU during the run, or could not tell");
+		diag_hint(d, "on a GPU no other process uses, %s", fix_hint);
 		diag_end(d);
 	}
 }
