@@ -40,7 +40,7 @@ bashcompdir ?= $(PREFIX)/share/bash-completion/completions
 INSTALL ?= install
 
 # The capture binary's sources: libc and libcrypto only.
-CAPTURE_SRCS = util.c diag.c cliopt.c textfile.c sha256.c repo.c evidence.c proghdr.c filewrite.c strmap.c lessonfiles.c \
+CAPTURE_SRCS = util.c diag.c cliopt.c textfile.c sha256.c repo.c evidence.c proghdr.c filewrite.c strmap.c lessonfiles.c evjudge.c \
                $(notdir $(wildcard $(SRC)/capture*.c))
 CAPTURE_LIB  = $(filter-out capture_main.c,$(CAPTURE_SRCS))
 # Everything else belongs to the full verifier.
@@ -215,6 +215,13 @@ install-test: $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
 wiring-test: $(BUILD)/coursecheck | $(DEPS_TEST)
 	@sh verifier/tests/wiring/run.sh $(BUILD)/coursecheck
 
+# The layer and cycle audit: includes and calls between modules against the
+# layer table of verifier/tests/arch/layers.py, and each diagnostic kind
+# raised in one place.
+.PHONY: arch-test
+arch-test: $(BUILD)/asan/coursecheck $(BUILD)/asan/coursecheck-capture
+	@python3 verifier/tests/arch/layers.py $(SRC) $(BUILD)/asan/obj
+
 # Every suite ends on "NAME: N passed, N failed"; the last line repeats
 # what was skipped.  The binaries (plain and sanitized) and the unit tests
 # are built first on every core (TEST_JOBS), then the suites run one by one.
@@ -226,6 +233,7 @@ test: $(DEPS_FULL) $(DEPS_TEST)
 	@$(MAKE) --no-print-directory deps-test
 	@$(MAKE) --no-print-directory folder-test
 	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory arch-test
 	@$(MAKE) --no-print-directory golden
 	@$(MAKE) --no-print-directory jobs-test
 	@$(MAKE) --no-print-directory hostile

@@ -296,7 +296,7 @@ bool diag_quiet(void)
 	return reporter.muted || (reporter.file && reporter.file_shown >= DIAG_MAX_PER_FILE);
 }
 
-struct diag *diag_begin(enum diag_kind kind, struct diag_loc at, const char *fmt, ...)
+struct diag *diag_vbegin(enum diag_kind kind, struct diag_loc at, const char *fmt, va_list ap)
 {
 	struct diag *d = xcalloc(1, sizeof *d);
 	d->kind = kind;
@@ -306,13 +306,19 @@ struct diag *diag_begin(enum diag_kind kind, struct diag_loc at, const char *fmt
 	enum diag_level level = diag_level_of(kind);
 	put_location(&d->text, at);
 	buf_printf(&d->text, "%s%s:%s ", paint(level_color(level)), level_word(level), paint(C_RESET));
-	va_list ap;
-	va_start(ap, fmt);
 	d->message = xvasprintf(fmt, ap);
-	va_end(ap);
 	d->at = at;
 	buf_printf(&d->text, "%s [%s]\n", d->message, kinds[kind].id);
 	put_caret(&d->text, at);
+	return d;
+}
+
+struct diag *diag_begin(enum diag_kind kind, struct diag_loc at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct diag *d = diag_vbegin(kind, at, fmt, ap);
+	va_end(ap);
 	return d;
 }
 
@@ -483,10 +489,9 @@ void diag_report(enum diag_kind kind, struct diag_loc at, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = xvasprintf(fmt, ap);
+	struct diag *d = diag_vbegin(kind, at, fmt, ap);
 	va_end(ap);
-	diag_end(diag_begin(kind, at, "%s", msg));
-	free(msg);
+	diag_end(d);
 }
 
 size_t diag_count(enum diag_level level)

@@ -20,6 +20,7 @@
 #ifndef COURSECHECK_DIAG_H
 #define COURSECHECK_DIAG_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -119,6 +120,9 @@ const char *diag_description(enum diag_kind kind);
 enum diag_kind diag_kind_by_id(const char *id);
 
 struct diag *diag_begin(enum diag_kind kind, struct diag_loc at, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* diag_begin() with the arguments as a va_list, for a module's own
+ * reporting helper (fmt and ap as vprintf takes them; ap is used up). */
+struct diag *diag_vbegin(enum diag_kind kind, struct diag_loc at, const char *fmt, va_list ap) PRINTF_LIKE(3, 0);
 void diag_note(struct diag *d, struct diag_loc at, const char *fmt, ...) PRINTF_LIKE(3, 4);
 /* Free text printed under the notes, each line indented (a unified diff). */
 void diag_text(struct diag *d, const char *text);
