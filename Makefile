@@ -40,7 +40,7 @@ bashcompdir ?= $(PREFIX)/share/bash-completion/completions
 INSTALL ?= install
 
 # The capture binary's sources: libc and libcrypto only.
-CAPTURE_SRCS = util.c diag.c cliopt.c textfile.c sha256.c repo.c evidence.c proghdr.c filewrite.c strmap.c lessonfiles.c \
+CAPTURE_SRCS = util.c diag.c cliopt.c textfile.c sha256.c repo.c evidence.c proghdr.c filewrite.c strmap.c lessonfiles.c evjudge.c \
                $(notdir $(wildcard $(SRC)/capture*.c))
 CAPTURE_LIB  = $(filter-out capture_main.c,$(CAPTURE_SRCS))
 # Everything else belongs to the full verifier.
@@ -201,6 +201,11 @@ course-test: $(BUILD)/asan/coursecheck
 report-test: $(BUILD)/asan/coursecheck | $(DEPS_TEST)
 	@sh verifier/tests/reports/run.sh $(BUILD)/asan/coursecheck
 
+# verify -j 4 and -j 1 against the golden cases and the mutation test:
+# the same output, in the same order, and the same exit status.
+jobs-test: $(BUILD)/asan/coursecheck
+	@sh verifier/tests/jobs-test.sh $(BUILD)/asan/coursecheck
+
 man-test: $(BUILD)/coursecheck | $(DEPS_TEST)
 	@sh verifier/tests/man-lint.sh verifier/doc/coursecheck.1 $(BUILD)/coursecheck
 
@@ -209,6 +214,13 @@ install-test: $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
 
 wiring-test: $(BUILD)/coursecheck | $(DEPS_TEST)
 	@sh verifier/tests/wiring/run.sh $(BUILD)/coursecheck
+
+# The layer and cycle audit: includes and calls between modules against the
+# layer table of verifier/tests/arch/layers.py, and each diagnostic kind
+# raised in one place.
+.PHONY: arch-test
+arch-test: $(BUILD)/asan/coursecheck $(BUILD)/asan/coursecheck-capture
+	@python3 verifier/tests/arch/layers.py $(SRC) $(BUILD)/asan/obj
 
 # Every suite ends on "NAME: N passed, N failed"; the last line repeats
 # what was skipped.  The binaries (plain and sanitized) and the unit tests
@@ -221,7 +233,9 @@ test: $(DEPS_FULL) $(DEPS_TEST)
 	@$(MAKE) --no-print-directory deps-test
 	@$(MAKE) --no-print-directory folder-test
 	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory arch-test
 	@$(MAKE) --no-print-directory golden
+	@$(MAKE) --no-print-directory jobs-test
 	@$(MAKE) --no-print-directory hostile
 	@$(MAKE) --no-print-directory capture-test
 	@$(MAKE) --no-print-directory report-test

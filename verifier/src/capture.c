@@ -16,6 +16,7 @@
 #include "capture_sched.h"
 #include "capture_slurm.h"
 #include "cliopt.h"
+#include "diag.h"
 #include "filewrite.h"
 #include "repo.h"
 #include "util.h"
@@ -263,7 +264,14 @@ static int choose(const struct options *o, char ***chosen, size_t *n_chosen)
 	for (size_t i = 0; i < o->n_lessons; i++) {
 		char *name = lesson_arg(o->lessons[i]);
 		if (!listed(all, n_all, name)) {
-			fprintf(stderr, "capture: %s: no such lesson under programs/\n", o->lessons[i]);
+			struct buf known = {0};
+			for (size_t k = 0; k < n_all; k++)
+				buf_printf(&known, " %s", all[k]);
+			struct diag *d = diag_begin(D_CAPTURE_UNKNOWN, (struct diag_loc){.path = "programs"},
+						    "%s: no such lesson under programs/", o->lessons[i]);
+			diag_hint(d, "the lessons are:%s", n_all ? known.s : " none");
+			diag_end(d);
+			buf_free(&known);
 			status = 2;
 			free(name);
 		} else if (listed(*chosen, *n_chosen, name)) {
@@ -271,12 +279,6 @@ static int choose(const struct options *o, char ***chosen, size_t *n_chosen)
 		} else {
 			(*chosen)[(*n_chosen)++] = name;
 		}
-	}
-	if (status) {
-		fputs("capture: the lessons are:", stderr);
-		for (size_t i = 0; i < n_all; i++)
-			fprintf(stderr, " %s", all[i]);
-		fputs(n_all ? "\n" : " none\n", stderr);
 	}
 	repo_free_list(all, n_all);
 	return status;
@@ -294,7 +296,7 @@ static struct lesson *load(const struct options *o, char **names, size_t n, size
 		struct lesson *l = &ls[*n_loaded];
 		if (lesson_load(names[i], l, &why) != 0) {
 			char *shown = str_escape_controls(names[i]); /* one line, whatever the name */
-			fprintf(stderr, "capture: %s: %s\n", shown, why);
+			lesson_report(D_CAPTURE_LESSON, shown, NULL, "%s", why);
 			free(shown);
 			free(why);
 			lesson_free(l);
@@ -366,7 +368,7 @@ static int read_facts(struct facts *f, char **why)
 		return -1;
 	f->node = node_name();
 	slurm_task_facts(&f->slurm_job, &f->slurm_node);
-	f->commit = repo_commit(repo_root(), &f->dirty);
+	f->commit = capture_gpu_commit(repo_root(), &f->dirty);
 	return 0;
 }
 
@@ -455,7 +457,7 @@ static int capture_lessons(const struct options *o, const char *now)
 		return status;
 	}
 	/* What killed captures left: their scratch folders and temporaries. */
-	scratch_sweep();
+	lesson_scratch_sweep();
 	for (size_t i = 0; i < n_names; i++)
 		lesson_sweep_evidence(names[i]);
 	if (o->slurm) {
@@ -480,7 +482,7 @@ static int capture_lessons(const struct options *o, const char *now)
 	if (n && !o->build_only && read_facts(&f, &why) != 0) {
 		/* No GPU facts, no evidence: every lesson is refused. */
 		for (size_t i = 0; i < n; i++)
-			fprintf(stderr, "capture: %s: refused: %s\n", ls[i].name, why);
+			lesson_report(D_CAPTURE_REFUSED, ls[i].name, NULL, "refused: %s", why);
 		tally.failed += n;
 		free(why);
 	} else if (n) {
@@ -497,7 +499,9 @@ static int capture_lessons(const struct options *o, const char *now)
 	free_facts(&f);
 	free(outdir);
 	repo_free_list(names, n_names);
-	return tally.failed || tally.interrupted ? 1 : 0;
+	/* the one rule: an error reported (a lesson that could not be
+	 * captured), or an interrupted capture, is exit 1 */
+	return diag_count(DIAG_ERROR) || tally.interrupted ? 1 : 0;
 }
 
 int capture_command(int argc, char **argv)

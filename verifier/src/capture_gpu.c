@@ -349,7 +349,7 @@ char *node_name(void)
 	return clean_copy(host, strlen(host));
 }
 
-char *repo_commit(const char *root, const char **dirty)
+char *capture_gpu_commit(const char *root, const char **dirty)
 {
 	char *rev[] = {"git", "rev-parse", "--verify", "-q", "HEAD", NULL};
 	char *status[] = {"git", "status", "--porcelain", NULL};

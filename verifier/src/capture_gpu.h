@@ -48,7 +48,7 @@ char *node_name(void);
 /* The repository's `git rev-parse HEAD` (malloc'd; "none" when there is
  * no git, no repository or no commit yet) and whether `git status
  * --porcelain` printed anything (*dirty: "yes", "no" or "unknown", static). */
-char *repo_commit(const char *root, const char **dirty);
+char *capture_gpu_commit(const char *root, const char **dirty);
 
 /* Process ids seen on a GPU that were ours (owned by the caller). */
 struct pidset {

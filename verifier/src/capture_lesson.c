@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "evidence.h"
+#include "evjudge.h"
 #include "filewrite.h"
 #include "proghdr.h"
 #include "repo.h"
@@ -255,6 +257,27 @@ static char *runs_changed(const struct lesson *ls, const struct evidence *ev)
 	return NULL;
 }
 
+void lesson_report(enum diag_kind kind, const char *lesson, const char *text, const char *fmt, ...)
+{
+	char *where = xasprintf("programs/%s", lesson);
+	va_list ap;
+	va_start(ap, fmt);
+	struct diag *d = diag_vbegin(kind, (struct diag_loc){.path = where}, fmt, ap);
+	va_end(ap);
+	if (text)
+		diag_text(d, text);
+	diag_end(d);
+	free(where);
+}
+
+/* The run judged as verify judges it (evjudge.h), against the lesson's
+ * files as this capture read them. */
+static void judge_run(const struct evidence *ev, const struct lesson *ls, struct evjudge *j)
+{
+	struct evjudge_in in = {.program = ls->program, .program_sha = ls->sha, .files = &ls->files};
+	evjudge_run(ev, &in, j);
+}
+
 bool lesson_stale(const struct lesson *ls, char **reason)
 {
 	char *newest = repo_newest_evidence(ls->name);
@@ -269,27 +292,27 @@ bool lesson_stale(const struct lesson *ls, char **reason)
 	bool stale = true;
 	memset(&ev, 0, sizeof ev);
 	char *changed = NULL;
-	size_t line;
+	struct evjudge j = {0};
 	if (repo_resolve(newest, &fs, &why) != REPO_OK) {
 		*reason = xstrdup("its newest evidence cannot be read");
 	} else {
 		if (evidence_load(fs, newest, &ev, &prob, &why) != 0)
 			*reason = xstrdup("its newest evidence cannot be read");
-		else if (differs(&ev, "program", ls->program))
+		else if ((judge_run(&ev, ls, &j), j.flags & EVJ_PROGRAM_MISMATCH))
 			*reason = xstrdup("its newest evidence is of another program file");
 		else if (differs(&ev, "build", ls->build))
 			*reason = xstrdup("the Build: line changed since its newest evidence");
 		else if ((changed = runs_changed(ls, &ev)) != NULL)
 			*reason = changed;
-		else if ((changed = lessonfiles_changed(&ev, &ls->files, &line)) != NULL) {
-			*reason = xasprintf("%s since its newest evidence", changed);
-			free(changed);
-		} else if (!evidence_exit_ok(&ev))
+		else if (j.flags & EVJ_STALE)
+			*reason = xasprintf("%s since its newest evidence", j.changed);
+		else if (j.flags & EVJ_FAILED)
 			*reason = xstrdup("its newest evidence records a failed run");
 		else {
 			*reason = xstrdup("its newest evidence is current");
 			stale = false;
 		}
+		evjudge_free(&j);
 		free(fs);
 	}
 	evidence_free(&ev);
@@ -320,7 +343,7 @@ static const char *tmp_folder(void)
 	return tmp && *tmp ? tmp : "/tmp";
 }
 
-char *scratch_dir(const char *lesson, char **why)
+char *lesson_scratch_dir(const char *lesson, char **why)
 {
 	char *err = NULL;
 	char *base = forced_scratch() ? NULL : filewrite_mkdirs_repo("build/capture", &err);
@@ -365,7 +388,7 @@ static size_t sweep_folder(const char *dir, const char *prefix)
 		    !filewrite_owner_gone(pid, start))
 			continue;
 		char *path = xasprintf("%s/%s", dir, e->d_name);
-		remove_tree(path);
+		lesson_remove_tree(path);
 		free(path);
 		n++;
 	}
@@ -373,7 +396,7 @@ static size_t sweep_folder(const char *dir, const char *prefix)
 	return n;
 }
 
-size_t scratch_sweep(void)
+size_t lesson_scratch_sweep(void)
 {
 	size_t n = 0;
 	char *fs;
@@ -410,7 +433,7 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 	return 0; /* carry on: remove as much as can be removed */
 }
 
-void remove_tree(const char *path)
+void lesson_remove_tree(const char *path)
 {
 	nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -19,6 +19,7 @@
 
 #include <regex.h>
 
+#include "diag.h"
 #include "lessonfiles.h"
 #include "sha256.h"
 
@@ -58,6 +59,12 @@ int lesson_names(char ***names, size_t *n, char **why);
 int lesson_load(const char *name, struct lesson *ls, char **why);
 void lesson_free(struct lesson *ls);
 
+/* Reports a finding about a lesson through diag (diag.def's capture
+ * kinds), at programs/LESSON: the one way capture says what went wrong;
+ * text (or NULL) is printed under it, each line indented (the end of a
+ * failed build's or run's output). */
+void lesson_report(enum diag_kind kind, const char *lesson, const char *text, const char *fmt, ...) PRINTF_LIKE(4, 5);
+
 /* Whether --stale must capture the lesson: its newest evidence is missing,
  * unreadable, failed, or was taken of another program, source or command.
  * *reason (malloc'd) says which, naming the file that changed, or why not. */
@@ -75,17 +82,17 @@ bool lesson_expect_matches(const struct lesson *ls, const char *out, size_t len)
 /* A fresh private folder for one lesson's build and run: under
  * build/capture/ of the repository (made only where no link leads out of
  * it), or $TMPDIR when that cannot be made.  Its name starts with this
- * process's owner token (filewrite_owner()), so that scratch_sweep() of a
+ * process's owner token (filewrite_owner()), so that lesson_scratch_sweep() of a
  * later capture can remove it if this one is killed.  Malloc'd absolute
- * path, or NULL with *why.  Remove with remove_tree(). */
-char *scratch_dir(const char *lesson, char **why);
+ * path, or NULL with *why.  Remove with lesson_remove_tree(). */
+char *lesson_scratch_dir(const char *lesson, char **why);
 /* Removes the scratch folders of captures that are gone (never those of
  * a capture still running).  Returns how many. */
-size_t scratch_sweep(void);
+size_t lesson_scratch_sweep(void);
 /* Removes the temporaries a killed capture left in evidence/NAME/
  * (filewrite_sweep()).  Returns how many. */
 size_t lesson_sweep_evidence(const char *name);
 /* rm -rf path (not following links). */
-void remove_tree(const char *path);
+void lesson_remove_tree(const char *path);
 
 #endif

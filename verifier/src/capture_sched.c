@@ -108,11 +108,13 @@ static int read_tail(const char *path, struct transcript *t, char **why)
 	return 0;
 }
 
-/* Shows the end of an output file: stderr, or stdout when stderr is empty. */
-static void show_tail(const struct job *j, const char *what, const char *err_path, const char *out_path)
+/* The end of an output file, as text under a failure: stderr, or stdout
+ * when stderr is empty (malloc'd). */
+static char *tail_text(const char *what, const char *err_path, const char *out_path)
 {
 	const char *paths[2] = {err_path, out_path};
 	const char *names[2] = {"stderr", "stdout"};
+	struct buf b = {0};
 	for (int i = 0; i < 2; i++) {
 		struct transcript t;
 		char *why = NULL;
@@ -123,19 +125,20 @@ static void show_tail(const struct job *j, const char *what, const char *err_pat
 		if (t.n_lines) {
 			char *tail = transcript_tail(&t, TAIL_LINES);
 			size_t shown = t.n_lines < TAIL_LINES ? t.n_lines : TAIL_LINES;
-			say(j, "last %zu line%s of %s (%s):", shown, shown == 1 ? "" : "s", names[i], what);
+			buf_printf(&b, "last %zu line%s of %s (%s):\n", shown, shown == 1 ? "" : "s", names[i], what);
 			for (char *line = tail; *line;) {
 				size_t n = strcspn(line, "\n");
-				fprintf(stderr, "    | %.*s\n", (int)n, line);
+				buf_printf(&b, "| %.*s\n", (int)n, line);
 				line += n + (line[n] ? 1 : 0);
 			}
 			free(tail);
 			transcript_free(&t);
-			return;
+			return b.s;
 		}
 		transcript_free(&t);
 	}
-	say(j, "nothing on stderr or stdout (%s)", what);
+	buf_printf(&b, "nothing on stderr or stdout (%s)\n", what);
+	return b.s;
 }
 
 /* An exit for people to read: "exit 3" rather than the bare "3" of the
@@ -190,7 +193,7 @@ static void release(struct sched *s, struct job *j)
 	if (j->state == RUNNING)
 		s->gpu_busy[j->gpu] = false;
 	if (j->scratch)
-		remove_tree(j->scratch);
+		lesson_remove_tree(j->scratch);
 	free(j->scratch);
 	free(j->workdir);
 	j->scratch = j->workdir = NULL;
@@ -221,24 +224,24 @@ static void succeed(struct sched *s, struct job *j)
 
 /* Reports a failed job, then (tail_of: what ran) the end of its output,
  * which must be read before the scratch folder goes. */
-static void vfail(struct sched *s, struct job *j, const char *tail_of, const char *err_path, const char *out_path,
-		  const char *fmt, va_list ap)
+static void vfail(struct sched *s, struct job *j, enum diag_kind kind, const char *tail_of, const char *err_path,
+		  const char *out_path, const char *fmt, va_list ap)
 {
 	char *msg = xvasprintf(fmt, ap);
-	say(j, "%s", msg);
+	char *text = tail_of ? tail_text(tail_of, err_path, out_path) : NULL;
+	lesson_report(kind, j->ls->name, text, "%s", msg);
+	free(text);
 	free(msg);
-	if (tail_of)
-		show_tail(j, tail_of, err_path, out_path);
 	s->tally->failed++;
 	release(s, j);
 }
 
-static void fail(struct sched *s, struct job *j, const char *fmt, ...) PRINTF_LIKE(3, 4);
-static void fail(struct sched *s, struct job *j, const char *fmt, ...)
+static void fail(struct sched *s, struct job *j, enum diag_kind kind, const char *fmt, ...) PRINTF_LIKE(4, 5);
+static void fail(struct sched *s, struct job *j, enum diag_kind kind, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vfail(s, j, NULL, NULL, NULL, fmt, ap);
+	vfail(s, j, kind, NULL, NULL, NULL, fmt, ap);
 	va_end(ap);
 }
 
@@ -249,7 +252,7 @@ static void fail_with_tail(struct sched *s, struct job *j, const char *tail_of, 
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vfail(s, j, tail_of, err_path, out_path, fmt, ap);
+	vfail(s, j, D_CAPTURE_FAILED, tail_of, err_path, out_path, fmt, ap);
 	va_end(ap);
 }
 
@@ -451,7 +454,7 @@ static char *write_evidence(const struct sched *s, const struct job *j, const st
 	date[10] = '\0';
 	char *path = NULL, *why = NULL;
 	if (evidence_write_new(j->ls->name, date, text, len, &path, &why) != 0) {
-		say(j, "cannot write evidence: %s", why);
+		lesson_report(D_CAPTURE_WRITE, j->ls->name, NULL, "cannot write evidence: %s", why);
 		free(why);
 	}
 	free(text);
@@ -475,7 +478,7 @@ static void sample(struct sched *s, struct job *j)
 	int index = s->plan->machine->gpus[j->gpu].index;
 	if (gpu_foreign_apps(index, ours, n, &j->known, &foreign, &why) != 0) {
 		if (!j->unchecked)
-			say(j, "warning: cannot ask nvidia-smi who uses GPU %d: %s", index, why);
+			lesson_report(D_CAPTURE_SHARED, j->ls->name, NULL, "cannot ask nvidia-smi who uses GPU %d: %s", index, why);
 		j->unchecked = true;
 		free(why);
 	} else if (foreign && !j->foreign) {
@@ -491,9 +494,9 @@ static void start_build(struct sched *s, struct job *j)
 {
 	const struct capture_plan *p = s->plan;
 	char *why = NULL;
-	j->scratch = scratch_dir(j->ls->name, &why);
+	j->scratch = lesson_scratch_dir(j->ls->name, &why);
 	if (!j->scratch) {
-		fail(s, j, "cannot build: %s", why);
+		fail(s, j, D_CAPTURE_FAILED, "cannot build: %s", why);
 		free(why);
 		return;
 	}
@@ -511,7 +514,7 @@ static void start_build(struct sched *s, struct job *j)
 	free(out);
 	free(err);
 	if (r != 0) {
-		fail(s, j, "cannot build: %s", why);
+		fail(s, j, D_CAPTURE_FAILED, "cannot build: %s", why);
 		free(why);
 		return;
 	}
@@ -531,7 +534,7 @@ static char *keep_failed_build(struct sched *s, struct job *j, const char *exit_
 		written = write_evidence(s, j, &o);
 		free(exit);
 	} else {
-		say(j, "cannot keep the failed build: %s", why);
+		lesson_report(D_CAPTURE_WRITE, j->ls->name, NULL, "cannot keep the failed build: %s", why);
 		free(why);
 	}
 	free(out_path);
@@ -598,7 +601,7 @@ static void start_run(struct sched *s, struct job *j, size_t gpu)
 	free(out);
 	free(err);
 	if (r != 0) {
-		fail(s, j, "cannot run: %s", why);
+		fail(s, j, D_CAPTURE_FAILED, "cannot run: %s", why);
 		free(why);
 		return;
 	}
@@ -650,7 +653,7 @@ static void run_failed(struct sched *s, struct job *j, const char *why_failed)
 			}
 		}
 		if (why) {
-			say(j, "cannot keep the failed run: %s", why);
+			lesson_report(D_CAPTURE_WRITE, j->ls->name, NULL, "cannot keep the failed run: %s", why);
 			free(why);
 		}
 	}
@@ -731,7 +734,7 @@ static bool take_output(struct sched *s, struct job *j)
 	free(out_path);
 	free(err_path);
 	if (!ok) {
-		fail(s, j, "cannot take the output of run %ld: %s", j->runs, why);
+		fail(s, j, D_CAPTURE_FAILED, "cannot take the output of run %ld: %s", j->runs, why);
 		free(why);
 		return false;
 	}
@@ -753,11 +756,13 @@ static void report_success(struct sched *s, struct job *j, const char *path)
 	if (j->foreign || j->unchecked) {
 		int index = s->plan->machine->gpus[j->gpu].index;
 		if (j->foreign > 0)
-			say(j, "warning: process %ld, not ours, used GPU %d during the run: timings taken on a "
+			lesson_report(D_CAPTURE_SHARED, j->ls->name, NULL,
+				      "process %ld, not ours, used GPU %d during the run: timings taken on a "
 			       "shared GPU are not evidence (recorded as gpu-exclusive: no)",
 			    (long)j->foreign, index);
 		else
-			say(j, "warning: GPU %d may have been shared during the run: timings taken on a shared GPU "
+			lesson_report(D_CAPTURE_SHARED, j->ls->name, NULL,
+				      "GPU %d may have been shared during the run: timings taken on a shared GPU "
 			       "are not evidence (recorded as gpu-exclusive: no)",
 			    index);
 	}
@@ -801,7 +806,7 @@ static void run_done(struct sched *s, struct job *j)
 	struct outcome o = {first_exit, &j->out, &j->err, true, 0, j->ls->n_runs, NULL};
 	char *path = write_evidence(s, j, &o);
 	if (!path) {
-		fail(s, j, "captured, but not written: build %.1f s, run %.1f s, exit 0", j->build_s, j->run_s);
+		fail(s, j, D_CAPTURE_WRITE, "captured, but not written: build %.1f s, run %.1f s, exit 0", j->build_s, j->run_s);
 		return;
 	}
 	report_success(s, j, path);

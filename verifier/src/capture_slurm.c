@@ -254,7 +254,7 @@ static int submit(const struct slurm_options *o, const char *binary, char **less
 	status = 0;
 done:
 	if (status != 0) {
-		remove_tree(tmp);
+		lesson_remove_tree(tmp);
 	}
 	free(why);
 	free(argv);
@@ -366,17 +366,25 @@ static char *log_reason(const char *log, const char *lesson)
 	if (!f)
 		return NULL;
 	char line[1024], *said = NULL;
-	char *prefix = xasprintf("capture: %s: ", lesson);
+	/* the task's first error about the lesson (lesson_report(): diag's
+	 * "programs/LESSON: error: MESSAGE [id]"), up to its first "; " */
+	char *prefix = xasprintf("programs/%s: error: ", lesson);
 	size_t np = strlen(prefix);
 	while (!said && fgets(line, sizeof line, f)) {
-		if (strncmp(line, prefix, np) != 0 || strncmp(line + np, "task ", 5) == 0 ||
-		    strncmp(line + np, "last ", 5) == 0)
+		if (strncmp(line, prefix, np) != 0)
 			continue;
 		const char *text = line + np;
 		size_t n = strcspn(text, "\n");
 		const char *semi = strstr(text, "; ");
 		if (semi && (size_t)(semi - text) < n)
 			n = (size_t)(semi - text);
+		else if (n > 2 && text[n - 1] == ']') {
+			size_t k = n - 1; /* the id: the last " [" */
+			while (k > 0 && !(text[k] == '[' && text[k - 1] == ' '))
+				k--;
+			if (k > 0)
+				n = k - 1;
+		}
 		said = xstrndup(text, n);
 	}
 	free(prefix);

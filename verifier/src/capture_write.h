@@ -8,7 +8,7 @@
  * name moves on to the next -N.  So an interrupted capture, even kill -9,
  * leaves nothing or a complete file, and two captures of one lesson on
  * one day get two names.  Where the file system has no O_TMPFILE, a named
- * temporary (".coursecheck-tmp-OWNER-N", which evidence_name_parse()
+ * temporary (".coursecheck-tmp-OWNER-N", which repo_evidence_name_parse()
  * and git ignore) takes its place, and the next capture in the folder
  * sweeps the ones whose owner is gone.  evidence/ and evidence/LESSON/
  * are made only where no link on the path leads out of the repository.

@@ -14,33 +14,10 @@
 #include <stddef.h>
 
 #include "course.h"
-#include "facts.h"
-#include "frontmatter.h"
-#include "ledger.h"
-#include "page.h"
+#include "pagectx.h"
 
 struct check_opts {
 	bool strict; /* --as published: published strictness whatever the status */
-};
-
-/* Everything known about the page being checked; the checks of each
- * phase read it and add to it. */
-struct page_ctx {
-	const char *path;
-	const struct check_opts *opts;
-	struct textfile tf;
-	struct frontmatter fm;
-	struct page pg;
-	bool is_readme;             /* programs/LESSON/README.md */
-	char *lesson;               /* from the front matter or the folder */
-	struct program *prog;       /* NULL when it cannot be used */
-	struct evfile **ev;         /* one per front matter evidence entry; NULL entries unusable */
-	size_t n_ev;
-	struct fact_range *consumed; /* file offsets that facts consumed */
-	size_t n_consumed, cap_consumed;
-	size_t n_consumed_merged;   /* consumed[0..this) is sorted and disjoint (prose.c) */
-	struct ledger *ledger;
-	bool no_evidence_yet;       /* evidence: none yet (check_first.c) */
 };
 
 /* Checks the page at relpath.  Returns 0 when it was read (whatever it
@@ -73,9 +50,6 @@ struct num_token;
 void check_ledger_ref(struct ledger_entry *le, const struct bank_entry *e, const struct num_token *page,
 		      const char *claim, const char *what);
 
-/* The evidence for a marker label ("" or NULL: the default), or NULL after
- * reporting an unknown label at (line, col). */
-struct evfile *page_evidence_for(struct page_ctx *ctx, const char *label, size_t line, size_t col);
 /* Which run and stream of its evidence a transcript block quotes
  * (check_runs.c): the first run's stdout unless its marker names
  * RUN/STREAM.  Returns the evidence, or NULL after reporting. */

@@ -250,7 +250,7 @@ static void check_transcript(struct page_ctx *ctx, struct page_block *b, struct 
 
 static void check_build(struct page_ctx *ctx, struct page_block *b)
 {
-	struct evfile *ev = page_evidence_for(ctx, NULL, b->marker_line, b->marker_col);
+	struct evfile *ev = pagectx_evidence_for(ctx, NULL, b->marker_line, b->marker_col);
 	if (!ev) {
 		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "build", "no usable evidence");
 		return;
@@ -317,7 +317,7 @@ void check_measured(struct page_ctx *ctx)
 		struct page_block *b = &ctx->pg.blocks[i];
 		if (b->kind != BK_TEXT || b->marker.kind != MK_MEASURED)
 			continue;
-		struct evfile *ev = page_evidence_for(ctx, b->marker_arg, b->marker_line, b->marker_col);
+		struct evfile *ev = pagectx_evidence_for(ctx, b->marker_arg, b->marker_line, b->marker_col);
 		if (!ev) {
 			ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "measured", "no usable evidence");
 			continue;

@@ -39,47 +39,6 @@ static void note_nearest(struct diag *d, const struct bank *b, double value)
 	}
 }
 
-/* For review: the row and column names of an evidence place (align.c's
- * naming, as drift notes use it), or the header key it is; malloc'd, or
- * NULL when it has no name. */
-static char *ledger_place_words(const struct evidence *ev, size_t k, const struct num_token *tok, size_t file_line)
-{
-	if (k == SIZE_MAX) {
-		for (size_t i = 0; i < ev->n_fields; i++)
-			if (ev->fields[i].line == file_line)
-				return xasprintf("header field \"%s\"", ev->fields[i].key);
-		return NULL;
-	}
-	char row[128], col[64];
-	align_place_names(ev, k, tok, row, sizeof row, col, sizeof col);
-	if (row[0] && col[0])
-		return xasprintf("row \"%s\", column \"%s\"", row, col);
-	if (row[0] || col[0])
-		return xasprintf("%s \"%s\"", row[0] ? "row" : "column", row[0] ? row : col);
-	return NULL;
-}
-
-void check_ledger_ref(struct ledger_entry *le, const struct bank_entry *e, const struct num_token *page,
-		      const char *claim, const char *what)
-{
-	if (!le)
-		return;
-	size_t len;
-	const char *line = textfile_line(&e->ev->ev.tf, e->line, &len);
-	size_t tl = e->tok.end - e->tok.start;
-	char *place = ledger_place_words(&e->ev->ev, e->stdout_index, &e->tok, e->line);
-	if (what && place)
-		ledger_ref(le, e->ev->path, e->line, e->line, bank_entry_col(e), tl, "%s: %s", what, place);
-	else if (what || place)
-		ledger_ref(le, e->ev->path, e->line, e->line, bank_entry_col(e), tl, "%s", what ? what : place);
-	else
-		ledger_ref(le, e->ev->path, e->line, e->line, bank_entry_col(e), tl, NULL);
-	free(place);
-	if (page && page->value != e->tok.value)
-		ledger_detail(le, "%s = %.*s rounded to %d significant digit%s", claim, (int)tl, line + e->tok.start,
-			      page->sig_digits, page->sig_digits == 1 ? "" : "s");
-}
-
 static bool trace_in(struct numbers *nb, const struct bank *b, const struct pnum *p, size_t line, enum ledger_kind kind,
 		     const char *how)
 {
@@ -628,7 +587,7 @@ static void row_failed(struct numbers *nb, const struct row *r, const struct evf
 static void check_table(struct numbers *nb, struct page_block *b)
 {
 	struct page_ctx *ctx = nb->ctx;
-	const struct evfile *ev = page_evidence_for(ctx, b->marker_arg, b->marker_line, b->marker_col);
+	const struct evfile *ev = pagectx_evidence_for(ctx, b->marker_arg, b->marker_line, b->marker_col);
 	if (!ev)
 		return;
 	size_t n_lines = ev->ev.n_stdout;

@@ -4,116 +4,80 @@
 #include <string.h>
 
 #include "check.h"
-#include "lessonfiles.h"
+#include "pathkind.h"
 #include "repo.h"
+#include "runjudge.h"
 #include "util.h"
 
-struct evfile *page_evidence_for(struct page_ctx *ctx, const char *label, size_t line, size_t col)
+/* Reports the verdict of runjudge.h on a page's (or a program's) evidence:
+ * a run of another lesson or program, a stale run (naming the lesson file
+ * that changed), one whose files cannot be told, a failed run, a run on a
+ * shared GPU. */
+static void report_judgement(const struct evfile *ev, const struct evjudge *j, const char *lesson,
+			     const struct program *prog, struct diag_loc at, const char *fix_hint)
 {
-	const struct fm_evidence *e = frontmatter_evidence(&ctx->fm, label);
-	if (!e) {
-		if (ctx->fm.n_evidence == 0)
-			return NULL; /* already reported as a front matter problem */
-		struct diag *d = diag_begin(D_LABEL_UNKNOWN, textfile_loc_line(&ctx->tf, line, col, 0),
-					    "evidence label '%s' is not defined in the front matter", label);
-		struct buf labels = {0};
-		for (size_t i = 0; i < ctx->fm.n_evidence; i++)
-			buf_printf(&labels, "%s%s", i ? ", " : "", ctx->fm.evidence[i].label);
-		diag_hint(d, "the labels defined are: %s", labels.s);
-		buf_free(&labels);
+	const struct textfile *tf = &ev->ev.tf;
+	if (j->flags & EVJ_LESSON_MISMATCH) {
+		struct diag *d = diag_begin(D_EVIDENCE_MISMATCH, at, "evidence '%s' belongs to lesson '%s', not '%s'",
+					    ev->path, j->lesson, lesson);
+		diag_note(d, textfile_loc_line(tf, j->lesson_line, 0, 0), "its header says lesson: %s", j->lesson);
 		diag_end(d);
-		return NULL;
+		return;
 	}
-	struct evfile *ev = ctx->ev[e - ctx->fm.evidence];
-	return ev && ev->state == LOAD_OK ? ev : NULL;
-}
-
-/* The staleness of evidence judged over every file of the lesson
- * (lessonfiles.h).  Returns false when the lesson's files cannot be told
- * apart from the program alone (they cannot be read, or prog is not the
- * lesson's program): the caller then compares the program's hash. */
-static bool lesson_stale_named(const struct evfile *ev, const char *lesson, const struct program *prog,
-			       struct diag_loc at, const char *fix_hint)
-{
-	const char *why;
-	bool refused;
-	const struct lesson_files *f = course_lesson_files(lesson, &why, &refused);
-	if (!f && why) {
+	if (j->flags & EVJ_PROGRAM_MISMATCH) {
+		struct diag *d = diag_begin(D_EVIDENCE_MISMATCH, at, "evidence '%s' was captured from '%s', not '%s'",
+					    ev->path, j->program, prog->path);
+		diag_note(d, textfile_loc_line(tf, j->program_line, 0, 0), "its header says program: %s", j->program);
+		diag_end(d);
+		return;
+	}
+	if (j->flags & EVJ_FILES_UNKNOWN) {
 		/* the files cannot be told, so neither can staleness: say why */
-		struct diag *d = diag_begin(refused ? D_PATH_REFUSED : D_FILE_UNREADABLE, at,
+		struct diag *d = diag_begin(pathkind_unusable_kind(j->flags & EVJ_FILES_REFUSED, NULL), at,
 					    "the files of lesson '%s' cannot be %s, so whether '%s' is stale cannot be told: %s",
-					    lesson, refused ? "used" : "read", ev->path, why);
+					    lesson, j->flags & EVJ_FILES_REFUSED ? "used" : "read", ev->path, j->files_why);
 		diag_hint(d, "capture refuses the lesson too; a lesson folder holds plain files only");
 		diag_end(d);
-		return true;
+	} else if (j->flags & EVJ_STALE) {
+		struct diag *d = diag_begin(D_EVIDENCE_STALE, at, "evidence '%s' is stale: %s since it was captured",
+					    ev->path, j->changed);
+		if (j->n_files > 1)
+			diag_note(d, textfile_loc_line(tf, j->stale_line, 0, 0),
+				  "the capture recorded the lesson's %zu files; source-sha256 %.12s... is now %.12s...",
+				  j->n_files, j->was_sha, j->now_sha);
+		else
+			diag_note(d, textfile_loc_line(tf, j->stale_line, 0, 0),
+				  "captured from source-sha256 %.12s..., the program is now %.12s...", j->was_sha,
+				  j->now_sha);
+		diag_hint(d, "%s", fix_hint);
+		diag_end(d);
 	}
-	if (!f || f->program == SIZE_MAX || strcmp(f->v[f->program].path, prog->path) != 0)
-		return false;
-	size_t line = 0;
-	char *changed = lessonfiles_changed(&ev->ev, f, &line);
-	if (!changed)
-		return true;
-	struct diag *d = diag_begin(D_EVIDENCE_STALE, at, "evidence '%s' is stale: %s since it was captured", ev->path,
-				    changed);
-	const char *was = evidence_get(&ev->ev, "source-sha256", NULL);
-	if (f->n == 1)
-		diag_note(d, textfile_loc_line(&ev->ev.tf, line, 0, 0),
-			  "captured from source-sha256 %.12s..., the program is now %.12s...", was, f->sha);
-	else
-		diag_note(d, textfile_loc_line(&ev->ev.tf, line, 0, 0),
-			  "the capture recorded the lesson's %zu files; source-sha256 %.12s... is now %.12s...", f->n, was,
-			  f->sha);
-	diag_hint(d, "%s", fix_hint);
-	diag_end(d);
-	free(changed);
-	return true;
+	if (j->flags & EVJ_FAILED) {
+		struct diag *d = diag_begin(D_EVIDENCE_FAILED, at, "evidence '%s' records a failed run (exit: %s)",
+					    ev->path, j->exit);
+		diag_note(d, textfile_loc_line(tf, j->exit_line, 0, 0), "the run ended with exit: %s", j->exit);
+		diag_hint(d, "fix the program and capture it again; a failed run is no evidence");
+		diag_end(d);
+	}
+	if (j->flags & EVJ_SHARED_GPU) {
+		struct diag *d = diag_begin(D_EVIDENCE_SHARED_GPU, at,
+					    "evidence '%s' was captured on a shared GPU (gpu-exclusive: %s)", ev->path,
+					    j->exclusive);
+		diag_note(d, textfile_loc_line(tf, j->exclusive_line, 0, 0),
+			  "capture saw another process on the GPU during the run, or could not tell");
+		diag_hint(d, "on a GPU no other process uses, %s", fix_hint);
+		diag_end(d);
+	}
 }
 
 void check_evidence_state(const struct evfile *ev, const char *lesson, const struct program *prog,
 			  struct diag_loc at, const char *fix_hint)
 {
-	const struct evidence *e = &ev->ev;
-	size_t line;
-	const char *v = evidence_get(e, "lesson", &line);
+	struct evjudge j;
 	diag_checks_add(3);
-	if (lesson && strcmp(v, lesson) != 0) {
-		struct diag *d = diag_begin(D_EVIDENCE_MISMATCH, at, "evidence '%s' belongs to lesson '%s', not '%s'",
-					    ev->path, v, lesson);
-		diag_note(d, textfile_loc_line(&e->tf, line, 0, 0), "its header says lesson: %s", v);
-		diag_end(d);
-		return;
-	}
-	v = evidence_get(e, "program", &line);
-	char *norm = repo_normalize(v); /* two names of one file are one program */
-	bool same = prog && strcmp(norm ? norm : v, prog->path) == 0;
-	free(norm);
-	if (prog && !same) {
-		struct diag *d = diag_begin(D_EVIDENCE_MISMATCH, at, "evidence '%s' was captured from '%s', not '%s'",
-					    ev->path, v, prog->path);
-		diag_note(d, textfile_loc_line(&e->tf, line, 0, 0), "its header says program: %s", v);
-		diag_end(d);
-		return;
-	}
-	v = evidence_get(e, "source-sha256", &line);
-	if (prog && prog->state == LOAD_OK && lesson && lesson_stale_named(ev, lesson, prog, at, fix_hint)) {
-		/* reported, naming the lesson file that changed */
-	} else if (prog && prog->state == LOAD_OK && strcmp(v, prog->sha256) != 0) {
-		struct diag *d = diag_begin(D_EVIDENCE_STALE, at,
-					    "evidence '%s' is stale: '%s' changed since it was captured", ev->path,
-					    prog->path);
-		diag_note(d, textfile_loc_line(&e->tf, line, 0, 0), "captured from source-sha256 %.12s..., the program is now %.12s...",
-			  v, prog->sha256);
-		diag_hint(d, "%s", fix_hint);
-		diag_end(d);
-	}
-	if (!evidence_exit_ok(e)) {
-		const char *exit = evidence_get(e, "exit", &line);
-		struct diag *d = diag_begin(D_EVIDENCE_FAILED, at, "evidence '%s' records a failed run (exit: %s)",
-					    ev->path, exit);
-		diag_note(d, textfile_loc_line(&e->tf, line, 0, 0), "the run ended with exit: %s", exit);
-		diag_hint(d, "fix the program and capture it again; a failed run is no evidence");
-		diag_end(d);
-	}
+	runjudge_for_page(ev, lesson, prog, false, &j);
+	report_judgement(ev, &j, lesson, prog, at, fix_hint);
+	evjudge_free(&j);
 }
 
 /* A README of a program folder may omit front matter: its program is the
@@ -133,24 +97,6 @@ static void readme_defaults(struct page_ctx *ctx)
 		ctx->fm.evidence[0] = (struct fm_evidence){xstrdup("main"), ev, 1, 1};
 		ctx->fm.n_evidence = 1;
 	}
-}
-
-/* The page's default run should be its lesson's newest: a newer capture
- * is what `update` carries into the page. */
-static void superseded(const struct page_ctx *ctx, const struct evfile *ev, struct diag_loc at)
-{
-	/* the lesson's runs, oldest first: any but the last is superseded */
-	char **runs;
-	size_t n = repo_list_evidence(ctx->lesson, &runs);
-	for (size_t i = 0; i + 1 < n; i++) {
-		if (strcmp(runs[i], ev->path) != 0)
-			continue;
-		struct diag *d = diag_begin(D_EVIDENCE_SUPERSEDED, at, "the page quotes %s; the lesson's newest run is %s",
-					    ev->path, runs[n - 1]);
-		diag_hint(d, "carry the new run into the page with 'coursecheck update %s'", ctx->path);
-		diag_end(d);
-	}
-	repo_free_list(runs, n);
 }
 
 static void load_sources(struct page_ctx *ctx)
@@ -179,10 +125,20 @@ static void load_sources(struct page_ctx *ctx)
 			continue;
 		char *hint = xasprintf("capture it again with 'make evidence LESSON=%s', then run 'coursecheck update %s'",
 				       ctx->lesson ? ctx->lesson : "LESSON", ctx->path);
-		check_evidence_state(ev, ctx->lesson, ctx->prog, at, hint);
+		/* the page's default run should be its lesson's newest: a newer
+		 * capture is what `update` carries into the page */
+		struct evjudge j;
+		diag_checks_add(3);
+		runjudge_for_page(ev, ctx->lesson, ctx->prog, i == 0 && ctx->fm.present, &j);
+		report_judgement(ev, &j, ctx->lesson, ctx->prog, at, hint);
 		free(hint);
-		if (i == 0 && ctx->fm.present && ctx->lesson)
-			superseded(ctx, ev, at);
+		if (j.flags & EVJ_SUPERSEDED) {
+			struct diag *d = diag_begin(D_EVIDENCE_SUPERSEDED, at,
+						    "the page quotes %s; the lesson's newest run is %s", ev->path, j.newest);
+			diag_hint(d, "carry the new run into the page with 'coursecheck update %s'", ctx->path);
+			diag_end(d);
+		}
+		evjudge_free(&j);
 	}
 }
 
@@ -241,15 +197,14 @@ static int check_page_file(const char *relpath, const struct check_opts *opts, s
 {
 	struct page_ctx ctx = {.path = relpath, .opts = opts, .ledger = lg};
 	diag_set_policy(false, opts->strict);
+	if (pathkind_refuse_page(relpath, "verify", false))
+		return 0;
 	char *fs;
 	const char *why;
 	enum repo_status rs = repo_resolve(relpath, &fs, &why);
 	if (rs != REPO_OK || textfile_read(fs, relpath, &ctx.tf, &why) != 0) {
 		struct diag_loc at = {.path = relpath};
-		enum diag_kind kind = rs == REPO_REFUSED ? D_PATH_REFUSED
-				      : why == textfile_too_large ? D_FILE_TOO_LARGE
-								  : D_FILE_UNREADABLE;
-		diag_report(kind, at, "cannot read page: %s", why);
+		diag_report(pathkind_unusable_kind(rs == REPO_REFUSED, why), at, "cannot read page: %s", why);
 		free(fs);
 		return -1;
 	}
@@ -258,7 +213,7 @@ static int check_page_file(const char *relpath, const struct check_opts *opts, s
 		textfile_free(&ctx.tf);
 		return 0;
 	}
-	ctx.is_readme = strncmp(relpath, "programs/", 9) == 0;
+	ctx.is_readme = pathkind_of(relpath) == PATHKIND_README;
 	frontmatter_parse(&ctx.tf, !ctx.is_readme, &ctx.fm);
 	if (ctx.is_readme && !ctx.fm.present) {
 		readme_defaults(&ctx);
@@ -281,12 +236,7 @@ static int check_page_file(const char *relpath, const struct check_opts *opts, s
 		check_numbers(&ctx);
 	}
 
-	page_free(&ctx.pg);
-	frontmatter_free(&ctx.fm);
-	textfile_free(&ctx.tf);
-	free(ctx.ev);
-	free(ctx.consumed);
-	free(ctx.lesson);
+	pagectx_free(&ctx);
 	diag_set_policy(false, opts->strict);
 	return 0;
 }

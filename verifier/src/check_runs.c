@@ -47,7 +47,7 @@ struct evfile *transcript_source_find(struct page_ctx *ctx, const struct page_bl
 	while (label_len > 0 && arg[label_len - 1] == ' ')
 		label_len--;
 	char *label = xstrndup(arg, label_len);
-	struct evfile *ev = page_evidence_for(ctx, label, b->marker_line, b->marker_col);
+	struct evfile *ev = pagectx_evidence_for(ctx, label, b->marker_line, b->marker_col);
 	free(label);
 	if (!ev)
 		return NULL;

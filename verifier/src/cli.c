@@ -13,8 +13,10 @@
 #include "filewrite.h"
 #include "course.h"
 #include "diag.h"
+#include "diagwire.h"
 #include "proghdr.h"
 #include "numtok.h"
+#include "parallel.h"
 #include "place.h"
 #include "re.h"
 #include "repo.h"
@@ -178,6 +180,8 @@ void cli_release(void)
 	re_release_all();
 	numtok_release_patterns();
 	repo_close();
+	diagwire_release();
+	diag_release();
 }
 
 /* The summary line on standard error (not under -q), then the report. */
@@ -200,9 +204,17 @@ struct verify_opts {
 	const struct cliopt_cmd *cmd; /* for messages */
 	struct check_opts check;
 	bool affected;
+	size_t jobs; /* -j: processes checking pages */
 };
 
 enum { OPT_AS = 0x200, OPT_AFFECTED };
+
+/* The default of -j: every online core. */
+static size_t online_cores(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (size_t)n : 1;
+}
 
 static const char verify_usage[] =
 	"usage: coursecheck verify [OPTION...] [PAGE...]\n"
@@ -211,6 +223,8 @@ static const char verify_usage[] =
 	"  --as=published    check at published strictness (warnings are errors)\n"
 	"  --affected        the operands are changed files (pages, programs, evidence):\n"
 	"                    check the pages and programs they affect (pre-commit)\n"
+	"  -j, --jobs=N      check pages in N processes (default: the online cores;\n"
+	"                    at most 256); the output is that of -j 1, in the same order\n"
 	"  --format=FORMAT   text (default), json, sarif, github or junit\n"
 	"  --output=FILE     write the report to FILE instead of standard output\n"
 	"  --root=DIR        the course (default: found from the current folder upward)\n"
@@ -223,10 +237,11 @@ static const char verify_usage[] =
 static const struct option verify_longs[] = {
 	{"as", required_argument, NULL, OPT_AS},
 	{"affected", no_argument, NULL, OPT_AFFECTED},
+	{"jobs", required_argument, NULL, 'j'},
 	{NULL, 0, NULL, 0},
 };
 
-static const struct cliopt_cmd verify_cmd = {"coursecheck verify", verify_usage, "", verify_longs, CLIOPT_REPORT};
+static const struct cliopt_cmd verify_cmd = {"coursecheck verify", verify_usage, "j:", verify_longs, CLIOPT_REPORT};
 
 static int verify_option(int ch, const char *arg, void *ctx)
 {
@@ -240,6 +255,15 @@ static int verify_option(int ch, const char *arg, void *ctx)
 	case OPT_AFFECTED:
 		v->affected = true;
 		return 0;
+	case 'j': {
+		char *end;
+		errno = 0;
+		unsigned long n = arg[0] >= '0' && arg[0] <= '9' ? strtoul(arg, &end, 10) : 0;
+		if (n == 0 || *end || errno || n > 4096)
+			return cliopt_usage_error(v->cmd, "-j takes a number of processes from 1 to 4096, not '%s'", arg);
+		v->jobs = n;
+		return 0;
+	}
 	default:
 		return -1;
 	}
@@ -254,39 +278,204 @@ static int verify_page(const char *rel, const struct check_opts *opts, struct le
 	return rc;
 }
 
-static void verify_lesson(const char *lesson, const struct check_opts *opts, size_t *pages, size_t *programs)
+/* ---- verify's work: one item for each page, README and lesson program, in
+ * the order a one-process run checks them (parallel.h runs them) ---- */
+
+enum verify_item_kind {
+	ITEM_LISTED,  /* a page of the course (or a program README): counted */
+	ITEM_OPERAND, /* a page named on the command line: unreadable -> exit 2 */
+	ITEM_NAMED,   /* a page --affected found naming a changed lesson: counted when read */
+	ITEM_PROGRAM, /* a lesson's program (name is the lesson) */
+	ITEM_SAY,     /* a line for standard error (--affected), nothing checked */
+	ITEM_LIST,    /* the listing of the lessons, for its diagnostics (-j N) */
+};
+
+struct verify_item {
+	enum verify_item_kind kind;
+	char *name;   /* the page's path, the lesson or the line */
+	char *folder; /* ITEM_PROGRAM: programs/LESSON, the report's file */
+};
+
+struct verify_work {
+	struct verify_item *v;
+	size_t n, cap;
+	/* -j N over the whole course: each chunk a range of pages and the
+	 * lessons after them in the same range (parallel.h) */
+	size_t *order, *chunk, n_chunks;
+	const struct check_opts *opts;
+	size_t pages, programs;
+	int status;
+};
+
+static void work_add(struct verify_work *w, enum verify_item_kind kind, char *name)
 {
-	char *readme;
-	if (readme_exists(lesson, &readme)) {
-		verify_page(readme, opts, NULL);
-		++*pages;
-	}
-	free(readme);
-	char *dir = xasprintf("programs/%s", lesson);
-	report_file_begin(dir);
-	check_program(lesson, opts);
-	report_file_end();
-	free(dir);
-	++*programs;
+	w->v = xgrow(w->v, &w->cap, w->n + 1, sizeof *w->v);
+	w->v[w->n++] = (struct verify_item){kind, name,
+					      kind == ITEM_PROGRAM ? xasprintf("programs/%s", name) : NULL};
 }
 
-static void verify_all(const struct check_opts *opts, size_t *pages, size_t *programs)
+static int item_run(size_t i, void *ctx)
+{
+	struct verify_work *w = ctx;
+	const struct verify_item *it = &w->v[i];
+	if (it->kind == ITEM_SAY)
+		return 0;
+	if (it->kind == ITEM_LIST) {
+		char **lessons;
+		repo_free_list(lessons, course_lessons(&lessons));
+		return 0;
+	}
+	if (it->kind == ITEM_PROGRAM) {
+		check_program(it->name, w->opts);
+		return 0;
+	}
+	return check_page(it->name, w->opts, NULL);
+}
+
+static const char *item_name(size_t i, void *ctx)
+{
+	const struct verify_item *it = &((struct verify_work *)ctx)->v[i];
+	return it->folder ? it->folder : it->name;
+}
+
+static void item_begin(size_t i, void *ctx)
+{
+	const struct verify_item *it = &((struct verify_work *)ctx)->v[i];
+	if (it->kind == ITEM_SAY)
+		fprintf(stderr, "%s", it->name);
+	else if (it->kind != ITEM_LIST)
+		report_file_begin(item_name(i, ctx));
+}
+
+static void item_end(size_t i, int rc, void *ctx)
+{
+	struct verify_work *w = ctx;
+	switch (w->v[i].kind) {
+	case ITEM_SAY:
+	case ITEM_LIST:
+		return;
+	case ITEM_LISTED:
+		w->pages++;
+		break;
+	case ITEM_OPERAND:
+		if (rc != 0)
+			w->status = 2;
+		else
+			w->pages++;
+		break;
+	case ITEM_NAMED:
+		w->pages += rc == 0;
+		break;
+	case ITEM_PROGRAM:
+		w->programs++;
+		break;
+	}
+	report_file_end();
+}
+
+static void verify_lesson(struct verify_work *w, const char *lesson)
+{
+	char *readme;
+	if (readme_exists(lesson, &readme))
+		work_add(w, ITEM_LISTED, readme);
+	else
+		free(readme);
+	work_add(w, ITEM_PROGRAM, xstrdup(lesson));
+}
+
+/* Checks the listed items in jobs processes, then forgets them. */
+static void work_run(struct verify_work *w, size_t jobs)
+{
+	struct parallel_job job = {w->n, item_run, item_begin, item_end, item_name, w, w->order, w->chunk, w->n_chunks};
+	parallel_run(&job, jobs);
+	for (size_t i = 0; i < w->n; i++) {
+		free(w->v[i].name);
+		free(w->v[i].folder);
+	}
+	w->n = 0;
+	free(w->order);
+	free(w->chunk);
+	w->order = w->chunk = NULL;
+	w->n_chunks = 0;
+}
+
+/* Chunks for n_pages pages (items 0 ..), the listing, then n_lessons lessons
+ * whose items start at first[l] (first[n_lessons]: the end): chunk c holds
+ * the c-th share of the pages and the c-th share of the lessons, which in
+ * a course named by lesson are the same lessons. */
+static void work_chunks(struct verify_work *w, size_t jobs, size_t n_pages, const size_t *first, size_t n_lessons)
+{
+	size_t n = 8 * jobs, most = n_pages > n_lessons ? n_pages : n_lessons;
+	if (n > most)
+		n = most ? most : 1;
+	w->order = xcalloc(w->n ? w->n : 1, sizeof *w->order);
+	w->chunk = xcalloc(n + 1, sizeof *w->chunk);
+	size_t k = 0;
+	for (size_t c = 0; c < n; c++) {
+		w->chunk[c] = k;
+		for (size_t i = c * n_pages / n; i < (c + 1) * n_pages / n; i++)
+			w->order[k++] = i;
+		if (c == 0)
+			w->order[k++] = n_pages; /* the listing */
+		for (size_t i = first[c * n_lessons / n]; i < first[(c + 1) * n_lessons / n]; i++)
+			w->order[k++] = i;
+	}
+	w->chunk[n] = k;
+	w->n_chunks = n;
+}
+
+/* -j N: the pages and the lessons in one run of the workers, so that a
+ * worker checks a lesson's page, README and program together (what it read
+ * for the page it has for the rest).  The lessons are listed here first,
+ * their diagnostics recorded, not printed; the listing item prints them,
+ * in a worker, where one process would (diagwire.h: the once regions of
+ * the listing are sent again at a page that meets them first). */
+static void verify_all_at_once(struct verify_work *w, size_t jobs, size_t n_pages)
+{
+	struct diagwire_encoder quiet;
+	diagwire_encoder_init(&quiet);
+	diag_set_forward(&quiet.fwd);
+	char **lessons;
+	size_t nl = course_lessons(&lessons);
+	diag_set_forward(NULL);
+	diagwire_encoder_free(&quiet);
+	work_add(w, ITEM_LIST, xstrdup("programs"));
+	size_t *first = xcalloc(nl + 1, sizeof *first);
+	for (size_t i = 0; i < nl; i++) {
+		first[i] = w->n;
+		verify_lesson(w, lessons[i]);
+		free(lessons[i]);
+	}
+	first[nl] = w->n;
+	free(lessons);
+	work_chunks(w, jobs, n_pages, first, nl);
+	free(first);
+	work_run(w, jobs);
+}
+
+/* The pages, then the lessons: listed only after the pages are checked,
+ * as one process always did, so that a lesson folder's problem comes out
+ * where it always did (at a page that names it, else at the listing). */
+static void verify_all(struct verify_work *w, size_t jobs)
 {
 	char **names;
 	size_t n = course_pages(&names);
-	for (size_t i = 0; i < n; i++) {
-		verify_page(names[i], opts, NULL);
-		free(names[i]);
-	}
+	for (size_t i = 0; i < n; i++)
+		work_add(w, ITEM_LISTED, names[i]);
 	free(names);
-	*pages += n;
+	if (jobs > 1) {
+		verify_all_at_once(w, jobs, n);
+		return;
+	}
+	work_run(w, jobs);
 	char **lessons;
 	size_t nl = course_lessons(&lessons);
 	for (size_t i = 0; i < nl; i++) {
-		verify_lesson(lessons[i], opts, pages, programs);
+		verify_lesson(w, lessons[i]);
 		free(lessons[i]);
 	}
 	free(lessons);
+	work_run(w, jobs);
 }
 
 /* "programs/L/..." or "evidence/L/..." -> L (malloc'd), else NULL. */
@@ -320,11 +509,10 @@ static bool page_names(const char *page, const char *lesson)
 
 /* --affected: the changed files' pages, and for a changed program or
  * evidence file its lesson, its README and every page naming the lesson. */
-static int verify_affected(char **files, int n, const struct check_opts *opts, size_t *pages, size_t *programs)
+static void verify_affected(char **files, int n, struct verify_work *w)
 {
 	char **lessons = xcalloc((size_t)n + 1, sizeof *lessons);
 	size_t nl = 0;
-	int status = 0;
 	char **all;
 	size_t n_all = course_pages(&all);
 	bool *page_done = xcalloc(n_all + 1, sizeof *page_done);
@@ -348,13 +536,10 @@ static int verify_affected(char **files, int n, const struct check_opts *opts, s
 				if (k < n_all)
 					page_done[k] = true;
 				/* one the course does not list is checked too: it says why */
-				if (verify_page(rel, opts, NULL) == 0)
-					++*pages;
-				else
-					status = 2;
+				work_add(w, ITEM_OPERAND, xstrdup(rel));
 			}
 		} else if (!run.opt.quiet) {
-			fprintf(stderr, "coursecheck verify: %s: affects no page or program\n", rel);
+			work_add(w, ITEM_SAY, xasprintf("coursecheck verify: %s: affects no page or program\n", rel));
 		}
 		free(rel);
 	}
@@ -362,49 +547,43 @@ static int verify_affected(char **files, int n, const struct check_opts *opts, s
 		for (size_t l = 0; l < nl && !page_done[k]; l++)
 			if (page_names(all[k], lessons[l])) {
 				page_done[k] = true;
-				if (verify_page(all[k], opts, NULL) == 0)
-					++*pages;
+				work_add(w, ITEM_NAMED, xstrdup(all[k]));
 			}
 	for (size_t l = 0; l < nl; l++)
-		verify_lesson(lessons[l], opts, pages, programs);
+		verify_lesson(w, lessons[l]);
 	repo_free_list(all, n_all);
 	for (size_t l = 0; l < nl; l++)
 		free(lessons[l]);
 	free(lessons);
 	free(page_done);
-	return status;
 }
 
 int cli_verify(int argc, char **argv)
 {
-	struct verify_opts v = {.cmd = &verify_cmd};
+	struct verify_opts v = {.cmd = &verify_cmd, .jobs = online_cores()};
 	struct cliopt o;
 	int first = cliopt_parse(argc, argv, &verify_cmd, &o, verify_option, &v);
 	if (first < 0)
 		return first == CLIOPT_DONE ? 0 : 2;
 	if (cli_begin(&verify_cmd, "verify", &o, true) != 0 || open_repo("verify", o.root) != 0)
 		return 2;
-	size_t pages = 0, programs = 0;
-	int status = 0;
 	if (v.affected && first == argc) {
 		cliopt_usage_error(&verify_cmd, "--affected takes the changed files as operands");
 		return 2;
 	}
+	/* the work is listed first (the course read once, here), then checked */
+	struct verify_work w = {.opts = &v.check};
 	if (v.affected) {
-		status = verify_affected(argv + first, argc - first, &v.check, &pages, &programs);
+		verify_affected(argv + first, argc - first, &w);
 	} else if (first < argc) {
-		for (int i = first; i < argc; i++) {
-			char *rel = operand_path(argv[i]);
-			if (verify_page(rel, &v.check, NULL) != 0)
-				status = 2;
-			else
-				pages++;
-			free(rel);
-		}
+		for (int i = first; i < argc; i++)
+			work_add(&w, ITEM_OPERAND, operand_path(argv[i]));
 	} else {
-		verify_all(&v.check, &pages, &programs);
+		verify_all(&w, v.jobs);
 	}
-	return finish(status, pages, programs);
+	work_run(&w, v.jobs);
+	free(w.v);
+	return finish(w.status, w.pages, w.programs);
 }
 
 /* ---- explain ---- */
@@ -414,7 +593,8 @@ static const char explain_usage[] =
 	"  Prints the ledger of each page: every code block with its provenance,\n"
 	"  every checked number with where it was traced, derived or declared\n"
 	"  external, every number skipped and why, and totals.  Diagnostics go to\n"
-	"  standard error as in verify.\n"
+	"  standard error as in verify.  The pages are checked one after another in\n"
+	"  one process (verify's -j does not apply).\n"
 	"  --as=published    check at published strictness (warnings are errors)\n"
 	"  --format=FORMAT   text (default) or json (the ledgers and the diagnostics)\n"
 	"  --output=FILE     write to FILE instead of standard output\n"

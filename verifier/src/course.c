@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "lessonfiles.h"
+#include "pathkind.h"
 #include "re.h"
 #include "repo.h"
 #include "strmap.h"
@@ -128,14 +129,19 @@ static struct program *live_program(size_t at, bool first)
 struct program *course_program(const char *relpath)
 {
 	size_t at;
-	if (strmap_get(&program_index, relpath, strlen(relpath), &at))
+	if (strmap_get(&program_index, relpath, strlen(relpath), &at)) {
+		diag_once_touch("program", programs[at].path);
 		return programs[at].live ? use(programs[at].live) : live_program(at, false);
+	}
 	programs = xgrow(programs, &cap_programs, n_programs + 1, sizeof *programs);
 	struct program_slot *sl = &programs[n_programs];
 	memset(sl, 0, sizeof *sl);
 	sl->path = xstrdup(relpath);
 	strmap_add(&program_index, sl->path, strlen(sl->path), n_programs, NULL);
-	return live_program(n_programs++, true);
+	diag_once_begin("program", sl->path); /* its problems are reported once a run */
+	struct program *p = live_program(n_programs++, true);
+	diag_once_end();
+	return p;
 }
 
 /* Gives back a program handed out: its text, parse and struct. */
@@ -221,15 +227,27 @@ static void reload_evidence(struct evfile *e)
 	e->resident = true;
 }
 
+static struct evfile *load_evidence(const char *relpath);
+
 struct evfile *course_evidence(const char *relpath)
 {
 	size_t at;
 	if (strmap_get(&evfile_index, relpath, strlen(relpath), &at)) {
+		diag_once_touch("evidence", relpath);
 		struct evfile *e = evfiles[at];
 		if (e->state == LOAD_OK && !e->resident)
 			reload_evidence(e);
 		return use_evidence(e);
 	}
+	diag_once_begin("evidence", relpath); /* its problems are reported once a run */
+	struct evfile *e = load_evidence(relpath);
+	diag_once_end();
+	return e;
+}
+
+/* The first course_evidence() of relpath: loads it and reports its problems. */
+static struct evfile *load_evidence(const char *relpath)
+{
 	struct evfile *e = xcalloc(1, sizeof *e);
 	e->path = xstrdup(relpath);
 	e->lesson = lesson_of_path(relpath);
@@ -390,9 +408,7 @@ bool course_report_unusable(enum load_state state, const char *why, const char *
 {
 	if (state == LOAD_OK || state == LOAD_MALFORMED)
 		return false;
-	enum diag_kind kind = state == LOAD_REFUSED ? D_PATH_REFUSED
-			      : why == textfile_too_large ? D_FILE_TOO_LARGE
-							  : D_FILE_UNREADABLE;
+	enum diag_kind kind = pathkind_unusable_kind(state == LOAD_REFUSED, why);
 	struct diag *d = diag_begin(kind, at,
 				    "%s '%s' %s: %s", what, path, state == LOAD_REFUSED ? "is refused" : "cannot be read",
 				    why);
@@ -420,16 +436,21 @@ static bool report_once(const char *rel)
 	return true;
 }
 
-static void folder_problem(enum diag_kind kind, const char *rel, const char *what, const char *why)
+static void folder_problem(bool refused, const char *rel, const char *what, const char *why)
 {
-	if (!report_once(rel))
+	if (!report_once(rel)) {
+		diag_once_touch("folder", rel);
 		return;
+	}
+	diag_once_begin("folder", rel);
+	enum diag_kind kind = pathkind_unusable_kind(refused, NULL);
 	struct diag *d = diag_begin(kind, (struct diag_loc){.path = rel}, "%s '%s' %s: %s", what, rel,
-				    kind == D_PATH_REFUSED ? "is refused" : "cannot be read", why);
-	diag_hint(d, kind == D_PATH_REFUSED ? "the course's folders must lie inside the repository: make it a real "
+				    refused ? "is refused" : "cannot be read", why);
+	diag_hint(d, refused ? "the course's folders must lie inside the repository: make it a real "
 					      "folder, not a link out"
 					    : "nothing in it was checked: make it a folder the checking user can list");
 	diag_end(d);
+	diag_once_end();
 }
 
 /* Opens the course folder rel for listing.  A folder that is refused (a
@@ -448,20 +469,20 @@ static DIR *open_folder(const char *rel, bool required, const char *what, char *
 	case REPO_OK:
 		break;
 	case REPO_REFUSED:
-		folder_problem(D_PATH_REFUSED, rel, what, why);
+		folder_problem(true, rel, what, why);
 		*bad = true;
 		return NULL;
 	default:
 		*bad = required || errno != ENOENT;
 		if (*bad)
-			folder_problem(D_FILE_UNREADABLE, rel, what, why);
+			folder_problem(false, rel, what, why);
 		return NULL;
 	}
 	DIR *dir = opendir(*fspath);
 	if (!dir) {
 		*bad = required || errno != ENOENT;
 		if (*bad)
-			folder_problem(D_FILE_UNREADABLE, rel, what, strerror(errno));
+			folder_problem(false, rel, what, strerror(errno));
 		free(*fspath);
 		*fspath = NULL;
 	}
@@ -540,7 +561,7 @@ static bool lesson_entry(const char *fs, const char *name)
 		if (link || err != ENOENT) { /* a link loop or a dangling link where a lesson was meant */
 			char *shown = str_escape_controls(name);
 			char *rel = xasprintf("programs/%s", shown);
-			folder_problem(D_FILE_UNREADABLE, rel, "lesson folder", strerror(err));
+			folder_problem(false, rel, "lesson folder", strerror(err));
 			free(rel);
 			free(shown);
 		}

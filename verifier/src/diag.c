@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strmap.h"
+
 enum base_level { ERR, WARN, STAT };
 
 static const struct {
@@ -30,7 +32,17 @@ static struct {
 	char *file;         /* the file being checked (diag_file_begin), or NULL */
 	size_t file_shown;  /* diagnostics of it printed */
 	size_t file_hidden; /* and counted but not printed */
+	const struct diag_forward *forward; /* a worker of verify -j */
+	size_t once_depth;  /* inside diag_once_begin/end */
 } reporter;
+
+/* The once-a-run keys claimed so far by diag_once_claim (owned strings;
+ * the map borrows them). */
+static struct {
+	struct strmap map;
+	char **keys;
+	size_t n, cap;
+} once;
 
 struct diag {
 	enum diag_kind kind;
@@ -188,8 +200,74 @@ static const char *level_color(enum diag_level level)
 	return level == DIAG_ERROR ? C_RED : level == DIAG_WARNING ? C_MAGENTA : C_CYAN;
 }
 
+void diag_set_forward(const struct diag_forward *fwd)
+{
+	reporter.forward = fwd;
+}
+
+bool diag_once_claim(const char *key)
+{
+	size_t seen;
+	if (strmap_get(&once.map, key, strlen(key), &seen))
+		return false;
+	once.keys = xgrow(once.keys, &once.cap, once.n + 1, sizeof *once.keys);
+	once.keys[once.n] = xstrdup(key);
+	strmap_add(&once.map, once.keys[once.n], strlen(key), once.n, NULL);
+	once.n++;
+	return true;
+}
+
+void diag_once_begin(const char *what, const char *path)
+{
+	reporter.once_depth++;
+	if (reporter.forward) {
+		char *key = xasprintf("%s:%s", what, path);
+		reporter.forward->once(key, reporter.forward->ctx);
+		free(key);
+	}
+}
+
+void diag_once_end(void)
+{
+	reporter.once_depth--;
+	if (reporter.forward)
+		reporter.forward->once(NULL, reporter.forward->ctx);
+}
+
+void diag_once_touch(const char *what, const char *path)
+{
+	if (!reporter.forward)
+		return;
+	char *key = xasprintf("%s:%s", what, path);
+	if (reporter.muted) {
+		reporter.forward->once(key, reporter.forward->ctx);
+		reporter.forward->once(NULL, reporter.forward->ctx);
+	} else {
+		reporter.forward->touch(key, reporter.forward->ctx);
+	}
+	free(key);
+}
+
+void diag_release(void)
+{
+	for (size_t i = 0; i < once.n; i++)
+		free(once.keys[i]);
+	free(once.keys);
+	strmap_free(&once.map);
+	memset(&once, 0, sizeof once);
+}
+
+/* Whether the cap applies to the next diagnostic: a worker leaves a once
+ * region's diagnostics to the parent's cap (diag_forward). */
+static bool capped(void)
+{
+	return reporter.file && !(reporter.forward && reporter.once_depth);
+}
+
 void diag_file_begin(const char *path)
 {
+	if (reporter.forward)
+		reporter.forward->file(path, reporter.forward->ctx);
 	free(reporter.file);
 	reporter.file = xstrdup(path);
 	reporter.file_shown = reporter.file_hidden = 0;
@@ -197,7 +275,9 @@ void diag_file_begin(const char *path)
 
 void diag_file_end(void)
 {
-	if (reporter.file && reporter.file_hidden) {
+	if (reporter.forward)
+		reporter.forward->file(NULL, reporter.forward->ctx);
+	else if (reporter.file && reporter.file_hidden) {
 		/* a machine-readable report on stdout must stay parseable: the
 		 * count goes to stderr there (the summary has the totals) */
 		FILE *out = reporter.sink ? stderr : reporter.out ? reporter.out : stderr;
@@ -216,23 +296,29 @@ bool diag_quiet(void)
 	return reporter.muted || (reporter.file && reporter.file_shown >= DIAG_MAX_PER_FILE);
 }
 
-struct diag *diag_begin(enum diag_kind kind, struct diag_loc at, const char *fmt, ...)
+struct diag *diag_vbegin(enum diag_kind kind, struct diag_loc at, const char *fmt, va_list ap)
 {
 	struct diag *d = xcalloc(1, sizeof *d);
 	d->kind = kind;
-	d->hidden = reporter.file && !reporter.muted && reporter.file_shown >= DIAG_MAX_PER_FILE;
+	d->hidden = capped() && !reporter.muted && reporter.file_shown >= DIAG_MAX_PER_FILE;
 	if (d->hidden)
 		return d;
 	enum diag_level level = diag_level_of(kind);
 	put_location(&d->text, at);
 	buf_printf(&d->text, "%s%s:%s ", paint(level_color(level)), level_word(level), paint(C_RESET));
-	va_list ap;
-	va_start(ap, fmt);
 	d->message = xvasprintf(fmt, ap);
-	va_end(ap);
 	d->at = at;
 	buf_printf(&d->text, "%s [%s]\n", d->message, kinds[kind].id);
 	put_caret(&d->text, at);
+	return d;
+}
+
+struct diag *diag_begin(enum diag_kind kind, struct diag_loc at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct diag *d = diag_vbegin(kind, at, fmt, ap);
+	va_end(ap);
 	return d;
 }
 
@@ -320,7 +406,7 @@ static struct diag_where where_of(struct diag_loc at)
 	return w;
 }
 
-static void emit_record(const struct diag *d, enum diag_level level)
+static void emit_record(const struct diag *d, enum diag_level level, bool forward)
 {
 	struct diag_record_note *notes = xcalloc(d->n_notes ? d->n_notes : 1, sizeof *notes);
 	for (size_t i = 0; i < d->n_notes; i++)
@@ -331,32 +417,62 @@ static void emit_record(const struct diag *d, enum diag_level level)
 		buf_printf(&rendered, "hint: %s\n", d->hint);
 	struct diag_record r = {d->kind, level, d->message, where_of(d->at), notes, d->n_notes,
 				d->free_text.len ? d->free_text.s : NULL, d->hint, rendered.s};
-	reporter.sink->emit(&r, reporter.sink->ctx);
+	if (forward)
+		reporter.forward->record(&r, false, reporter.forward->ctx);
+	else
+		reporter.sink->emit(&r, reporter.sink->ctx);
 	buf_free(&rendered);
 	free(notes);
+}
+
+/* The text printer: the formatted diagnostic, then its hint. */
+static void print_text(const char *text, size_t len, const char *hint)
+{
+	FILE *out = reporter.out ? reporter.out : stderr;
+	fwrite(text, 1, len, out);
+	if (hint)
+		fprintf(out, "%shint:%s %s\n", paint(C_GREEN), paint(C_RESET), hint);
+	fflush(out);
+}
+
+void diag_replay(const struct diag_record *r, bool hidden)
+{
+	reporter.count[r->level]++;
+	reporter.per_kind[r->kind]++;
+	if (hidden || (reporter.file && reporter.file_shown >= DIAG_MAX_PER_FILE)) {
+		reporter.file_hidden++;
+		return;
+	}
+	if (reporter.file)
+		reporter.file_shown++;
+	if (reporter.sink) {
+		reporter.sink->emit(r, reporter.sink->ctx);
+		return;
+	}
+	size_t len = strlen(r->rendered), tail = r->hint ? strlen("hint: \n") + strlen(r->hint) : 0;
+	print_text(r->rendered, len >= tail ? len - tail : len, r->hint);
 }
 
 void diag_end(struct diag *d)
 {
 	enum diag_level level = diag_level_of(d->kind);
-	if (!reporter.muted) {
+	if (!reporter.muted && !reporter.forward) { /* a forwarded one is counted where it is replayed */
 		reporter.count[level]++;
 		reporter.per_kind[d->kind]++;
 	}
 	if (d->hidden) {
 		reporter.file_hidden++;
-	} else if (!reporter.muted) {
-		if (reporter.file)
-			reporter.file_shown++;
-		if (reporter.sink) {
-			emit_record(d, level);
-		} else {
-			FILE *out = reporter.out ? reporter.out : stderr;
-			fputs(d->text.s, out);
-			if (d->hint)
-				fprintf(out, "%shint:%s %s\n", paint(C_GREEN), paint(C_RESET), d->hint);
-			fflush(out);
+		if (reporter.forward) {
+			struct diag_record r = {.kind = d->kind, .level = level};
+			reporter.forward->record(&r, true, reporter.forward->ctx);
 		}
+	} else if (!reporter.muted) {
+		if (capped())
+			reporter.file_shown++;
+		if (reporter.forward || reporter.sink)
+			emit_record(d, level, reporter.forward != NULL);
+		else
+			print_text(d->text.s, strlen(d->text.s), d->hint);
 	}
 	buf_free(&d->text);
 	buf_free(&d->free_text);
@@ -373,10 +489,9 @@ void diag_report(enum diag_kind kind, struct diag_loc at, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = xvasprintf(fmt, ap);
+	struct diag *d = diag_vbegin(kind, at, fmt, ap);
 	va_end(ap);
-	diag_end(diag_begin(kind, at, "%s", msg));
-	free(msg);
+	diag_end(d);
 }
 
 size_t diag_count(enum diag_level level)
@@ -386,7 +501,10 @@ size_t diag_count(enum diag_level level)
 
 void diag_checks_add(size_t n)
 {
-	reporter.checks += n;
+	if (reporter.forward)
+		reporter.forward->checks(n, reporter.forward->ctx);
+	else
+		reporter.checks += n;
 }
 
 size_t diag_checks(void)

@@ -127,7 +127,9 @@ int evidence_parse(struct evidence *ev, struct evidence_problem *prob)
 	ev->body_offset = tf->line_start[n - 1];
 	ev->stdout_first = n + 1;
 	ev->stderr_line = ev->stdout_first + ev->n_stdout;
-	if (ev->stderr_line > tf->n_lines)
+	/* the stdout lines end at stderr_line - 1: past the file's end they
+	 * were cut; at its end, only the 'stderr: M' line is missing */
+	if (ev->stderr_line - 1 > tf->n_lines)
 		return problem(prob, D_EVIDENCE_TRUNCATED, tf->n_lines, 1,
 			       "stdout counts %zu lines but the file ends after %zu of them", ev->n_stdout,
 			       tf->n_lines - ev->stdout_line);

@@ -13,7 +13,7 @@
  *     folder is flushed after, so the name survives a crash too.
  *   - Where the file system has no O_TMPFILE, the text goes to a named
  *     temporary in that folder instead: ".coursecheck-tmp-OWNER-N", a name
- *     evidence_name_parse() ignores and .gitignore lists.  Every failure
+ *     repo_evidence_name_parse() ignores and .gitignore lists.  Every failure
  *     path removes it; one that a killed writer left is removed by the
  *     next writer in that folder once its OWNER (pid and start time) is
  *     gone (filewrite_sweep).  A replace links even the anonymous file to

@@ -55,12 +55,15 @@ static char *scalar(const yaml_node_t *node)
 	return xstrndup((const char *)node->data.scalar.value, node->data.scalar.length);
 }
 
+/* The entries of fm_fields[] (below, after the readers it names). */
+#define FM_FIELDS 6
+
 struct reader {
 	const struct textfile *tf;
 	yaml_document_t *doc;
 	struct frontmatter *fm;
 	int problems;
-	bool seen[6];
+	bool seen[FM_FIELDS]; /* by index of fm_fields[] */
 };
 
 static void field_problem(struct reader *r, const yaml_node_t *at, const char *fmt, const char *a)
@@ -118,63 +121,80 @@ static void read_evidence(struct reader *r, const yaml_node_t *v)
 	}
 }
 
+/* One reader a field.  A scalar field's reader owns val (keeps or frees
+ * it); v is the value's node, for locations. */
+static void read_lesson(struct reader *r, const yaml_node_t *v, char *val)
+{
+	(void)v;
+	r->fm->lesson = val;
+}
+
+static void read_day(struct reader *r, const yaml_node_t *v, char *val)
+{
+	char *end;
+	errno = 0;
+	long day = strtol(val, &end, 10);
+	if (*end || errno || day < 1 || day > 100)
+		field_problem(r, v, "front matter field 'day' must be a whole number from 1 to 100, not '%s'", val);
+	else
+		r->fm->day = day;
+	free(val);
+}
+
+static void read_title(struct reader *r, const yaml_node_t *v, char *val)
+{
+	(void)v;
+	r->fm->title = val;
+}
+
+static void read_status(struct reader *r, const yaml_node_t *v, char *val)
+{
+	bool found = false;
+	for (size_t i = 0; i < ARRAY_LEN(status_names); i++)
+		if (strcmp(val, status_names[i]) == 0) {
+			r->fm->status = (enum page_status)i;
+			found = true;
+		}
+	if (!found)
+		field_problem(r, v, "status '%s' is not one of draft, in-technical-review, published", val);
+	free(val);
+}
+
+static void read_program(struct reader *r, const yaml_node_t *v, char *val)
+{
+	r->fm->program = val;
+	r->fm->program_line = v->start_mark.line + 2;
+	r->fm->program_col = byte_col(r->tf, &v->start_mark);
+}
+
+/* The fields of the front matter, in the order the missing ones are
+ * named; every one is required.  A scalar field's value must be a scalar
+ * (want_scalar); evidence reads its own mapping. */
+static const struct fm_field {
+	const char *name;
+	bool scalar;
+	void (*read)(struct reader *r, const yaml_node_t *v, char *val);
+} fm_fields[FM_FIELDS] = {
+	{"lesson", true, read_lesson},   {"day", true, read_day},         {"title", true, read_title},
+	{"status", true, read_status},   {"program", true, read_program}, {"evidence", false, NULL},
+};
+
 static void read_pair(struct reader *r, const char *key, const yaml_node_t *k, const yaml_node_t *v)
 {
-	static const char *const known[] = {"lesson", "day", "title", "status", "program", "evidence"};
-	struct frontmatter *fm = r->fm;
-	size_t which = ARRAY_LEN(known);
-	for (size_t i = 0; i < ARRAY_LEN(known); i++)
-		if (strcmp(key, known[i]) == 0)
-			which = i;
-	if (which == ARRAY_LEN(known))
+	size_t which = 0;
+	while (which < FM_FIELDS && strcmp(key, fm_fields[which].name) != 0)
+		which++;
+	if (which == FM_FIELDS)
 		return; /* authors may keep other fields (tags, authors): not ours to judge */
 	if (r->seen[which]) {
 		field_problem(r, k, "front matter field '%s' is repeated", key);
 		return;
 	}
 	r->seen[which] = true;
-	if (which == 5) {
+	if (!fm_fields[which].scalar)
 		read_evidence(r, v);
-		return;
-	}
-	if (!want_scalar(r, key, v))
-		return;
-	char *val = scalar(v);
-	switch (which) {
-	case 0:
-		fm->lesson = val;
-		return;
-	case 1: {
-		char *end;
-		errno = 0;
-		long day = strtol(val, &end, 10);
-		if (*end || errno || day < 1 || day > 100)
-			field_problem(r, v, "front matter field 'day' must be a whole number from 1 to 100, not '%s'", val);
-		else
-			fm->day = day;
-		break;
-	}
-	case 2:
-		fm->title = val;
-		return;
-	case 3: {
-		bool found = false;
-		for (size_t i = 0; i < ARRAY_LEN(status_names); i++)
-			if (strcmp(val, status_names[i]) == 0) {
-				fm->status = (enum page_status)i;
-				found = true;
-			}
-		if (!found)
-			field_problem(r, v, "status '%s' is not one of draft, in-technical-review, published", val);
-		break;
-	}
-	case 4:
-		fm->program = val;
-		fm->program_line = v->start_mark.line + 2;
-		fm->program_col = byte_col(r->tf, &v->start_mark);
-		return;
-	}
-	free(val);
+	else if (want_scalar(r, key, v))
+		fm_fields[which].read(r, v, scalar(v));
 }
 
 /* The closing --- line, or 0 when the block is never closed. */
@@ -324,11 +344,10 @@ int frontmatter_parse(const struct textfile *tf, bool require, struct frontmatte
 	load(&r, close);
 	if (r.problems)
 		return r.problems;
-	static const char *const required[] = {"lesson", "day", "title", "status", "program", "evidence"};
-	for (size_t i = 0; i < ARRAY_LEN(required); i++)
+	for (size_t i = 0; i < FM_FIELDS; i++)
 		if (!r.seen[i]) {
 			struct diag *d = diag_begin(D_FM_FIELD, textfile_loc_line(tf, close, 1, 3),
-						    "front matter lacks the field '%s'", required[i]);
+						    "front matter lacks the field '%s'", fm_fields[i].name);
 			diag_end(d);
 			r.problems++;
 		}

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "check.h"
+#include "pagectx.h"
 #include "numtok.h"
 
 struct pnum {

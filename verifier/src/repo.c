@@ -320,7 +320,7 @@ static bool digits(const char *s, int n, int *value)
 	return true;
 }
 
-bool evidence_name_parse(const char *name, int *ymd, int *seq)
+bool repo_evidence_name_parse(const char *name, int *ymd, int *seq)
 {
 	int y, m, d;
 	size_t len = strlen(name);
@@ -375,7 +375,7 @@ size_t repo_list_evidence(const char *lesson, char ***paths)
 	struct dirent *e;
 	while ((e = readdir(dir)) != NULL) {
 		int ymd, seq;
-		if (!evidence_name_parse(e->d_name, &ymd, &seq))
+		if (!repo_evidence_name_parse(e->d_name, &ymd, &seq))
 			continue;
 		list = xgrow(list, &cap, n + 1, sizeof *list);
 		list[n++] = (struct named){xasprintf("%s/%s", rel, e->d_name), ymd, seq};

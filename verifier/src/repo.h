@@ -52,7 +52,7 @@ const char *repo_root(void);
 enum repo_status repo_resolve(const char *relpath, char **fspath, const char **why);
 
 /* An evidence file name: run-YYYY-MM-DD.txt or run-YYYY-MM-DD-N.txt (N >= 2). */
-bool evidence_name_parse(const char *name, int *ymd, int *seq);
+bool repo_evidence_name_parse(const char *name, int *ymd, int *seq);
 
 /* The evidence files of a lesson, oldest first, as repository-relative
  * paths ("evidence/LESSON/run-...txt").  Returns the count; *paths is a

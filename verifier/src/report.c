@@ -39,11 +39,6 @@ enum report_format report_format_default(void)
 	return gh && strcmp(gh, "true") == 0 && !isatty(STDOUT_FILENO) ? REPORT_GITHUB : REPORT_TEXT;
 }
 
-const char *report_level_word(enum diag_level level)
-{
-	return level == DIAG_ERROR ? "error" : level == DIAG_WARNING ? "warning" : "note";
-}
-
 static char *dup_or_null(const char *s)
 {
 	return s ? xstrdup(s) : NULL;

@@ -81,8 +81,12 @@ struct report {
 	size_t n_updates, cap_updates;
 };
 
-/* "error", "warning", "note" */
-const char *report_level_word(enum diag_level level);
+/* "error", "warning", "note" (inline: the renderers call it, and report.c
+ * calls the renderers; one direction between modules). */
+static inline const char *report_level_word(enum diag_level level)
+{
+	return level == DIAG_ERROR ? "error" : level == DIAG_WARNING ? "warning" : "note";
+}
 
 /* A JSON string of s (NULL: null); bytes that are not UTF-8 become U+FFFD,
  * so the document stays valid whatever the input held. */

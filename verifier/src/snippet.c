@@ -1,6 +1,7 @@
 /* snippet.c - see snippet.h. */
 #include "snippet.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,12 +26,18 @@ struct scan {
 };
 
 static void problem(struct scan *s, enum diag_kind kind, size_t line, size_t col, const char *hint,
-		    const char *fmt, const char *a, const char *b)
+		    const char *fmt, ...) PRINTF_LIKE(6, 7);
+
+static void problem(struct scan *s, enum diag_kind kind, size_t line, size_t col, const char *hint,
+		    const char *fmt, ...)
 {
 	s->set->problems++;
 	if (!s->report)
 		return;
-	struct diag *d = diag_begin(kind, textfile_loc_line(s->tf, line, col, 0), fmt, a, b);
+	va_list ap;
+	va_start(ap, fmt);
+	struct diag *d = diag_vbegin(kind, textfile_loc_line(s->tf, line, col, 0), fmt, ap);
+	va_end(ap);
 	if (hint)
 		diag_hint(d, "%s", hint);
 	diag_end(d);
@@ -88,10 +95,8 @@ static void open_snippet(struct scan *s, size_t n, const char *name, size_t name
 	char *nm = xstrndup(name, name_len);
 	size_t first;
 	if (!strmap_add(&set->names, nm, name_len, set->n, &first)) {
-		char line_no[32];
-		snprintf(line_no, sizeof line_no, "%zu", set->v[first].start_line);
 		problem(s, D_SNIPPET_DUPLICATE, n, col, "rename one of the two snippets",
-			"snippet '%s' is already defined at line %s", nm, line_no);
+			"snippet '%s' is already defined at line %zu", nm, set->v[first].start_line);
 	}
 	set->v = xgrow(set->v, &s->set_cap, set->n + 1, sizeof *set->v);
 	set->v[set->n] = (struct snippet){.name = nm, .start_line = n};
@@ -103,7 +108,7 @@ static void close_snippet(struct scan *s, size_t n, const char *name, size_t nam
 {
 	if (s->depth == 0) {
 		problem(s, D_SNIPPET_END_UNMATCHED, n, col, "remove it, or add the '// snippet: NAME' line it closes",
-			"'// end snippet' closes no open snippet%s%s", "", "");
+			"'// end snippet' closes no open snippet");
 		return;
 	}
 	struct snippet *top = &s->set->v[s->open[s->depth - 1]];
@@ -179,7 +184,7 @@ size_t snippet_scan(const struct textfile *tf, bool report, struct snippet_set *
 			is_marker[n] = true;
 			problem(&s, D_SNIPPET_MISSPELT, n, col,
 				"snippet markers are spelled '// snippet: NAME' and '// end snippet' (or '// end snippet: NAME')",
-				"this comment looks like a snippet marker but is not one%s%s", "", "");
+				"this comment looks like a snippet marker but is not one");
 		}
 	}
 	for (size_t i = 0; i < s.depth; i++) {
@@ -187,7 +192,7 @@ size_t snippet_scan(const struct textfile *tf, bool report, struct snippet_set *
 		size_t len;
 		const char *line = textfile_line(tf, sn->start_line, &len);
 		problem(&s, D_SNIPPET_UNTERMINATED, sn->start_line, indent_col(line, len),
-			"add '// end snippet' after its last line", "snippet '%s' is never closed%s", sn->name, "");
+			"add '// end snippet' after its last line", "snippet '%s' is never closed", sn->name);
 	}
 	collect_lines(tf, set, is_marker);
 	free(is_marker);

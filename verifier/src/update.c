@@ -34,12 +34,13 @@
 #include "compare.h"
 #include "expr.h"
 #include "filewrite.h"
-#include "lessonfiles.h"
+#include "pathkind.h"
 #include "place.h"
 #include "prose.h"
 #include "re.h"
 #include "repo.h"
 #include "report.h"
+#include "runjudge.h"
 #include "util.h"
 
 struct edit {
@@ -60,6 +61,7 @@ struct update {
 	size_t flips; /* claim flips */
 	int carriable; /* the newest run may be carried: 0 not yet judged, 1 yes, -1 no (update-refused) */
 	bool refused;  /* it was refused */
+	bool unreadable; /* the file itself cannot be read (exit 2) */
 };
 
 /* ---- recording ------------------------------------------------------- */
@@ -84,6 +86,19 @@ static void leave(struct update *u, size_t off, const char *fmt, ...)
 	diag_end(d);
 	free(msg);
 	u->left++;
+}
+
+/* A file update has nothing to carry from (update-unusable), reported at
+ * the file; the caller adds the hint and ends it. */
+static struct diag *unusable(const char *relpath, const char *fmt, ...) PRINTF_LIKE(2, 3);
+
+static struct diag *unusable(const char *relpath, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct diag *d = diag_vbegin(D_UPDATE_UNUSABLE, (struct diag_loc){.path = relpath}, fmt, ap);
+	va_end(ap);
+	return d;
 }
 
 /* ---- following a number from the old run to the new ------------------ */
@@ -879,11 +894,7 @@ static void release(struct update *u)
 	alignment_free(&u->al);
 	bank_free(&u->old_bank);
 	bank_free(&u->now_bank);
-	page_free(&u->ctx.pg);
-	frontmatter_free(&u->ctx.fm);
-	textfile_free(&u->ctx.tf);
-	free(u->ctx.consumed);
-	free(u->ctx.lesson);
+	pagectx_free(&u->ctx);
 }
 
 /* The newest run is carried only when it is evidence verify accepts: a
@@ -896,12 +907,10 @@ static void refuse(const struct evfile *ev, struct diag_loc at, const char *fmt,
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = xvasprintf(fmt, ap);
+	struct diag *d = diag_vbegin(D_UPDATE_REFUSED, at, fmt, ap);
 	va_end(ap);
-	struct diag *d = diag_begin(D_UPDATE_REFUSED, at, "%s", msg);
 	diag_hint(d, "capture the lesson again ('make evidence LESSON=%s'), then run update", ev->lesson);
 	diag_end(d);
-	free(msg);
 }
 
 static bool run_carriable(struct update *u)
@@ -909,56 +918,28 @@ static bool run_carriable(struct update *u)
 	if (u->carriable)
 		return u->carriable > 0;
 	const struct evfile *ev = u->now;
-	const struct evidence *e = &ev->ev;
-	size_t line = 0;
-	bool ok = true;
-	if (!ev->intact) {
-		evidence_get(e, "body-sha256", &line);
-		refuse(ev, textfile_loc_line(&e->tf, line, 0, 0),
-			    "update will not carry %s: its body was edited after capture", ev->path);
-		ok = false;
+	const struct textfile *tf = &ev->ev.tf;
+	struct evjudge j;
+	runjudge_own(ev, &j); /* judged as verify judges it (runjudge.h) */
+	if (j.flags & EVJ_EDITED) {
+		size_t line = 0;
+		evidence_get(&ev->ev, "body-sha256", &line);
+		refuse(ev, textfile_loc_line(tf, line, 0, 0), "update will not carry %s: its body was edited after capture",
+		       ev->path);
 	}
-	const char *prog_path = evidence_get(e, "program", NULL), *sha = evidence_get(e, "source-sha256", &line);
-	char *norm = prog_path ? repo_normalize(prog_path) : NULL;
-	struct program *prog = norm ? course_program(norm) : NULL;
-	free(norm);
-	/* stale as verify judges it: over every file of the lesson (the
-	 * program, the files beside it, programs/common/) where they can be
-	 * told, else the program's own hash */
-	const char *lwhy;
-	bool lrefused;
-	const char *lesson = evidence_get(e, "lesson", NULL);
-	const struct lesson_files *lf = lesson ? course_lesson_files(lesson, &lwhy, &lrefused) : NULL;
-	if (prog && prog->state == LOAD_OK && lf && lf->program != SIZE_MAX &&
-	    strcmp(lf->v[lf->program].path, prog->path) == 0) {
-		size_t at = line;
-		char *changed = lessonfiles_changed(e, lf, &at);
-		if (changed) {
-			refuse(ev, textfile_loc_line(&e->tf, at, 0, 0),
-			       "update will not carry %s: it is stale, %s since it was captured", ev->path, changed);
-			ok = false;
-		}
-		free(changed);
-	} else if (prog && prog->state == LOAD_OK && sha && strcmp(sha, prog->sha256) != 0) {
-		refuse(ev, textfile_loc_line(&e->tf, line, 0, 0),
-			    "update will not carry %s: it is stale, %s changed since it was captured", ev->path,
-			    prog->path);
-		ok = false;
-	}
-	if (!evidence_exit_ok(e)) {
-		const char *exit = evidence_get(e, "exit", &line);
-		refuse(ev, textfile_loc_line(&e->tf, line, 0, 0),
-			    "update will not carry %s: it records a failed run (exit: %s)", ev->path, exit ? exit : "?");
-		ok = false;
-	}
-	const char *excl = evidence_get(e, "gpu-exclusive", &line);
-	if (excl && strcmp(excl, "yes") != 0) {
-		refuse(ev, textfile_loc_line(&e->tf, line, 0, 0),
-			    "update will not carry %s: the GPU was shared during the run (gpu-exclusive: %s), so its "
-			    "timings are not evidence",
-			    ev->path, excl);
-		ok = false;
-	}
+	if (j.flags & EVJ_STALE)
+		refuse(ev, textfile_loc_line(tf, j.stale_line, 0, 0),
+		       "update will not carry %s: it is stale, %s since it was captured", ev->path, j.changed);
+	if (j.flags & EVJ_FAILED)
+		refuse(ev, textfile_loc_line(tf, j.exit_line, 0, 0),
+		       "update will not carry %s: it records a failed run (exit: %s)", ev->path, j.exit ? j.exit : "?");
+	if (j.flags & EVJ_SHARED_GPU)
+		refuse(ev, textfile_loc_line(tf, j.exclusive_line, 0, 0),
+		       "update will not carry %s: the GPU was shared during the run (gpu-exclusive: %s), so its "
+		       "timings are not evidence",
+		       ev->path, j.exclusive);
+	bool ok = !(j.flags & (EVJ_EDITED | EVJ_STALE | EVJ_FAILED | EVJ_SHARED_GPU));
+	evjudge_free(&j);
 	u->carriable = ok ? 1 : -1;
 	u->refused = !ok;
 	return ok;
@@ -1026,7 +1007,9 @@ static bool pick_runs(struct update *u, const char *named)
 	char **paths;
 	size_t n = repo_list_evidence(u->ctx.lesson, &paths);
 	if (n == 0) {
-		fprintf(stderr, "coursecheck update: lesson '%s' has no evidence\n", u->ctx.lesson);
+		struct diag *d = unusable(u->ctx.path, "lesson '%s' has no evidence to carry into it", u->ctx.lesson);
+		diag_hint(d, "capture the lesson first ('make evidence LESSON=%s')", u->ctx.lesson);
+		diag_end(d);
 		return false;
 	}
 	char *norm = named ? repo_normalize(named) : NULL;
@@ -1048,8 +1031,9 @@ static bool pick_runs(struct update *u, const char *named)
 	u->now = course_evidence(paths[n - 1]);
 	repo_free_list(paths, n);
 	if (u->old->state != LOAD_OK || u->now->state != LOAD_OK) {
-		fprintf(stderr, "coursecheck update: %s: the evidence cannot be used (run 'coursecheck verify' to see why)\n",
-			u->ctx.path);
+		struct diag *d = unusable(u->ctx.path, "its evidence cannot be used");
+		diag_hint(d, "'coursecheck verify %s' says why", u->ctx.path);
+		diag_end(d);
 		return false;
 	}
 	/* a page that names the newest run carries nothing from it, unless
@@ -1067,15 +1051,18 @@ static bool load_page(struct update *u, const char *relpath)
 	char *fs;
 	const char *why;
 	u->ctx.path = relpath;
-	if (repo_resolve(relpath, &fs, &why) != REPO_OK || textfile_read(fs, relpath, &u->ctx.tf, &why) != 0) {
-		fprintf(stderr, "coursecheck update: cannot read %s: %s\n", relpath, why);
+	enum repo_status rs = repo_resolve(relpath, &fs, &why);
+	if (rs != REPO_OK || textfile_read(fs, relpath, &u->ctx.tf, &why) != 0) {
+		diag_report(pathkind_unusable_kind(rs == REPO_REFUSED, why), (struct diag_loc){.path = relpath},
+			    "cannot read page: %s", why);
+		u->unreadable = true;
 		free(fs);
 		return false;
 	}
 	free(fs);
 	if (textfile_report_encoding(&u->ctx.tf, "page"))
 		return false;
-	u->ctx.is_readme = strncmp(relpath, "programs/", 9) == 0;
+	u->ctx.is_readme = pathkind_of(relpath) == PATHKIND_README;
 	diag_mute(true);
 	frontmatter_parse(&u->ctx.tf, !u->ctx.is_readme, &u->ctx.fm);
 	page_parse(&u->ctx.tf, u->ctx.fm.first_body_line, &u->ctx.pg);
@@ -1096,7 +1083,9 @@ static bool load_page(struct update *u, const char *relpath)
 		const char *p = relpath + 9;
 		u->ctx.lesson = xstrndup(p, strcspn(p, "/"));
 	} else {
-		fprintf(stderr, "coursecheck update: %s has no lesson in its front matter\n", relpath);
+		struct diag *d = unusable(relpath, "the page names no lesson, so update cannot tell its runs");
+		diag_hint(d, "give its front matter a 'lesson:' field ('coursecheck verify %s' checks it)", relpath);
+		diag_end(d);
 		return false;
 	}
 	const char *named = u->ctx.fm.n_evidence ? u->ctx.fm.evidence[0].path : NULL;
@@ -1106,8 +1095,9 @@ static bool load_page(struct update *u, const char *relpath)
 	if (named && strcmp(named, FM_EVIDENCE_NOT_YET) == 0) {
 		named = newest = repo_newest_evidence(u->ctx.lesson);
 		if (!newest) {
-			fprintf(stderr, "coursecheck update: lesson '%s' has no evidence yet: capture it first\n",
-				u->ctx.lesson);
+			struct diag *d = unusable(relpath, "lesson '%s' has no evidence yet", u->ctx.lesson);
+			diag_hint(d, "capture it first ('make evidence LESSON=%s'), then run update", u->ctx.lesson);
+			diag_end(d);
 			return false;
 		}
 	}
@@ -1195,14 +1185,24 @@ static bool update_program_header(struct update *u, const char *relpath)
 	const char *p = relpath + 9;
 	ctx->lesson = xstrndup(p, strcspn(p, "/"));
 	struct program *prog = course_program(relpath);
+	if (prog->state == LOAD_MALFORMED) {
+		struct diag *d = unusable(relpath, "the program cannot be used: %s", prog->why ? prog->why : "malformed");
+		diag_hint(d, "'coursecheck verify --affected %s' says why", relpath);
+		diag_end(d);
+		return false;
+	}
 	if (prog->state != LOAD_OK) {
-		fprintf(stderr, "coursecheck update: cannot read %s: %s\n", relpath, prog->why ? prog->why : "malformed");
+		diag_report(pathkind_unusable_kind(prog->state == LOAD_REFUSED, prog->why), (struct diag_loc){.path = relpath},
+			    "cannot read program: %s", prog->why);
+		u->unreadable = true;
 		return false;
 	}
 	textfile_from_memory(prog->tf.data, prog->tf.len, relpath, &ctx->tf);
 	const struct proghdr *h = &prog->hdr;
 	if (!h->verified) {
-		fprintf(stderr, "coursecheck update: %s has no Verified paragraph to update\n", relpath);
+		struct diag *d = unusable(relpath, "the program's header has no Verified paragraph to update");
+		diag_hint(d, "update rewrites the facts of a '// Verified ...' paragraph; 'coursecheck update' a page for the rest");
+		diag_end(d);
 		return false;
 	}
 	size_t ps, pe;
@@ -1234,14 +1234,17 @@ static void report_rewrites(const struct update *u, const char *relpath, bool wr
 static int update_file(const char *relpath, bool dry_run, bool quiet)
 {
 	struct update u = {0};
-	size_t len = strlen(relpath);
-	bool program = len > 3 && strcmp(relpath + len - 3, ".cu") == 0 && strncmp(relpath, "programs/", 9) == 0;
+	if (pathkind_refuse_page(relpath, "update", true))
+		return 1;
+	bool program = pathkind_of(relpath) == PATHKIND_PROGRAM;
 	size_t errors_before = diag_count(DIAG_ERROR);
 	bool ok = program ? update_program_header(&u, relpath) : load_page(&u, relpath);
 	if (!ok) {
-		bool refused = u.refused || diag_count(DIAG_ERROR) > errors_before;
+		/* the one rule: 2 for a file that cannot be read, else 1 (an
+		 * error was reported, as every reason not to update is) */
+		bool unreadable = u.unreadable || diag_count(DIAG_ERROR) == errors_before;
 		release(&u);
-		return refused ? 1 : 2; /* refused with a diagnostic, or not read at all */
+		return unreadable ? 2 : 1;
 	}
 	if (!program)
 		update_page_body(&u);

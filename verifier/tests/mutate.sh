@@ -12,6 +12,9 @@
 #                                -> claim-false at the claim's line
 # and that the untouched copy passes.  The places come from the page's own
 # ledger (`coursecheck explain`), so the test follows the pages as they grow.
+# MUTATE_JOBS=N checks the whole course at each step instead of the page,
+# with -j N and with -j 1, and requires the two to print the same and exit
+# the same (make jobs-test).
 #   mutate.sh BINARY
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -29,10 +32,29 @@ fresh() {
 	(cd "$top" && cp -R pages programs evidence "$scratch/repo/")
 }
 
+# verify_run PAGE: $out and $rc of `coursecheck verify PAGE` in the copy;
+# under MUTATE_JOBS=N those of the whole course at -j N, which must be
+# those of -j 1 (else a failure)
+verify_run() {
+	if [ -z "${MUTATE_JOBS:-}" ]; then
+		out=$(cd "$scratch/repo" && NO_COLOR=1 "$bin" verify "$1" 2>&1)
+		rc=$?
+		return
+	fi
+	one=$(cd "$scratch/repo" && NO_COLOR=1 "$bin" verify -j 1 2>&1; echo "[exit $?]")
+	out=$(cd "$scratch/repo" && NO_COLOR=1 "$bin" verify -j "$MUTATE_JOBS" 2>&1; echo "[exit $?]")
+	if [ "$one" != "$out" ]; then
+		echo "FAIL -j $MUTATE_JOBS differs from -j 1 (checking $1):"
+		printf '%s\n' "$one" | diff - "$(printf '%s\n' "$out" >"$scratch/out"; echo "$scratch/out")" | head -20 | sed 's/^/    /'
+		fail=$((fail + 1))
+	fi
+	rc=$(printf '%s\n' "$out" | sed -n 's/^\[exit \([0-9]*\)\]$/\1/p' | tail -1)
+	out=$(printf '%s\n' "$out" | sed '$d')
+}
+
 # expect NAME PAGE ID: verify must fail and name ID
 expect() {
-	out=$(cd "$scratch/repo" && NO_COLOR=1 "$bin" verify "$2" 2>&1)
-	rc=$?
+	verify_run "$2"
 	if [ "$rc" = 1 ] && printf '%s\n' "$out" | grep -q "\[$3\]"; then
 		echo "ok $1"
 		pass=$((pass + 1))
@@ -79,7 +101,7 @@ mutate_claim() {
 		l=$(echo "$place" | sed 's/.*:\([0-9]*\):[0-9]*$/\1/') c=$(echo "$place" | sed 's/.*://')
 		for v in 0 999999; do
 			fresh; set_number "$scratch/repo/$ev" "$l" "$c" "$v"
-			out=$(cd "$scratch/repo" && NO_COLOR=1 "$bin" verify "$2" 2>&1)
+			verify_run "$2"
 			if printf '%s\n' "$out" | grep -q "^$2:$3:[0-9]*: error: .*\[claim-false\]"; then
 				echo "ok $1: claim at line $3 caught ($ev:$l:$c made $v)"
 				pass=$((pass + 1))
@@ -101,7 +123,8 @@ for page in $pages; do
 	name=$(basename "$page" .md)
 	fresh
 	ledger=$(cd "$scratch/repo" && "$bin" explain "$page" 2>/dev/null)
-	if (cd "$scratch/repo" && "$bin" verify "$page" >/dev/null 2>&1); then
+	verify_run "$page"
+	if [ "$rc" = 0 ]; then
 		echo "ok $name: untouched copy passes"; pass=$((pass + 1))
 	else
 		echo "FAIL $name: the untouched copy does not pass"; fail=$((fail + 1))

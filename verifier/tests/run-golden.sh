@@ -10,6 +10,8 @@
 # file keep-check-count; also in the JSON, SARIF and JUnit reports).  A file
 # `cwd` names the folder, inside the case, to run it from (the course is then
 # found upward).  UPDATE=1 rewrites expected.txt instead (review the diff).
+# JOBS=N runs every `verify` case with `-j N` after `verify`: the expected
+# output is that of one process, whatever N (make jobs-test).
 #
 #   run-golden.sh BINARY CASES [NAME...]
 set -u
@@ -39,6 +41,9 @@ for name in $names; do
 	fi
 	args=verify
 	[ -f "$src/args" ] && args=$(cat "$src/args")
+	if [ -n "${JOBS:-}" ]; then
+		case $args in verify | "verify "*) args="verify -j $JOBS${args#verify}" ;; esac
+	fi
 	# shellcheck disable=SC2086
 	# an optional file `env` holds arguments of env(1): NAME=VALUE, -u NAME
 	envargs=

@@ -108,7 +108,7 @@ mklessons lessons-expect nomatch
 cap nomatch
 check "exit status $RC for a run that misses its Expect:, not 1" [ "$RC" -eq 1 ]
 check "evidence was written for it" [ "$(count_evidence nomatch)" = 0 ]
-check "the message does not say why" err_has "capture: nomatch: run failed: exit 0, but its stdout does not match the Expect: line of programs/nomatch/nomatch.cu (^all \[0-9\]+ sums checked\$)"
+check "the message does not say why" err_has "programs/nomatch: error: run failed: exit 0, but its stdout does not match the Expect: line of programs/nomatch/nomatch.cu (^all \[0-9\]+ sums checked\$)"
 check "no --keep-failed hint" err_has "no evidence written (--keep-failed writes it)"
 check "the output is not shown" err_has "| CUDA error: no kernel image"
 cap --keep-failed nomatch

@@ -243,7 +243,7 @@ mkrepo crash crash:crash
 cap crash
 check "exit status $RC, not 1" [ "$RC" -eq 1 ]
 check "evidence was written of a crash" [ ! -e "$R/evidence" ]
-check "the signal is not reported" err_has "capture: crash: run failed: signal 11 (SIGSEGV) after"
+check "the signal is not reported" err_has "programs/crash: error: run failed: signal 11 (SIGSEGV) after"
 check "the stderr tail is not shown" grep -qx "    | about to crash" "$T/err"
 check "no summary line" grep -qx "capture: 1 lesson, 0 captured, 1 failed" "$T/err"
 cap --keep-failed crash
@@ -263,7 +263,7 @@ begin exit-status
 mkrepo exitst fail:fail
 cap fail
 check "exit status $RC, not 1" [ "$RC" -eq 1 ]
-check "the status is not reported" err_has "capture: fail: run failed: exit 3 after"
+check "the status is not reported" err_has "programs/fail: error: run failed: exit 3 after"
 check "the last stderr line is not shown" grep -qx "    | error line 25" "$T/err"
 check "the 20th line from the end is not shown" grep -qx "    | error line 6" "$T/err"
 check "more than 20 lines are shown" not grep -qx "    | error line 5" "$T/err"
@@ -283,7 +283,7 @@ took=$(elapsed_since "$t0")
 unset STANDIN_PIDS
 check "exit status $RC, not 1" [ "$RC" -eq 1 ]
 check "took $took s to stop a 1 s limit" [ "$took" -le 6 ]
-check "the time limit is not reported" err_has "capture: hang: run failed: timeout after 1 s"
+check "the time limit is not reported" err_has "programs/hang: error: run failed: timeout after 1 s"
 check "evidence was written" [ ! -e "$R/evidence" ]
 check "the program never ran" [ -s "$T/hang.pids" ]
 check "the program or its child still runs" dead $(cat "$T/hang.pids" 2>/dev/null)
@@ -294,7 +294,7 @@ begin build-failure
 mkrepo broken broken:broken
 cap broken
 check "exit status $RC, not 1" [ "$RC" -eq 1 ]
-check "the build failure is not reported" err_has "capture: broken: build failed: exit 1 after"
+check "the build failure is not reported" err_has "programs/broken: error: build failed: exit 1 after"
 check "the compiler's errors are not shown" grep -q "^    | .*broken.cu" "$T/err"
 check "evidence was written" [ ! -e "$R/evidence" ]
 cap --keep-failed broken
@@ -325,7 +325,7 @@ mkdir -p "$R/evidence"
 printf 'in the way\n' >"$R/evidence/hello"
 cap hello
 check "exit status $RC, not 1" [ "$RC" -eq 1 ]
-check "the path and reason are not given" err_has "capture: hello: cannot write evidence: cannot make the folder evidence/hello/: Not a directory"
+check "the path and reason are not given" err_has "programs/hello: error: cannot write evidence: cannot make the folder evidence/hello/: Not a directory"
 check "the file in the way changed" [ "$(cat "$R/evidence/hello")" = "in the way" ]
 check "something else was written in evidence/" [ "$(find "$R/evidence" | wc -l | tr -d ' ')" = 2 ]
 check "no summary line" grep -qx "capture: 1 lesson, 0 captured, 1 failed" "$T/err"
@@ -337,7 +337,7 @@ mkrepo unwritable2 hello:hello
 printf 'in the way\n' >"$R/evidence"
 cap hello
 check "exit status $RC, not 1" [ "$RC" -eq 1 ]
-check "the path and reason are not given" err_has "capture: hello: cannot write evidence: cannot make the folder evidence/: Not a directory"
+check "the path and reason are not given" err_has "programs/hello: error: cannot write evidence: cannot make the folder evidence/: Not a directory"
 check "the file in the way changed" [ "$(cat "$R/evidence")" = "in the way" ]
 no_litter
 end
@@ -442,7 +442,7 @@ export STANDIN_COUNTER
 cap --repeat 3 shift
 unset STANDIN_COUNTER
 check "exit status $RC, not 1" [ "$RC" -eq 1 ]
-check "the failing repeat is not reported" err_has "capture: shift: run 2 of 3 failed: exit 4 after"
+check "the failing repeat is not reported" err_has "programs/shift: error: run 2 of 3 failed: exit 4 after"
 check "evidence was written" [ ! -e "$R/evidence" ]
 no_litter
 end
@@ -460,7 +460,7 @@ kill "$foreign" 2>/dev/null
 E=$R/evidence/hello/run-$DAY.txt
 check "exit status $RC, not 0" [ "$RC" -eq 0 ]
 check "gpu-exclusive is '$(field "$E" gpu-exclusive)', not 'no'" [ "$(field "$E" gpu-exclusive)" = no ]
-check "no warning on stderr" err_has "capture: hello: warning: process $foreign, not ours, used GPU 0"
+check "no warning on stderr" err_has "programs/hello: warning: process $foreign, not ours, used GPU 0"
 no_litter
 end
 
@@ -536,14 +536,14 @@ export STANDIN_SMI_FAIL
 cap hello
 unset STANDIN_SMI_FAIL
 check "exit status $RC with a failing nvidia-smi, not 1" [ "$RC" -eq 1 ]
-check "the refusal does not say why" err_has "capture: hello: refused: nvidia-smi failed (exit 9): NVIDIA-SMI has failed"
+check "the refusal does not say why" err_has "programs/hello: error: refused: nvidia-smi failed (exit 9): NVIDIA-SMI has failed"
 check "evidence was written without GPU facts" [ ! -e "$R/evidence" ]
 STANDIN_NVCC_FAIL=1
 export STANDIN_NVCC_FAIL
 cap hello
 unset STANDIN_NVCC_FAIL
 check "exit status $RC with a failing nvcc, not 1" [ "$RC" -eq 1 ]
-check "the nvcc refusal does not say why" err_has "capture: hello: refused: nvcc failed (exit 1)"
+check "the nvcc refusal does not say why" err_has "programs/hello: error: refused: nvcc failed (exit 1)"
 check "evidence was written without a toolkit" [ ! -e "$R/evidence" ]
 no_litter
 end
@@ -558,7 +558,7 @@ else
 	(cd "$R" && PATH=$T/nosmi-bin:/usr/bin:/bin "$CAP" hello) >"$T/out" 2>"$T/err"
 	RC=$?
 	check "exit status $RC without nvidia-smi, not 1" [ "$RC" -eq 1 ]
-	check "the refusal does not say why" err_has "capture: hello: refused: nvidia-smi: not found on PATH"
+	check "the refusal does not say why" err_has "programs/hello: error: refused: nvidia-smi: not found on PATH"
 	check "evidence was written without GPU facts" [ ! -e "$R/evidence" ]
 	no_litter
 fi
@@ -571,9 +571,9 @@ sed '/^\/\/ Run:/d' "$HERE/progs/vol.c" >"$R/programs/nohdr/vol.cu"
 mkdir -p "$R/programs/empty"
 cap
 check "exit status $RC, not 1" [ "$RC" -eq 1 ]
-check "two .cu files are not refused" err_has "capture: two: no program: programs/two/ holds 2 .cu files"
-check "a missing Run: line is not refused" err_has "capture: nohdr: no run command: programs/nohdr/vol.cu has no '// Run: COMMAND' header line"
-check "an empty lesson is not refused" err_has "capture: empty: no program: programs/empty/ holds no .cu file"
+check "two .cu files are not refused" err_has "programs/two: error: no program: programs/two/ holds 2 .cu files"
+check "a missing Run: line is not refused" err_has "programs/nohdr: error: no run command: programs/nohdr/vol.cu has no '// Run: COMMAND' header line"
+check "an empty lesson is not refused" err_has "programs/empty: error: no program: programs/empty/ holds no .cu file"
 check "no summary" grep -qx "capture: 3 lessons, 0 captured, 3 failed" "$T/err"
 no_litter
 end
@@ -584,7 +584,7 @@ name=$(printf 'he\nllo')
 mkdir "$R/programs/$name" && cp "$HERE/progs/hello.c" "$R/programs/$name/hello.cu"
 cap
 check "exit status $RC, not 1" [ "$RC" -eq 1 ]
-check "the name is not refused" err_has "capture: he\\\\nllo: the lesson folder's name holds the control byte 0x0a"
+check "the name is not refused" err_has "programs/he\\\\nllo: error: the lesson folder's name holds the control byte 0x0a"
 check "evidence was written for it" [ ! -e "$R/evidence/$name" ]
 check "the other lesson was not captured" [ "$(count_evidence hello)" = 1 ]
 no_litter
@@ -594,8 +594,8 @@ begin unknown-lesson
 mkrepo unknown hello:hello
 cap nosuch
 check "exit status $RC, not 2" [ "$RC" -eq 2 ]
-check "the unknown name is not reported" err_has "capture: nosuch: no such lesson under programs/"
-check "the lessons are not listed" grep -qx "capture: the lessons are: hello" "$T/err"
+check "the unknown name is not reported" err_has "programs: error: nosuch: no such lesson under programs/ \[capture-lesson-unknown\]"
+check "the lessons are not listed" grep -qx "hint: the lessons are: hello" "$T/err"
 check "evidence was written" [ ! -e "$R/evidence" ]
 end
 
@@ -673,7 +673,7 @@ took=$(elapsed_since "$t0")
 unset STANDIN_PIDS
 check "exit status $RC, not 1" [ "$RC" -eq 1 ]
 check "took $took s to stop a 1 s limit" [ "$took" -le 6 ]
-check "the time limit is not reported" err_has "capture: hangkids: run failed: timeout after 1 s"
+check "the time limit is not reported" err_has "programs/hangkids: error: run failed: timeout after 1 s"
 check "the program never ran" [ -s "$T/hangkids.pids" ]
 check "a child or the setsid() grandchild outlived the capture" dead $(cat "$T/hangkids.pids" 2>/dev/null)
 no_litter
@@ -733,7 +733,7 @@ cap --timeout 30 stop
 took=$(elapsed_since "$t0")
 check "exit status $RC, not 1" [ "$RC" -eq 1 ]
 check "took $took s: a stopped program was waited for" [ "$took" -le 10 ]
-check "the stop is not reported" err_has "capture: stop: run failed: stopped by signal 19 (SIGSTOP) after"
+check "the stop is not reported" err_has "programs/stop: error: run failed: stopped by signal 19 (SIGSTOP) after"
 check "its output is not shown" grep -qx "    | about to stop" "$T/err"
 check "evidence was written" [ ! -e "$R/evidence" ]
 no_litter
@@ -756,7 +756,7 @@ while [ ! -s "$T/big.rc" ] && [ $i -lt 2400 ]; do
 done
 RC=$(cat "$T/big.rc" 2>/dev/null)
 check "exit status ${RC:-none}, not 1" [ "${RC:-0}" -eq 1 ]
-check "the cap is not reported" err_has "capture: big: run failed: stopped: stdout passed the cap of 60 MiB"
+check "the cap is not reported" err_has "programs/big: error: run failed: stopped: stdout passed the cap of 60 MiB"
 check "build/ held $peak KiB at its peak, more than the 60 MiB cap" [ "$peak" -le $((61 * 1024)) ]
 check "evidence was written" [ ! -e "$R/evidence" ]
 no_litter
@@ -770,7 +770,7 @@ mkdir -p "$T/outside-evidence" "$T/outside-build"
 ln -s ../outside-evidence "$R/evidence"
 cap hello
 check "exit status $RC with evidence/ a link out, not 1" [ "$RC" -eq 1 ]
-check "the link out is not named" err_has "capture: hello: cannot write evidence: cannot make the folder evidence/: a symbolic link on the path leads outside the repository"
+check "the link out is not named" err_has "programs/hello: error: cannot write evidence: cannot make the folder evidence/: a symbolic link on the path leads outside the repository"
 check "something was made outside through evidence/" [ -z "$(ls -A "$T/outside-evidence")" ]
 rm -f "$R/evidence"
 rm -rf "$R/build"

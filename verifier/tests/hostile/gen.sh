@@ -29,7 +29,9 @@ fm() {
 }
 rep() { awk -v n="$1" -v s="$2" 'BEGIN { for (i = 0; i < n; i++) printf "%s", s }'; }
 page=$root/pages/x.md
-args="verify pages/x.md"
+# one process: callgrind counts the instructions of the process it runs,
+# not of forked workers
+args="verify -j 1 pages/x.md"
 case $fam in
 nested-list) { fm; rep "$n" '- '; printf 'x\n'; } >"$page" ;;
 nested-quote) { fm; rep "$n" '> '; printf 'x\n'; } >"$page" ;;
@@ -63,7 +65,7 @@ snippets)
 unclosed)
 	awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "// snippet: s%d\nint x%d;\n", i, i }' \
 		>>"$root/programs/day01-demo/demo.cu"
-	args=verify ;;
+	args="verify -j 1" ;;
 bad-markers) { fm; awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "text <!-- snipet: n%d --> more\n", i }'; } >"$page" ;;
 cites)
 	awk -v n="$n" -v root="$root" 'BEGIN { for (i = 0; i < n / 10; i++) {

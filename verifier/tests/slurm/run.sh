@@ -101,13 +101,21 @@ printf 'Name=gpu File=%s/dev/nvidia[0-1]\n' "$D" >"$D/gres.conf"
 SLURM_CONF=$D/slurm.conf
 export SLURM_CONF
 
+# a daemon that will not start says why in its log file, not on its stdout;
+# its first error is the cause ("No filesystem mounted on /sys/fs/cgroup"
+# in a chroot that has /sys without its submounts), the last a summary
+why_not() { # OUT LOG
+	w=$(grep -h -i -E 'error|fatal' "$2" 2>/dev/null | head -n 1)
+	[ -n "$w" ] || w=$(tail -n 1 "$1" 2>/dev/null)
+	echo "${w:-no message}"
+}
 munged --key-file="$D/munge.key" --socket="$D/munge.sock" --pid-file="$D/munged.pid" \
 	--log-file="$D/logs/munged.log" --seed-file="$D/munge.seed" -f >"$D/logs/munged.out" 2>&1 ||
-	skip "munged did not start: $(tail -n 1 "$D/logs/munged.out")"
+	skip "munged did not start: $(why_not "$D/logs/munged.out" "$D/logs/munged.log")"
 slurmctld -f "$D/slurm.conf" -i >"$D/logs/slurmctld.out" 2>&1 ||
-	skip "slurmctld did not start: $(tail -n 1 "$D/logs/slurmctld.out")"
+	skip "slurmctld did not start: $(why_not "$D/logs/slurmctld.out" "$D/logs/slurmctld.log")"
 slurmd -f "$D/slurm.conf" >"$D/logs/slurmd.out" 2>&1 ||
-	skip "slurmd did not start: $(tail -n 1 "$D/logs/slurmd.out")"
+	skip "slurmd did not start: $(why_not "$D/logs/slurmd.out" "$D/logs/slurmd.log")"
 up=
 for _ in $(seq 1 60); do
 	if sinfo -h -o %t 2>/dev/null | grep -q idle; then

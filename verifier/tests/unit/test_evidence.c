@@ -468,7 +468,10 @@ static void test_missing_stderr_line(void **state)
 		       "expected 'stderr: M'");
 	/* the file ends where stderr: M belongs */
 	assert_problem((struct edit){.body = "stdout: 1\na\n"}, D_EVIDENCE_TRUNCATED, STDOUT_LINE + 1, 1,
-		       "stdout counts 1 lines");
+		       "the file ends before its 'stderr: M' line");
+	/* the file ends inside the stdout lines */
+	assert_problem((struct edit){.body = "stdout: 2\na\n"}, D_EVIDENCE_TRUNCATED, STDOUT_LINE + 1, 1,
+		       "stdout counts 2 lines but the file ends after 1 of them");
 }
 
 static void test_text_after_stderr(void **state)

@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""The layer and cycle audit of verifier/src (make arch-test).
+
+usage: layers.py SRC_DIR [OBJ_DIR]
+
+Derives the module graph from the `#include "..."` lines of SRC_DIR (a
+module is a file's name without .c/.h; report_impl.h belongs to report,
+diag.def to diag) and checks it against LAYERS below:
+  - every module sits in a layer (a new file must be placed here);
+  - no file includes a header of a module in a higher layer;
+  - no cycle among modules (a strongly connected component of more than
+    one module), in the include graph and, given OBJ_DIR, in the link
+    graph (which object calls a function another defines, from nm -g):
+    the include graph alone cannot see check.h's functions, defined in
+    several check_*.c;
+  - each diagnostic kind's enum name (diag.def) is raised in one .c file
+    outside diag.c, except the kinds in ONE_PLACE_EXCEPTIONS (each with
+    why).
+Each finding prints the offending edge; the last line is
+"arch: N passed, N failed".
+"""
+import collections
+import os
+import re
+import subprocess
+import sys
+
+# Lowest first.  A module may include its own layer and any below.
+LAYERS = [
+    ("base", "util diag diagwire parallel strmap textfile sha256 re repo pathkind cliopt ledger "
+             "capture_proc capture_text"),
+    ("formats", "evidence proghdr frontmatter marker page snippet numtok compare expr filewrite "
+                "capture_repeats capture_write lessonfiles evjudge align"),
+    ("course model", "course runjudge bank facts place drift claim"),
+    ("page model", "pagectx prose"),
+    ("checks", "check check_page check_code check_numbers check_claims check_program check_runs check_first"),
+    ("reports", "report report_json report_sarif report_github report_junit review_html review_diags"),
+    ("commands", "cli cli_lesson cli_quote update review review_page "
+                 "capture capture_gpu capture_lesson capture_sched capture_slurm"),
+    ("main", "main capture_main"),
+]
+
+ALIASES = {"report_impl": "report"}
+
+# Kinds raised in more than one file, and why that is right.
+ONE_PLACE_EXCEPTIONS = {
+    "D_EVIDENCE_NONE": "a page with no evidence (check_numbers.c) and a lesson program with none "
+                       "(check_program.c) are two checks of two files",
+    "D_NUMBER_UNTRACED": "a number read alone (check_numbers.c) and one inside a claim or table row "
+                         "read whole (check_claims.c): the claim's message names the claim",
+    "D_DERIVE_UNANCHORED": "a derivation's literal (check_numbers.c) and a claim's literal (check_claims.c)",
+    "D_ANNOTATION_DANGLING": "an annotation no number follows, seen while parsing (page.c) or when its "
+                             "segment is read for numbers (prose.c)",
+    "D_PLACE_UNKNOWN": "a place the evaluator cannot find (place.c) and a place annotation whose "
+                       "unit names none (check_claims.c)",
+}
+
+# Exported names a module may use besides MODULE_ (a module's own short
+# name for what it is about).
+PREFIXES = {
+    "align": ("alignment_",),
+    "capture_lesson": ("lesson_",),
+    "capture_proc": ("proc_",),
+    "capture_repeats": ("repeats_",),
+    "capture_sched": ("capture_",),
+    "capture_slurm": ("slurm_",),
+    "capture_text": ("transcript_", "volatility_"),
+    "capture_gpu": ("gpu_", "machine_", "pidset_"),
+    "check_claims": ("claims_", "check_"),
+    "check_code": ("check_",),
+    "check_first": ("check_",),
+    "check_page": ("check_",),
+    "check_runs": ("transcript_source_",),
+    "compare": ("lines_",),
+    "facts": ("fact_",),
+    "report_json": ("report_",),
+    "report_junit": ("report_",),
+    "report_sarif": ("report_",),
+    "review": ("cli_review",),
+    "review_html": ("review_",),
+    "review_page": ("review_",),
+    "textfile": ("utf8_",),
+    "update": ("cli_update",),
+    "util": ("buf_", "str_", "x"),
+    "main": ("main",),
+    "capture_main": ("main",),
+}
+
+# Exported names outside their module's prefixes, and why.
+NAME_EXCEPTIONS = {
+    "evidence_compose": "capture_write.h's writer of the evidence format, named for what it makes",
+    "evidence_compose_runs": "as evidence_compose",
+    "evidence_write_new": "as evidence_compose: the one writer of a new evidence file",
+    "header_add": "capture_write.h: a header line of the evidence being composed",
+    "host_compiler": "capture_gpu.h: the machine's facts (nvcc's host compiler)",
+    "node_name": "capture_gpu.h: the machine's facts (the host name)",
+}
+
+passed = failed = 0
+
+
+def check(ok, what, lines=()):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok", what)
+    else:
+        failed += 1
+        print("FAIL", what)
+        for line in lines:
+            print("   ", line)
+
+
+def module_of(name):
+    stem = re.sub(r"\.(c|h|def)$", "", name)
+    return ALIASES.get(stem, stem)
+
+
+def sccs(graph):
+    """Tarjan's algorithm, iterative; components of more than one node."""
+    index, low, on, stack, out = {}, {}, set(), [], []
+    counter = [0]
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter[0]
+        counter[0] += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            advanced = False
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = counter[0]
+                    counter[0] += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph.get(w, ())))))
+                    advanced = True
+                    break
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return out
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    src = sys.argv[1]
+    obj = sys.argv[2] if len(sys.argv) > 2 else None
+    layer = {}
+    for i, (_, names) in enumerate(LAYERS):
+        for m in names.split():
+            layer[m] = i
+    files = sorted(f for f in os.listdir(src) if re.search(r"\.(c|h)$", f))
+    modules = sorted({module_of(f) for f in files})
+
+    unplaced = [m for m in modules if m not in layer]
+    check(not unplaced, "every module has a layer",
+          ["%s is in no layer of LAYERS (tests/arch/layers.py)" % m for m in unplaced])
+    gone = sorted(m for m in layer if m not in modules)
+    check(not gone, "every module of the layer table exists", ["%s is listed but has no file" % m for m in gone])
+
+    inc = collections.defaultdict(set)
+    edges = collections.defaultdict(list)  # (from, to) -> "file:line includes header"
+    for f in files:
+        with open(os.path.join(src, f), encoding="utf-8") as fh:
+            for n, line in enumerate(fh, 1):
+                mo = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+                if not mo:
+                    continue
+                a, b = module_of(f), module_of(os.path.basename(mo.group(1)))
+                if a != b:
+                    inc[a].add(b)
+                    edges[(a, b)].append("%s:%d includes %s" % (f, n, mo.group(1)))
+    upward = []
+    for (a, b), where in sorted(edges.items()):
+        if a in layer and b in layer and layer[b] > layer[a]:
+            upward += ["%s (%s, layer %s, includes %s of layer %s)" % (w, a, LAYERS[layer[a]][0], b,
+                                                                      LAYERS[layer[b]][0]) for w in where]
+    check(not upward, "no upward include", upward)
+
+    lines = []
+    for comp in sccs(inc):
+        lines.append("include cycle among: " + " ".join(comp))
+        for a in comp:
+            for b in sorted(inc[a]):
+                if b in comp:
+                    lines += ["  " + w for w in edges[(a, b)]]
+    check(not lines, "no include cycle", lines)
+
+    if obj:
+        defs, funcs, uses = {}, {}, collections.defaultdict(set)
+        for f in sorted(os.listdir(obj)):
+            if not f.endswith(".o"):
+                continue
+            m = module_of(f[:-2])
+            out = subprocess.run(["nm", "-g", os.path.join(obj, f)], capture_output=True, text=True,
+                                 check=True).stdout
+            for l in out.splitlines():
+                p = l.split()
+                if len(p) == 2 and p[0] == "U":
+                    uses[m].add(p[1])
+                elif len(p) == 3 and p[1] in "TDBRCV":
+                    defs[p[2]] = m
+                    if p[1] == "T" and not p[2].startswith("__"):
+                        funcs[p[2]] = m
+        link = collections.defaultdict(set)
+        why = collections.defaultdict(set)
+        for m, syms in uses.items():
+            for s in syms:
+                if s in defs and defs[s] != m:
+                    link[m].add(defs[s])
+                    why[(m, defs[s])].add(s)
+        lines = []
+        for comp in sccs(link):
+            lines.append("call cycle among: " + " ".join(comp))
+            for a in comp:
+                for b in sorted(link[a]):
+                    if b in comp:
+                        lines.append("  %s -> %s (%s)" % (a, b, ", ".join(sorted(why[(a, b)]))))
+        check(not lines, "no call cycle (nm -g of %s)" % obj, lines)
+        upcalls = []
+        for (a, b), syms in sorted(why.items()):
+            if a in layer and b in layer and layer[b] > layer[a]:
+                upcalls.append("%s (layer %s) calls %s of %s (layer %s)" % (a, LAYERS[layer[a]][0],
+                               ", ".join(sorted(syms)), b, LAYERS[layer[b]][0]))
+        check(not upcalls, "no upward call", upcalls)
+        off = []
+        for sym, m in sorted(funcs.items()):
+            accepted = (m + "_",) + PREFIXES.get(m, ())
+            if not sym.startswith(accepted) and sym not in NAME_EXCEPTIONS and sym != m:
+                off.append("%s (module %s) is named outside its prefixes %s" % (sym, m, ", ".join(accepted)))
+        check(not off, "every exported function carries its module's prefix", off)
+        unused = ["%s is an exception but no module exports it" % n for n in NAME_EXCEPTIONS if n not in funcs]
+        check(not unused, "every name exception is still needed", unused)
+
+    with open(os.path.join(src, "diag.def"), encoding="utf-8") as fh:
+        kinds = re.findall(r"^DIAG\((D_[A-Z0-9_]+)", fh.read(), re.M)
+    raised = collections.defaultdict(set)
+    for f in files:
+        if not f.endswith(".c") or f == "diag.c":
+            continue
+        with open(os.path.join(src, f), encoding="utf-8") as fh:
+            text = fh.read()
+        for k in set(re.findall(r"\bD_[A-Z0-9_]+\b", text)):
+            raised[k].add(f)
+    many = ["%s is raised in %s" % (k, ", ".join(sorted(raised[k]))) for k in kinds
+            if len(raised[k]) > 1 and k not in ONE_PLACE_EXCEPTIONS]
+    check(not many, "each diagnostic kind raised in one file", many)
+    never = ["%s is raised nowhere" % k for k in kinds if not raised[k]]
+    check(not never, "each diagnostic kind raised somewhere", never)
+    stale = ["%s is an exception but is raised in %d file(s)" % (k, len(raised[k]))
+             for k in ONE_PLACE_EXCEPTIONS if len(raised[k]) <= 1]
+    check(not stale, "every exception is still needed", stale)
+
+    print("arch: %d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+main()

@@ -1,0 +1,1 @@
+rm -r evidence/day01-demo

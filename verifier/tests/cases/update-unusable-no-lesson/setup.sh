@@ -1,0 +1,1 @@
+sed -i '/^lesson:/d' pages/day01-demo.md

@@ -1,0 +1,27 @@
+#!/bin/sh
+# jobs-test.sh - verify -j N prints what one process prints: every golden
+# case at -j 1 and at -j 4 against its expected.txt (written by one
+# process), and the mutation test with the whole course checked at -j 4
+# and at -j 1 for every mutation, the two compared byte for byte.
+#
+#   sh verifier/tests/jobs-test.sh COURSECHECK
+set -u
+bin=$1
+here=$(cd "$(dirname "$0")" && pwd)
+pass=0 fail=0
+log=$(mktemp "${TMPDIR:-/tmp}/jobs.XXXXXX")
+trap 'rm -f "$log"' EXIT INT TERM
+suite() {
+	what=$1
+	shift
+	"$@" >"$log" 2>&1
+	rc=$?
+	grep -v '^ok ' "$log" | sed "s/^/$what: /"
+	if [ $rc = 0 ]; then pass=$((pass + 1)); else echo "FAIL $what"; fail=$((fail + 1)); fi
+}
+for j in 1 4; do
+	suite "golden -j $j" env JOBS=$j sh "$here/run-golden.sh" "$bin" "$here/cases"
+done
+suite "mutate -j 4 = -j 1" env MUTATE_JOBS=4 sh "$here/mutate.sh" "$bin"
+echo "jobs: $pass passed, $fail failed"
+[ "$fail" = 0 ]
