@@ -47,6 +47,10 @@ CAPTURE_LIB  = $(filter-out capture_main.c,$(CAPTURE_SRCS))
 ALL_SRCS  = $(notdir $(wildcard $(SRC)/*.c))
 LIB_SRCS  = $(filter-out main.c capture_main.c,$(ALL_SRCS))
 
+# Where a suite writes what it skipped (the last line of `make test`);
+# run-suites.sh gives each suite its own.
+SKIPPED_FILE ?= $(CURDIR)/$(BUILD)/.skipped
+
 DEPS_FULL    = $(BUILD)/.deps-full
 DEPS_CAPTURE = $(BUILD)/.deps-capture
 
@@ -126,12 +130,16 @@ programs: $(BUILD)/coursecheck-capture
 		if [ $$rc = 0 ]; then echo "$$key" > $(BUILD)/programs.key; fi; \
 		exit $$rc; \
 	else echo "programs: nvcc not found: lesson programs NOT compiled (install the CUDA toolkit)"; \
-		echo "lesson programs not compiled: nvcc not found" >> $(BUILD)/.skipped; fi
+		echo "lesson programs not compiled: nvcc not found" >> $(SKIPPED_FILE); fi
 
 # Every deliberately broken build of the lesson programs; on a GPU machine
 # each is run and its gate must fail (verifier/scripts/broken-variants.sh).
 broken-variants:
 	sh verifier/scripts/broken-variants.sh
+# only built, as `make test` does
+.PHONY: broken-variants-build
+broken-variants-build:
+	@sh verifier/scripts/broken-variants.sh --compile-only
 
 # No run of 12 or more words of the reference documents' prose in pages/ or
 # programs/ (verifier/scripts/reference-overlap.py), and the checker's test.
@@ -169,7 +177,7 @@ capture-test: $(BUILD)/asan/coursecheck-capture $(BUILD)/asan/coursecheck
 
 # A one-node Slurm cluster started (and stopped) by the test itself.
 slurm-test: $(BUILD)/asan/coursecheck-capture
-	@SKIPPED_FILE=$(CURDIR)/$(BUILD)/.skipped sh verifier/tests/slurm/run.sh $(BUILD)/asan/coursecheck-capture
+	@SKIPPED_FILE=$(SKIPPED_FILE) sh verifier/tests/slurm/run.sh $(BUILD)/asan/coursecheck-capture
 
 # deps.sh with no pkg-config and stand-in apt-get and id (no root needed)
 deps-test:
@@ -193,9 +201,12 @@ review-test: $(BUILD)/asan/coursecheck | $(DEPS_TEST)
 hostile: $(BUILD)/coursecheck
 	@sh verifier/tests/hostile/run.sh $(BUILD)/coursecheck
 
+# The mutation test checks the whole course at -j 4 and at -j 1 for every
+# mutation and requires the same output: it is the jobs-test's mutation
+# half too, so `make test` runs it once.
 course-test: $(BUILD)/asan/coursecheck
 	$(BUILD)/asan/coursecheck verify
-	@sh verifier/tests/mutate.sh $(BUILD)/asan/coursecheck
+	@MUTATE_JOBS=4 sh verifier/tests/mutate.sh $(BUILD)/asan/coursecheck
 
 # The reports in every format, checked against their schemas and xmllint.
 report-test: $(BUILD)/asan/coursecheck | $(DEPS_TEST)
@@ -203,8 +214,10 @@ report-test: $(BUILD)/asan/coursecheck | $(DEPS_TEST)
 
 # verify -j 4 and -j 1 against the golden cases and the mutation test:
 # the same output, in the same order, and the same exit status.
+# JOBS_TEST_MUTATE=0 leaves the mutation half to course-test.
 jobs-test: $(BUILD)/asan/coursecheck
-	@sh verifier/tests/jobs-test.sh $(BUILD)/asan/coursecheck
+	@JOBS_TEST_MUTATE=$(JOBS_TEST_MUTATE) sh verifier/tests/jobs-test.sh $(BUILD)/asan/coursecheck
+JOBS_TEST_MUTATE ?= 1
 
 man-test: $(BUILD)/coursecheck | $(DEPS_TEST)
 	@sh verifier/tests/man-lint.sh verifier/doc/coursecheck.1 $(BUILD)/coursecheck
@@ -223,32 +236,25 @@ arch-test: $(BUILD)/asan/coursecheck $(BUILD)/asan/coursecheck-capture
 	@python3 verifier/tests/arch/layers.py $(SRC) $(BUILD)/asan/obj
 
 # Every suite ends on "NAME: N passed, N failed"; the last line repeats
-# what was skipped.  The binaries (plain and sanitized) and the unit tests
-# are built first on every core (TEST_JOBS), then the suites run one by one.
+# what was skipped.  The binaries (plain and sanitized), the unit tests and
+# the fuzz replayers are built first on every core (TEST_JOBS), then the
+# suites run TEST_SUITES_JOBS at a time (default 2; 1 runs them one by
+# one), each one's output printed whole in this order
+# (verifier/tests/run-suites.sh).  The golden suite compares -j 1's output
+# with expected.txt, jobs-test -j 4's, course-test's mutation test -j 4
+# with -j 1 at each mutation.
 TEST_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+TEST_SUITES_JOBS ?= 2
+# the longest first, so that the short ones fill the other slot
+TEST_SUITES = course-test hostile jobs-test broken-variants-build golden capture-test slurm-test programs \
+	review-test fuzz-replay report-test arch-test wiring-test reference-overlap unit deps-test folder-test \
+	man-test install-test
 test: $(DEPS_FULL) $(DEPS_TEST)
 	@rm -f $(BUILD)/.skipped
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(BUILD)/coursecheck $(BUILD)/coursecheck-capture \
-		$(BUILD)/asan/coursecheck $(BUILD)/asan/coursecheck-capture $(UNIT_TESTS)
-	@$(MAKE) --no-print-directory deps-test
-	@$(MAKE) --no-print-directory folder-test
-	@$(MAKE) --no-print-directory unit
-	@$(MAKE) --no-print-directory arch-test
-	@$(MAKE) --no-print-directory golden
-	@$(MAKE) --no-print-directory jobs-test
-	@$(MAKE) --no-print-directory hostile
-	@$(MAKE) --no-print-directory capture-test
-	@$(MAKE) --no-print-directory report-test
-	@$(MAKE) --no-print-directory man-test
-	@$(MAKE) --no-print-directory install-test
-	@$(MAKE) --no-print-directory wiring-test
-	@$(MAKE) --no-print-directory review-test
-	@$(MAKE) --no-print-directory slurm-test
-	@$(MAKE) --no-print-directory fuzz-replay
-	@$(MAKE) --no-print-directory programs
-	@sh verifier/scripts/broken-variants.sh --compile-only
-	@$(MAKE) --no-print-directory reference-overlap
-	@$(MAKE) --no-print-directory course-test
+		$(BUILD)/asan/coursecheck $(BUILD)/asan/coursecheck-capture $(UNIT_TESTS) $(FUZZ_REPLAY_BINS)
+	@MAKE="$(MAKE)" SKIPPED_ALL=$(CURDIR)/$(BUILD)/.skipped JOBS_TEST_MUTATE=0 \
+		sh verifier/tests/run-suites.sh $(TEST_SUITES_JOBS) $(TEST_SUITES)
 	@if [ -s $(BUILD)/.skipped ]; then \
 		echo "make test: all suites passed; skipped: $$(paste -sd';' $(BUILD)/.skipped | sed 's/;/; /g')"; \
 	else echo "make test: all suites passed, nothing skipped"; fi
