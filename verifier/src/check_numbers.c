@@ -711,7 +711,7 @@ void check_numbers(struct page_ctx *ctx)
 		return;
 	}
 	for (size_t i = 0; i < ctx->n_ev; i++)
-		bank_add_evidence(&nb.bank, ctx->ev[i]);
+		bank_defer_evidence(&nb.bank, ctx->ev[i]); /* banked at its first look-up */
 	for (size_t i = 0; i < ctx->pg.n_blocks; i++) {
 		struct page_block *b = &ctx->pg.blocks[i];
 		if (b->kind == BK_TEXT)
