@@ -210,8 +210,10 @@ static bool cite_listed;
 
 /* Front matter of pages checked since (in the order checked), each
  * waiting for the cursor to reach its page; at most SEEN_MAX, the oldest
- * dropped (its page is then read again, as without them). */
-#define SEEN_MAX 1024
+ * dropped (its page is then read again, as without them).  A cite of a
+ * lesson checked a few pages before needs a few; a course without cites
+ * keeps only these (about 200 bytes each). */
+#define SEEN_MAX 64
 struct seen_page {
 	char *page;
 	struct cite_page cp; /* lesson NULL: the page names none */
