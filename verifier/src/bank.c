@@ -117,6 +117,27 @@ void bank_add_evidence(struct bank *b, const struct evfile *ev)
 	add_commands(b, ev);
 }
 
+void bank_defer_evidence(struct bank *b, const struct evfile *ev)
+{
+	if (!ev || ev->state != LOAD_OK)
+		return;
+	b->pending = xgrow(b->pending, &b->cap_pending, b->n_pending + 1, sizeof *b->pending);
+	b->pending[b->n_pending++] = ev;
+}
+
+void bank_ready(const struct bank *cb)
+{
+	if (!cb->n_pending)
+		return;
+	/* every bank is a caller's variable, never a const object: the cast
+	 * fills in what it already stands for */
+	struct bank *b = (struct bank *)cb;
+	size_t n = b->n_pending;
+	b->n_pending = 0;
+	for (size_t i = 0; i < n; i++)
+		bank_add_evidence(b, b->pending[i]);
+}
+
 /* Tracing needs the bank value to round to the page's, so it lies within
  * half a unit of the page's last digit: a cheap test on doubles that
  * spares the exact decimal comparison for all but a few candidates. */
@@ -128,6 +149,7 @@ static bool could_trace(const struct num_token *page, const struct num_token *ba
 
 const struct bank_entry *bank_find(const struct bank *b, const struct num_token *page)
 {
+	bank_ready(b);
 	for (size_t i = 0; i < b->n; i++)
 		if (could_trace(page, &b->v[i].tok) && numtok_traces_to(page, &b->v[i].tok))
 			return &b->v[i];
@@ -136,6 +158,7 @@ const struct bank_entry *bank_find(const struct bank *b, const struct num_token 
 
 const struct bank_entry *bank_find_value(const struct bank *b, double value, int decimals)
 {
+	bank_ready(b);
 	double scale = pow(10, decimals > 15 ? 15 : decimals);
 	for (size_t i = 0; i < b->n; i++)
 		if (llround(b->v[i].tok.value * scale) == llround(value * scale) &&
@@ -152,6 +175,7 @@ static double rel_diff(double a, double b)
 
 size_t bank_nearest(const struct bank *b, double value, const struct bank_entry **out, size_t max)
 {
+	bank_ready(b);
 	size_t n = 0;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct bank_entry *e = &b->v[i];
@@ -187,5 +211,6 @@ void bank_free(struct bank *b)
 		free(b->wheres[i]);
 	free(b->wheres);
 	free(b->v);
+	free(b->pending);
 	memset(b, 0, sizeof *b);
 }

@@ -10,6 +10,12 @@
  *
  * A bank borrows the evidence files (owned by the course cache); release
  * its own arrays with bank_free().
+ *
+ * Lazily: bank_defer_evidence() names a file whose numbers are banked only
+ * when the bank is first looked in (bank_find, bank_find_value,
+ * bank_nearest, bank_ready): a page that quotes no number never tokenises
+ * its evidence.  The entries and their order are those bank_add_evidence
+ * would have made; the files must stay resident until the bank is freed.
  */
 #ifndef COURSECHECK_BANK_H
 #define COURSECHECK_BANK_H
@@ -34,10 +40,18 @@ struct bank {
 	size_t n, cap;
 	char **wheres;        /* the where texts the bank made */
 	size_t n_wheres, cap_wheres;
+	const struct evfile **pending; /* deferred files, not banked yet */
+	size_t n_pending, cap_pending;
 };
 
 /* Adds every number of ev's stdout and its numeric header values. */
 void bank_add_evidence(struct bank *b, const struct evfile *ev);
+/* The same, done at the bank's first look-up (see above). */
+void bank_defer_evidence(struct bank *b, const struct evfile *ev);
+/* Banks the deferred files now; call before reading b->v and b->n
+ * directly.  The bank is logically const: what it holds does not change,
+ * only when it was computed. */
+void bank_ready(const struct bank *b);
 /* The first entry the page number traces to (numtok_traces_to), or NULL. */
 const struct bank_entry *bank_find(const struct bank *b, const struct num_token *page);
 /* The first entry with this value at this many decimals (a derivation's

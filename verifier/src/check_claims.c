@@ -188,6 +188,7 @@ static bool could_trace(const struct num_token *page, const struct num_token *ba
 static size_t candidates(const struct bank *b, const struct num_token *p, const struct bank_entry **out)
 {
 	size_t n = 0;
+	bank_ready(b);
 	for (int other = 0; other <= 1 && n == 0; other++)
 		for (size_t i = 0; i < b->n; i++)
 			if ((b->v[i].where != NULL) == other && could_trace(p, &b->v[i].tok) &&

@@ -71,13 +71,14 @@ static void check_snippet(struct page_ctx *ctx, struct page_block *b)
 		free(name);
 		return;
 	}
-	const struct snippet *sn = snippet_find(&prog->snippets, name);
+	const struct snippet_set *set = course_program_snippets(prog);
+	const struct snippet *sn = snippet_find(set, name);
 	if (!sn) {
 		struct diag *d = diag_begin(D_SNIPPET_MISSING, at, "program '%s' has no snippet '%s'", prog->path, name);
 		struct buf names = {0};
-		for (size_t i = 0; i < prog->snippets.n; i++)
-			buf_printf(&names, "%s%s", i ? ", " : "", prog->snippets.v[i].name);
-		diag_hint(d, "%s%s", prog->snippets.n ? "its snippets are: " : "it defines no snippet: add "
+		for (size_t i = 0; i < set->n; i++)
+			buf_printf(&names, "%s%s", i ? ", " : "", set->v[i].name);
+		diag_hint(d, "%s%s", set->n ? "its snippets are: " : "it defines no snippet: add "
 										 "'// snippet: NAME' and '// end snippet' around the code",
 			  names.s ? names.s : "");
 		buf_free(&names);

@@ -215,6 +215,8 @@ static int check_page_file(const char *relpath, const struct check_opts *opts, s
 	}
 	ctx.is_readme = pathkind_of(relpath) == PATHKIND_README;
 	frontmatter_parse(&ctx.tf, !ctx.is_readme, &ctx.fm);
+	if (!ctx.is_readme)
+		check_numbers_page_seen(relpath, &ctx.fm);
 	if (ctx.is_readme && !ctx.fm.present) {
 		readme_defaults(&ctx);
 		check_readme_status(&ctx);

@@ -96,7 +96,10 @@ static void load_program(struct program *p, bool report)
 		return;
 	}
 	p->resident = true;
-	snippet_scan(&p->tf, report, &p->snippets);
+	if (report) { /* again after a reload only when asked: course_program_snippets */
+		snippet_scan(&p->tf, true, &p->snippets);
+		p->snippets_read = true;
+	}
 	proghdr_parse(&p->tf, &p->hdr);
 	if (report) {
 		proghdr_source_sha256_parsed(&p->tf, &p->hdr, p->sha256);
@@ -142,6 +145,15 @@ struct program *course_program(const char *relpath)
 	struct program *p = live_program(n_programs++, true);
 	diag_once_end();
 	return p;
+}
+
+const struct snippet_set *course_program_snippets(struct program *p)
+{
+	if (!p->snippets_read && p->resident) {
+		snippet_scan(&p->tf, false, &p->snippets);
+		p->snippets_read = true;
+	}
+	return &p->snippets;
 }
 
 /* Gives back a program handed out: its text, parse and struct. */

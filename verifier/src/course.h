@@ -29,7 +29,8 @@ struct program {
 	enum load_state state;
 	const char *why;       /* for REFUSED and MISSING */
 	struct textfile tf;
-	struct snippet_set snippets;
+	struct snippet_set snippets; /* read it through course_program_snippets() */
+	bool snippets_read;    /* snippets scanned (at the first read; after a reload, when asked) */
 	struct proghdr hdr;
 	char sha256[SHA256_HEX_LEN + 1]; /* proghdr_source_sha256: Verified paragraph left out */
 	bool resident;         /* tf, snippets and hdr are loaded */
@@ -55,6 +56,10 @@ struct evfile {
 
 /* Loads (once) the program at relpath.  Never NULL; check ->state. */
 struct program *course_program(const char *relpath);
+/* p's snippets (p resident, LOAD_OK): scanned with their problems reported
+ * at the program's first read; a read again after course_page_done scans
+ * them only when a page asks (the program check never does). */
+const struct snippet_set *course_program_snippets(struct program *p);
 /* Loads (once) the evidence at relpath.  Never NULL; check ->state.  Its
  * text and fields (ev) are valid until the next course_page_done(), as a
  * program's are; asked for again, it is read again silently, keeping

@@ -731,7 +731,7 @@ static void update_snippet(struct update *u, const struct page_block *b)
 	if (path)
 		prog = course_program(path);
 	free(path);
-	const struct snippet *sn = prog && prog->state == LOAD_OK ? snippet_find(&prog->snippets, hash ? hash + 1 : arg) : NULL;
+	const struct snippet *sn = prog && prog->state == LOAD_OK ? snippet_find(course_program_snippets(prog), hash ? hash + 1 : arg) : NULL;
 	size_t from, to, n;
 	if (!sn || !content_range(u, b, &from, &to, &n)) {
 		leave(u, page_line_offset(&u->ctx.pg, b->line), "snippet block not rewritten (no such snippet, or the "
