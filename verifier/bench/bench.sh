@@ -16,6 +16,10 @@
 #                    instructions are counted at the sizes up to
 #                    BENCH_BASELINE_IR_MAX (default 100: it is the slow one)
 #   BENCH_CALLGRIND_MAX  largest size counted by callgrind (default 1000)
+#   BENCH_FLOOR      a floor program already built (default: build it here
+#                    with cc and pkg-config); bundle.sh makes one for a
+#                    machine without the libraries' headers
+#   BENCH_TIME       GNU time (default /usr/bin/time), for peak memory
 #
 # Workloads: courses made by gen-course.sh from the real day 31 lesson, and
 # embedme's own corpus (1,000 pages x 3 embedded snippets) when npm and node
@@ -47,8 +51,14 @@ raw=$out/raw.txt
 : >"$raw"
 
 # ---- the floor ----
-cc -O2 -std=c11 -D_GNU_SOURCE "$here/floor.c" $(pkg-config --cflags --libs libcmark-gfm libcrypto) \
-	-lcmark-gfm-extensions -o "$out/floor" || { echo "bench: cannot build the floor" >&2; exit 2; }
+if [ -n "${BENCH_FLOOR:-}" ]; then
+	cp "$BENCH_FLOOR" "$out/floor" || exit 2
+else
+	cc -O2 -std=c11 -D_GNU_SOURCE "$here/floor.c" $(pkg-config --cflags --libs libcmark-gfm libcrypto) \
+		-lcmark-gfm-extensions -o "$out/floor" || { echo "bench: cannot build the floor" >&2; exit 2; }
+fi
+timer=${BENCH_TIME:-/usr/bin/time}
+[ -x "$timer" ] || { echo "bench: $timer (GNU time) is not there: set BENCH_TIME" >&2; exit 2; }
 
 # Does this coursecheck check pages on several cores (-j)?
 parallel=
@@ -78,9 +88,11 @@ done
 
 # embedme's corpus: 1,000 pages, each embedding 3 line ranges of a program.
 embedme=
-if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then
-	e=$out/embedme
-	if [ ! -x "$e/node_modules/.bin/embedme" ]; then
+e=$out/embedme
+if command -v node >/dev/null 2>&1; then
+	# installed once with npm; a machine without npm can be given the
+	# node_modules folder (bundle.sh)
+	if [ ! -x "$e/node_modules/.bin/embedme" ] && command -v npm >/dev/null 2>&1; then
 		mkdir -p "$e" && (cd "$e" && npm install --silent --no-audit --no-fund embedme@1.22.1 >/dev/null 2>&1)
 	fi
 	if [ -x "$e/node_modules/.bin/embedme" ]; then
@@ -111,7 +123,7 @@ measure() {
 	label=$1 wl=$2 dir=$3
 	shift 3
 	a=$(date +%s%N)
-	(cd "$dir" && /usr/bin/time -f '%M' "$@" >/dev/null 2>"$out/time.err")
+	(cd "$dir" && "$timer" -f '%M' "$@" >/dev/null 2>"$out/time.err")
 	b=$(date +%s%N)
 	ms=$(((b - a) / 1000000))
 	kb=$(tail -n 1 "$out/time.err")
