@@ -57,22 +57,45 @@ bool repeats_lookup(const char *spec, size_t line, size_t col, const char **vals
 	return false;
 }
 
-/* One value: a number as capture reads it (digits, at most one '.' inside)
- * or "-". */
-static bool read_value(const char **p)
+char repeats_separator(const char *vals, size_t len)
+{
+	return memchr(vals, ';', len) ? ';' : ',';
+}
+
+void repeats_put_list(struct buf *b, const char *joined)
+{
+	bool grouped = strchr(joined, ',') != NULL; /* then the values stay ';' apart */
+	for (const char *p = joined; *p; p++)
+		buf_putc(b, *p == REPEATS_JOIN && !grouped ? ',' : *p);
+}
+
+/* The bytes a number as capture reads it holds (capture_text.c): digits,
+ * sign, '.', ',', exponent, and U+2009, U+202F (groups) and U+2212 (minus)
+ * as UTF-8. */
+static size_t number_byte(const char *s)
+{
+	if (is_digit(*s) || *s == '-' || *s == '+' || *s == '.' || *s == ',' || *s == 'e' || *s == 'E')
+		return 1;
+	if (strncmp(s, "\xE2\x80\x89", 3) == 0 || strncmp(s, "\xE2\x80\xAF", 3) == 0 || strncmp(s, "\xE2\x88\x92", 3) == 0)
+		return 3;
+	return 0;
+}
+
+/* One value up to sep: "-" (no number there), or a number's bytes holding
+ * a digit.  The seal, not this, is what tells an edited value; this only
+ * tells a value from garbage. */
+static bool read_value(const char **p, char sep)
 {
 	const char *s = *p;
-	if (*s == '-') {
+	if (s[0] == '-' && (s[1] == sep || s[1] == ' ' || s[1] == '\0')) {
 		*p = s + 1;
 		return true;
 	}
-	if (!is_digit(*s))
+	bool digit = false;
+	for (size_t k; *s != sep && (k = number_byte(s)) != 0; s += k)
+		digit |= is_digit(*s);
+	if (!digit)
 		return false;
-	while (is_digit(*s))
-		s++;
-	if (*s == '.' && is_digit(s[1]))
-		for (s++; is_digit(*s); s++)
-			;
 	*p = s;
 	return true;
 }
@@ -85,11 +108,13 @@ bool repeats_well_formed(const char *spec, size_t *at)
 		size_t l, c, n = 0;
 		if (!read_count(&p, &l) || *p++ != ':' || !read_count(&p, &c) || *p++ != '=')
 			break;
+		const char *end = strchr(p, ' ');
+		char sep = repeats_separator(p, end ? (size_t)(end - p) : strlen(p));
 		do {
-			if (!read_value(&p))
+			if (!read_value(&p, sep))
 				goto bad;
 			n++;
-		} while (*p == ',' && p++);
+		} while (*p == sep && p++);
 		if (n < 2 || (want && n != want))
 			goto bad;
 		want = n;

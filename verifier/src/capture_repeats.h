@@ -9,9 +9,12 @@
  *
  * Each entry is a stdout place as in volatile: (1-based stdout line, ':',
  * 1-based byte column of the number as capture reads it), '=', and the
- * number as each repeat printed it, in run order, ',' between; "-" for a
- * repeat that printed no number there.  Entries are ' ' apart, in stdout
- * order.  The header is outside body-sha256, so it carries its own seal:
+ * number as each repeat printed it (sign, digit groups, fraction and
+ * exponent included: -26708, 1.708e-05), in run order, ',' between; "-"
+ * for a repeat that printed no number there.  Where a value is grouped
+ * with ',' itself (1,049,708), the entry's values are ';' apart instead
+ * ("3:21=1,049,708;1,049,712"), since ',' could then end a value or a
+ * group.  Entries are ' ' apart, in stdout order.  The header is outside body-sha256, so it carries its own seal:
  * repeat-values-sha256 is the SHA-256 of the repeat-values value, one LF,
  * and the stdout lines (each with its LF) exactly as the evidence holds
  * them, which ties the values to this file's stdout.
@@ -36,9 +39,21 @@ void repeats_seal(const char *values, const char *stdout_text, size_t stdout_len
  * false when spec has no such entry. */
 bool repeats_lookup(const char *spec, size_t line, size_t col, const char **vals, size_t *len);
 
-/* Whether spec is well formed (entries "L:C=V,V,..." ' ' apart, every entry
- * with the same count of values, at least two).  On false, *at is the byte
- * offset of the first fault. */
+/* Whether spec is well formed (entries "L:C=V,V,..." or "L:C=V;V;..."
+ * ' ' apart, every entry with the same count of values, at least two; a
+ * value is "-" or a number's characters with a digit among them).  On
+ * false, *at is the byte offset of the first fault. */
 bool repeats_well_formed(const char *spec, size_t *at);
+
+/* The separator of an entry's values [vals, vals + len) (from
+ * repeats_lookup): ';' when the list holds one, else ','. */
+char repeats_separator(const char *vals, size_t len);
+
+/* Appends the values list of one place as capture writes it to b (a
+ * struct buf of util.h), from the values joined by REPEATS_JOIN, a byte
+ * no number holds: ',' apart, or ';' apart when a value holds a ','. */
+#define REPEATS_JOIN ';'
+struct buf;
+void repeats_put_list(struct buf *b, const char *joined);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "capture_repeats.h"
 #include "util.h"
 
 static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
@@ -255,11 +256,11 @@ static void record_value(struct volatility *v, size_t m, const struct transcript
 	} else {
 		for (size_t r = 1; r < v->runs; r++) {
 			if (r > 1)
-				buf_putc(&b, ',');
+				buf_putc(&b, REPEATS_JOIN);
 			buf_append(&b, first->text + p->off, p->len);
 		}
 	}
-	buf_putc(&b, ',');
+	buf_putc(&b, REPEATS_JOIN);
 	if (other)
 		buf_append(&b, other, other_len);
 	else
@@ -342,8 +343,10 @@ char *volatility_describe_values(const struct volatility *v)
 		return NULL;
 	struct buf b = {0};
 	for (size_t i = 0; i < v->n; i++)
-		if (v->nums[i].varies && v->nums[i].values)
-			buf_printf(&b, "%s%zu:%zu=%s", b.len ? " " : "", v->nums[i].line, v->nums[i].col, v->nums[i].values);
+		if (v->nums[i].varies && v->nums[i].values) {
+			buf_printf(&b, "%s%zu:%zu=", b.len ? " " : "", v->nums[i].line, v->nums[i].col);
+			repeats_put_list(&b, v->nums[i].values);
+		}
 	return buf_detach(&b);
 }
 

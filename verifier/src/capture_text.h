@@ -47,7 +47,7 @@ struct number_pos {
 	size_t col;  /* 1-based byte column */
 	size_t off, len;
 	bool varies;
-	char *values; /* once it varies: every run's value so far, ',' apart ("-": none); owned */
+	char *values; /* once it varies: every run's value so far, REPEATS_JOIN apart ("-": none); owned */
 };
 struct volatility {
 	struct number_pos *nums;

@@ -419,9 +419,10 @@ size_t place_repeat_values(const struct place_hit *hit, double *vals, size_t max
 		return 1;
 	}
 	size_t n = 0;
+	char sep = repeats_separator(v, len);
 	for (size_t a = 0; a < len;) {
 		size_t b = a;
-		while (b < len && v[b] != ',')
+		while (b < len && v[b] != sep)
 			b++;
 		struct num_token *t;
 		size_t nt = numtok_scan(v + a, b - a, &t);

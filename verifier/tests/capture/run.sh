@@ -421,6 +421,50 @@ check "the evidence does not parse" valid "$E"
 no_litter
 end
 
+# capture's volatile places read by verify's own rules: a signed, an
+# exponent and a grouped value in repeat-values are well formed to verify,
+# the kept run's value quoted bare is number-volatile with every repeat's
+# value, and a second capture that moved them is no behaviour-change
+begin volatile-through-verify
+if [ -z "$FULL" ]; then
+	NAME="$NAME # skip: no coursecheck binary given"
+else
+	mkrepo volverify expo:expo
+	cap --repeat 3 expo
+	E=$R/evidence/expo/run-$DAY.txt
+	check "exit status $RC of the first capture, not 0" [ "$RC" -eq 0 ]
+	lat=$(sed -n 's/^latency \([^ ]*\) ms.*/\1/p' "$E")
+	delta=$(sed -n 's/^delta \([^,]*\),.*/\1/p' "$E")
+	total=$(sed -n 's/^delta .*, total //p' "$E")
+	mkdir -p "$R/pages"
+	printf -- '---\nlesson: expo\nday: 1\ntitle: "Numbers that vary"\nstatus: in-technical-review\nprogram: programs/expo/expo.cu\nevidence: evidence/expo/run-%s.txt\n---\n\n# Numbers that vary\n\nOne run printed a delta of %s and a total of %s.\n\nIts latency was %s ms.\n' \
+		"$DAY" "$delta" "$total" "$lat" >"$R/pages/expo.md"
+	(cd "$R" && "$FULL" verify --as published pages/expo.md) >"$T/out" 2>&1
+	RC=$?
+	check "verify --as published exit status $RC, not 1" [ "$RC" -eq 1 ]
+	check "verify calls capture's repeat-values edited" not grep -q evidence-edited "$T/out"
+	check "the signed value is not number-volatile" grep -q "error: $delta is one run's value of a place that varied between the 3 repeats" "$T/out"
+	check "the grouped value is not number-volatile" grep -q "error: $total is one run's value of a place that varied between the 3 repeats" "$T/out"
+	check "the repeats' values are not all named" [ "$(grep -c 'note: the 3 repeats printed [^,]*, [^,]*, [^,]* here' "$T/out")" -ge 2 ]
+	# the second capture moves every volatile number (another pid)
+	COURSECHECK_NOW=2026-11-30T11:05:12Z
+	export COURSECHECK_NOW
+	cap --repeat 3 expo
+	COURSECHECK_NOW=2026-11-30T10:05:12Z
+	export COURSECHECK_NOW
+	check "exit status $RC of the second capture, not 0" [ "$RC" -eq 0 ]
+	sed -i "s|evidence/expo/run-$DAY.txt|evidence/expo/run-$DAY-2.txt|" "$R/pages/expo.md"
+	(cd "$R" && "$FULL" verify pages/expo.md) >"$T/out" 2>&1
+	RC=$?
+	check "verify exit status $RC on the moved numbers, not 1" [ "$RC" -eq 1 ]
+	check "a volatile number moved is called a behaviour-change" not grep -q behaviour-change "$T/out"
+	check "the moved numbers are not drift from volatile places" \
+		[ "$(grep -c '(a volatile place: it varied between the repeats of this capture)' "$T/out")" -eq 3 ]
+	check "verify calls capture's repeat-values edited" not grep -q evidence-edited "$T/out"
+fi
+no_litter
+end
+
 begin repeat-alignment
 mkrepo align shift:shift
 STANDIN_COUNTER=$T/counter

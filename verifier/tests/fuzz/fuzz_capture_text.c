@@ -10,12 +10,14 @@
  * exactly; the tail is a suffix of whole lines; a run compared with
  * itself varies nowhere, every number found holds a digit, lies within
  * one line and sits at its column, and the description lists exactly the
- * numbers that vary.
+ * numbers that vary, and the repeat-values header made of them is well
+ * formed to the verifier's reader with an entry for exactly those places.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture_repeats.h"
 #include "capture_text.h"
 #include "capture_write.h"
 #include "evidence.h"
@@ -97,6 +99,23 @@ static void check_volatility(const struct transcript *first, const struct transc
 		if (v.nums[i].varies)
 			buf_printf(&want, "%s%zu:%zu", varying++ ? " " : "", v.nums[i].line, v.nums[i].col);
 	FUZZ_CHECK(strcmp(d, varying ? want.s : "none") == 0, "described as '%.80s'", d);
+	/* the repeat-values header as the verifier reads it back: well formed,
+	 * one entry a varying place, each found at its place */
+	char *vals = volatility_describe_values(&v);
+	size_t at;
+	if (vals && *vals) {
+		FUZZ_CHECK(repeats_well_formed(vals, &at), "repeat-values '%.80s' malformed at byte %zu", vals, at);
+		for (size_t i = 0; i < v.n; i++) {
+			const char *e;
+			size_t elen;
+			FUZZ_CHECK(repeats_lookup(vals, v.nums[i].line, v.nums[i].col, &e, &elen) == v.nums[i].varies,
+				   "place %zu:%zu is %s in repeat-values", v.nums[i].line, v.nums[i].col,
+				   v.nums[i].varies ? "missing" : "listed though stable");
+		}
+	} else {
+		FUZZ_CHECK(!varying || v.values_dropped, "repeat-values empty with %zu places varying", varying);
+	}
+	free(vals);
 	buf_free(&want);
 	free(d);
 	volatility_free(&v);
