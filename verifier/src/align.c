@@ -183,33 +183,8 @@ static bool is_rule(const char *s, size_t len)
 	return dashes >= 3;
 }
 
-void align_place_names(const struct evidence *ev, size_t k, const struct num_token *tok, char *row, size_t row_len,
-		       char *col, size_t col_len)
+void align_column_name(const struct evidence *ev, size_t k, const struct num_token *tok, char *col, size_t col_len)
 {
-	size_t len;
-	const char *s = evidence_stdout(ev, k, &len);
-	/* the row: the line up to the first number after some label text */
-	struct num_token *t;
-	size_t n = numtok_scan(s, len, &t);
-	size_t end = len;
-	for (size_t i = 0; i < n; i++) {
-		bool after_label = false;
-		for (size_t p = i ? t[i - 1].end : 0; p < t[i].start; p++)
-			after_label |= (s[p] | 32) >= 'a' && (s[p] | 32) <= 'z';
-		if (after_label) {
-			end = t[i].start;
-			break;
-		}
-	}
-	free(t);
-	size_t a = 0, b = end;
-	str_trim(s, &a, &b);
-	while (b > a && (s[b - 1] == ',' || s[b - 1] == ':' || s[b - 1] == ' '))
-		b--;
-	struct buf name = {0};
-	append_squeezed(&name, s + a, b - a);
-	snprintf(row, row_len, "%s", name.s ? name.s : "");
-	buf_free(&name);
 	col[0] = '\0';
 	/* the column: the header word over the number, above the nearest rule */
 	for (size_t r = k; r-- > 1;) {
@@ -238,4 +213,34 @@ void align_place_names(const struct evidence *ev, size_t k, const struct num_tok
 		}
 		return;
 	}
+}
+
+void align_place_names(const struct evidence *ev, size_t k, const struct num_token *tok, char *row, size_t row_len,
+		       char *col, size_t col_len)
+{
+	size_t len;
+	const char *s = evidence_stdout(ev, k, &len);
+	/* the row: the line up to the first number after some label text */
+	struct num_token *t;
+	size_t n = numtok_scan(s, len, &t);
+	size_t end = len;
+	for (size_t i = 0; i < n; i++) {
+		bool after_label = false;
+		for (size_t p = i ? t[i - 1].end : 0; p < t[i].start; p++)
+			after_label |= (s[p] | 32) >= 'a' && (s[p] | 32) <= 'z';
+		if (after_label) {
+			end = t[i].start;
+			break;
+		}
+	}
+	free(t);
+	size_t a = 0, b = end;
+	str_trim(s, &a, &b);
+	while (b > a && (s[b - 1] == ',' || s[b - 1] == ':' || s[b - 1] == ' '))
+		b--;
+	struct buf name = {0};
+	append_squeezed(&name, s + a, b - a);
+	snprintf(row, row_len, "%s", name.s ? name.s : "");
+	buf_free(&name);
+	align_column_name(ev, k, tok, col, col_len);
 }

@@ -43,5 +43,7 @@ size_t align_token_index(const struct evidence *ev, size_t k, size_t col0);
  * strings when none can be found. */
 void align_place_names(const struct evidence *ev, size_t k, const struct num_token *tok, char *row, size_t row_len,
 		       char *col, size_t col_len);
+/* The column half of align_place_names alone (it needs no tokens). */
+void align_column_name(const struct evidence *ev, size_t k, const struct num_token *tok, char *col, size_t col_len);
 
 #endif

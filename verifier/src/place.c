@@ -276,8 +276,8 @@ static void column_hits(const struct evfile *ev, size_t k, const struct num_toke
 			struct place_hit *hits, size_t max, size_t *n)
 {
 	for (size_t i = 0; i < nt; i++) {
-		char rn[256], cn[256];
-		align_place_names(&ev->ev, k, &t[i], rn, sizeof rn, cn, sizeof cn);
+		char cn[256];
+		align_column_name(&ev->ev, k, &t[i], cn, sizeof cn);
 		struct buf c = {0};
 		squeeze(&c, cn, strlen(cn));
 		if (c.len && strcmp(c.s, column) == 0)
