@@ -183,36 +183,54 @@ static bool is_rule(const char *s, size_t len)
 	return dashes >= 3;
 }
 
-void align_column_name(const struct evidence *ev, size_t k, const struct num_token *tok, char *col, size_t col_len)
+size_t align_header_line(const struct evidence *ev, size_t k)
 {
-	col[0] = '\0';
-	/* the column: the header word over the number, above the nearest rule */
 	for (size_t r = k; r-- > 1;) {
 		size_t rl;
 		const char *rs = evidence_stdout(ev, r, &rl);
-		if (!is_rule(rs, rl))
-			continue;
-		size_t hl;
-		const char *h = evidence_stdout(ev, r - 1, &hl);
-		/* the header word whose span overlaps [tok->start, tok->end) */
-		for (size_t p = 0; p < hl;) {
-			while (p < hl && h[p] == ' ')
-				p++;
-			size_t q = p;
-			while (q < hl && h[q] != ' ')
-				q++;
-			/* words of one header cell are one space apart */
-			while (q + 1 < hl && h[q] == ' ' && h[q + 1] != ' ')
-				for (q++; q < hl && h[q] != ' '; q++)
-					;
-			if (q > p && p < tok->end && q > tok->start) {
-				snprintf(col, col_len, "%.*s", (int)(q - p), h + p);
-				return;
-			}
-			p = q;
-		}
-		return;
+		if (is_rule(rs, rl))
+			return r - 1;
 	}
+	return SIZE_MAX;
+}
+
+bool align_header_word(const struct evidence *ev, size_t header, const struct num_token *tok, const char **word,
+		       size_t *len)
+{
+	if (header == SIZE_MAX)
+		return false;
+	size_t hl;
+	const char *h = evidence_stdout(ev, header, &hl);
+	/* the header word whose span overlaps [tok->start, tok->end) */
+	for (size_t p = 0; p < hl;) {
+		while (p < hl && h[p] == ' ')
+			p++;
+		size_t q = p;
+		while (q < hl && h[q] != ' ')
+			q++;
+		/* words of one header cell are one space apart */
+		while (q + 1 < hl && h[q] == ' ' && h[q + 1] != ' ')
+			for (q++; q < hl && h[q] != ' '; q++)
+				;
+		if (q > p && p < tok->end && q > tok->start) {
+			*word = h + p;
+			*len = q - p;
+			return true;
+		}
+		p = q;
+	}
+	return false;
+}
+
+void align_column_name(const struct evidence *ev, size_t k, const struct num_token *tok, char *col, size_t col_len)
+{
+	/* the column: the header word over the number, above the nearest rule */
+	const char *w;
+	size_t wl;
+	if (align_header_word(ev, align_header_line(ev, k), tok, &w, &wl))
+		snprintf(col, col_len, "%.*s", (int)wl, w);
+	else
+		col[0] = '\0';
 }
 
 void align_place_names(const struct evidence *ev, size_t k, const struct num_token *tok, char *row, size_t row_len,

@@ -516,6 +516,8 @@ static void mismatch(const struct claims_unit *u, const struct pnum *p, const st
 
 static void traced_at(const struct claims_unit *u, const struct pnum *p, const struct place_hit *h, const char *how)
 {
+	if (!u->ctx->ledger)
+		return; /* only the ledger records a traced number */
 	char *num = prose_text(p);
 	struct diag_loc at = prose_loc(u->ctx, p, u->line);
 	size_t alen;
@@ -685,9 +687,13 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 			     "must be an evidence number, a whole number under 100 or a power of ten or two");
 		diag_end(d);
 	}
+	/* the comparisons as text for the false claim's error and the ledger,
+	 * the operands for the ledger only: verify without a ledger prints
+	 * neither for a true claim */
 	struct buf cmps = {0}, ops = {0};
-	describe_cmps(&r, arg, &cmps);
-	for (size_t i = 0; i < pe.n; i++) {
+	if (!r.truth || ctx->ledger)
+		describe_cmps(&r, arg, &cmps);
+	for (size_t i = 0; ctx->ledger && i < pe.n; i++) {
 		char where[512];
 		place_where(&pe.hits[i], where, sizeof where);
 		buf_printf(&ops, "%s%s%s%.*s%s = %.10g (%s)", i ? ", " : "", fn_name(pe.fns[i]), pe.fns[i] ? "(" : "",
