@@ -30,6 +30,15 @@
  * the number branch then relies on lookarounds to refuse glued digits.
  * Every quantifier over digits is possessive or atomic so a long run of
  * digits is read once, never backtracked into.
+ *
+ * Cheap guards go first: a lookahead for the one character a branch
+ * needs (a sign, the ":" of a time, the first letter of a unit, the "-"
+ * of a hyphen-joined word) before the Unicode lookbehinds and the list
+ * of units, so that the common number (digits, a blank, more text) fails
+ * them at once.  The guards are zero-width and only repeat what the
+ * branch after them requires: the matches and every group are the same
+ * (checked against the unguarded pattern on millions of random strings
+ * of digits, signs, separators, units and letters).
  */
 static const char number_pattern_source[] =
 	/* ISO date, optionally with a time: none of its parts is a number,
@@ -41,14 +50,14 @@ static const char number_pattern_source[] =
 	"        (?: Z | [-+] [0-9]{2}+ (?: :? [0-9]{2}+ )? )? )?"
 	"    (?![0-9])"
 	/* Clock time 10:05, 10:05:12, 10:05:12.5. */
-	"  | (?<![\\w.:]) [0-9]{1,2}+ : [0-9]{2}+ (?: : [0-9]{2}+ (?: \\. [0-9]++ )? )? (?![\\w:])"
+	"  | (?= [0-9]{1,2}+ : ) (?<![\\w.:]) [0-9]{1,2}+ : [0-9]{2}+ (?: : [0-9]{2}+ (?: \\. [0-9]++ )? )? (?![\\w:])"
 	")"
 	"|"
 	/* A sign only where it cannot be a hyphen or a binary minus. */
-	"(?<sign> (?<=^|[\\s(]) [-+\\x{2212}] )?"
+	"(?<sign> (?=[-+\\x{2212}]) (?<=^|[\\s(]) [-+\\x{2212}] )?"
 	/* Not glued to a word, a decimal point or a digit group on the left. */
 	"(?<![\\w.]) (?<![0-9][,\\x{2009}\\x{202F}])"
-	"(?: (?<=[\\p{L}_]-) (?<hyphen_before>) )?"
+	"(?: (?<=-) (?<=[\\p{L}_]-) (?<hyphen_before>) )?"
 	"(?<digits>"
 	"    (?> [0-9]{1,3}+ (?<sep>[,\\x{2009}\\x{202F}]) [0-9]{3}+ (?: \\k<sep> [0-9]{3}+ )*+ (?![0-9])"
 	"      | [0-9]++ )"
@@ -62,8 +71,8 @@ static const char number_pattern_source[] =
 	"(?! [.,\\x{2009}\\x{202F}] [0-9] )"
 	"(?(<hyphen_before>)"
 	"    (?!\\w)"
-	"  | (?: (?<unit_attached> % | \\x{D7} | x (?!\\w) | (?&letter_unit) )"
-	"      | [\\x{20}\\x{A0}\\x{202F}] (?<unit_spaced> % | (?&letter_unit) )"
+	"  | (?: (?<unit_attached> (?=[%\\x{D7}xpnu\\x{B5}\\x{3BC}msKMGTB]) (?: % | \\x{D7} | x (?!\\w) | (?&letter_unit) ) )"
+	"      | [\\x{20}\\x{A0}\\x{202F}] (?<unit_spaced> (?=[%pnu\\x{B5}\\x{3BC}msKMGTB]) (?: % | (?&letter_unit) ) )"
 	"      | (?!\\w) (?: (?=-[\\p{L}_]) (?<hyphen_after>) )? )"
 	")"
 	/* A unit ending in a letter ends at a word boundary ("20 second" has
@@ -71,6 +80,7 @@ static const char number_pattern_source[] =
 	 * falls back to a shorter one ("5 MB/sec" is MB) even if the subroutine
 	 * call were atomic. */
 	"(?(DEFINE) (?<letter_unit>"
+	"    (?=[pnu\\x{B5}\\x{3BC}msKMGTB])"
 	"    (?: percent | ns | us | \\x{B5}s | \\x{3BC}s | ms | s"
 	"      | KiB | KB | MiB | MB/s | MB | GiB/s | GiB | GB/s | GB | TB/s | B ) (?!\\w) ) )";
 
@@ -90,6 +100,10 @@ struct number_pattern {
 static _Atomic(struct number_pattern *) number_pattern_cache;
 
 static struct pattern_groups find_groups(const pcre2_code *code);
+
+/* One match block per thread, made on first use and kept: every line of
+ * every file is scanned, and a block a call cost a malloc and a free. */
+static _Thread_local pcre2_match_data *scan_md;
 
 static void *checked(void *p)
 {
@@ -138,6 +152,8 @@ static const struct number_pattern *number_pattern(void)
 
 void numtok_release_patterns(void)
 {
+	pcre2_match_data_free(scan_md); /* the calling thread's */
+	scan_md = NULL;
 	struct number_pattern *np = atomic_exchange(&number_pattern_cache, NULL);
 	if (np)
 		pcre2_code_free(np->code);
@@ -380,6 +396,20 @@ static size_t next_digit(const char *s, size_t from, size_t len)
 	return from;
 }
 
+/* Where a match that reads the digit at `digit` can start, at or after
+ * offset: every branch of the pattern starts with an optional sign ("-",
+ * "+" or U+2212) and then a digit, so only the sign right before the
+ * digit, if any, can start one earlier (a sign that the pattern then
+ * refuses leaves the match to start at the digit, as before). */
+static size_t sign_before(const char *s, size_t offset, size_t digit)
+{
+	if (digit >= offset + 1 && (s[digit - 1] == '-' || s[digit - 1] == '+'))
+		return digit - 1;
+	if (digit >= offset + 3 && memcmp(s + digit - 3, MINUS_SIGN_UTF8, 3) == 0)
+		return digit - 3;
+	return digit;
+}
+
 size_t numtok_scan(const char *text, size_t len, struct num_token **out)
 {
 	*out = NULL;
@@ -392,7 +422,9 @@ size_t numtok_scan(const char *text, size_t len, struct num_token **out)
 	const struct number_pattern *np = number_pattern();
 	pcre2_code *code = np->code;
 	const struct pattern_groups groups = np->groups;
-	pcre2_match_data *md = checked(pcre2_match_data_create_from_pattern(code, NULL));
+	if (!scan_md)
+		scan_md = checked(pcre2_match_data_create_from_pattern(code, NULL));
+	pcre2_match_data *md = scan_md;
 	const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 
 	struct num_token *tokens = NULL;
@@ -400,16 +432,13 @@ size_t numtok_scan(const char *text, size_t len, struct num_token **out)
 	size_t offset = 0;
 	while (offset < len) {
 		/* A match starts at its first digit or at the sign just before
-		 * it (at most 3 bytes, U+2212): no match starts earlier than 3
-		 * bytes before the next digit, so the search starts there (on a
-		 * character boundary; the lookbehinds still see what precedes
-		 * it), the same leftmost match without trying every byte. */
+		 * it: the search starts there (the lookbehinds still see what
+		 * precedes it), the same leftmost match without trying the
+		 * bytes before it, none of which can start one. */
 		digit = next_digit(subject, offset, len);
 		if (digit == len)
 			break;
-		size_t from = digit >= offset + 3 ? digit - 3 : offset;
-		while (from > offset && ((unsigned char)subject[from] & 0xC0) == 0x80)
-			from--;
+		size_t from = sign_before(subject, offset, digit);
 		int rc = pcre2_match(code, (PCRE2_SPTR)subject, len, from, PCRE2_NO_UTF_CHECK, md, NULL);
 		if (rc == PCRE2_ERROR_NOMATCH)
 			break;
@@ -420,7 +449,6 @@ size_t numtok_scan(const char *text, size_t len, struct num_token **out)
 			push_token(&tokens, &n, &cap, &t);
 		offset = ov[1]; /* every branch consumes at least one digit */
 	}
-	pcre2_match_data_free(md);
 	free(standin);
 	*out = tokens;
 	return n;
