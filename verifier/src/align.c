@@ -12,12 +12,15 @@
  * not change the shape of its row. */
 static void append_squeezed(struct buf *b, const char *s, size_t len)
 {
+	/* room for all of it at once: the squeezed text is never longer */
+	b->s = xgrow(b->s, &b->cap, b->len + len + 1, 1);
 	for (size_t i = 0; i < len; i++) {
 		bool space = s[i] == ' ' || s[i] == '\t';
 		if (space && b->len && b->s[b->len - 1] == ' ')
 			continue;
-		buf_putc(b, space ? ' ' : s[i]);
+		b->s[b->len++] = space ? ' ' : s[i];
 	}
+	b->s[b->len] = '\0';
 }
 
 /* The shape of a line: numbers replaced by '#', keeping a number that

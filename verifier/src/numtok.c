@@ -43,6 +43,7 @@
 static const char number_pattern_source[] =
 	/* ISO date, optionally with a time: none of its parts is a number,
 	 * even when letters are glued to it ("v2026-11-30", "2026-11-30T"). */
+	"(?= [-+\\x{2212}]?+ [0-9]{4}+ - | [0-9]{1,2}+ : )" /* what a date or a time starts with */
 	"(?<skip>"
 	"    (?<![0-9.]) [-+\\x{2212}]?"
 	"    [0-9]{4}+ - [0-9]{2}+ - [0-9]{2}+"

@@ -19,14 +19,15 @@ static void squeeze(struct buf *b, const char *s, size_t len)
 {
 	size_t a = 0, e = len;
 	str_trim(s, &a, &e);
+	/* room for all of it at once: the squeezed text is never longer */
+	b->s = xgrow(b->s, &b->cap, b->len + (e - a) + 1, 1);
 	for (size_t i = a; i < e; i++) {
 		bool blank = s[i] == ' ' || s[i] == '\t';
 		if (blank && b->len && b->s[b->len - 1] == ' ')
 			continue;
-		buf_putc(b, blank ? ' ' : s[i]);
+		b->s[b->len++] = blank ? ' ' : s[i];
 	}
-	buf_putc(b, '\0');
-	b->len--;
+	b->s[b->len] = '\0';
 }
 
 static bool is_letter(char c)

@@ -111,11 +111,13 @@ static void normalise_and_index(struct textfile *tf, char *raw, size_t n)
 	tf->not_utf8_at = utf8_first_invalid(raw, o);
 	tf->not_utf8 = tf->not_utf8_at < o;
 
-	size_t cap = 0;
-	tf->line_start = NULL;
+	/* the index sized for lines of about 32 bytes, grown only past that */
+	size_t cap = o / 32 + 8;
+	tf->line_start = xmalloc(cap * sizeof *tf->line_start);
 	tf->n_lines = 0;
 	for (size_t p = 0; p < o;) {
-		tf->line_start = xgrow(tf->line_start, &cap, tf->n_lines + 1, sizeof *tf->line_start);
+		if (tf->n_lines == cap)
+			tf->line_start = xgrow(tf->line_start, &cap, tf->n_lines + 1, sizeof *tf->line_start);
 		tf->line_start[tf->n_lines++] = p;
 		const char *nl = memchr(raw + p, '\n', o - p);
 		p = nl ? (size_t)(nl - raw) + 1 : o;
