@@ -29,6 +29,11 @@ static void add_line_from(struct bank *b, struct seen_lines *seen, const struct 
 	 * line): its tokens are the course cache's, each line tokenised once
 	 * and shared with place_find and with a page citing the lesson; a
 	 * file not in the cache (update loads its own) is scanned here */
+	size_t d = 0;
+	while (d < len && (unsigned char)(s[d] - '0') > 9)
+		d++;
+	if (d == len) /* no digit, no number (numtok_scan's own first test) */
+		return;
 	if (!strmap_add(&seen->map, s, len, line, &first) && course_evidence_tokens(ev, first, &shared, &n))
 		; /* the same text as line `first`: the same numbers at the same offsets */
 	else if (!course_evidence_tokens(ev, line, &shared, &n))
