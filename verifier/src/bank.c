@@ -161,17 +161,24 @@ void bank_ready(const struct bank *cb)
 /* Tracing needs the bank value to round to the page's, so it lies within
  * half a unit of the page's last digit: a cheap test on doubles that
  * spares the exact decimal comparison for all but a few candidates. */
-static bool could_trace(const struct num_token *page, const struct num_token *bank)
+/* Half a unit of page's last digit, the most a bank value that rounds
+ * to it can differ by (computed once a page number, not once an entry). */
+static double trace_half(const struct num_token *page)
 {
-	double half = 0.5 * pow(10, -(page->decimals > 300 ? 300 : page->decimals));
+	return 0.5 * pow(10, -(page->decimals > 300 ? 300 : page->decimals));
+}
+
+static bool could_trace(const struct num_token *page, double half, const struct num_token *bank)
+{
 	return fabs(bank->value - page->value) <= half * (1 + 1e-9) + 1e-12 * fabs(page->value);
 }
 
 const struct bank_entry *bank_find(const struct bank *b, const struct num_token *page)
 {
 	bank_ready(b);
+	double half = trace_half(page);
 	for (size_t i = 0; i < b->n; i++)
-		if (could_trace(page, &b->v[i].tok) && numtok_traces_to(page, &b->v[i].tok))
+		if (could_trace(page, half, &b->v[i].tok) && numtok_traces_to(page, &b->v[i].tok))
 			return &b->v[i];
 	return NULL;
 }

@@ -95,15 +95,14 @@ static bool parse_wanted(const char *raw, size_t raw_len, struct wanted *w, char
 		return false;
 	}
 	/* in a table cell the page writes the separator as "\|" */
-	struct buf unescaped = {0};
+	char *text = xmalloc(raw_len + 1);
+	size_t len = 0;
 	for (size_t i = 0; i < raw_len; i++)
 		if (!(raw[i] == '\\' && i + 1 < raw_len && raw[i + 1] == '|'))
-			buf_putc(&unescaped, raw[i]);
-	buf_putc(&unescaped, '\0');
-	const char *text = unescaped.s;
-	size_t len = unescaped.len - 1;
+			text[len++] = raw[i];
+	text[len] = '\0';
 	bool ok = parse_parts(text, len, w, err, errlen);
-	buf_free(&unescaped);
+	free(text);
 	return ok;
 }
 
