@@ -379,11 +379,23 @@ static char *valid_utf8_copy(const char *text, size_t len, size_t first_bad)
 	return copy;
 }
 
-static void push_token(struct num_token **arr, size_t *n, size_t *cap, const struct num_token *t)
+/* Tokens are gathered in the first SCAN_LOCAL on the stack and handed
+ * out as one malloc of the exact count: most lines hold a few numbers,
+ * and a growing array cost a realloc past the small-size caches. */
+#define SCAN_LOCAL 32
+static void push_token(struct num_token *local, struct num_token **arr, size_t *n, size_t *cap,
+		       const struct num_token *t)
 {
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
+	if (*n < SCAN_LOCAL) {
+		local[(*n)++] = *t;
+		return;
+	}
+	if (!*arr || *n == *cap) {
+		bool first = *arr == NULL;
+		*cap = first ? 2 * SCAN_LOCAL : *cap * 2;
 		*arr = checked(realloc(*arr, *cap * sizeof **arr));
+		if (first)
+			memcpy(*arr, local, SCAN_LOCAL * sizeof *local);
 	}
 	(*arr)[(*n)++] = *t;
 }
@@ -428,6 +440,7 @@ size_t numtok_scan(const char *text, size_t len, struct num_token **out)
 	pcre2_match_data *md = scan_md;
 	const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 
+	struct num_token local[SCAN_LOCAL];
 	struct num_token *tokens = NULL;
 	size_t n = 0, cap = 0;
 	size_t offset = 0;
@@ -447,10 +460,14 @@ size_t numtok_scan(const char *text, size_t len, struct num_token **out)
 			abort(); /* no input can exhaust this pattern's limits: a bug or no memory */
 		struct num_token t;
 		if (!group_matched(ov, groups.skip) && make_token(subject, ov, &groups, &t))
-			push_token(&tokens, &n, &cap, &t);
+			push_token(local, &tokens, &n, &cap, &t);
 		offset = ov[1]; /* every branch consumes at least one digit */
 	}
 	free(standin);
+	if (n && !tokens) { /* all of them on the stack */
+		tokens = checked(malloc(n * sizeof *tokens));
+		memcpy(tokens, local, n * sizeof *tokens);
+	}
 	*out = tokens;
 	return n;
 }

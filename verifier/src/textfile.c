@@ -97,7 +97,8 @@ static void normalise_and_index(struct textfile *tf, char *raw, size_t n)
 	}
 	if (!memchr(raw + i, '\r', n - i)) { /* LF already: nothing to rewrite but the BOM */
 		tf->has_nul = memchr(raw + i, '\0', n - i) != NULL;
-		memmove(raw, raw + i, n - i);
+		if (i) /* only a BOM moves the text */
+			memmove(raw, raw + i, n - i);
 		o = n - i;
 		i = n;
 	}
