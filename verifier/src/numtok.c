@@ -404,6 +404,21 @@ static void push_token(struct num_token *local, struct num_token **arr, size_t *
  * pattern reads one. */
 static size_t next_digit(const char *s, size_t from, size_t len)
 {
+	/* eight bytes at a time: a byte is a digit when its high nibble is 3
+	 * and its low one under 10, both tested in every byte of the word at
+	 * once without carries between bytes; the first such byte is then
+	 * found one by one (any byte order) */
+	const uint64_t ones7 = UINT64_C(0x7F7F7F7F7F7F7F7F), highs = UINT64_C(0x8080808080808080);
+	while (len - from >= 8) {
+		uint64_t w;
+		memcpy(&w, s + from, sizeof w);
+		uint64_t hi = (w & UINT64_C(0xF0F0F0F0F0F0F0F0)) ^ UINT64_C(0x3030303030303030);
+		uint64_t zero = ~(((hi & ones7) + ones7) | hi) & highs; /* bytes whose hi is 0 */
+		uint64_t lo_ok = ~((w & UINT64_C(0x0F0F0F0F0F0F0F0F)) + UINT64_C(0x7676767676767676)) & highs;
+		if (zero & lo_ok)
+			break;
+		from += 8;
+	}
 	while (from < len && (unsigned char)(s[from] - '0') > 9)
 		from++;
 	return from;
