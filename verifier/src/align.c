@@ -12,12 +12,15 @@
  * not change the shape of its row. */
 static void append_squeezed(struct buf *b, const char *s, size_t len)
 {
+	/* room for all of it at once: the squeezed text is never longer */
+	b->s = xgrow(b->s, &b->cap, b->len + len + 1, 1);
 	for (size_t i = 0; i < len; i++) {
 		bool space = s[i] == ' ' || s[i] == '\t';
 		if (space && b->len && b->s[b->len - 1] == ' ')
 			continue;
-		buf_putc(b, space ? ' ' : s[i]);
+		b->s[b->len++] = space ? ' ' : s[i];
 	}
+	b->s[b->len] = '\0';
 }
 
 /* The shape of a line: numbers replaced by '#', keeping a number that
@@ -183,6 +186,56 @@ static bool is_rule(const char *s, size_t len)
 	return dashes >= 3;
 }
 
+size_t align_header_line(const struct evidence *ev, size_t k)
+{
+	for (size_t r = k; r-- > 1;) {
+		size_t rl;
+		const char *rs = evidence_stdout(ev, r, &rl);
+		if (is_rule(rs, rl))
+			return r - 1;
+	}
+	return SIZE_MAX;
+}
+
+bool align_header_word(const struct evidence *ev, size_t header, const struct num_token *tok, const char **word,
+		       size_t *len)
+{
+	if (header == SIZE_MAX)
+		return false;
+	size_t hl;
+	const char *h = evidence_stdout(ev, header, &hl);
+	/* the header word whose span overlaps [tok->start, tok->end) */
+	for (size_t p = 0; p < hl;) {
+		while (p < hl && h[p] == ' ')
+			p++;
+		size_t q = p;
+		while (q < hl && h[q] != ' ')
+			q++;
+		/* words of one header cell are one space apart */
+		while (q + 1 < hl && h[q] == ' ' && h[q + 1] != ' ')
+			for (q++; q < hl && h[q] != ' '; q++)
+				;
+		if (q > p && p < tok->end && q > tok->start) {
+			*word = h + p;
+			*len = q - p;
+			return true;
+		}
+		p = q;
+	}
+	return false;
+}
+
+void align_column_name(const struct evidence *ev, size_t k, const struct num_token *tok, char *col, size_t col_len)
+{
+	/* the column: the header word over the number, above the nearest rule */
+	const char *w;
+	size_t wl;
+	if (align_header_word(ev, align_header_line(ev, k), tok, &w, &wl))
+		snprintf(col, col_len, "%.*s", (int)wl, w);
+	else
+		col[0] = '\0';
+}
+
 void align_place_names(const struct evidence *ev, size_t k, const struct num_token *tok, char *row, size_t row_len,
 		       char *col, size_t col_len)
 {
@@ -210,32 +263,5 @@ void align_place_names(const struct evidence *ev, size_t k, const struct num_tok
 	append_squeezed(&name, s + a, b - a);
 	snprintf(row, row_len, "%s", name.s ? name.s : "");
 	buf_free(&name);
-	col[0] = '\0';
-	/* the column: the header word over the number, above the nearest rule */
-	for (size_t r = k; r-- > 1;) {
-		size_t rl;
-		const char *rs = evidence_stdout(ev, r, &rl);
-		if (!is_rule(rs, rl))
-			continue;
-		size_t hl;
-		const char *h = evidence_stdout(ev, r - 1, &hl);
-		/* the header word whose span overlaps [tok->start, tok->end) */
-		for (size_t p = 0; p < hl;) {
-			while (p < hl && h[p] == ' ')
-				p++;
-			size_t q = p;
-			while (q < hl && h[q] != ' ')
-				q++;
-			/* words of one header cell are one space apart */
-			while (q + 1 < hl && h[q] == ' ' && h[q + 1] != ' ')
-				for (q++; q < hl && h[q] != ' '; q++)
-					;
-			if (q > p && p < tok->end && q > tok->start) {
-				snprintf(col, col_len, "%.*s", (int)(q - p), h + p);
-				return;
-			}
-			p = q;
-		}
-		return;
-	}
+	align_column_name(ev, k, tok, col, col_len);
 }

@@ -43,5 +43,15 @@ size_t align_token_index(const struct evidence *ev, size_t k, size_t col0);
  * strings when none can be found. */
 void align_place_names(const struct evidence *ev, size_t k, const struct num_token *tok, char *row, size_t row_len,
 		       char *col, size_t col_len);
+/* The column half of align_place_names alone (it needs no tokens). */
+void align_column_name(const struct evidence *ev, size_t k, const struct num_token *tok, char *col, size_t col_len);
+/* Its two steps, for a caller naming many numbers of one line: the stdout
+ * index of the header line over line k (the line above the nearest rule
+ * of dashes above k), or SIZE_MAX; and the header word over tok in that
+ * line, borrowed from the evidence (false when none, or header is
+ * SIZE_MAX).  The word is as written: its runs of blanks not squeezed. */
+size_t align_header_line(const struct evidence *ev, size_t k);
+bool align_header_word(const struct evidence *ev, size_t header, const struct num_token *tok, const char **word,
+		       size_t *len);
 
 #endif

@@ -6,19 +6,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strmap.h"
 #include "util.h"
 
-static void add_line_from(struct bank *b, const struct evfile *ev, const char *s, size_t len, size_t line,
-			  size_t stdout_index, const char *where)
+/* The lines of one evidence file already banked, by their text: the runs
+ * of a capture of several runs (a racecheck run beside the plain one)
+ * print most lines of the first run again, and a line's numbers depend on
+ * its text alone, so a line met again takes the tokens of its first
+ * occurrence instead of being tokenised again.  Keys borrow the evidence
+ * text. */
+struct seen_lines {
+	struct strmap map; /* line text -> file line */
+};
+
+static void add_line_from(struct bank *b, struct seen_lines *seen, const struct evfile *ev, const char *s, size_t len,
+			  size_t line, size_t stdout_index, const char *where)
 {
 	const struct num_token *shared;
 	struct num_token *toks = NULL;
-	size_t n;
+	size_t n, first;
 	/* s is always the whole file line `line` (a stream's line, a header
 	 * line): its tokens are the course cache's, each line tokenised once
 	 * and shared with place_find and with a page citing the lesson; a
 	 * file not in the cache (update loads its own) is scanned here */
-	if (!course_evidence_tokens(ev, line, &shared, &n))
+	size_t d = 0;
+	while (d < len && (unsigned char)(s[d] - '0') > 9)
+		d++;
+	if (d == len) /* no digit, no number (numtok_scan's own first test) */
+		return;
+	if (!strmap_add(&seen->map, s, len, line, &first) && course_evidence_tokens(ev, first, &shared, &n))
+		; /* the same text as line `first`: the same numbers at the same offsets */
+	else if (!course_evidence_tokens(ev, line, &shared, &n))
 		n = numtok_scan(s, len, &toks), shared = toks;
 	if (n)
 		b->v = xgrow(b->v, &b->cap, b->n + n, sizeof *b->v);
@@ -27,10 +45,10 @@ static void add_line_from(struct bank *b, const struct evfile *ev, const char *s
 	free(toks);
 }
 
-static void add_line(struct bank *b, const struct evfile *ev, const char *s, size_t len, size_t line,
-		     size_t stdout_index)
+static void add_line(struct bank *b, struct seen_lines *seen, const struct evfile *ev, const char *s, size_t len,
+		     size_t line, size_t stdout_index)
 {
-	add_line_from(b, ev, s, len, line, stdout_index, NULL);
+	add_line_from(b, seen, ev, s, len, line, stdout_index, NULL);
 }
 
 static const char *keep_where(struct bank *b, char *text)
@@ -68,7 +86,7 @@ static void add_commands(struct bank *b, const struct evfile *ev)
 }
 
 /* The first run's stderr, and both streams of every further run. */
-static void add_other_streams(struct bank *b, const struct evfile *ev)
+static void add_other_streams(struct bank *b, struct seen_lines *seen, const struct evfile *ev)
 {
 	const struct evidence *e = &ev->ev;
 	for (size_t r = 0; r < e->n_runs; r++) {
@@ -82,8 +100,8 @@ static void add_other_streams(struct bank *b, const struct evfile *ev)
 			for (size_t k = 0; k < n; k++) {
 				size_t len;
 				const char *s = evidence_run_line(e, run, err, k, &len);
-				add_line_from(b, ev, s, len, (err ? run->stderr_first : run->stdout_first) + k, SIZE_MAX,
-					      where);
+				add_line_from(b, seen, ev, s, len, (err ? run->stderr_first : run->stdout_first) + k,
+					      SIZE_MAX, where);
 			}
 		}
 	}
@@ -93,6 +111,7 @@ void bank_add_evidence(struct bank *b, const struct evfile *ev)
 {
 	if (!ev || ev->state != LOAD_OK)
 		return;
+	struct seen_lines seen = {0};
 	static const char *const header_keys[] = {"driver", "cuda", "compute-capability"};
 	for (size_t i = 0; i < ARRAY_LEN(header_keys); i++) {
 		size_t line;
@@ -104,17 +123,18 @@ void bank_add_evidence(struct bank *b, const struct evfile *ev)
 		 * as no number at all */
 		size_t len;
 		const char *text = textfile_line(&ev->ev.tf, line, &len);
-		add_line(b, ev, text, len, line, SIZE_MAX);
+		add_line(b, &seen, ev, text, len, line, SIZE_MAX);
 	}
 	for (size_t k = 0; k < ev->ev.n_stdout; k++) {
 		size_t len;
 		const char *s = evidence_stdout(&ev->ev, k, &len);
-		add_line(b, ev, s, len, ev->ev.stdout_first + k, k);
+		add_line(b, &seen, ev, s, len, ev->ev.stdout_first + k, k);
 	}
 	/* after the first run's stdout, so that a number found there too
 	 * still traces to stdout first */
-	add_other_streams(b, ev);
+	add_other_streams(b, &seen, ev);
 	add_commands(b, ev);
+	strmap_free(&seen.map);
 }
 
 void bank_defer_evidence(struct bank *b, const struct evfile *ev)
@@ -141,17 +161,24 @@ void bank_ready(const struct bank *cb)
 /* Tracing needs the bank value to round to the page's, so it lies within
  * half a unit of the page's last digit: a cheap test on doubles that
  * spares the exact decimal comparison for all but a few candidates. */
-static bool could_trace(const struct num_token *page, const struct num_token *bank)
+/* Half a unit of page's last digit, the most a bank value that rounds
+ * to it can differ by (computed once a page number, not once an entry). */
+static double trace_half(const struct num_token *page)
 {
-	double half = 0.5 * pow(10, -(page->decimals > 300 ? 300 : page->decimals));
+	return 0.5 * pow(10, -(page->decimals > 300 ? 300 : page->decimals));
+}
+
+static bool could_trace(const struct num_token *page, double half, const struct num_token *bank)
+{
 	return fabs(bank->value - page->value) <= half * (1 + 1e-9) + 1e-12 * fabs(page->value);
 }
 
 const struct bank_entry *bank_find(const struct bank *b, const struct num_token *page)
 {
 	bank_ready(b);
+	double half = trace_half(page);
 	for (size_t i = 0; i < b->n; i++)
-		if (could_trace(page, &b->v[i].tok) && numtok_traces_to(page, &b->v[i].tok))
+		if (could_trace(page, half, &b->v[i].tok) && numtok_traces_to(page, &b->v[i].tok))
 			return &b->v[i];
 	return NULL;
 }

@@ -173,9 +173,15 @@ static size_t seg_of(const struct claims_unit *u, const struct pnum *p, size_t *
 #define MAX_CANDS 16
 #define MAX_GROUP 32
 
-static bool could_trace(const struct num_token *page, const struct num_token *bank)
+/* Half a unit of page's last digit, the most a bank value that rounds
+ * to it can differ by (computed once a page number, not once an entry). */
+static double trace_half(const struct num_token *page)
 {
-	double half = 0.5 * pow(10, -(page->decimals > 300 ? 300 : page->decimals));
+	return 0.5 * pow(10, -(page->decimals > 300 ? 300 : page->decimals));
+}
+
+static bool could_trace(const struct num_token *page, double half, const struct num_token *bank)
+{
 	return fabs(bank->value - page->value) <= half * (1 + 1e-9) + 1e-12 * fabs(page->value);
 }
 
@@ -189,9 +195,10 @@ static size_t candidates(const struct bank *b, const struct num_token *p, const 
 {
 	size_t n = 0;
 	bank_ready(b);
+	double half = trace_half(p);
 	for (int other = 0; other <= 1 && n == 0; other++)
 		for (size_t i = 0; i < b->n; i++)
-			if ((b->v[i].where != NULL) == other && could_trace(p, &b->v[i].tok) &&
+			if ((b->v[i].where != NULL) == other && could_trace(p, half, &b->v[i].tok) &&
 			    numtok_traces_to(p, &b->v[i].tok)) {
 				if (n < MAX_CANDS)
 					out[n] = &b->v[i];
@@ -295,6 +302,13 @@ static bool anchor_of(const struct claims_unit *u, const struct pnum *p, struct 
 
 void claims_trace_unit(const struct claims_unit *u, const bool *want, struct claims_trace *out)
 {
+	/* nothing to trace, nothing to do: out stays as the caller zeroed it
+	 * (the anchors below are looked up quietly, only for a group) */
+	size_t wanted = 0;
+	for (size_t i = 0; i < u->n_nums; i++)
+		wanted += want[i];
+	if (!wanted)
+		return;
 	struct sentences st;
 	sentences_find(u, &st);
 	size_t *sid = xcalloc(u->n_nums + 1, sizeof *sid);
@@ -516,6 +530,8 @@ static void mismatch(const struct claims_unit *u, const struct pnum *p, const st
 
 static void traced_at(const struct claims_unit *u, const struct pnum *p, const struct place_hit *h, const char *how)
 {
+	if (!u->ctx->ledger)
+		return; /* only the ledger records a traced number */
 	char *num = prose_text(p);
 	struct diag_loc at = prose_loc(u->ctx, p, u->line);
 	size_t alen;
@@ -685,9 +701,13 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 			     "must be an evidence number, a whole number under 100 or a power of ten or two");
 		diag_end(d);
 	}
+	/* the comparisons as text for the false claim's error and the ledger,
+	 * the operands for the ledger only: verify without a ledger prints
+	 * neither for a true claim */
 	struct buf cmps = {0}, ops = {0};
-	describe_cmps(&r, arg, &cmps);
-	for (size_t i = 0; i < pe.n; i++) {
+	if (!r.truth || ctx->ledger)
+		describe_cmps(&r, arg, &cmps);
+	for (size_t i = 0; ctx->ledger && i < pe.n; i++) {
 		char where[512];
 		place_where(&pe.hits[i], where, sizeof where);
 		buf_printf(&ops, "%s%s%s%.*s%s = %.10g (%s)", i ? ", " : "", fn_name(pe.fns[i]), pe.fns[i] ? "(" : "",

@@ -204,7 +204,7 @@ struct verify_opts {
 	const struct cliopt_cmd *cmd; /* for messages */
 	struct check_opts check;
 	bool affected;
-	size_t jobs; /* -j: processes checking pages */
+	size_t jobs; /* -j: processes checking pages; 0: not given (parallel_default_jobs) */
 };
 
 enum { OPT_AS = 0x200, OPT_AFFECTED };
@@ -223,8 +223,9 @@ static const char verify_usage[] =
 	"  --as=published    check at published strictness (warnings are errors)\n"
 	"  --affected        the operands are changed files (pages, programs, evidence):\n"
 	"                    check the pages and programs they affect (pre-commit)\n"
-	"  -j, --jobs=N      check pages in N processes (default: the online cores;\n"
-	"                    at most 256); the output is that of -j 1, in the same order\n"
+	"  -j, --jobs=N      check pages in N processes (default: the online cores,\n"
+	"                    one for every 8 pages; at most 256); the output is that\n"
+	"                    of -j 1, in the same order\n"
 	"  --format=FORMAT   text (default), json, sarif, github or junit\n"
 	"  --output=FILE     write the report to FILE instead of standard output\n"
 	"  --root=DIR        the course (default: found from the current folder upward)\n"
@@ -463,6 +464,8 @@ static void verify_all(struct verify_work *w, size_t jobs)
 	for (size_t i = 0; i < n; i++)
 		work_add(w, ITEM_LISTED, names[i]);
 	free(names);
+	if (!jobs)
+		jobs = parallel_default_jobs(online_cores(), n);
 	if (jobs > 1) {
 		verify_all_at_once(w, jobs, n);
 		return;
@@ -560,7 +563,7 @@ static void verify_affected(char **files, int n, struct verify_work *w)
 
 int cli_verify(int argc, char **argv)
 {
-	struct verify_opts v = {.cmd = &verify_cmd, .jobs = online_cores()};
+	struct verify_opts v = {.cmd = &verify_cmd};
 	struct cliopt o;
 	int first = cliopt_parse(argc, argv, &verify_cmd, &o, verify_option, &v);
 	if (first < 0)
@@ -581,7 +584,7 @@ int cli_verify(int argc, char **argv)
 	} else {
 		verify_all(&w, v.jobs);
 	}
-	work_run(&w, v.jobs);
+	work_run(&w, v.jobs ? v.jobs : parallel_default_jobs(online_cores(), w.n));
 	free(w.v);
 	return finish(w.status, w.pages, w.programs);
 }

@@ -30,10 +30,20 @@
  * the number branch then relies on lookarounds to refuse glued digits.
  * Every quantifier over digits is possessive or atomic so a long run of
  * digits is read once, never backtracked into.
+ *
+ * Cheap guards go first: a lookahead for the one character a branch
+ * needs (a sign, the ":" of a time, the first letter of a unit, the "-"
+ * of a hyphen-joined word) before the Unicode lookbehinds and the list
+ * of units, so that the common number (digits, a blank, more text) fails
+ * them at once.  The guards are zero-width and only repeat what the
+ * branch after them requires: the matches and every group are the same
+ * (checked against the unguarded pattern on millions of random strings
+ * of digits, signs, separators, units and letters).
  */
 static const char number_pattern_source[] =
 	/* ISO date, optionally with a time: none of its parts is a number,
 	 * even when letters are glued to it ("v2026-11-30", "2026-11-30T"). */
+	"(?= [-+\\x{2212}]?+ [0-9]{4}+ - | [0-9]{1,2}+ : )" /* what a date or a time starts with */
 	"(?<skip>"
 	"    (?<![0-9.]) [-+\\x{2212}]?"
 	"    [0-9]{4}+ - [0-9]{2}+ - [0-9]{2}+"
@@ -41,14 +51,14 @@ static const char number_pattern_source[] =
 	"        (?: Z | [-+] [0-9]{2}+ (?: :? [0-9]{2}+ )? )? )?"
 	"    (?![0-9])"
 	/* Clock time 10:05, 10:05:12, 10:05:12.5. */
-	"  | (?<![\\w.:]) [0-9]{1,2}+ : [0-9]{2}+ (?: : [0-9]{2}+ (?: \\. [0-9]++ )? )? (?![\\w:])"
+	"  | (?= [0-9]{1,2}+ : ) (?<![\\w.:]) [0-9]{1,2}+ : [0-9]{2}+ (?: : [0-9]{2}+ (?: \\. [0-9]++ )? )? (?![\\w:])"
 	")"
 	"|"
 	/* A sign only where it cannot be a hyphen or a binary minus. */
-	"(?<sign> (?<=^|[\\s(]) [-+\\x{2212}] )?"
+	"(?<sign> (?=[-+\\x{2212}]) (?<=^|[\\s(]) [-+\\x{2212}] )?"
 	/* Not glued to a word, a decimal point or a digit group on the left. */
 	"(?<![\\w.]) (?<![0-9][,\\x{2009}\\x{202F}])"
-	"(?: (?<=[\\p{L}_]-) (?<hyphen_before>) )?"
+	"(?: (?<=-) (?<=[\\p{L}_]-) (?<hyphen_before>) )?"
 	"(?<digits>"
 	"    (?> [0-9]{1,3}+ (?<sep>[,\\x{2009}\\x{202F}]) [0-9]{3}+ (?: \\k<sep> [0-9]{3}+ )*+ (?![0-9])"
 	"      | [0-9]++ )"
@@ -62,8 +72,8 @@ static const char number_pattern_source[] =
 	"(?! [.,\\x{2009}\\x{202F}] [0-9] )"
 	"(?(<hyphen_before>)"
 	"    (?!\\w)"
-	"  | (?: (?<unit_attached> % | \\x{D7} | x (?!\\w) | (?&letter_unit) )"
-	"      | [\\x{20}\\x{A0}\\x{202F}] (?<unit_spaced> % | (?&letter_unit) )"
+	"  | (?: (?<unit_attached> (?=[%\\x{D7}xpnu\\x{B5}\\x{3BC}msKMGTB]) (?: % | \\x{D7} | x (?!\\w) | (?&letter_unit) ) )"
+	"      | [\\x{20}\\x{A0}\\x{202F}] (?<unit_spaced> (?=[%pnu\\x{B5}\\x{3BC}msKMGTB]) (?: % | (?&letter_unit) ) )"
 	"      | (?!\\w) (?: (?=-[\\p{L}_]) (?<hyphen_after>) )? )"
 	")"
 	/* A unit ending in a letter ends at a word boundary ("20 second" has
@@ -71,6 +81,7 @@ static const char number_pattern_source[] =
 	 * falls back to a shorter one ("5 MB/sec" is MB) even if the subroutine
 	 * call were atomic. */
 	"(?(DEFINE) (?<letter_unit>"
+	"    (?=[pnu\\x{B5}\\x{3BC}msKMGTB])"
 	"    (?: percent | ns | us | \\x{B5}s | \\x{3BC}s | ms | s"
 	"      | KiB | KB | MiB | MB/s | MB | GiB/s | GiB | GB/s | GB | TB/s | B ) (?!\\w) ) )";
 
@@ -90,6 +101,10 @@ struct number_pattern {
 static _Atomic(struct number_pattern *) number_pattern_cache;
 
 static struct pattern_groups find_groups(const pcre2_code *code);
+
+/* One match block per thread, made on first use and kept: every line of
+ * every file is scanned, and a block a call cost a malloc and a free. */
+static _Thread_local pcre2_match_data *scan_md;
 
 static void *checked(void *p)
 {
@@ -138,6 +153,8 @@ static const struct number_pattern *number_pattern(void)
 
 void numtok_release_patterns(void)
 {
+	pcre2_match_data_free(scan_md); /* the calling thread's */
+	scan_md = NULL;
 	struct number_pattern *np = atomic_exchange(&number_pattern_cache, NULL);
 	if (np)
 		pcre2_code_free(np->code);
@@ -362,11 +379,23 @@ static char *valid_utf8_copy(const char *text, size_t len, size_t first_bad)
 	return copy;
 }
 
-static void push_token(struct num_token **arr, size_t *n, size_t *cap, const struct num_token *t)
+/* Tokens are gathered in the first SCAN_LOCAL on the stack and handed
+ * out as one malloc of the exact count: most lines hold a few numbers,
+ * and a growing array cost a realloc past the small-size caches. */
+#define SCAN_LOCAL 32
+static void push_token(struct num_token *local, struct num_token **arr, size_t *n, size_t *cap,
+		       const struct num_token *t)
 {
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
+	if (*n < SCAN_LOCAL) {
+		local[(*n)++] = *t;
+		return;
+	}
+	if (!*arr || *n == *cap) {
+		bool first = *arr == NULL;
+		*cap = first ? 2 * SCAN_LOCAL : *cap * 2;
 		*arr = checked(realloc(*arr, *cap * sizeof **arr));
+		if (first)
+			memcpy(*arr, local, SCAN_LOCAL * sizeof *local);
 	}
 	(*arr)[(*n)++] = *t;
 }
@@ -375,9 +404,38 @@ static void push_token(struct num_token **arr, size_t *n, size_t *cap, const str
  * pattern reads one. */
 static size_t next_digit(const char *s, size_t from, size_t len)
 {
+	/* eight bytes at a time: a byte is a digit when its high nibble is 3
+	 * and its low one under 10, both tested in every byte of the word at
+	 * once without carries between bytes; the first such byte is then
+	 * found one by one (any byte order) */
+	const uint64_t ones7 = UINT64_C(0x7F7F7F7F7F7F7F7F), highs = UINT64_C(0x8080808080808080);
+	while (len - from >= 8) {
+		uint64_t w;
+		memcpy(&w, s + from, sizeof w);
+		uint64_t hi = (w & UINT64_C(0xF0F0F0F0F0F0F0F0)) ^ UINT64_C(0x3030303030303030);
+		uint64_t zero = ~(((hi & ones7) + ones7) | hi) & highs; /* bytes whose hi is 0 */
+		uint64_t lo_ok = ~((w & UINT64_C(0x0F0F0F0F0F0F0F0F)) + UINT64_C(0x7676767676767676)) & highs;
+		if (zero & lo_ok)
+			break;
+		from += 8;
+	}
 	while (from < len && (unsigned char)(s[from] - '0') > 9)
 		from++;
 	return from;
+}
+
+/* Where a match that reads the digit at `digit` can start, at or after
+ * offset: every branch of the pattern starts with an optional sign ("-",
+ * "+" or U+2212) and then a digit, so only the sign right before the
+ * digit, if any, can start one earlier (a sign that the pattern then
+ * refuses leaves the match to start at the digit, as before). */
+static size_t sign_before(const char *s, size_t offset, size_t digit)
+{
+	if (digit >= offset + 1 && (s[digit - 1] == '-' || s[digit - 1] == '+'))
+		return digit - 1;
+	if (digit >= offset + 3 && memcmp(s + digit - 3, MINUS_SIGN_UTF8, 3) == 0)
+		return digit - 3;
+	return digit;
 }
 
 size_t numtok_scan(const char *text, size_t len, struct num_token **out)
@@ -392,24 +450,24 @@ size_t numtok_scan(const char *text, size_t len, struct num_token **out)
 	const struct number_pattern *np = number_pattern();
 	pcre2_code *code = np->code;
 	const struct pattern_groups groups = np->groups;
-	pcre2_match_data *md = checked(pcre2_match_data_create_from_pattern(code, NULL));
+	if (!scan_md)
+		scan_md = checked(pcre2_match_data_create_from_pattern(code, NULL));
+	pcre2_match_data *md = scan_md;
 	const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 
+	struct num_token local[SCAN_LOCAL];
 	struct num_token *tokens = NULL;
 	size_t n = 0, cap = 0;
 	size_t offset = 0;
 	while (offset < len) {
 		/* A match starts at its first digit or at the sign just before
-		 * it (at most 3 bytes, U+2212): no match starts earlier than 3
-		 * bytes before the next digit, so the search starts there (on a
-		 * character boundary; the lookbehinds still see what precedes
-		 * it), the same leftmost match without trying every byte. */
+		 * it: the search starts there (the lookbehinds still see what
+		 * precedes it), the same leftmost match without trying the
+		 * bytes before it, none of which can start one. */
 		digit = next_digit(subject, offset, len);
 		if (digit == len)
 			break;
-		size_t from = digit >= offset + 3 ? digit - 3 : offset;
-		while (from > offset && ((unsigned char)subject[from] & 0xC0) == 0x80)
-			from--;
+		size_t from = sign_before(subject, offset, digit);
 		int rc = pcre2_match(code, (PCRE2_SPTR)subject, len, from, PCRE2_NO_UTF_CHECK, md, NULL);
 		if (rc == PCRE2_ERROR_NOMATCH)
 			break;
@@ -417,11 +475,14 @@ size_t numtok_scan(const char *text, size_t len, struct num_token **out)
 			abort(); /* no input can exhaust this pattern's limits: a bug or no memory */
 		struct num_token t;
 		if (!group_matched(ov, groups.skip) && make_token(subject, ov, &groups, &t))
-			push_token(&tokens, &n, &cap, &t);
+			push_token(local, &tokens, &n, &cap, &t);
 		offset = ov[1]; /* every branch consumes at least one digit */
 	}
-	pcre2_match_data_free(md);
 	free(standin);
+	if (n && !tokens) { /* all of them on the stack */
+		tokens = checked(malloc(n * sizeof *tokens));
+		memcpy(tokens, local, n * sizeof *tokens);
+	}
 	*out = tokens;
 	return n;
 }

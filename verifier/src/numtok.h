@@ -56,9 +56,11 @@
  * past len.  All offsets are byte offsets into that text.
  *
  * Threads: the compiled pattern is built on first use and shared (a C11
- * atomic publishes it, so concurrent first calls are safe); everything else
- * lives on the caller's side.  numtok_release_patterns() frees the shared
- * pattern for a leak-clean exit; call it only when no scan is running.
+ * atomic publishes it, so concurrent first calls are safe); each thread
+ * keeps its own PCRE2 match block (thread-local, made at its first scan);
+ * everything else lives on the caller's side.  numtok_release_patterns()
+ * frees the shared pattern and the calling thread's match block for a
+ * leak-clean exit; call it only when no scan is running.
  * Allocation failure aborts, so no function here returns NULL for lack of
  * memory.
  */

@@ -510,6 +510,8 @@ static size_t line_cells(const char *s, size_t len)
 {
 	size_t a = 0, b = len;
 	str_trim(s, &a, &b);
+	if (!memchr(s + a, '|', b - a))
+		return 1; /* most lines: no '|', one cell, without the byte loop */
 	size_t n = 1;
 	bool last_pipe = false;
 	for (size_t i = a; i < b; i++) {
@@ -630,12 +632,35 @@ struct seg_walk {
 	size_t limit;  /* end of the block in the raw text */
 };
 
+/* The first occurrence of lit in hay, as memmem gives it: the literal
+ * almost always starts within a few bytes of where the last one ended
+ * (past "**", "`", "["), so the first few places holding its first byte
+ * are tried directly; after 8 misses, memmem (bounded, whatever the
+ * page). */
+static const char *near_first(const char *hay, size_t n, const char *lit, size_t len)
+{
+	const char *p = hay, *end = hay + n;
+	for (int tries = 0; tries < 8 && (size_t)(end - p) >= len; tries++) {
+		p = memchr(p, lit[0], (size_t)(end - p) - len + 1);
+		if (!p)
+			return NULL;
+		if (memcmp(p, lit, len) == 0)
+			return p;
+		p++;
+	}
+	if ((size_t)(end - p) < len)
+		return NULL;
+	return memmem(p, (size_t)(end - p), lit, len);
+}
+
 static size_t find_raw(struct seg_walk *s, const char *lit, size_t len)
 {
 	const char *data = s->pg->tf->data;
 	if (len == 0 || s->cursor >= s->limit)
 		return SIZE_MAX;
-	const char *hit = memmem(data + s->cursor, s->limit - s->cursor, lit, len);
+	/* most literals start right at the cursor (text after text): the
+	 * first occurrence memmem would find, without its search */
+	const char *hit = near_first(data + s->cursor, s->limit - s->cursor, lit, len);
 	if (!hit)
 		return SIZE_MAX;
 	s->cursor = (size_t)(hit - data) + len;
@@ -663,7 +688,9 @@ static void raw_escaped_annot(struct seg_walk *s, struct seg *g)
 	buf_free(&esc);
 }
 
-static void push_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, size_t len)
+/* pre: lit's marker when the caller parsed it already (an annotation), or
+ * NULL. */
+static void push_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, size_t len, const struct marker *pre)
 {
 	s->v = xgrow(s->v, &s->cap, s->n + 1, sizeof *s->v);
 	struct seg *g = &s->v[s->n++];
@@ -674,7 +701,9 @@ static void push_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, si
 	g->raw_off = kind == SEG_BREAK ? SIZE_MAX : find_raw(s, lit, len);
 	if (kind == SEG_ANNOT && g->raw_off == SIZE_MAX && memchr(lit, '|', len))
 		raw_escaped_annot(s, g);
-	if (kind == SEG_ANNOT)
+	if (kind == SEG_ANNOT && pre && g->s == lit && g->len == len)
+		g->marker = *pre; /* the same text: parsing it again gives the same */
+	else if (kind == SEG_ANNOT)
 		marker_parse(g->s, g->len, &g->marker);
 }
 
@@ -690,7 +719,6 @@ size_t page_segments(const struct page *pg, cmark_node *node, struct seg **out)
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = cmark_iter_get_node(it);
 		cmark_node_type t = cmark_node_get_type(n);
-		const char *lit = cmark_node_get_literal(n);
 		if (ev == CMARK_EVENT_EXIT && (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE)) {
 			/* skip past the destination so its digits are never read */
 			const char *url = cmark_node_get_url(n);
@@ -700,23 +728,27 @@ size_t page_segments(const struct page *pg, cmark_node *node, struct seg **out)
 		}
 		if (ev != CMARK_EVENT_ENTER)
 			continue;
+		/* the literal only of the nodes that have one (each ask costs) */
+		const char *lit = t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE || t == CMARK_NODE_HTML_INLINE
+					  ? cmark_node_get_literal(n)
+					  : NULL;
 		switch (t) {
 		case CMARK_NODE_TEXT:
-			push_seg(&s, SEG_TEXT, lit, strlen(lit));
+			push_seg(&s, SEG_TEXT, lit, strlen(lit), NULL);
 			break;
 		case CMARK_NODE_CODE:
-			push_seg(&s, SEG_OPAQUE, lit, strlen(lit));
+			push_seg(&s, SEG_OPAQUE, lit, strlen(lit), NULL);
 			break;
 		case CMARK_NODE_HTML_INLINE: {
 			struct marker m;
 			marker_parse(lit, strlen(lit), &m);
 			bool annot = m.status == MARKER_OK && marker_is_inline(m.kind);
-			push_seg(&s, annot ? SEG_ANNOT : SEG_OPAQUE, lit, strlen(lit));
+			push_seg(&s, annot ? SEG_ANNOT : SEG_OPAQUE, lit, strlen(lit), &m);
 			break;
 		}
 		case CMARK_NODE_SOFTBREAK:
 		case CMARK_NODE_LINEBREAK:
-			push_seg(&s, SEG_BREAK, "\n", 1);
+			push_seg(&s, SEG_BREAK, "\n", 1, NULL);
 			break;
 		default:
 			break;

@@ -376,6 +376,13 @@ static void run_forwarded(struct parent *p)
 	diagwire_encoder_free(&enc);
 }
 
+size_t parallel_default_jobs(size_t cores, size_t n)
+{
+	size_t by_work = n / PARALLEL_MIN_PAGES_PER_WORKER;
+	size_t jobs = cores < by_work ? cores : by_work;
+	return jobs ? jobs : 1;
+}
+
 size_t parallel_run(const struct parallel_job *job, size_t jobs)
 {
 	if (jobs <= 1) {

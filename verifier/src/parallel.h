@@ -59,6 +59,17 @@ struct parallel_job {
 	size_t n_chunks;
 };
 
+/* The processes worth starting when the user named none (verify with no
+ * -j): every core, but one process for every PARALLEL_MIN_PAGES_PER_WORKER
+ * pages at most, and one alone below that.  Forking, each worker's cold
+ * start and the replay cost about as much as checking a few pages: a
+ * course of 10 lessons took 15 ms in one process and 21 ms in two on the
+ * development machine.  n is the pages (or operands) to check.  An
+ * explicit -j N is never changed: the jobs-test and the mutation test run
+ * -j 4 on small courses and must get four processes. */
+#define PARALLEL_MIN_PAGES_PER_WORKER 8
+size_t parallel_default_jobs(size_t cores, size_t n);
+
 /* Runs every item of job with up to jobs processes.  jobs 1: in this
  * process, one item after the other, exactly as a loop would.  More, where
  * there is one chunk only or no worker can be started: in this process

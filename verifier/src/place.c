@@ -19,14 +19,15 @@ static void squeeze(struct buf *b, const char *s, size_t len)
 {
 	size_t a = 0, e = len;
 	str_trim(s, &a, &e);
+	/* room for all of it at once: the squeezed text is never longer */
+	b->s = xgrow(b->s, &b->cap, b->len + (e - a) + 1, 1);
 	for (size_t i = a; i < e; i++) {
 		bool blank = s[i] == ' ' || s[i] == '\t';
 		if (blank && b->len && b->s[b->len - 1] == ' ')
 			continue;
-		buf_putc(b, blank ? ' ' : s[i]);
+		b->s[b->len++] = blank ? ' ' : s[i];
 	}
-	buf_putc(b, '\0');
-	b->len--;
+	b->s[b->len] = '\0';
 }
 
 static bool is_letter(char c)
@@ -94,15 +95,14 @@ static bool parse_wanted(const char *raw, size_t raw_len, struct wanted *w, char
 		return false;
 	}
 	/* in a table cell the page writes the separator as "\|" */
-	struct buf unescaped = {0};
+	char *text = xmalloc(raw_len + 1);
+	size_t len = 0;
 	for (size_t i = 0; i < raw_len; i++)
 		if (!(raw[i] == '\\' && i + 1 < raw_len && raw[i + 1] == '|'))
-			buf_putc(&unescaped, raw[i]);
-	buf_putc(&unescaped, '\0');
-	const char *text = unescaped.s;
-	size_t len = unescaped.len - 1;
+			text[len++] = raw[i];
+	text[len] = '\0';
 	bool ok = parse_parts(text, len, w, err, errlen);
-	buf_free(&unescaped);
+	free(text);
 	return ok;
 }
 
@@ -271,18 +271,46 @@ void place_release_memo(void)
 	memo_clear();
 }
 
-/* The hits of [ROW | COLUMN] on stdout line k (tokens t[0..nt)). */
+/* Whether s[0..len), squeezed as squeeze() does, is want (itself
+ * squeezed): compared in place, without the copy. */
+static bool squeezed_is(const char *s, size_t len, const char *want)
+{
+	size_t a = 0, e = len, w = 0;
+	str_trim(s, &a, &e);
+	for (size_t i = a; i < e; i++) {
+		bool blank = s[i] == ' ' || s[i] == '\t';
+		if (blank && i > a && (s[i - 1] == ' ' || s[i - 1] == '\t'))
+			continue;
+		if (want[w] != (blank ? ' ' : s[i]))
+			return false;
+		w++;
+	}
+	return want[w] == '\0';
+}
+
+/* The hits of [ROW | COLUMN] on stdout line k (tokens t[0..nt)): each
+ * number whose column name (align_column_name's, as written into its
+ * 256-byte buffer, squeezed) is column.  The header line is found once
+ * for the line, not once a number. */
 static void column_hits(const struct evfile *ev, size_t k, const struct num_token *t, size_t nt, const char *column,
 			struct place_hit *hits, size_t max, size_t *n)
 {
+	size_t header = align_header_line(&ev->ev, k);
+	if (header == SIZE_MAX || !column[0])
+		return;
 	for (size_t i = 0; i < nt; i++) {
-		char rn[256], cn[256];
-		align_place_names(&ev->ev, k, &t[i], rn, sizeof rn, cn, sizeof cn);
-		struct buf c = {0};
-		squeeze(&c, cn, strlen(cn));
-		if (c.len && strcmp(c.s, column) == 0)
+		const char *w;
+		size_t wl;
+		if (!align_header_word(&ev->ev, header, &t[i], &w, &wl))
+			continue;
+		/* the name as align_column_name gives it: at most 255 bytes, to a NUL */
+		const char *nul = memchr(w, '\0', wl);
+		if (nul)
+			wl = (size_t)(nul - w);
+		if (wl > 255)
+			wl = 255;
+		if (squeezed_is(w, wl, column))
 			add_hit(hits, max, n, (struct place_hit){ev, k, ev->ev.stdout_first + k, t[i]});
-		buf_free(&c);
 	}
 }
 

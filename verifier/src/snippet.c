@@ -147,45 +147,68 @@ static void collect_lines(const struct textfile *tf, struct snippet_set *set, co
 	free(before);
 }
 
+/* Line n, whose first non-blank bytes are "//": a marker, a near miss or
+ * neither. */
+static void scan_line(struct scan *s, const struct textfile *tf, size_t n, bool *is_marker)
+{
+	size_t len;
+	const char *line = textfile_line(tf, n, &len);
+	size_t lead = indent_col(line, len) - 1;
+	if (len - lead < 2 || line[lead] != '/' || line[lead + 1] != '/')
+		return;
+	/* and the head after the slashes and blanks starts with the
+	 * word: "snip" begins within its first 5 bytes (end snippet,
+	 * endsnippet, snippet, and each near miss) */
+	size_t h = lead;
+	while (h < len && line[h] == '/')
+		h++;
+	while (h < len && (line[h] == ' ' || line[h] == '\t'))
+		h++;
+	if (!mentions_snip(line + h, len - h < 8 ? len - h : 8))
+		return;
+	struct re_match g;
+	size_t col = indent_col(line, len);
+	if (re_search(&start_re, line, len, 0, &g)) {
+		is_marker[n] = true;
+		open_snippet(s, n, line + g.start[1], g.end[1] - g.start[1], col);
+	} else if (re_search(&end_re, line, len, 0, &g)) {
+		is_marker[n] = true;
+		bool named = re_group_set(&g, 1);
+		close_snippet(s, n, named ? line + g.start[1] : NULL, named ? g.end[1] - g.start[1] : 0, col);
+	} else if (near_miss(line, len)) {
+		is_marker[n] = true;
+		problem(s, D_SNIPPET_MISSPELT, n, col,
+			"snippet markers are spelled '// snippet: NAME' and '// end snippet' (or '// end snippet: NAME')",
+			"this comment looks like a snippet marker but is not one");
+	}
+}
+
 size_t snippet_scan(const struct textfile *tf, bool report, struct snippet_set *set)
 {
 	memset(set, 0, sizeof *set);
 	struct scan s = {.tf = tf, .report = report, .set = set};
 	bool *is_marker = xcalloc(tf->n_lines + 2, sizeof *is_marker);
-	for (size_t n = 1; n <= tf->n_lines; n++) {
-		size_t len;
-		const char *line = textfile_line(tf, n, &len);
-		/* cheap filter: every marker and near miss is a line that
-		 * starts (after blanks) with '//', as all three patterns are
-		 * anchored so; other lines skip them */
-		size_t lead = indent_col(line, len) - 1;
-		if (len - lead < 2 || line[lead] != '/' || line[lead + 1] != '/')
+	/* cheap filter: every marker and near miss is a line that starts
+	 * (after blanks) with '//', as all three patterns are anchored so.
+	 * Such lines are found by looking for "//" in the text, not by
+	 * reading every line's indentation: the first "//" of a line is its
+	 * start when only blanks come before it, and the line is done. */
+	const char *data = tf->data, *end = tf->data + tf->len;
+	size_t n = 1;
+	for (const char *p = data; tf->n_lines && (p = memchr(p, '/', (size_t)(end - p))) != NULL;) {
+		if (p + 1 == end || p[1] != '/') {
+			p++; /* a lone '/': a division, a path */
 			continue;
-		/* and the head after the slashes and blanks starts with the
-		 * word: "snip" begins within its first 5 bytes (end snippet,
-		 * endsnippet, snippet, and each near miss) */
-		size_t h = lead;
-		while (h < len && line[h] == '/')
-			h++;
-		while (h < len && (line[h] == ' ' || line[h] == '\t'))
-			h++;
-		if (!mentions_snip(line + h, len - h < 8 ? len - h : 8))
-			continue;
-		struct re_match g;
-		size_t col = indent_col(line, len);
-		if (re_search(&start_re, line, len, 0, &g)) {
-			is_marker[n] = true;
-			open_snippet(&s, n, line + g.start[1], g.end[1] - g.start[1], col);
-		} else if (re_search(&end_re, line, len, 0, &g)) {
-			is_marker[n] = true;
-			bool named = re_group_set(&g, 1);
-			close_snippet(&s, n, named ? line + g.start[1] : NULL, named ? g.end[1] - g.start[1] : 0, col);
-		} else if (near_miss(line, len)) {
-			is_marker[n] = true;
-			problem(&s, D_SNIPPET_MISSPELT, n, col,
-				"snippet markers are spelled '// snippet: NAME' and '// end snippet' (or '// end snippet: NAME')",
-				"this comment looks like a snippet marker but is not one");
 		}
+		size_t off = (size_t)(p - data);
+		while (n < tf->n_lines && tf->line_start[n] <= off)
+			n++;
+		bool leads = true;
+		for (size_t i = tf->line_start[n - 1]; i < off && leads; i++)
+			leads = data[i] == ' ' || data[i] == '\t';
+		if (leads)
+			scan_line(&s, tf, n, is_marker);
+		p = n < tf->n_lines ? data + tf->line_start[n] : end;
 	}
 	for (size_t i = 0; i < s.depth; i++) {
 		struct snippet *sn = &set->v[s.open[i]];

@@ -44,7 +44,15 @@ size_t utf8_first_invalid(const char *text, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)text;
 	for (size_t i = 0; i < len;) {
-		/* ASCII, the bulk of every course file, eight bytes at a time */
+		/* ASCII, the bulk of every course file, 32 bytes at a time,
+		 * then eight */
+		while (len - i >= 32) {
+			uint64_t w[4];
+			memcpy(w, s + i, sizeof w);
+			if ((w[0] | w[1] | w[2] | w[3]) & UINT64_C(0x8080808080808080))
+				break;
+			i += 32;
+		}
 		while (len - i >= 8) {
 			uint64_t w;
 			memcpy(&w, s + i, sizeof w);
@@ -89,7 +97,8 @@ static void normalise_and_index(struct textfile *tf, char *raw, size_t n)
 	}
 	if (!memchr(raw + i, '\r', n - i)) { /* LF already: nothing to rewrite but the BOM */
 		tf->has_nul = memchr(raw + i, '\0', n - i) != NULL;
-		memmove(raw, raw + i, n - i);
+		if (i) /* only a BOM moves the text */
+			memmove(raw, raw + i, n - i);
 		o = n - i;
 		i = n;
 	}
@@ -111,11 +120,13 @@ static void normalise_and_index(struct textfile *tf, char *raw, size_t n)
 	tf->not_utf8_at = utf8_first_invalid(raw, o);
 	tf->not_utf8 = tf->not_utf8_at < o;
 
-	size_t cap = 0;
-	tf->line_start = NULL;
+	/* the index sized for lines of about 32 bytes, grown only past that */
+	size_t cap = o / 32 + 8;
+	tf->line_start = xmalloc(cap * sizeof *tf->line_start);
 	tf->n_lines = 0;
 	for (size_t p = 0; p < o;) {
-		tf->line_start = xgrow(tf->line_start, &cap, tf->n_lines + 1, sizeof *tf->line_start);
+		if (tf->n_lines == cap)
+			tf->line_start = xgrow(tf->line_start, &cap, tf->n_lines + 1, sizeof *tf->line_start);
 		tf->line_start[tf->n_lines++] = p;
 		const char *nl = memchr(raw + p, '\n', o - p);
 		p = nl ? (size_t)(nl - raw) + 1 : o;
@@ -198,20 +209,6 @@ void textfile_free(struct textfile *tf)
 	free(tf->data);
 	free(tf->line_start);
 	memset(tf, 0, sizeof *tf);
-}
-
-const char *textfile_line(const struct textfile *tf, size_t n, size_t *len)
-{
-	if (n == 0 || n > tf->n_lines) {
-		*len = 0;
-		return "";
-	}
-	size_t start = tf->line_start[n - 1];
-	size_t end = n < tf->n_lines ? tf->line_start[n] - 1 : tf->len;
-	if (end > start && tf->data[end - 1] == '\n')
-		end--;
-	*len = end - start;
-	return tf->data + start;
 }
 
 size_t textfile_line_of(const struct textfile *tf, size_t off)

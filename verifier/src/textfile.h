@@ -58,7 +58,20 @@ size_t utf8_first_invalid(const char *text, size_t len);
 
 /* Line n (1-based) without its LF; *len receives its length.  Returns ""
  * with *len 0 for a line out of range. */
-const char *textfile_line(const struct textfile *tf, size_t n, size_t *len);
+static inline const char *textfile_line(const struct textfile *tf, size_t n, size_t *len)
+{
+	/* inline: every check reads its files a line at a time */
+	if (n == 0 || n > tf->n_lines) {
+		*len = 0;
+		return "";
+	}
+	size_t start = tf->line_start[n - 1];
+	size_t end = n < tf->n_lines ? tf->line_start[n] - 1 : tf->len;
+	if (end > start && tf->data[end - 1] == '\n')
+		end--;
+	*len = end - start;
+	return tf->data + start;
+}
 /* The 1-based line holding byte offset off. */
 size_t textfile_line_of(const struct textfile *tf, size_t off);
 /* A diag_loc for byte offset off with an underline of span bytes. */

@@ -820,9 +820,34 @@ static int release_patterns(void **state)
 	return 0;
 }
 
+/* A line of more numbers than numtok_scan gathers on its stack (32):
+ * every one comes back, in order, at its place. */
+static void test_many_numbers_on_one_line(void **state)
+{
+	(void)state;
+	char line[1024];
+	size_t len = 0, want_start[100];
+	for (int i = 0; i < 100; i++) {
+		want_start[i] = len;
+		len += (size_t)snprintf(line + len, sizeof line - len, "%d ", 1000 + i);
+	}
+	for (size_t n = 31; n <= 100; n += n < 34 ? 1 : 33) {
+		size_t cut = n < 100 ? want_start[n] : len; /* the first n numbers */
+		struct num_token *t;
+		size_t got = numtok_scan(line, cut, &t);
+		assert_int_equal(got, n);
+		for (size_t i = 0; i < n; i++) {
+			assert_true(t[i].value == 1000 + (double)i);
+			assert_int_equal(t[i].start, want_start[i]);
+		}
+		free(t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_many_numbers_on_one_line),
 		cmocka_unit_test(test_comma_separator),
 		cmocka_unit_test(test_thin_space_separator),
 		cmocka_unit_test(test_narrow_nbsp_separator),

@@ -191,9 +191,24 @@ static void a_killed_worker_is_an_error(void **state)
 	diag_release();
 }
 
+/* Without -j: one process below two workers' worth of pages, then one a
+ * PARALLEL_MIN_PAGES_PER_WORKER pages, never more than the cores. */
+static void default_jobs_follow_the_work(void **state)
+{
+	(void)state;
+	assert_int_equal(parallel_default_jobs(2, 0), 1);
+	assert_int_equal(parallel_default_jobs(2, 1), 1);
+	assert_int_equal(parallel_default_jobs(2, 2 * PARALLEL_MIN_PAGES_PER_WORKER - 1), 1);
+	assert_int_equal(parallel_default_jobs(2, 2 * PARALLEL_MIN_PAGES_PER_WORKER), 2);
+	assert_int_equal(parallel_default_jobs(2, 10000), 2);
+	assert_int_equal(parallel_default_jobs(16, 12 * PARALLEL_MIN_PAGES_PER_WORKER + 3), 12);
+	assert_int_equal(parallel_default_jobs(1, 10000), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(default_jobs_follow_the_work),
 		cmocka_unit_test(same_as_one_process),
 		cmocka_unit_test(more_workers_than_items),
 		cmocka_unit_test(a_killed_worker_is_an_error),

@@ -382,6 +382,32 @@ static void test_ordinary_comments_are_not_flagged(void **state)
 	release(&tf, &set);
 }
 
+/* Markers are found by their "//" (snippet_scan looks for the bytes, not
+ * at each line's indentation): slashes earlier on a line, a marker right
+ * after such a line, a tab before one and a last line without a newline
+ * are all read as the line-by-line rule reads them. */
+static void test_markers_among_other_slashes(void **state)
+{
+	(void)state;
+	const char *text = "int a = 4 / 2; // snippet: not_a_marker\n"   /* 1 */
+			   "/ // snippet: not_either\n"                   /* 2 */
+			   "x/y//z\n"                                     /* 3 */
+			   "\t// snippet: tabbed\n"                       /* 4 */
+			   "a / b\n"                                      /* 5 */
+			   "  //snippet: inner\n"                         /* 6 */
+			   "c\n"                                          /* 7 */
+			   "  // end snippet\n"                           /* 8 */
+			   "//end snippet";                               /* 9 */
+	struct textfile tf;
+	struct snippet_set set;
+	assert_int_equal(scan(text, true, &tf, &set), 0);
+	assert_int_equal(errors(), 0);
+	assert_int_equal(set.n, 2);
+	assert_snippet(&set, "tabbed", 4, 9, "5,7");
+	assert_snippet(&set, "inner", 6, 8, "7");
+	release(&tf, &set);
+}
+
 static void test_report_false_counts_silently(void **state)
 {
 	(void)state;
@@ -448,6 +474,7 @@ int main(void)
 		T(test_mismatched_end_name),
 		T(test_near_misses),
 		T(test_ordinary_comments_are_not_flagged),
+		T(test_markers_among_other_slashes),
 		T(test_report_false_counts_silently),
 	};
 	return cmocka_run_group_tests(tests, NULL, release_patterns);
