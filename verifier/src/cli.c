@@ -567,6 +567,7 @@ int cli_verify(int argc, char **argv)
 		return first == CLIOPT_DONE ? 0 : 2;
 	if (cli_begin(&verify_cmd, "verify", &o, true) != 0 || open_repo("verify", o.root) != 0)
 		return 2;
+	diag_set_run_policy((struct diag_policy){.strict = v.check.strict});
 	if (v.affected && first == argc) {
 		cliopt_usage_error(&verify_cmd, "--affected takes the changed files as operands");
 		return 2;
@@ -623,6 +624,7 @@ int cli_explain(int argc, char **argv)
 	}
 	if (cli_begin(&explain_cmd, "explain", &o, false) != 0 || open_repo("explain", o.root) != 0)
 		return 2;
+	diag_set_run_policy((struct diag_policy){.strict = v.check.strict});
 	int status = 0;
 	size_t pages = 0;
 	for (int i = first; i < argc; i++) {

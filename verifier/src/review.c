@@ -242,6 +242,7 @@ int cli_review(int argc, char **argv)
 	if (first < 0)
 		return first == CLIOPT_DONE ? 0 : 2;
 	cli_setup(&o);
+	diag_set_run_policy((struct diag_policy){.strict = true}); /* the gate, as each page's */
 	char *why;
 	if (repo_find(o.root, &why) != 0) {
 		fprintf(stderr, "coursecheck review: %s\n", why);

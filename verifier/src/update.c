@@ -966,7 +966,7 @@ static size_t traced_in(struct update *u, const struct evfile *ev)
 	struct bank b = {0};
 	bank_add_evidence(&b, ev);
 	size_t count = 0;
-	diag_mute(true); /* a dangling annotation is verify's to report */
+	u->ctx.to = DIAG_DROP; /* a dangling annotation is verify's to report */
 	for (size_t i = 0; i < u->ctx.pg.n_blocks; i++) {
 		const struct page_block *blk = &u->ctx.pg.blocks[i];
 		if (blk->kind == BK_TEXT) {
@@ -993,7 +993,7 @@ static size_t traced_in(struct update *u, const struct evfile *ev)
 			lines_free(&hay);
 		}
 	}
-	diag_mute(false);
+	u->ctx.to = DIAG_REPORT;
 	bank_free(&b);
 	return count;
 }
@@ -1063,10 +1063,9 @@ static bool load_page(struct update *u, const char *relpath)
 	if (textfile_report_encoding(&u->ctx.tf, "page"))
 		return false;
 	u->ctx.is_readme = pathkind_of(relpath) == PATHKIND_README;
-	diag_mute(true);
-	frontmatter_parse(&u->ctx.tf, !u->ctx.is_readme, &u->ctx.fm);
-	page_parse(&u->ctx.tf, u->ctx.fm.first_body_line, &u->ctx.pg);
-	diag_mute(false);
+	/* the page's own problems are verify's to report */
+	frontmatter_parse(&u->ctx.tf, !u->ctx.is_readme, DIAG_DROP, &u->ctx.fm);
+	page_parse(&u->ctx.tf, u->ctx.fm.first_body_line, DIAG_DROP, &u->ctx.pg);
 	if (u->ctx.pg.unread) {
 		/* text the parser did not read would be left as it is, silently
 		 * out of date: the page is not carried until it can be read */
