@@ -8,9 +8,9 @@
 #include "capture.h"
 #include "cli.h"
 #include "cli_quote.h"
+#include "cli_update.h"
 #include "cliopt.h"
 #include "review.h"
-#include "update.h"
 
 static const char usage[] =
 	"usage: coursecheck COMMAND [OPTION...] [ARGS]\n"
