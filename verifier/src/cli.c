@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@
  * its report goes.  Set up once by cli_begin, ended by cli_end. */
 static struct {
 	const char *name; /* "verify" */
+	const struct cliopt_cmd *cmd; /* for messages */
 	struct cliopt opt;
 	enum report_format format;
 	char *buffer; /* the report while it is written, when --output names a file */
@@ -49,6 +51,7 @@ void cli_setup(const struct cliopt *o)
 int cli_begin(const struct cliopt_cmd *cmd, const char *name, const struct cliopt *o, bool formats_all)
 {
 	run.name = name;
+	run.cmd = cmd;
 	run.opt = *o;
 	run.format = report_format_default();
 	if (o->format && report_format_parse(o->format, &run.format) != 0)
@@ -62,7 +65,7 @@ int cli_begin(const struct cliopt_cmd *cmd, const char *name, const struct cliop
 	if (o->output) {
 		run.out = open_memstream(&run.buffer, &run.buffer_len);
 		if (!run.out) {
-			fprintf(stderr, "coursecheck %s: %s\n", name, strerror(errno));
+			diag_command(D_OUTPUT_FAILED, cmd->name, "--output=%s: %s", o->output, strerror(errno));
 			return -1;
 		}
 	}
@@ -73,18 +76,27 @@ int cli_begin(const struct cliopt_cmd *cmd, const char *name, const struct cliop
 	return 0;
 }
 
-/* Opens the course: --root DIR (which must hold one), else the nearest
- * folder at or above the current one that does (repo_find).  A run that
- * finds no course checks nothing: it is refused, never a pass. */
-static int open_repo(const char *name, const char *root)
+/* A run that finds no course checks nothing: it is refused, never a
+ * pass. */
+int cli_open_course(const struct cliopt_cmd *cmd, const char *root)
 {
 	char *why;
 	if (repo_find(root, &why) != 0) {
-		fprintf(stderr, "coursecheck %s: %s\n", name, why);
+		diag_command(D_COURSE_NOT_FOUND, cmd->name, "%s", why);
 		free(why);
 		return -1;
 	}
 	return 0;
+}
+
+void cli_operand_unusable(const struct cliopt_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	diag_command(D_OPERAND_UNUSABLE, cmd->name, "%s", msg);
+	free(msg);
 }
 
 /* Whether path lies in the course's own folders (pages/, programs/,
@@ -115,8 +127,9 @@ static int write_output(void)
 	fclose(run.out);
 	run.out = NULL;
 	if (cli_in_course_folders(run.opt.output)) {
-		fprintf(stderr, "coursecheck %s: --output=%s: refused: a report is not written into pages/, programs/ or "
-				"evidence/\n", run.name, run.opt.output);
+		diag_command(D_OUTPUT_FAILED, run.cmd->name,
+			     "--output=%s: refused: a report is not written into pages/, programs/ or evidence/",
+			     run.opt.output);
 		free(run.buffer);
 		run.buffer = NULL;
 		return -1;
@@ -126,7 +139,7 @@ static int write_output(void)
 	char *why = NULL;
 	int rc = filewrite_replace(run.opt.output, run.opt.output, run.buffer, run.buffer_len, &why);
 	if (rc != 0) {
-		fprintf(stderr, "coursecheck %s: %s\n", run.name, why);
+		diag_command(D_OUTPUT_FAILED, run.cmd->name, "%s", why);
 		free(why);
 	}
 	free(run.buffer);
@@ -147,7 +160,7 @@ int cli_end(int floor, size_t pages, size_t programs)
 {
 	struct report_summary s = {pages, programs, cli_status(floor)};
 	if (report_finish(&s) != 0) {
-		fprintf(stderr, "coursecheck %s: cannot write the report: %s\n", run.name, strerror(errno));
+		diag_command(D_OUTPUT_FAILED, run.cmd->name, "cannot write the report: %s", strerror(errno));
 		s.status = 2;
 	}
 	if (run.opt.output && write_output() != 0)
@@ -565,7 +578,7 @@ int cli_verify(int argc, char **argv)
 	int first = cliopt_parse(argc, argv, &verify_cmd, &o, verify_option, &v);
 	if (first < 0)
 		return first == CLIOPT_DONE ? 0 : 2;
-	if (cli_begin(&verify_cmd, "verify", &o, true) != 0 || open_repo("verify", o.root) != 0)
+	if (cli_begin(&verify_cmd, "verify", &o, true) != 0 || cli_open_course(&verify_cmd, o.root) != 0)
 		return 2;
 	diag_set_run_policy((struct diag_policy){.strict = v.check.strict});
 	if (v.affected && first == argc) {
@@ -622,7 +635,7 @@ int cli_explain(int argc, char **argv)
 		cliopt_usage_error(&explain_cmd, "no PAGE given");
 		return 2;
 	}
-	if (cli_begin(&explain_cmd, "explain", &o, false) != 0 || open_repo("explain", o.root) != 0)
+	if (cli_begin(&explain_cmd, "explain", &o, false) != 0 || cli_open_course(&explain_cmd, o.root) != 0)
 		return 2;
 	diag_set_run_policy((struct diag_policy){.strict = v.check.strict});
 	int status = 0;
@@ -694,7 +707,7 @@ int cli_source_sha256(int argc, char **argv)
 		struct textfile tf;
 		const char *why;
 		if (textfile_read(argv[i], argv[i], &tf, &why) != 0) {
-			fprintf(stderr, "coursecheck source-sha256: %s: %s\n", argv[i], why);
+			cli_operand_unusable(&sha_cmd, "%s: %s", argv[i], why);
 			status = 2;
 			continue;
 		}

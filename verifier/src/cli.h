@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util.h"
+
 int cli_verify(int argc, char **argv);
 
 struct cliopt;
@@ -29,6 +31,13 @@ int cli_begin(const struct cliopt_cmd *cmd, const char *name, const struct cliop
  * writing the report failed. */
 int cli_end(int floor, size_t pages, size_t programs);
 void cli_setup_diag(void);
+/* Opens the course: --root DIR (which must hold one), else the nearest
+ * folder at or above the current one that does (repo_find).  Returns 0,
+ * or -1 after reporting course-not-found for cmd. */
+int cli_open_course(const struct cliopt_cmd *cmd, const char *root);
+/* Reports operand-unusable for cmd: a file or value on its command line
+ * that cannot be read or used (the caller exits 2). */
+void cli_operand_unusable(const struct cliopt_cmd *cmd, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void cli_release(void);
 /* Whether the file path would lie in the course's own folders (pages/,
  * programs/, evidence/): no report or review is written there. */

@@ -60,12 +60,8 @@ int cli_update(int argc, char **argv)
 	}
 	if (cli_begin(&update_cmd, "update", &o, false) != 0)
 		return 2;
-	char *why;
-	if (repo_find(o.root, &why) != 0) {
-		fprintf(stderr, "coursecheck update: %s\n", why);
-		free(why);
+	if (cli_open_course(&update_cmd, o.root) != 0)
 		return 2;
-	}
 	int status = 0;
 	size_t files = 0;
 	for (; i < argc; i++, files++) {

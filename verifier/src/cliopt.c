@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "util.h"
 
 /* The shared options' values sit above every character a command uses. */
@@ -30,11 +31,12 @@ int cliopt_usage_error(const struct cliopt_cmd *cmd, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "%s: ", cmd->name);
-	vfprintf(stderr, fmt, ap);
+	char *msg = xvasprintf(fmt, ap);
 	va_end(ap);
+	diag_command(D_USAGE, cmd->name, "%s", msg);
+	free(msg);
 	/* GNU style: the synopsis, and where the rest is */
-	fprintf(stderr, "\n%.*s\nTry '%s --help' for more information.\n", (int)strcspn(cmd->usage, "\n"), cmd->usage,
+	fprintf(stderr, "%.*s\nTry '%s --help' for more information.\n", (int)strcspn(cmd->usage, "\n"), cmd->usage,
 		cmd->name);
 	return -1;
 }

@@ -58,8 +58,9 @@ enum { CLIOPT_DONE = -1, CLIOPT_USAGE = -2 };
 int cliopt_parse(int argc, char **argv, const struct cliopt_cmd *cmd, struct cliopt *o, cliopt_own_fn *own,
 		 void *ctx);
 
-/* Prints "NAME: MESSAGE", the usage's first line (the synopsis) and
- * "Try 'NAME --help' for more information." on standard error; returns -1. */
+/* Reports "NAME: error: MESSAGE [usage]" (diag_command), then prints the
+ * usage's first line (the synopsis) and "Try 'NAME --help' for more
+ * information." on standard error; returns -1. */
 int cliopt_usage_error(const struct cliopt_cmd *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 2, 3)))

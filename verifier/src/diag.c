@@ -47,6 +47,7 @@ struct diag {
 	enum diag_kind kind;
 	bool hidden;  /* past the cap of its file: counted, never formatted */
 	bool dropped; /* DIAG_DROP: neither formatted nor counted */
+	bool command; /* the command's own (diag_command_begin): on stderr, whatever the sink */
 	struct buf text;  /* everything but the hint, already formatted */
 	char *hint;
 	/* the same as data, for a sink */
@@ -288,12 +289,16 @@ bool diag_quiet(void)
 	return reporter.file && reporter.file_shown >= DIAG_MAX_PER_FILE;
 }
 
-struct diag *diag_vbegin_to(enum diag_dest dest, enum diag_kind kind, struct diag_loc at, const char *fmt, va_list ap)
+static struct diag *begin(enum diag_dest dest, bool command, enum diag_kind kind, struct diag_loc at, const char *fmt,
+			  va_list ap) PRINTF_LIKE(5, 0);
+static struct diag *begin(enum diag_dest dest, bool command, enum diag_kind kind, struct diag_loc at, const char *fmt,
+			  va_list ap)
 {
 	struct diag *d = xcalloc(1, sizeof *d);
 	d->kind = kind;
+	d->command = command;
 	d->dropped = dest == DIAG_DROP;
-	d->hidden = !d->dropped && capped() && reporter.file_shown >= DIAG_MAX_PER_FILE;
+	d->hidden = !d->dropped && !command && capped() && reporter.file_shown >= DIAG_MAX_PER_FILE;
 	if (d->hidden || d->dropped)
 		return d;
 	enum diag_level level = diag_level_of(kind);
@@ -304,6 +309,29 @@ struct diag *diag_vbegin_to(enum diag_dest dest, enum diag_kind kind, struct dia
 	buf_printf(&d->text, "%s [%s]\n", d->message, kinds[kind].id);
 	put_caret(&d->text, at);
 	return d;
+}
+
+struct diag *diag_vbegin_to(enum diag_dest dest, enum diag_kind kind, struct diag_loc at, const char *fmt, va_list ap)
+{
+	return begin(dest, false, kind, at, fmt, ap);
+}
+
+struct diag *diag_command_begin(enum diag_kind kind, const char *command, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct diag *d = begin(DIAG_REPORT, true, kind, (struct diag_loc){.path = command}, fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+void diag_command(enum diag_kind kind, const char *command, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct diag *d = begin(DIAG_REPORT, true, kind, (struct diag_loc){.path = command}, fmt, ap);
+	va_end(ap);
+	diag_end(d);
 }
 
 struct diag *diag_vbegin(enum diag_kind kind, struct diag_loc at, const char *fmt, va_list ap)
@@ -433,9 +461,8 @@ static void emit_record(const struct diag *d, enum diag_level level, bool forwar
 }
 
 /* The text printer: the formatted diagnostic, then its hint. */
-static void print_text(const char *text, size_t len, const char *hint)
+static void print_text(FILE *out, const char *text, size_t len, const char *hint)
 {
-	FILE *out = reporter.out ? reporter.out : stderr;
 	fwrite(text, 1, len, out);
 	if (hint)
 		fprintf(out, "%shint:%s %s\n", paint(C_GREEN), paint(C_RESET), hint);
@@ -457,18 +484,20 @@ void diag_replay(const struct diag_record *r, bool hidden)
 		return;
 	}
 	size_t len = strlen(r->rendered), tail = r->hint ? strlen("hint: \n") + strlen(r->hint) : 0;
-	print_text(r->rendered, len >= tail ? len - tail : len, r->hint);
+	print_text(reporter.out ? reporter.out : stderr, r->rendered, len >= tail ? len - tail : len, r->hint);
 }
 
 void diag_end(struct diag *d)
 {
 	enum diag_level level = diag_level_of(d->kind);
-	if (!d->dropped && !reporter.forward) { /* a forwarded one is counted where it is replayed */
+	if (!d->dropped && (!reporter.forward || d->command)) { /* a forwarded one is counted where it is replayed */
 		reporter.count[level]++;
 		reporter.per_kind[d->kind]++;
 	}
 	if (d->dropped) {
 		/* nothing to print or send */
+	} else if (d->command) {
+		print_text(stderr, d->text.s, strlen(d->text.s), d->hint);
 	} else if (d->hidden) {
 		reporter.file_hidden++;
 		if (reporter.forward) {
@@ -481,7 +510,7 @@ void diag_end(struct diag *d)
 		if (reporter.forward || reporter.sink)
 			emit_record(d, level, reporter.forward != NULL);
 		else
-			print_text(d->text.s, strlen(d->text.s), d->hint);
+			print_text(reporter.out ? reporter.out : stderr, d->text.s, strlen(d->text.s), d->hint);
 	}
 	buf_free(&d->text);
 	buf_free(&d->free_text);

@@ -156,6 +156,15 @@ void diag_hint(struct diag *d, const char *fmt, ...) PRINTF_LIKE(2, 3);
 /* Prints, counts and frees the diagnostic. */
 void diag_end(struct diag *d);
 
+/* A problem of the command itself, not of a file: its command line, the
+ * course it runs in, where its output goes.  Printed at once on standard
+ * error as "COMMAND: error: message [id]" (command: "coursecheck verify"),
+ * whatever the sink or --output (a report that is never finished would
+ * lose it), counted, never capped or forwarded.  diag_hint and diag_end
+ * as for any other. */
+struct diag *diag_command_begin(enum diag_kind kind, const char *command, const char *fmt, ...) PRINTF_LIKE(3, 4);
+void diag_command(enum diag_kind kind, const char *command, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
 /* A one-shot diagnostic with no note or hint. */
 void diag_report(enum diag_kind kind, struct diag_loc at, const char *fmt, ...) PRINTF_LIKE(3, 4);
 void diag_report_to(enum diag_dest dest, enum diag_kind kind, struct diag_loc at, const char *fmt, ...)

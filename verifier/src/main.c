@@ -31,6 +31,9 @@ static const char usage[] =
 	"review --output=DIR.\n"
 	"Run 'coursecheck help COMMAND' for a command's options; man coursecheck.\n";
 
+/* For the usage errors of the command word itself (cliopt_usage_error). */
+static const struct cliopt_cmd top_cmd = {"coursecheck", usage, "", NULL, 0};
+
 static const struct {
 	const char *name;
 	int (*run)(int, char **);
@@ -63,7 +66,7 @@ static int help(int argc, char **argv)
 	}
 	int (*run)(int, char **) = command_named(argv[1]);
 	if (!run) {
-		fprintf(stderr, "coursecheck help: unknown command '%s'\n%s", argv[1], usage);
+		cliopt_usage_error(&top_cmd, "unknown command '%s'", argv[1]);
 		return 2;
 	}
 	char *args[] = {argv[1], (char *)"--help", NULL};
@@ -89,7 +92,7 @@ static int dispatch(int argc, char **argv)
 	int (*run)(int, char **) = command_named(argv[1]);
 	if (run)
 		return run(argc - 1, argv + 1);
-	fprintf(stderr, "coursecheck: unknown command '%s'\n%s", argv[1], usage);
+	cliopt_usage_error(&top_cmd, "unknown command '%s'", argv[1]);
 	return 2;
 }
 

@@ -243,12 +243,8 @@ int cli_review(int argc, char **argv)
 		return first == CLIOPT_DONE ? 0 : 2;
 	cli_setup(&o);
 	diag_set_run_policy((struct diag_policy){.strict = true}); /* the gate, as each page's */
-	char *why;
-	if (repo_find(o.root, &why) != 0) {
-		fprintf(stderr, "coursecheck review: %s\n", why);
-		free(why);
+	if (cli_open_course(&review_cmd, o.root) != 0)
 		return 2;
-	}
 	if (make_folder(out) != 0) {
 		cli_release();
 		return 2;

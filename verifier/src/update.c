@@ -862,7 +862,7 @@ static int write_atomically(const char *relpath, const char *text, size_t len)
 	char *why = NULL;
 	int rc = filewrite_replace_repo(relpath, text, len, &why);
 	if (rc != 0) {
-		fprintf(stderr, "coursecheck update: %s\n", why);
+		diag_report(D_UPDATE_WRITE, (struct diag_loc){.path = relpath}, "not written: %s", why);
 		free(why);
 	}
 	return rc;
