@@ -24,55 +24,43 @@
 #include "report.h"
 #include "util.h"
 
-/* What one run of a command was asked for: the shared options and where
- * its report goes.  Set up once by cli_begin, ended by cli_end. */
-static struct {
-	const char *name; /* "verify" */
-	const struct cliopt_cmd *cmd; /* for messages */
-	struct cliopt opt;
-	enum report_format format;
-	char *buffer; /* the report while it is written, when --output names a file */
-	size_t buffer_len;
-	FILE *out;
-} run;
-
-void cli_setup_diag(void)
+void cli_setup_diag(const struct cliopt *o, bool text)
 {
-	diag_init(stderr, cliopt_use_color(run.opt.color, STDERR_FILENO) && run.format == REPORT_TEXT);
+	diag_init(stderr, cliopt_use_color(o->color, STDERR_FILENO) && text);
 }
 
 void cli_setup(const struct cliopt *o)
 {
-	run.opt = *o;
-	run.format = REPORT_TEXT;
-	cli_setup_diag();
+	cli_setup_diag(o, true);
 }
 
-int cli_begin(const struct cliopt_cmd *cmd, const char *name, const struct cliopt *o, bool formats_all)
+int cli_begin(struct cli_run *run, const struct cliopt_cmd *cmd, const char *name, const struct cliopt *o,
+	      bool formats_all)
 {
-	run.name = name;
-	run.cmd = cmd;
-	run.opt = *o;
-	run.format = report_format_default();
-	if (o->format && report_format_parse(o->format, &run.format) != 0)
+	*run = (struct cli_run){0};
+	run->name = name;
+	run->cmd = cmd;
+	run->opt = *o;
+	run->format = report_format_default();
+	if (o->format && report_format_parse(o->format, &run->format) != 0)
 		return cliopt_usage_error(cmd, "--format takes text, json, sarif, github or junit, not '%s'", o->format);
-	if (!formats_all && run.format != REPORT_TEXT && run.format != REPORT_JSON) {
+	if (!formats_all && run->format != REPORT_TEXT && run->format != REPORT_JSON) {
 		if (o->format)
 			return cliopt_usage_error(cmd, "--format takes text or json, not '%s'", o->format);
-		run.format = REPORT_TEXT; /* GitHub's default is for verify */
+		run->format = REPORT_TEXT; /* GitHub's default is for verify */
 	}
-	run.out = stdout;
+	run->out = stdout;
 	if (o->output) {
-		run.out = open_memstream(&run.buffer, &run.buffer_len);
-		if (!run.out) {
+		run->out = open_memstream(&run->buffer, &run->buffer_len);
+		if (!run->out) {
 			diag_command(D_OUTPUT_FAILED, cmd->name, "--output=%s: %s", o->output, strerror(errno));
 			return -1;
 		}
 	}
-	cli_setup_diag();
-	if (run.format == REPORT_TEXT && o->output)
-		diag_init(run.out, false);
-	report_start(run.format, run.out, name);
+	cli_setup_diag(o, run->format == REPORT_TEXT);
+	if (run->format == REPORT_TEXT && o->output)
+		diag_init(run->out, false);
+	report_start(run->format, run->out, name);
 	return 0;
 }
 
@@ -122,28 +110,28 @@ bool cli_in_course_folders(const char *path)
 }
 
 /* Writes the report kept in memory to --output's file. */
-static int write_output(void)
+static int write_output(struct cli_run *run)
 {
-	fclose(run.out);
-	run.out = NULL;
-	if (cli_in_course_folders(run.opt.output)) {
-		diag_command(D_OUTPUT_FAILED, run.cmd->name,
+	fclose(run->out);
+	run->out = NULL;
+	if (cli_in_course_folders(run->opt.output)) {
+		diag_command(D_OUTPUT_FAILED, run->cmd->name,
 			     "--output=%s: refused: a report is not written into pages/, programs/ or evidence/",
-			     run.opt.output);
-		free(run.buffer);
-		run.buffer = NULL;
+			     run->opt.output);
+		free(run->buffer);
+		run->buffer = NULL;
 		return -1;
 	}
 	/* through the one atomic writer: a reader of the report (a CI step, an
 	 * editor) never sees half of it, and a report file keeps its mode */
 	char *why = NULL;
-	int rc = filewrite_replace(run.opt.output, run.opt.output, run.buffer, run.buffer_len, &why);
+	int rc = filewrite_replace(run->opt.output, run->opt.output, run->buffer, run->buffer_len, &why);
 	if (rc != 0) {
-		diag_command(D_OUTPUT_FAILED, run.cmd->name, "%s", why);
+		diag_command(D_OUTPUT_FAILED, run->cmd->name, "%s", why);
 		free(why);
 	}
-	free(run.buffer);
-	run.buffer = NULL;
+	free(run->buffer);
+	run->buffer = NULL;
 	return rc;
 }
 
@@ -156,14 +144,14 @@ static int cli_status(int floor)
 	return floor > status ? floor : status;
 }
 
-int cli_end(int floor, size_t pages, size_t programs)
+int cli_end(struct cli_run *run, int floor, size_t pages, size_t programs)
 {
 	struct report_summary s = {pages, programs, cli_status(floor)};
 	if (report_finish(&s) != 0) {
-		diag_command(D_OUTPUT_FAILED, run.cmd->name, "cannot write the report: %s", strerror(errno));
+		diag_command(D_OUTPUT_FAILED, run->cmd->name, "cannot write the report: %s", strerror(errno));
 		s.status = 2;
 	}
-	if (run.opt.output && write_output() != 0)
+	if (run->opt.output && write_output(run) != 0)
 		s.status = 2;
 	return s.status;
 }
@@ -198,15 +186,15 @@ void cli_release(void)
 }
 
 /* The summary line on standard error (not under -q), then the report. */
-static int finish(int floor, size_t pages, size_t programs)
+static int finish(struct cli_run *run, int floor, size_t pages, size_t programs)
 {
 	size_t errors = diag_count(DIAG_ERROR), warnings = diag_count(DIAG_WARNING);
-	if (!run.opt.quiet)
+	if (!run->opt.quiet)
 		fprintf(stderr, "coursecheck %s: %zu page%s, %zu program%s, %zu check%s: %zu error%s, %zu warning%s\n",
-			run.name, pages, pages == 1 ? "" : "s", programs, programs == 1 ? "" : "s", diag_checks(),
+			run->name, pages, pages == 1 ? "" : "s", programs, programs == 1 ? "" : "s", diag_checks(),
 			diag_checks() == 1 ? "" : "s", errors, errors == 1 ? "" : "s", warnings,
 			warnings == 1 ? "" : "s");
-	int status = cli_end(floor, pages, programs);
+	int status = cli_end(run, floor, pages, programs);
 	cli_release();
 	return status;
 }
@@ -316,6 +304,7 @@ struct verify_work {
 	 * lessons after them in the same range (parallel.h) */
 	size_t *order, *chunk, n_chunks;
 	const struct check_opts *opts;
+	bool quiet; /* -q: no line for a changed file that affects nothing */
 	size_t pages, programs;
 	int status;
 };
@@ -551,7 +540,7 @@ static void verify_affected(char **files, int n, struct verify_work *w)
 				/* one the course does not list is checked too: it says why */
 				work_add(w, ITEM_OPERAND, xstrdup(rel));
 			}
-		} else if (!run.opt.quiet) {
+		} else if (!w->quiet) {
 			work_add(w, ITEM_SAY, xasprintf("coursecheck verify: %s: affects no page or program\n", rel));
 		}
 		free(rel);
@@ -578,7 +567,8 @@ int cli_verify(int argc, char **argv)
 	int first = cliopt_parse(argc, argv, &verify_cmd, &o, verify_option, &v);
 	if (first < 0)
 		return first == CLIOPT_DONE ? 0 : 2;
-	if (cli_begin(&verify_cmd, "verify", &o, true) != 0 || cli_open_course(&verify_cmd, o.root) != 0)
+	struct cli_run run;
+	if (cli_begin(&run, &verify_cmd, "verify", &o, true) != 0 || cli_open_course(&verify_cmd, o.root) != 0)
 		return 2;
 	diag_set_run_policy((struct diag_policy){.strict = v.check.strict});
 	if (v.affected && first == argc) {
@@ -586,7 +576,7 @@ int cli_verify(int argc, char **argv)
 		return 2;
 	}
 	/* the work is listed first (the course read once, here), then checked */
-	struct verify_work w = {.opts = &v.check};
+	struct verify_work w = {.opts = &v.check, .quiet = o.quiet};
 	if (v.affected) {
 		verify_affected(argv + first, argc - first, &w);
 	} else if (first < argc) {
@@ -597,7 +587,7 @@ int cli_verify(int argc, char **argv)
 	}
 	work_run(&w, v.jobs);
 	free(w.v);
-	return finish(w.status, w.pages, w.programs);
+	return finish(&run, w.status, w.pages, w.programs);
 }
 
 /* ---- explain ---- */
@@ -635,7 +625,8 @@ int cli_explain(int argc, char **argv)
 		cliopt_usage_error(&explain_cmd, "no PAGE given");
 		return 2;
 	}
-	if (cli_begin(&explain_cmd, "explain", &o, false) != 0 || cli_open_course(&explain_cmd, o.root) != 0)
+	struct cli_run run;
+	if (cli_begin(&run, &explain_cmd, "explain", &o, false) != 0 || cli_open_course(&explain_cmd, o.root) != 0)
 		return 2;
 	diag_set_run_policy((struct diag_policy){.strict = v.check.strict});
 	int status = 0;
@@ -656,7 +647,7 @@ int cli_explain(int argc, char **argv)
 		free(rel);
 	}
 	fflush(run.out);
-	return finish(status, pages, 0);
+	return finish(&run, status, pages, 0);
 }
 
 /* ---- ids, source-sha256 ---- */

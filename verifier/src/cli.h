@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cliopt.h"
+#include "report.h"
 #include "util.h"
 
 int cli_verify(int argc, char **argv);
@@ -21,16 +23,31 @@ struct cliopt;
  * --color and the environment say (cliopt_use_color); and the release of
  * everything the run cached, at exit, so leak checkers stay quiet. */
 void cli_setup(const struct cliopt *o);
+/* The same for a command whose output is text (text) or a report read by
+ * a program (no colour then). */
+void cli_setup_diag(const struct cliopt *o, bool text);
 struct cliopt_cmd;
-/* For a command with a report (--format, --output): sets up the report
- * and the diagnostics for what cliopt_parse found; formats_all: every
- * format, else text and json only.  Returns 0, or -1 after a message. */
-int cli_begin(const struct cliopt_cmd *cmd, const char *name, const struct cliopt *o, bool formats_all);
-/* Renders the report, writes --output, and returns the exit status by the
- * one rule: at least floor, at least 1 when an error was reported, 2 when
- * writing the report failed. */
-int cli_end(int floor, size_t pages, size_t programs);
-void cli_setup_diag(void);
+
+/* One run of a command with a report (--format, --output): the caller's,
+ * on its stack, filled by cli_begin and ended by cli_end. */
+struct cli_run {
+	const char *name;             /* "verify", for the report */
+	const struct cliopt_cmd *cmd; /* for messages */
+	struct cliopt opt;
+	enum report_format format;
+	FILE *out;                    /* the report's stream: stdout, or buffer's */
+	char *buffer;                 /* owned: the report while it is written, when --output names a file */
+	size_t buffer_len;
+};
+/* Sets up the report and the diagnostics for what cliopt_parse found;
+ * formats_all: every format, else text and json only.  Returns 0, or -1
+ * after a message. */
+int cli_begin(struct cli_run *run, const struct cliopt_cmd *cmd, const char *name, const struct cliopt *o,
+	      bool formats_all);
+/* Renders the report, writes --output, frees what run owns, and returns
+ * the exit status by the one rule: at least floor, at least 1 when an
+ * error was reported, 2 when writing the report failed. */
+int cli_end(struct cli_run *run, int floor, size_t pages, size_t programs);
 /* Opens the course: --root DIR (which must hold one), else the nearest
  * folder at or above the current one that does (repo_find).  Returns 0,
  * or -1 after reporting course-not-found for cmd. */

@@ -58,7 +58,8 @@ int cli_update(int argc, char **argv)
 		cliopt_usage_error(&update_cmd, "no FILE given");
 		return 2;
 	}
-	if (cli_begin(&update_cmd, "update", &o, false) != 0)
+	struct cli_run run;
+	if (cli_begin(&run, &update_cmd, "update", &o, false) != 0)
 		return 2;
 	if (cli_open_course(&update_cmd, o.root) != 0)
 		return 2;
@@ -71,7 +72,7 @@ int cli_update(int argc, char **argv)
 		if (rc > status)
 			status = rc;
 	}
-	status = cli_end(status, files, 0);
+	status = cli_end(&run, status, files, 0);
 	cli_release();
 	return status;
 }

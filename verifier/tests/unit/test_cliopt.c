@@ -150,7 +150,7 @@ static void test_missing_value(void **state)
 	struct own w;
 	char *out, *err;
 	assert_int_equal(parse(&o, &w, &out, &err, "test", "--value", NULL), CLIOPT_USAGE);
-	assert_string_equal(err, "coursecheck test: option '--value' requires an argument\n"
+	assert_string_equal(err, "coursecheck test: error: option '--value' requires an argument [usage]\n"
 				 "usage: coursecheck test [OPTION...]\n"
 				 "Try 'coursecheck test --help' for more information.\n");
 	free(out);
