@@ -60,8 +60,22 @@ int cli_begin(struct cli_run *run, const struct cliopt_cmd *cmd, const char *nam
 	cli_setup_diag(o, run->format == REPORT_TEXT);
 	if (run->format == REPORT_TEXT && o->output)
 		diag_init(run->out, false);
-	report_start(run->format, run->out, name);
+	run->report = report_start(run->format, run->out, name);
 	return 0;
+}
+
+int cli_abandon(struct cli_run *run)
+{
+	report_discard(run->report);
+	run->report = NULL;
+	cli_setup_diag(&run->opt, run->format == REPORT_TEXT); /* off --output's stream, if it was on it */
+	if (run->opt.output && run->out) {
+		fclose(run->out);
+		free(run->buffer);
+		run->buffer = NULL;
+	}
+	run->out = NULL;
+	return 2;
 }
 
 /* A run that finds no course checks nothing: it is refused, never a
@@ -147,7 +161,7 @@ static int cli_status(int floor)
 int cli_end(struct cli_run *run, int floor, size_t pages, size_t programs)
 {
 	struct report_summary s = {pages, programs, cli_status(floor)};
-	if (report_finish(&s) != 0) {
+	if (report_finish(run->report, &s) != 0) {
 		diag_command(D_OUTPUT_FAILED, run->cmd->name, "cannot write the report: %s", strerror(errno));
 		s.status = 2;
 	}
@@ -271,11 +285,11 @@ static int verify_option(int ch, const char *arg, void *ctx)
 }
 
 /* Checks one page (or program README), bracketed for the report. */
-static int verify_page(const char *rel, const struct check_opts *opts, struct ledger *lg)
+static int verify_page(struct report *report, const char *rel, const struct check_opts *opts, struct ledger *lg)
 {
-	report_file_begin(rel);
+	report_file_begin(report, rel);
 	int rc = check_page(rel, opts, lg);
-	report_file_end();
+	report_file_end(report);
 	return rc;
 }
 
@@ -304,6 +318,7 @@ struct verify_work {
 	 * lessons after them in the same range (parallel.h) */
 	size_t *order, *chunk, n_chunks;
 	const struct check_opts *opts;
+	struct report *report;  /* borrowed: the command's, for each item's file bracket */
 	bool quiet; /* -q: no line for a changed file that affects nothing */
 	size_t pages, programs;
 	int status;
@@ -346,7 +361,7 @@ static void item_begin(size_t i, void *ctx)
 	if (it->kind == ITEM_SAY)
 		fprintf(stderr, "%s", it->name);
 	else if (it->kind != ITEM_LIST)
-		report_file_begin(item_name(i, ctx));
+		report_file_begin(((struct verify_work *)ctx)->report, item_name(i, ctx));
 }
 
 static void item_end(size_t i, int rc, void *ctx)
@@ -372,7 +387,7 @@ static void item_end(size_t i, int rc, void *ctx)
 		w->programs++;
 		break;
 	}
-	report_file_end();
+	report_file_end(w->report);
 }
 
 static void verify_lesson(struct verify_work *w, const char *lesson)
@@ -568,15 +583,17 @@ int cli_verify(int argc, char **argv)
 	if (first < 0)
 		return first == CLIOPT_DONE ? 0 : 2;
 	struct cli_run run;
-	if (cli_begin(&run, &verify_cmd, "verify", &o, true) != 0 || cli_open_course(&verify_cmd, o.root) != 0)
+	if (cli_begin(&run, &verify_cmd, "verify", &o, true) != 0)
 		return 2;
+	if (cli_open_course(&verify_cmd, o.root) != 0)
+		return cli_abandon(&run);
 	diag_set_run_policy((struct diag_policy){.strict = v.check.strict});
 	if (v.affected && first == argc) {
 		cliopt_usage_error(&verify_cmd, "--affected takes the changed files as operands");
-		return 2;
+		return cli_abandon(&run);
 	}
 	/* the work is listed first (the course read once, here), then checked */
-	struct verify_work w = {.opts = &v.check, .quiet = o.quiet};
+	struct verify_work w = {.opts = &v.check, .report = run.report, .quiet = o.quiet};
 	if (v.affected) {
 		verify_affected(argv + first, argc - first, &w);
 	} else if (first < argc) {
@@ -626,19 +643,21 @@ int cli_explain(int argc, char **argv)
 		return 2;
 	}
 	struct cli_run run;
-	if (cli_begin(&run, &explain_cmd, "explain", &o, false) != 0 || cli_open_course(&explain_cmd, o.root) != 0)
+	if (cli_begin(&run, &explain_cmd, "explain", &o, false) != 0)
 		return 2;
+	if (cli_open_course(&explain_cmd, o.root) != 0)
+		return cli_abandon(&run);
 	diag_set_run_policy((struct diag_policy){.strict = v.check.strict});
 	int status = 0;
 	size_t pages = 0;
 	for (int i = first; i < argc; i++) {
 		char *rel = operand_path(argv[i]);
 		struct ledger lg = {0};
-		if (verify_page(rel, &v.check, &lg) != 0) {
+		if (verify_page(run.report, rel, &v.check, &lg) != 0) {
 			status = 2;
 		} else {
 			if (run.format == REPORT_JSON)
-				report_ledger(rel, &lg);
+				report_ledger(run.report, rel, &lg);
 			else
 				ledger_print(&lg, rel, run.out);
 			pages++;

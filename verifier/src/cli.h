@@ -36,6 +36,7 @@ struct cli_run {
 	struct cliopt opt;
 	enum report_format format;
 	FILE *out;                    /* the report's stream: stdout, or buffer's */
+	struct report *report;        /* owned: from cli_begin, freed by cli_end */
 	char *buffer;                 /* owned: the report while it is written, when --output names a file */
 	size_t buffer_len;
 };
@@ -48,6 +49,9 @@ int cli_begin(struct cli_run *run, const struct cliopt_cmd *cmd, const char *nam
  * the exit status by the one rule: at least floor, at least 1 when an
  * error was reported, 2 when writing the report failed. */
 int cli_end(struct cli_run *run, int floor, size_t pages, size_t programs);
+/* Ends a run that stops before its work: the report is dropped unrendered
+ * and what run owns is freed.  Returns 2, the status of such a stop. */
+int cli_abandon(struct cli_run *run);
 /* Opens the course: --root DIR (which must hold one), else the nearest
  * folder at or above the current one that does (repo_find).  Returns 0,
  * or -1 after reporting course-not-found for cmd. */

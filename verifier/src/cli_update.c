@@ -62,12 +62,12 @@ int cli_update(int argc, char **argv)
 	if (cli_begin(&run, &update_cmd, "update", &o, false) != 0)
 		return 2;
 	if (cli_open_course(&update_cmd, o.root) != 0)
-		return 2;
+		return cli_abandon(&run);
 	int status = 0;
 	size_t files = 0;
 	for (; i < argc; i++, files++) {
 		char *rel = repo_operand(argv[i]);
-		int rc = update_file(rel, dry_run, o.quiet);
+		int rc = update_file(run.report, rel, dry_run, o.quiet);
 		free(rel);
 		if (rc > status)
 			status = rc;

@@ -1218,18 +1218,18 @@ static bool update_program_header(struct update *u, const char *relpath)
 }
 
 /* The rewrites applied, for the JSON report (--format=json). */
-static void report_rewrites(const struct update *u, const char *relpath, bool written)
+static void report_rewrites(struct report *report, const struct update *u, const char *relpath, bool written)
 {
 	struct report_rewrite *rw = xcalloc(u->n_edits ? u->n_edits : 1, sizeof *rw);
 	size_t n = 0;
 	for (size_t i = 0; i < u->n_edits; i++)
 		if (!u->edits[i].dropped)
 			rw[n++] = (struct report_rewrite){u->edits[i].start, u->edits[i].end, u->edits[i].text};
-	report_update(relpath, &u->ctx.tf, u->old->path, u->now->path, rw, n, u->left, u->flips, written);
+	report_update(report, relpath, &u->ctx.tf, u->old->path, u->now->path, rw, n, u->left, u->flips, written);
 	free(rw);
 }
 
-int update_file(const char *relpath, bool dry_run, bool quiet)
+int update_file(struct report *report, const char *relpath, bool dry_run, bool quiet)
 {
 	struct update u = {0};
 	if (pathkind_refuse_page(relpath, "update", true))
@@ -1250,7 +1250,7 @@ int update_file(const char *relpath, bool dry_run, bool quiet)
 	char *text = apply_edits(&u, &new_len);
 	int status = 0;
 	bool changed = new_len != u.ctx.tf.len || memcmp(text, u.ctx.tf.data, new_len) != 0;
-	bool json = report_format_now() == REPORT_JSON;
+	bool json = report_format_of(report) == REPORT_JSON;
 	if (changed && !json) {
 		print_diff(relpath, u.ctx.tf.data, u.ctx.tf.len, text, new_len);
 		fflush(stdout); /* the diff before the summary, however the streams are joined */
@@ -1258,7 +1258,7 @@ int update_file(const char *relpath, bool dry_run, bool quiet)
 	if (changed && !dry_run && write_atomically(relpath, text, new_len) != 0)
 		status = 2;
 	if (json)
-		report_rewrites(&u, relpath, changed && !dry_run && status == 0);
+		report_rewrites(report, &u, relpath, changed && !dry_run && status == 0);
 	if (!quiet)
 		fprintf(stderr,
 			"coursecheck update: %s: %s -> %s: %zu rewrite%s%s, %zu left for a person, %zu claim flip%s\n",

@@ -11,12 +11,14 @@
 
 #include <stdbool.h>
 
+struct report;
+
 /* Carries the newest evidence into one FILE (a repository path): prints
- * the diff (text) or adds the rewrites to the report (json), writes the
- * file unless dry_run, and a summary line on standard error unless quiet.
- * Returns the file's exit status by the one rule: 0 carried, 1 an error
- * was reported, 2 the file could not be read or written.  The report and
- * the reporter are the caller's (cli_begin). */
-int update_file(const char *relpath, bool dry_run, bool quiet);
+ * the diff (text) or adds the rewrites to report (json: the command's,
+ * from cli_begin), writes the file unless dry_run, and a summary line on
+ * standard error unless quiet.  Returns the file's exit status by the one
+ * rule: 0 carried, 1 an error was reported, 2 the file could not be read
+ * or written. */
+int update_file(struct report *report, const char *relpath, bool dry_run, bool quiet);
 
 #endif
