@@ -53,7 +53,7 @@ int cli_begin(struct cli_run *run, const struct cliopt_cmd *cmd, const char *nam
 	if (o->output) {
 		run->out = open_memstream(&run->buffer, &run->buffer_len);
 		if (!run->out) {
-			diag_command(D_OUTPUT_FAILED, cmd->name, "--output=%s: %s", o->output, strerror(errno));
+			cliopt_output_failed(cmd->name, "--output=%s: %s", o->output, strerror(errno));
 			return -1;
 		}
 	}
@@ -129,7 +129,7 @@ static int write_output(struct cli_run *run)
 	fclose(run->out);
 	run->out = NULL;
 	if (cli_in_course_folders(run->opt.output)) {
-		diag_command(D_OUTPUT_FAILED, run->cmd->name,
+		cliopt_output_failed(run->cmd->name,
 			     "--output=%s: refused: a report is not written into pages/, programs/ or evidence/",
 			     run->opt.output);
 		free(run->buffer);
@@ -141,7 +141,7 @@ static int write_output(struct cli_run *run)
 	char *why = NULL;
 	int rc = filewrite_replace(run->opt.output, run->opt.output, run->buffer, run->buffer_len, &why);
 	if (rc != 0) {
-		diag_command(D_OUTPUT_FAILED, run->cmd->name, "%s", why);
+		cliopt_output_failed(run->cmd->name, "%s", why);
 		free(why);
 	}
 	free(run->buffer);
@@ -162,7 +162,7 @@ int cli_end(struct cli_run *run, int floor, size_t pages, size_t programs)
 {
 	struct report_summary s = {pages, programs, cli_status(floor)};
 	if (report_finish(run->report, &s) != 0) {
-		diag_command(D_OUTPUT_FAILED, run->cmd->name, "cannot write the report: %s", strerror(errno));
+		cliopt_output_failed(run->cmd->name, "cannot write the report: %s", strerror(errno));
 		s.status = 2;
 	}
 	if (run->opt.output && write_output(run) != 0)

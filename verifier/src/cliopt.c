@@ -163,13 +163,23 @@ bool cliopt_use_color(enum cliopt_color color, int fd)
 	return isatty(fd);
 }
 
+void cliopt_output_failed(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	diag_command(D_OUTPUT_FAILED, name, "%s", msg);
+	free(msg);
+}
+
 int cliopt_close_streams(const char *name, int status)
 {
 	bool bad = false;
 	errno = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		int e = errno;
-		fprintf(stderr, "%s: write error on standard output%s%s\n", name, e ? ": " : "", e ? strerror(e) : "");
+		cliopt_output_failed(name, "write error on standard output%s%s", e ? ": " : "", e ? strerror(e) : "");
 		bad = true;
 	}
 	if (fflush(stderr) != 0 || ferror(stderr))

@@ -72,8 +72,17 @@ int cliopt_usage_error(const struct cliopt_cmd *cmd, const char *fmt, ...)
  * "0") forces colour; TERM=dumb refuses it; else only on a terminal. */
 bool cliopt_use_color(enum cliopt_color color, int fd);
 
+/* Reports output-failed for the command name ("coursecheck verify"): its
+ * report or standard output cannot be written (the caller exits 2). */
+void cliopt_output_failed(const char *name, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
 /* Flushes standard output and error; returns 2 when either failed (after
- * saying so on standard error if it still works), else status. */
+ * reporting output-failed on standard error if it still works), else
+ * status. */
 int cliopt_close_streams(const char *name, int status);
 
 #endif
