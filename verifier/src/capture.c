@@ -506,7 +506,7 @@ static int capture_lessons(const struct options *o, const char *now)
 	repo_free_list(names, n_names);
 	/* the one rule: an error reported (a lesson that could not be
 	 * captured), or an interrupted capture, is exit 1 */
-	return diag_count(DIAG_ERROR) || tally.interrupted ? 1 : 0;
+	return cliopt_status(tally.interrupted ? 1 : 0);
 }
 
 int capture_command(int argc, char **argv)
@@ -538,5 +538,5 @@ int capture_command(int argc, char **argv)
 	}
 	free(o.lessons);
 	free(o.sbatch_args);
-	return status;
+	return cliopt_status(status);
 }

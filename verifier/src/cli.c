@@ -149,18 +149,9 @@ static int write_output(struct cli_run *run)
 	return rc;
 }
 
-/* The one rule for every command's exit status: 2 for a usage error, an
- * operand that cannot be read or a write error (floor 2), else 1 when an
- * error was reported, else 0. */
-static int cli_status(int floor)
-{
-	int status = diag_count(DIAG_ERROR) ? 1 : 0;
-	return floor > status ? floor : status;
-}
-
 int cli_end(struct cli_run *run, int floor, size_t pages, size_t programs)
 {
-	struct report_summary s = {pages, programs, cli_status(floor)};
+	struct report_summary s = {pages, programs, cliopt_status(floor)};
 	if (report_finish(run->report, &s) != 0) {
 		cliopt_output_failed(run->cmd->name, "cannot write the report: %s", strerror(errno));
 		s.status = 2;
@@ -726,5 +717,5 @@ int cli_source_sha256(int argc, char **argv)
 		printf("%s  %s\n", sha, argv[i]);
 		textfile_free(&tf);
 	}
-	return status;
+	return cliopt_status(status);
 }

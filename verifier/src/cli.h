@@ -2,8 +2,10 @@
  * cli.h - the command line of coursecheck: one function per command, each
  * taking its own argv (argv[0] is the command name), parsing it with
  * cliopt_parse (cliopt.h) and returning the process exit status by one
- * rule: 2 usage error, a file named on the command line that cannot be
- * read, or a write error; else 1 when an error was reported; else 0.
+ * rule (cliopt_status, the worst level): 2 usage error, a file named on
+ * the command line that cannot be read, or a write error; else 1 when an
+ * error was reported; else 0.  A command's own errors go through
+ * diag_command (diag.h), with an id, like every other finding.
  */
 #ifndef COURSECHECK_CLI_H
 #define COURSECHECK_CLI_H

@@ -56,5 +56,5 @@ int cli_lesson_files(int argc, char **argv)
 		lessonfiles_free(&f);
 	}
 	repo_close();
-	return status;
+	return cliopt_status(status);
 }

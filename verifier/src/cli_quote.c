@@ -180,5 +180,5 @@ int cli_quote(int argc, char **argv)
 	int status = quote(&q, rel, argv[first + 1]);
 	free(rel);
 	repo_close();
-	return status;
+	return cliopt_status(status);
 }

@@ -163,6 +163,12 @@ bool cliopt_use_color(enum cliopt_color color, int fd)
 	return isatty(fd);
 }
 
+int cliopt_status(int floor)
+{
+	int worst = diag_count(DIAG_ERROR) ? 1 : 0;
+	return floor > worst ? floor : worst;
+}
+
 void cliopt_output_failed(const char *name, const char *fmt, ...)
 {
 	va_list ap;

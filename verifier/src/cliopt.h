@@ -72,6 +72,13 @@ int cliopt_usage_error(const struct cliopt_cmd *cmd, const char *fmt, ...)
  * "0") forces colour; TERM=dumb refuses it; else only on a terminal. */
 bool cliopt_use_color(enum cliopt_color color, int fd);
 
+/* The one rule for every command's exit status, as mandoc's worst level:
+ * floor (2 for a usage error, an operand that cannot be used or a write
+ * error; 1 for what the command judged a failure without a diagnostic, an
+ * interrupted capture), raised to 1 when any error diagnostic was
+ * reported. */
+int cliopt_status(int floor);
+
 /* Reports output-failed for the command name ("coursecheck verify"): its
  * report or standard output cannot be written (the caller exits 2). */
 void cliopt_output_failed(const char *name, const char *fmt, ...)

@@ -287,5 +287,5 @@ int cli_review(int argc, char **argv)
 			written, n, n == 1 ? "" : "s", out, failing, diag_checks(), diag_checks() == 1 ? "" : "s", errors,
 			errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
 	cli_release();
-	return status ? status : errors ? 1 : 0;
+	return cliopt_status(status);
 }
