@@ -76,7 +76,7 @@ static int help(int argc, char **argv)
 static int dispatch(int argc, char **argv)
 {
 	if (argc < 2) {
-		fputs(usage, stderr);
+		cliopt_usage_error(&top_cmd, "no command given ('coursecheck help' lists them)");
 		return 2;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
