@@ -249,7 +249,7 @@ static int choose(const struct options *o, char ***chosen, size_t *n_chosen)
 	char **all = NULL, *why = NULL;
 	size_t n_all = 0;
 	if (lesson_names(&all, &n_all, &why) != 0) {
-		fprintf(stderr, "capture: cannot list the lessons: %s\n", why);
+		diag_command(D_CAPTURE_SETUP, "capture", "cannot list the lessons: %s", why);
 		free(why);
 		return 2;
 	}
@@ -383,6 +383,10 @@ static void free_facts(struct facts *f)
 
 /* ---- the command ---- */
 
+/* The summary, and the --stale plan lines ("L: stale: why") and "nothing
+ * to submit" above: progress on standard error, not findings (every
+ * problem of a lesson is a diagnostic at programs/LESSON, every problem of
+ * the command one of capture-setup or capture-slurm), so they carry no id. */
 static void summary(const struct options *o, size_t considered, size_t current, const struct capture_tally *t)
 {
 	fprintf(stderr, "capture: %zu lesson%s", considered, considered == 1 ? "" : "s");
@@ -407,8 +411,8 @@ static char *task_binary(void)
 	char *rel = xasprintf("%s/build/coursecheck-capture", repo_root());
 	char *small = realpath(rel, NULL);
 	if (!small || access(small, X_OK) != 0) {
-		fprintf(stderr, "capture: the Slurm tasks run %s, which is not built (make build/coursecheck-capture)\n",
-			rel);
+		diag_command(D_CAPTURE_SETUP, "capture",
+			     "the Slurm tasks run %s, which is not built (make build/coursecheck-capture)", rel);
 		free(small);
 		small = NULL;
 	}
@@ -468,7 +472,8 @@ static int capture_lessons(const struct options *o, const char *now)
 	char *outdir = NULL, *why = NULL;
 	if (o->build_only) {
 		if (filewrite_mkdirs(o->build_only, &why) != 0 || !(outdir = realpath(o->build_only, NULL))) {
-			fprintf(stderr, "capture: --build-only %s: %s\n", o->build_only, why ? why : strerror(errno));
+			diag_command(D_CAPTURE_SETUP, "capture", "--build-only %s: %s", o->build_only,
+				     why ? why : strerror(errno));
 			free(why);
 			repo_free_list(names, n_names);
 			return 2;
@@ -501,7 +506,7 @@ static int capture_lessons(const struct options *o, const char *now)
 	repo_free_list(names, n_names);
 	/* the one rule: an error reported (a lesson that could not be
 	 * captured), or an interrupted capture, is exit 1 */
-	return diag_count(DIAG_ERROR) || tally.interrupted ? 1 : 0;
+	return cliopt_status(tally.interrupted ? 1 : 0);
 }
 
 int capture_command(int argc, char **argv)
@@ -514,11 +519,12 @@ int capture_command(int argc, char **argv)
 	}
 	const char *now = getenv("COURSECHECK_NOW");
 	if (status == 0 && now && !valid_now(now)) {
-		fprintf(stderr, "capture: COURSECHECK_NOW=%s is not a UTC time like 2026-11-30T10:05:12Z\n", now);
+		diag_command(D_CAPTURE_SETUP, "capture", "COURSECHECK_NOW=%s is not a UTC time like 2026-11-30T10:05:12Z",
+			     now);
 		status = 2;
 	}
 	if (status == 0 && (o.root || strcmp(repo_root(), ".") == 0) && repo_open(o.root ? o.root : ".") != 0) {
-		fprintf(stderr, "capture: --root %s: %s\n", o.root ? o.root : ".", strerror(errno));
+		diag_command(D_CAPTURE_SETUP, "capture", "--root %s: %s", o.root ? o.root : ".", strerror(errno));
 		status = 2;
 	}
 	if (status == 0 && o.collect) {
@@ -532,5 +538,5 @@ int capture_command(int argc, char **argv)
 	}
 	free(o.lessons);
 	free(o.sbatch_args);
-	return status;
+	return cliopt_status(status);
 }

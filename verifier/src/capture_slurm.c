@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "capture_lesson.h"
 #include "capture_proc.h"
+#include "diag.h"
 #include "filewrite.h"
 #include "repo.h"
 #include "util.h"
@@ -181,7 +183,7 @@ static void cancel(const char *id)
 	struct buf out = {0};
 	char *why = NULL;
 	if (slurm_tool(argv, &out, &why) != 0) {
-		fprintf(stderr, "capture: cannot cancel Slurm job %s: %s\n", id, why);
+		diag_command(D_CAPTURE_SLURM, "capture", "cannot cancel Slurm job %s: %s", id, why);
 		free(why);
 	}
 	buf_free(&out);
@@ -199,7 +201,8 @@ static int submit(const struct slurm_options *o, const char *binary, char **less
 	char *tmp = base ? xasprintf("%s/submit-XXXXXX", base) : NULL;
 	int status = -1;
 	if (!base || !mkdtemp(tmp)) {
-		fprintf(stderr, "capture: cannot make a job folder under build/slurm/: %s\n", why ? why : strerror(errno));
+		diag_command(D_CAPTURE_SLURM, "capture", "cannot make a job folder under build/slurm/: %s",
+			     why ? why : strerror(errno));
 		free(why);
 		free(tmp);
 		free(base);
@@ -215,23 +218,23 @@ static int submit(const struct slurm_options *o, const char *binary, char **less
 	char **argv = NULL;
 	if (filewrite_replace(lpath, lpath, list.s, list.len, &why) != 0 ||
 	    filewrite_replace(spath, spath, script, strlen(script), &why) != 0) {
-		fprintf(stderr, "capture: %s\n", why);
+		diag_command(D_CAPTURE_SLURM, "capture", "%s", why);
 		goto done;
 	}
 	argv = sbatch_argv(o, root, spath, n, owned);
 	if (slurm_tool(argv, &out, &why) != 0) {
-		fprintf(stderr, "capture: Slurm refused the job: %s\n", why);
+		diag_command(D_CAPTURE_SLURM, "capture", "Slurm refused the job: %s", why);
 		goto done;
 	}
 	char *id = xstrndup(out.s, strcspn(out.s, ";\n"));
 	if (!job_id_valid(id)) {
-		fprintf(stderr, "capture: sbatch printed '%s', not a job id\n", id);
+		diag_command(D_CAPTURE_SLURM, "capture", "sbatch printed '%s', not a job id", id);
 		free(id);
 		goto done;
 	}
 	char *dir = xasprintf("%s/%s", base, id);
 	if (rename(tmp, dir) != 0) {
-		fprintf(stderr, "capture: cannot name the job folder %s: %s\n", dir, strerror(errno));
+		diag_command(D_CAPTURE_SLURM, "capture", "cannot name the job folder %s: %s", dir, strerror(errno));
 		cancel(id);
 		free(id);
 		free(dir);
@@ -239,7 +242,7 @@ static int submit(const struct slurm_options *o, const char *binary, char **less
 	}
 	char *rel[] = {(char *)"scontrol", (char *)"release", id, NULL};
 	if (slurm_tool(rel, &out, &why) != 0) {
-		fprintf(stderr, "capture: cannot release Slurm job %s: %s\n", id, why);
+		diag_command(D_CAPTURE_SLURM, "capture", "cannot release Slurm job %s: %s", id, why);
 		cancel(id);
 		free(id);
 		free(dir);
@@ -405,7 +408,24 @@ static bool log_says(const char *log, const char *what)
 	return yes;
 }
 
-/* One line a lesson, then the count.  Returns how many were captured. */
+/* A task that did not leave its lesson's evidence: an error at
+ * programs/LESSON, as a capture on this machine reports its lessons. */
+static void lesson_problem(const char *lesson, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void lesson_problem(const char *lesson, const char *fmt, ...)
+{
+	char *at = xasprintf("programs/%s", lesson);
+	va_list ap;
+	va_start(ap, fmt);
+	struct diag *d = diag_vbegin(D_CAPTURE_SLURM, (struct diag_loc){.path = at}, fmt, ap);
+	va_end(ap);
+	diag_end(d);
+	free(at);
+}
+
+/* One line a lesson (the captured ones as progress, the others as
+ * capture-slurm errors), then the count: the progress lines, like the
+ * "running on node" ones above, are no findings and carry no id.
+ * Returns how many were captured. */
 static size_t summarise(const struct job *j, const struct task *t)
 {
 	size_t captured = 0;
@@ -416,11 +436,12 @@ static size_t summarise(const struct job *j, const struct task *t)
 		const char *st = t[i].status;
 		if (st && strcmp(st, "0") == 0) {
 			char *ev = evidence_of(j, i);
-			fprintf(stderr, "capture: %s: captured on node %s -> %s\n", j->lessons[i], node,
-				ev ? ev : "(no evidence file names this task: see the log)");
+			if (ev)
+				fprintf(stderr, "capture: %s: captured on node %s -> %s\n", j->lessons[i], node, ev);
+			else
+				lesson_problem(j->lessons[i], "finished on node %s, but no evidence file names this task; log: %s",
+					       node, rel);
 			captured += ev != NULL;
-			if (!ev)
-				fprintf(stderr, "capture: %s: log: %s\n", j->lessons[i], rel);
 			free(ev);
 		} else {
 			char *reason = NULL;
@@ -438,8 +459,8 @@ static size_t summarise(const struct job *j, const struct task *t)
 			}
 			/* with --keep-failed the failed run is on record too */
 			char *ev = evidence_of(j, i);
-			fprintf(stderr, "capture: %s: %s on node %s; %s%s; log: %s\n", j->lessons[i], reason, node,
-				ev ? "evidence of the failed run: " : "no evidence written", ev ? ev : "", rel);
+			lesson_problem(j->lessons[i], "%s on node %s; %s%s; log: %s", reason, node,
+				       ev ? "evidence of the failed run: " : "no evidence written", ev ? ev : "", rel);
 			free(ev);
 			free(reason);
 		}
@@ -479,9 +500,11 @@ static int follow(const struct job *j)
 				break;
 			}
 			if (q < 0 && ++fails >= SQUEUE_GIVE_UP) {
-				fprintf(stderr, "capture: cannot ask Slurm about job %s (squeue keeps failing); "
-						"collect it later with: coursecheck capture --collect %s\n",
-					j->id, j->id);
+				struct diag *d = diag_command_begin(D_CAPTURE_SLURM, "capture",
+								    "cannot ask Slurm about job %s (squeue keeps failing)",
+								    j->id);
+				diag_hint(d, "collect it later with: coursecheck capture --collect %s", j->id);
+				diag_end(d);
 				status = 1;
 				break;
 			}
@@ -527,7 +550,7 @@ int slurm_capture(const struct slurm_options *o, const char *capture_binary, cha
 int slurm_collect(const char *jobid)
 {
 	if (!job_id_valid(jobid)) {
-		fprintf(stderr, "capture: --collect %s: not a Slurm job id\n", jobid);
+		diag_command(D_CAPTURE_SLURM, "capture", "--collect %s: not a Slurm job id", jobid);
 		return 2;
 	}
 	struct job j = {0};
@@ -536,8 +559,8 @@ int slurm_collect(const char *jobid)
 	char *path = xasprintf("%s/lessons", j.dir);
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		fprintf(stderr, "capture: --collect %s: %s: %s (was the job submitted from this repository?)\n", jobid,
-			path, strerror(errno));
+		diag_command(D_CAPTURE_SLURM, "capture", "--collect %s: %s: %s (was the job submitted from this repository?)",
+			     jobid, path, strerror(errno));
 		free(path);
 		job_free(&j);
 		return 2;

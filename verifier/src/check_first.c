@@ -65,8 +65,8 @@ void check_first_capture(struct page_ctx *ctx)
 	free(newest);
 }
 
-/* The front matter of the page that names lesson, read muted (its own
- * problems are reported when it is checked). */
+/* The front matter of the page that names lesson, its problems dropped
+ * (they are reported when that page is checked). */
 static bool lesson_page_status(const char *lesson, enum page_status *status)
 {
 	char **pages;
@@ -80,9 +80,7 @@ static bool lesson_page_status(const char *lesson, enum page_status *status)
 			continue;
 		if (textfile_read(fs, pages[i], &tf, &why) == 0) {
 			struct frontmatter fm;
-			diag_mute(true);
-			frontmatter_parse(&tf, true, &fm);
-			diag_mute(false);
+			frontmatter_parse(&tf, true, DIAG_DROP, &fm);
 			if (fm.present && fm.lesson && strcmp(fm.lesson, lesson) == 0) {
 				*status = fm.status;
 				found = true;

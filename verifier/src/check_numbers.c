@@ -280,9 +280,7 @@ static bool read_cite_page(const char *page, struct cite_page *out)
 		return false;
 	}
 	struct frontmatter fm;
-	diag_mute(true);
-	frontmatter_parse(&tf, true, &fm);
-	diag_mute(false);
+	frontmatter_parse(&tf, true, DIAG_DROP, &fm); /* its problems are its own check's */
 	if (fm.lesson) {
 		out->lesson = xstrdup(fm.lesson);
 		out->evidence = fm.n_evidence ? xcalloc(fm.n_evidence, sizeof *out->evidence) : NULL;

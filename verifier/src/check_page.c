@@ -160,10 +160,12 @@ static void load_program_only(struct page_ctx *ctx)
 	ctx->ev = xcalloc(1, sizeof *ctx->ev);
 }
 
-static void set_policy(const struct page_ctx *ctx)
+/* The page's policy once its status is known: a draft's STAT kinds are
+ * warnings; a published page (or --as published) has no warnings. */
+static void set_policy(struct page_ctx *ctx)
 {
-	bool draft = ctx->fm.status == STATUS_DRAFT && !ctx->opts->strict;
-	diag_set_policy(draft, ctx->opts->strict || ctx->fm.status == STATUS_PUBLISHED);
+	ctx->policy.draft = ctx->fm.status == STATUS_DRAFT && !ctx->opts->strict;
+	ctx->policy.strict = ctx->opts->strict || ctx->fm.status == STATUS_PUBLISHED;
 }
 
 /* What the page is, for review's header. */
@@ -180,65 +182,66 @@ static void record_page(const struct page_ctx *ctx)
 	free(paths);
 }
 
-static int check_page_file(const char *relpath, const struct check_opts *opts, struct ledger *lg);
+static int check_page_file(struct page_ctx *ctx);
 
 /* A page's diagnostics are capped (diag_file_begin): a line of 100,000
- * untraced numbers prints a few hundred and a count, not 100 MB. */
+ * untraced numbers prints a few hundred and a count, not 100 MB.  The
+ * region reads the page's own policy (ctx.policy): until its front matter
+ * is read, that of a page of unknown status. */
 int check_page(const char *relpath, const struct check_opts *opts, struct ledger *lg)
 {
-	diag_file_begin(relpath);
-	int rc = check_page_file(relpath, opts, lg);
+	struct page_ctx ctx = {.path = relpath, .opts = opts, .ledger = lg, .policy = {.strict = opts->strict}};
+	diag_file_begin(relpath, &ctx.policy);
+	int rc = check_page_file(&ctx);
 	diag_file_end();
+	pagectx_free(&ctx);
 	course_page_done(); /* the page's evidence numbers: memory stays flat per page */
 	return rc;
 }
 
-static int check_page_file(const char *relpath, const struct check_opts *opts, struct ledger *lg)
+static int check_page_file(struct page_ctx *ctx)
 {
-	struct page_ctx ctx = {.path = relpath, .opts = opts, .ledger = lg};
-	diag_set_policy(false, opts->strict);
+	const char *relpath = ctx->path;
 	if (pathkind_refuse_page(relpath, "verify", false))
 		return 0;
 	char *fs;
 	const char *why;
 	enum repo_status rs = repo_resolve(relpath, &fs, &why);
-	if (rs != REPO_OK || textfile_read(fs, relpath, &ctx.tf, &why) != 0) {
+	if (rs != REPO_OK || textfile_read(fs, relpath, &ctx->tf, &why) != 0) {
 		struct diag_loc at = {.path = relpath};
 		diag_report(pathkind_unusable_kind(rs == REPO_REFUSED, why), at, "cannot read page: %s", why);
 		free(fs);
 		return -1;
 	}
 	free(fs);
-	if (textfile_report_encoding(&ctx.tf, "page")) {
-		textfile_free(&ctx.tf);
+	if (textfile_report_encoding(&ctx->tf, "page")) {
+		textfile_free(&ctx->tf);
 		return 0;
 	}
-	ctx.is_readme = pathkind_of(relpath) == PATHKIND_README;
-	frontmatter_parse(&ctx.tf, !ctx.is_readme, &ctx.fm);
-	if (!ctx.is_readme)
-		check_numbers_page_seen(relpath, &ctx.fm);
-	if (ctx.is_readme && !ctx.fm.present) {
-		readme_defaults(&ctx);
-		check_readme_status(&ctx);
-	} else if (ctx.fm.lesson) {
-		ctx.lesson = xstrdup(ctx.fm.lesson);
+	ctx->is_readme = pathkind_of(relpath) == PATHKIND_README;
+	frontmatter_parse(&ctx->tf, !ctx->is_readme, DIAG_REPORT, &ctx->fm);
+	if (!ctx->is_readme)
+		check_numbers_page_seen(relpath, &ctx->fm);
+	if (ctx->is_readme && !ctx->fm.present) {
+		readme_defaults(ctx);
+		check_readme_status(ctx);
+	} else if (ctx->fm.lesson) {
+		ctx->lesson = xstrdup(ctx->fm.lesson);
 	}
-	set_policy(&ctx);
-	record_page(&ctx);
+	set_policy(ctx);
+	record_page(ctx);
 	diag_checks_add(1);
-	page_parse(&ctx.tf, ctx.fm.first_body_line, &ctx.pg);
-	check_first_capture(&ctx);
-	if (!ctx.no_evidence_yet)
-		load_sources(&ctx);
+	page_parse(&ctx->tf, ctx->fm.first_body_line, DIAG_REPORT, &ctx->pg);
+	check_first_capture(ctx);
+	if (!ctx->no_evidence_yet)
+		load_sources(ctx);
 	else
-		load_program_only(&ctx);
-	check_code_blocks(&ctx);
-	if (!ctx.no_evidence_yet) {
-		check_measured(&ctx);
-		check_numbers(&ctx);
+		load_program_only(ctx);
+	check_code_blocks(ctx);
+	if (!ctx->no_evidence_yet) {
+		check_measured(ctx);
+		check_numbers(ctx);
 	}
 
-	pagectx_free(&ctx);
-	diag_set_policy(false, opts->strict);
 	return 0;
 }

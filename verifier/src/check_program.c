@@ -160,21 +160,21 @@ static char *named_evidence(const struct program *p, const char *lesson, const c
 	return path;
 }
 
-static void check_program_files(const char *lesson, const struct check_opts *opts);
+static void check_program_files(const char *lesson);
 
 void check_program(const char *lesson, const struct check_opts *opts)
 {
 	char *folder = xasprintf("programs/%s", lesson);
-	diag_file_begin(folder);
-	check_program_files(lesson, opts);
+	struct diag_policy policy = {.strict = opts->strict}; /* a program has no status of its own */
+	diag_file_begin(folder, &policy);
+	check_program_files(lesson);
 	diag_file_end();
 	course_page_done(); /* the program's text: memory stays flat per lesson */
 	free(folder);
 }
 
-static void check_program_files(const char *lesson, const struct check_opts *opts)
+static void check_program_files(const char *lesson)
 {
-	diag_set_policy(false, opts->strict);
 	size_t count;
 	char *path = course_lesson_program(lesson, &count);
 	char *folder = xasprintf("programs/%s", lesson);

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,68 +24,81 @@
 #include "report.h"
 #include "util.h"
 
-/* What one run of a command was asked for: the shared options and where
- * its report goes.  Set up once by cli_begin, ended by cli_end. */
-static struct {
-	const char *name; /* "verify" */
-	struct cliopt opt;
-	enum report_format format;
-	char *buffer; /* the report while it is written, when --output names a file */
-	size_t buffer_len;
-	FILE *out;
-} run;
-
-void cli_setup_diag(void)
+void cli_setup_diag(const struct cliopt *o, bool text)
 {
-	diag_init(stderr, cliopt_use_color(run.opt.color, STDERR_FILENO) && run.format == REPORT_TEXT);
+	diag_init(stderr, cliopt_use_color(o->color, STDERR_FILENO) && text);
 }
 
 void cli_setup(const struct cliopt *o)
 {
-	run.opt = *o;
-	run.format = REPORT_TEXT;
-	cli_setup_diag();
+	cli_setup_diag(o, true);
 }
 
-int cli_begin(const struct cliopt_cmd *cmd, const char *name, const struct cliopt *o, bool formats_all)
+int cli_begin(struct cli_run *run, const struct cliopt_cmd *cmd, const char *name, const struct cliopt *o,
+	      bool formats_all)
 {
-	run.name = name;
-	run.opt = *o;
-	run.format = report_format_default();
-	if (o->format && report_format_parse(o->format, &run.format) != 0)
+	*run = (struct cli_run){0};
+	run->name = name;
+	run->cmd = cmd;
+	run->opt = *o;
+	run->format = report_format_default();
+	if (o->format && report_format_parse(o->format, &run->format) != 0)
 		return cliopt_usage_error(cmd, "--format takes text, json, sarif, github or junit, not '%s'", o->format);
-	if (!formats_all && run.format != REPORT_TEXT && run.format != REPORT_JSON) {
+	if (!formats_all && run->format != REPORT_TEXT && run->format != REPORT_JSON) {
 		if (o->format)
 			return cliopt_usage_error(cmd, "--format takes text or json, not '%s'", o->format);
-		run.format = REPORT_TEXT; /* GitHub's default is for verify */
+		run->format = REPORT_TEXT; /* GitHub's default is for verify */
 	}
-	run.out = stdout;
+	run->out = stdout;
 	if (o->output) {
-		run.out = open_memstream(&run.buffer, &run.buffer_len);
-		if (!run.out) {
-			fprintf(stderr, "coursecheck %s: %s\n", name, strerror(errno));
+		run->out = open_memstream(&run->buffer, &run->buffer_len);
+		if (!run->out) {
+			cliopt_output_failed(cmd->name, "--output=%s: %s", o->output, strerror(errno));
 			return -1;
 		}
 	}
-	cli_setup_diag();
-	if (run.format == REPORT_TEXT && o->output)
-		diag_init(run.out, false);
-	report_start(run.format, run.out, name);
+	cli_setup_diag(o, run->format == REPORT_TEXT);
+	if (run->format == REPORT_TEXT && o->output)
+		diag_init(run->out, false);
+	run->report = report_start(run->format, run->out, name);
 	return 0;
 }
 
-/* Opens the course: --root DIR (which must hold one), else the nearest
- * folder at or above the current one that does (repo_find).  A run that
- * finds no course checks nothing: it is refused, never a pass. */
-static int open_repo(const char *name, const char *root)
+int cli_abandon(struct cli_run *run)
+{
+	report_discard(run->report);
+	run->report = NULL;
+	cli_setup_diag(&run->opt, run->format == REPORT_TEXT); /* off --output's stream, if it was on it */
+	if (run->opt.output && run->out) {
+		fclose(run->out);
+		free(run->buffer);
+		run->buffer = NULL;
+	}
+	run->out = NULL;
+	return 2;
+}
+
+/* A run that finds no course checks nothing: it is refused, never a
+ * pass. */
+int cli_open_course(const struct cliopt_cmd *cmd, const char *root)
 {
 	char *why;
 	if (repo_find(root, &why) != 0) {
-		fprintf(stderr, "coursecheck %s: %s\n", name, why);
+		diag_command(D_COURSE_NOT_FOUND, cmd->name, "%s", why);
 		free(why);
 		return -1;
 	}
 	return 0;
+}
+
+void cli_operand_unusable(const struct cliopt_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	diag_command(D_OPERAND_UNUSABLE, cmd->name, "%s", msg);
+	free(msg);
 }
 
 /* Whether path lies in the course's own folders (pages/, programs/,
@@ -110,47 +124,39 @@ bool cli_in_course_folders(const char *path)
 }
 
 /* Writes the report kept in memory to --output's file. */
-static int write_output(void)
+static int write_output(struct cli_run *run)
 {
-	fclose(run.out);
-	run.out = NULL;
-	if (cli_in_course_folders(run.opt.output)) {
-		fprintf(stderr, "coursecheck %s: --output=%s: refused: a report is not written into pages/, programs/ or "
-				"evidence/\n", run.name, run.opt.output);
-		free(run.buffer);
-		run.buffer = NULL;
+	fclose(run->out);
+	run->out = NULL;
+	if (cli_in_course_folders(run->opt.output)) {
+		cliopt_output_failed(run->cmd->name,
+			     "--output=%s: refused: a report is not written into pages/, programs/ or evidence/",
+			     run->opt.output);
+		free(run->buffer);
+		run->buffer = NULL;
 		return -1;
 	}
 	/* through the one atomic writer: a reader of the report (a CI step, an
 	 * editor) never sees half of it, and a report file keeps its mode */
 	char *why = NULL;
-	int rc = filewrite_replace(run.opt.output, run.opt.output, run.buffer, run.buffer_len, &why);
+	int rc = filewrite_replace(run->opt.output, run->opt.output, run->buffer, run->buffer_len, &why);
 	if (rc != 0) {
-		fprintf(stderr, "coursecheck %s: %s\n", run.name, why);
+		cliopt_output_failed(run->cmd->name, "%s", why);
 		free(why);
 	}
-	free(run.buffer);
-	run.buffer = NULL;
+	free(run->buffer);
+	run->buffer = NULL;
 	return rc;
 }
 
-/* The one rule for every command's exit status: 2 for a usage error, an
- * operand that cannot be read or a write error (floor 2), else 1 when an
- * error was reported, else 0. */
-static int cli_status(int floor)
+int cli_end(struct cli_run *run, int floor, size_t pages, size_t programs)
 {
-	int status = diag_count(DIAG_ERROR) ? 1 : 0;
-	return floor > status ? floor : status;
-}
-
-int cli_end(int floor, size_t pages, size_t programs)
-{
-	struct report_summary s = {pages, programs, cli_status(floor)};
-	if (report_finish(&s) != 0) {
-		fprintf(stderr, "coursecheck %s: cannot write the report: %s\n", run.name, strerror(errno));
+	struct report_summary s = {pages, programs, cliopt_status(floor)};
+	if (report_finish(run->report, &s) != 0) {
+		cliopt_output_failed(run->cmd->name, "cannot write the report: %s", strerror(errno));
 		s.status = 2;
 	}
-	if (run.opt.output && write_output() != 0)
+	if (run->opt.output && write_output(run) != 0)
 		s.status = 2;
 	return s.status;
 }
@@ -185,15 +191,15 @@ void cli_release(void)
 }
 
 /* The summary line on standard error (not under -q), then the report. */
-static int finish(int floor, size_t pages, size_t programs)
+static int finish(struct cli_run *run, int floor, size_t pages, size_t programs)
 {
 	size_t errors = diag_count(DIAG_ERROR), warnings = diag_count(DIAG_WARNING);
-	if (!run.opt.quiet)
+	if (!run->opt.quiet)
 		fprintf(stderr, "coursecheck %s: %zu page%s, %zu program%s, %zu check%s: %zu error%s, %zu warning%s\n",
-			run.name, pages, pages == 1 ? "" : "s", programs, programs == 1 ? "" : "s", diag_checks(),
+			run->name, pages, pages == 1 ? "" : "s", programs, programs == 1 ? "" : "s", diag_checks(),
 			diag_checks() == 1 ? "" : "s", errors, errors == 1 ? "" : "s", warnings,
 			warnings == 1 ? "" : "s");
-	int status = cli_end(floor, pages, programs);
+	int status = cli_end(run, floor, pages, programs);
 	cli_release();
 	return status;
 }
@@ -271,11 +277,11 @@ static int verify_option(int ch, const char *arg, void *ctx)
 }
 
 /* Checks one page (or program README), bracketed for the report. */
-static int verify_page(const char *rel, const struct check_opts *opts, struct ledger *lg)
+static int verify_page(struct report *report, const char *rel, const struct check_opts *opts, struct ledger *lg)
 {
-	report_file_begin(rel);
+	report_file_begin(report, rel);
 	int rc = check_page(rel, opts, lg);
-	report_file_end();
+	report_file_end(report);
 	return rc;
 }
 
@@ -304,6 +310,8 @@ struct verify_work {
 	 * lessons after them in the same range (parallel.h) */
 	size_t *order, *chunk, n_chunks;
 	const struct check_opts *opts;
+	struct report *report;  /* borrowed: the command's, for each item's file bracket */
+	bool quiet; /* -q: no line for a changed file that affects nothing */
 	size_t pages, programs;
 	int status;
 };
@@ -345,7 +353,7 @@ static void item_begin(size_t i, void *ctx)
 	if (it->kind == ITEM_SAY)
 		fprintf(stderr, "%s", it->name);
 	else if (it->kind != ITEM_LIST)
-		report_file_begin(item_name(i, ctx));
+		report_file_begin(((struct verify_work *)ctx)->report, item_name(i, ctx));
 }
 
 static void item_end(size_t i, int rc, void *ctx)
@@ -371,7 +379,7 @@ static void item_end(size_t i, int rc, void *ctx)
 		w->programs++;
 		break;
 	}
-	report_file_end();
+	report_file_end(w->report);
 }
 
 static void verify_lesson(struct verify_work *w, const char *lesson)
@@ -541,7 +549,7 @@ static void verify_affected(char **files, int n, struct verify_work *w)
 				/* one the course does not list is checked too: it says why */
 				work_add(w, ITEM_OPERAND, xstrdup(rel));
 			}
-		} else if (!run.opt.quiet) {
+		} else if (!w->quiet) {
 			work_add(w, ITEM_SAY, xasprintf("coursecheck verify: %s: affects no page or program\n", rel));
 		}
 		free(rel);
@@ -568,14 +576,18 @@ int cli_verify(int argc, char **argv)
 	int first = cliopt_parse(argc, argv, &verify_cmd, &o, verify_option, &v);
 	if (first < 0)
 		return first == CLIOPT_DONE ? 0 : 2;
-	if (cli_begin(&verify_cmd, "verify", &o, true) != 0 || open_repo("verify", o.root) != 0)
+	struct cli_run run;
+	if (cli_begin(&run, &verify_cmd, "verify", &o, true) != 0)
 		return 2;
+	if (cli_open_course(&verify_cmd, o.root) != 0)
+		return cli_abandon(&run);
+	diag_set_run_policy((struct diag_policy){.strict = v.check.strict});
 	if (v.affected && first == argc) {
 		cliopt_usage_error(&verify_cmd, "--affected takes the changed files as operands");
-		return 2;
+		return cli_abandon(&run);
 	}
 	/* the work is listed first (the course read once, here), then checked */
-	struct verify_work w = {.opts = &v.check};
+	struct verify_work w = {.opts = &v.check, .report = run.report, .quiet = o.quiet};
 	if (v.affected) {
 		verify_affected(argv + first, argc - first, &w);
 	} else if (first < argc) {
@@ -586,7 +598,7 @@ int cli_verify(int argc, char **argv)
 	}
 	work_run(&w, v.jobs ? v.jobs : parallel_default_jobs(online_cores(), w.n));
 	free(w.v);
-	return finish(w.status, w.pages, w.programs);
+	return finish(&run, w.status, w.pages, w.programs);
 }
 
 /* ---- explain ---- */
@@ -624,18 +636,22 @@ int cli_explain(int argc, char **argv)
 		cliopt_usage_error(&explain_cmd, "no PAGE given");
 		return 2;
 	}
-	if (cli_begin(&explain_cmd, "explain", &o, false) != 0 || open_repo("explain", o.root) != 0)
+	struct cli_run run;
+	if (cli_begin(&run, &explain_cmd, "explain", &o, false) != 0)
 		return 2;
+	if (cli_open_course(&explain_cmd, o.root) != 0)
+		return cli_abandon(&run);
+	diag_set_run_policy((struct diag_policy){.strict = v.check.strict});
 	int status = 0;
 	size_t pages = 0;
 	for (int i = first; i < argc; i++) {
 		char *rel = operand_path(argv[i]);
 		struct ledger lg = {0};
-		if (verify_page(rel, &v.check, &lg) != 0) {
+		if (verify_page(run.report, rel, &v.check, &lg) != 0) {
 			status = 2;
 		} else {
 			if (run.format == REPORT_JSON)
-				report_ledger(rel, &lg);
+				report_ledger(run.report, rel, &lg);
 			else
 				ledger_print(&lg, rel, run.out);
 			pages++;
@@ -644,7 +660,7 @@ int cli_explain(int argc, char **argv)
 		free(rel);
 	}
 	fflush(run.out);
-	return finish(status, pages, 0);
+	return finish(&run, status, pages, 0);
 }
 
 /* ---- ids, source-sha256 ---- */
@@ -695,7 +711,7 @@ int cli_source_sha256(int argc, char **argv)
 		struct textfile tf;
 		const char *why;
 		if (textfile_read(argv[i], argv[i], &tf, &why) != 0) {
-			fprintf(stderr, "coursecheck source-sha256: %s: %s\n", argv[i], why);
+			cli_operand_unusable(&sha_cmd, "%s: %s", argv[i], why);
 			status = 2;
 			continue;
 		}
@@ -704,5 +720,5 @@ int cli_source_sha256(int argc, char **argv)
 		printf("%s  %s\n", sha, argv[i]);
 		textfile_free(&tf);
 	}
-	return status;
+	return cliopt_status(status);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli_quote.h"
+#include "cli.h"
 #include "cliopt.h"
 #include "lessonfiles.h"
 #include "repo.h"
@@ -33,17 +34,13 @@ int cli_lesson_files(int argc, char **argv)
 				   argc - i == 1 ? "" : "s");
 		return 2;
 	}
-	char *found_why;
-	if (repo_find(o.root, &found_why) != 0) {
-		fprintf(stderr, "coursecheck lesson-files: %s\n", found_why);
-		free(found_why);
+	if (cli_open_course(&lesson_files_cmd, o.root) != 0)
 		return 2;
-	}
 	struct lesson_files f;
 	char *why = NULL;
 	int status = 0;
 	if (lessonfiles_collect(argv[i], &f, &why) != 0) {
-		fprintf(stderr, "coursecheck lesson-files: %s\n", why);
+		cli_operand_unusable(&lesson_files_cmd, "%s", why);
 		free(why);
 		status = 2;
 	} else {
@@ -53,11 +50,11 @@ int cli_lesson_files(int argc, char **argv)
 		fputs(b.s, stdout);
 		buf_free(&b);
 		if (f.program == SIZE_MAX) {
-			fprintf(stderr, "coursecheck lesson-files: %s has no program (lessonfiles.h's rule)\n", argv[i]);
+			cli_operand_unusable(&lesson_files_cmd, "%s has no program (lessonfiles.h's rule)", argv[i]);
 			status = 2;
 		}
 		lessonfiles_free(&f);
 	}
 	repo_close();
-	return status;
+	return cliopt_status(status);
 }

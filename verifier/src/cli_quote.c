@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cliopt.h"
 #include "evidence.h"
 #include "repo.h"
@@ -30,11 +31,12 @@ struct quote_opts {
 	const char *run, *stream, *label;
 };
 
+static const struct cliopt_cmd quote_cmd;
+
+/* An operand that cannot be used: reported (operand-unusable), exit 2. */
 static int fail(const char *fmt, const char *a, const char *b)
 {
-	fputs("coursecheck quote: ", stderr);
-	fprintf(stderr, fmt, a, b);
-	fputs("\n", stderr);
+	cli_operand_unusable(&quote_cmd, fmt, a, b);
 	return 2;
 }
 
@@ -172,15 +174,11 @@ int cli_quote(int argc, char **argv)
 				   argc - first == 1 ? "" : "s");
 		return 2;
 	}
-	char *why;
-	if (repo_find(o.root, &why) != 0) {
-		fprintf(stderr, "coursecheck quote: %s\n", why);
-		free(why);
+	if (cli_open_course(&quote_cmd, o.root) != 0)
 		return 2;
-	}
 	char *rel = repo_operand(argv[first]);
 	int status = quote(&q, rel, argv[first + 1]);
 	free(rel);
 	repo_close();
-	return status;
+	return cliopt_status(status);
 }

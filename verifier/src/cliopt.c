@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "util.h"
 
 /* The shared options' values sit above every character a command uses. */
@@ -30,11 +31,12 @@ int cliopt_usage_error(const struct cliopt_cmd *cmd, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "%s: ", cmd->name);
-	vfprintf(stderr, fmt, ap);
+	char *msg = xvasprintf(fmt, ap);
 	va_end(ap);
+	diag_command(D_USAGE, cmd->name, "%s", msg);
+	free(msg);
 	/* GNU style: the synopsis, and where the rest is */
-	fprintf(stderr, "\n%.*s\nTry '%s --help' for more information.\n", (int)strcspn(cmd->usage, "\n"), cmd->usage,
+	fprintf(stderr, "%.*s\nTry '%s --help' for more information.\n", (int)strcspn(cmd->usage, "\n"), cmd->usage,
 		cmd->name);
 	return -1;
 }
@@ -161,13 +163,29 @@ bool cliopt_use_color(enum cliopt_color color, int fd)
 	return isatty(fd);
 }
 
+int cliopt_status(int floor)
+{
+	int worst = diag_count(DIAG_ERROR) ? 1 : 0;
+	return floor > worst ? floor : worst;
+}
+
+void cliopt_output_failed(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	diag_command(D_OUTPUT_FAILED, name, "%s", msg);
+	free(msg);
+}
+
 int cliopt_close_streams(const char *name, int status)
 {
 	bool bad = false;
 	errno = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		int e = errno;
-		fprintf(stderr, "%s: write error on standard output%s%s\n", name, e ? ": " : "", e ? strerror(e) : "");
+		cliopt_output_failed(name, "write error on standard output%s%s", e ? ": " : "", e ? strerror(e) : "");
 		bad = true;
 	}
 	if (fflush(stderr) != 0 || ferror(stderr))

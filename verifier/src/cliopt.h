@@ -58,8 +58,9 @@ enum { CLIOPT_DONE = -1, CLIOPT_USAGE = -2 };
 int cliopt_parse(int argc, char **argv, const struct cliopt_cmd *cmd, struct cliopt *o, cliopt_own_fn *own,
 		 void *ctx);
 
-/* Prints "NAME: MESSAGE", the usage's first line (the synopsis) and
- * "Try 'NAME --help' for more information." on standard error; returns -1. */
+/* Reports "NAME: error: MESSAGE [usage]" (diag_command), then prints the
+ * usage's first line (the synopsis) and "Try 'NAME --help' for more
+ * information." on standard error; returns -1. */
 int cliopt_usage_error(const struct cliopt_cmd *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 2, 3)))
@@ -71,8 +72,24 @@ int cliopt_usage_error(const struct cliopt_cmd *cmd, const char *fmt, ...)
  * "0") forces colour; TERM=dumb refuses it; else only on a terminal. */
 bool cliopt_use_color(enum cliopt_color color, int fd);
 
+/* The one rule for every command's exit status, as mandoc's worst level:
+ * floor (2 for a usage error, an operand that cannot be used or a write
+ * error; 1 for what the command judged a failure without a diagnostic, an
+ * interrupted capture), raised to 1 when any error diagnostic was
+ * reported. */
+int cliopt_status(int floor);
+
+/* Reports output-failed for the command name ("coursecheck verify"): its
+ * report or standard output cannot be written (the caller exits 2). */
+void cliopt_output_failed(const char *name, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
 /* Flushes standard output and error; returns 2 when either failed (after
- * saying so on standard error if it still works), else status. */
+ * reporting output-failed on standard error if it still works), else
+ * status. */
 int cliopt_close_streams(const char *name, int status);
 
 #endif

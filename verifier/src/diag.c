@@ -22,9 +22,8 @@ static const struct {
 static struct {
 	FILE *out;
 	bool color;
-	bool draft;
-	bool strict;
-	bool muted;
+	struct diag_policy run_policy;        /* outside file regions */
+	const struct diag_policy *file_policy; /* the document's, borrowed (diag_file_begin), or NULL */
 	size_t count[3];
 	size_t per_kind[DIAG_KIND_COUNT];
 	size_t checks;
@@ -46,7 +45,9 @@ static struct {
 
 struct diag {
 	enum diag_kind kind;
-	bool hidden; /* past the cap of its file: counted, never formatted */
+	bool hidden;  /* past the cap of its file: counted, never formatted */
+	bool dropped; /* DIAG_DROP: neither formatted nor counted */
+	bool command; /* the command's own (diag_command_begin): on stderr, whatever the sink */
 	struct buf text;  /* everything but the hint, already formatted */
 	char *hint;
 	/* the same as data, for a sink */
@@ -76,19 +77,14 @@ void diag_set_sink(const struct diag_sink *sink)
 	reporter.sink = sink;
 }
 
-void diag_mute(bool muted)
+void diag_set_run_policy(struct diag_policy policy)
 {
-	reporter.muted = muted;
-}
-
-void diag_set_policy(bool draft, bool strict)
-{
-	reporter.draft = draft;
-	reporter.strict = strict;
+	reporter.run_policy = policy;
 }
 
 enum diag_level diag_level_of(enum diag_kind kind)
 {
+	const struct diag_policy *p = reporter.file_policy ? reporter.file_policy : &reporter.run_policy;
 	enum diag_level level;
 	switch (kinds[kind].level) {
 	case ERR:
@@ -98,10 +94,10 @@ enum diag_level diag_level_of(enum diag_kind kind)
 		level = DIAG_WARNING;
 		break;
 	default:
-		level = reporter.draft ? DIAG_WARNING : DIAG_ERROR;
+		level = p->draft ? DIAG_WARNING : DIAG_ERROR;
 		break;
 	}
-	if (reporter.strict && level == DIAG_WARNING)
+	if (p->strict && level == DIAG_WARNING)
 		level = DIAG_ERROR;
 	return level;
 }
@@ -239,12 +235,7 @@ void diag_once_touch(const char *what, const char *path)
 	if (!reporter.forward)
 		return;
 	char *key = xasprintf("%s:%s", what, path);
-	if (reporter.muted) {
-		reporter.forward->once(key, reporter.forward->ctx);
-		reporter.forward->once(NULL, reporter.forward->ctx);
-	} else {
-		reporter.forward->touch(key, reporter.forward->ctx);
-	}
+	reporter.forward->touch(key, reporter.forward->ctx);
 	free(key);
 }
 
@@ -264,8 +255,9 @@ static bool capped(void)
 	return reporter.file && !(reporter.forward && reporter.once_depth);
 }
 
-void diag_file_begin(const char *path)
+void diag_file_begin(const char *path, const struct diag_policy *policy)
 {
+	reporter.file_policy = policy;
 	if (reporter.forward)
 		reporter.forward->file(path, reporter.forward->ctx);
 	free(reporter.file);
@@ -288,20 +280,26 @@ void diag_file_end(void)
 	}
 	free(reporter.file);
 	reporter.file = NULL;
+	reporter.file_policy = NULL;
 	reporter.file_shown = reporter.file_hidden = 0;
 }
 
 bool diag_quiet(void)
 {
-	return reporter.muted || (reporter.file && reporter.file_shown >= DIAG_MAX_PER_FILE);
+	return reporter.file && reporter.file_shown >= DIAG_MAX_PER_FILE;
 }
 
-struct diag *diag_vbegin(enum diag_kind kind, struct diag_loc at, const char *fmt, va_list ap)
+static struct diag *begin(enum diag_dest dest, bool command, enum diag_kind kind, struct diag_loc at, const char *fmt,
+			  va_list ap) PRINTF_LIKE(5, 0);
+static struct diag *begin(enum diag_dest dest, bool command, enum diag_kind kind, struct diag_loc at, const char *fmt,
+			  va_list ap)
 {
 	struct diag *d = xcalloc(1, sizeof *d);
 	d->kind = kind;
-	d->hidden = capped() && !reporter.muted && reporter.file_shown >= DIAG_MAX_PER_FILE;
-	if (d->hidden)
+	d->command = command;
+	d->dropped = dest == DIAG_DROP;
+	d->hidden = !d->dropped && !command && capped() && reporter.file_shown >= DIAG_MAX_PER_FILE;
+	if (d->hidden || d->dropped)
 		return d;
 	enum diag_level level = diag_level_of(kind);
 	put_location(&d->text, at);
@@ -313,18 +311,55 @@ struct diag *diag_vbegin(enum diag_kind kind, struct diag_loc at, const char *fm
 	return d;
 }
 
+struct diag *diag_vbegin_to(enum diag_dest dest, enum diag_kind kind, struct diag_loc at, const char *fmt, va_list ap)
+{
+	return begin(dest, false, kind, at, fmt, ap);
+}
+
+struct diag *diag_command_begin(enum diag_kind kind, const char *command, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct diag *d = begin(DIAG_REPORT, true, kind, (struct diag_loc){.path = command}, fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+void diag_command(enum diag_kind kind, const char *command, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct diag *d = begin(DIAG_REPORT, true, kind, (struct diag_loc){.path = command}, fmt, ap);
+	va_end(ap);
+	diag_end(d);
+}
+
+struct diag *diag_vbegin(enum diag_kind kind, struct diag_loc at, const char *fmt, va_list ap)
+{
+	return diag_vbegin_to(DIAG_REPORT, kind, at, fmt, ap);
+}
+
 struct diag *diag_begin(enum diag_kind kind, struct diag_loc at, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	struct diag *d = diag_vbegin(kind, at, fmt, ap);
+	struct diag *d = diag_vbegin_to(DIAG_REPORT, kind, at, fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+struct diag *diag_begin_to(enum diag_dest dest, enum diag_kind kind, struct diag_loc at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct diag *d = diag_vbegin_to(dest, kind, at, fmt, ap);
 	va_end(ap);
 	return d;
 }
 
 void diag_note(struct diag *d, struct diag_loc at, const char *fmt, ...)
 {
-	if (d->hidden)
+	if (d->hidden || d->dropped)
 		return;
 	put_location(&d->text, at);
 	buf_printf(&d->text, "%snote:%s ", paint(C_CYAN), paint(C_RESET));
@@ -343,7 +378,7 @@ void diag_note(struct diag *d, struct diag_loc at, const char *fmt, ...)
 
 void diag_text(struct diag *d, const char *text)
 {
-	if (d->hidden)
+	if (d->hidden || d->dropped)
 		return;
 	const char *p = text;
 	while (*p) {
@@ -360,7 +395,7 @@ void diag_text(struct diag *d, const char *text)
 
 void diag_hint(struct diag *d, const char *fmt, ...)
 {
-	if (d->hidden)
+	if (d->hidden || d->dropped)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
@@ -426,9 +461,8 @@ static void emit_record(const struct diag *d, enum diag_level level, bool forwar
 }
 
 /* The text printer: the formatted diagnostic, then its hint. */
-static void print_text(const char *text, size_t len, const char *hint)
+static void print_text(FILE *out, const char *text, size_t len, const char *hint)
 {
-	FILE *out = reporter.out ? reporter.out : stderr;
 	fwrite(text, 1, len, out);
 	if (hint)
 		fprintf(out, "%shint:%s %s\n", paint(C_GREEN), paint(C_RESET), hint);
@@ -450,29 +484,33 @@ void diag_replay(const struct diag_record *r, bool hidden)
 		return;
 	}
 	size_t len = strlen(r->rendered), tail = r->hint ? strlen("hint: \n") + strlen(r->hint) : 0;
-	print_text(r->rendered, len >= tail ? len - tail : len, r->hint);
+	print_text(reporter.out ? reporter.out : stderr, r->rendered, len >= tail ? len - tail : len, r->hint);
 }
 
 void diag_end(struct diag *d)
 {
 	enum diag_level level = diag_level_of(d->kind);
-	if (!reporter.muted && !reporter.forward) { /* a forwarded one is counted where it is replayed */
+	if (!d->dropped && (!reporter.forward || d->command)) { /* a forwarded one is counted where it is replayed */
 		reporter.count[level]++;
 		reporter.per_kind[d->kind]++;
 	}
-	if (d->hidden) {
+	if (d->dropped) {
+		/* nothing to print or send */
+	} else if (d->command) {
+		print_text(stderr, d->text.s, strlen(d->text.s), d->hint);
+	} else if (d->hidden) {
 		reporter.file_hidden++;
 		if (reporter.forward) {
 			struct diag_record r = {.kind = d->kind, .level = level};
 			reporter.forward->record(&r, true, reporter.forward->ctx);
 		}
-	} else if (!reporter.muted) {
+	} else {
 		if (capped())
 			reporter.file_shown++;
 		if (reporter.forward || reporter.sink)
 			emit_record(d, level, reporter.forward != NULL);
 		else
-			print_text(d->text.s, strlen(d->text.s), d->hint);
+			print_text(reporter.out ? reporter.out : stderr, d->text.s, strlen(d->text.s), d->hint);
 	}
 	buf_free(&d->text);
 	buf_free(&d->free_text);
@@ -489,7 +527,16 @@ void diag_report(enum diag_kind kind, struct diag_loc at, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	struct diag *d = diag_vbegin(kind, at, fmt, ap);
+	struct diag *d = diag_vbegin_to(DIAG_REPORT, kind, at, fmt, ap);
+	va_end(ap);
+	diag_end(d);
+}
+
+void diag_report_to(enum diag_dest dest, enum diag_kind kind, struct diag_loc at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct diag *d = diag_vbegin_to(dest, kind, at, fmt, ap);
 	va_end(ap);
 	diag_end(d);
 }

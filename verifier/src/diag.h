@@ -14,8 +14,12 @@
  *   other/path:40:1: note: ...
  *   hint: ...
  *
- * The reporter is process-wide state: the command line sets it up once,
- * and the verify loop sets the page policy (draft, strict) per document.
+ * The reporter is process-wide state that the command line sets up once
+ * (stream, colour, sink, the run's policy).  What changes per document
+ * travels with it: the page policy is the document's own value, lent to
+ * the reporter for its file region (diag_file_begin), and a reading whose
+ * problems are not its reader's to report takes DIAG_DROP from its caller
+ * (diag_begin_to).  No module changes another's output by a toggle.
  */
 #ifndef COURSECHECK_DIAG_H
 #define COURSECHECK_DIAG_H
@@ -88,28 +92,37 @@ void diag_set_sink(const struct diag_sink *sink);
 /* Sets up the reporter.  color: use ANSI colour (the caller decides from
  * isatty and NO_COLOR). */
 void diag_init(FILE *out, bool color);
-/* The policy of the document being checked: on a draft page, STAT kinds are
- * warnings; strict (--as published) turns every warning into an error. */
-void diag_set_policy(bool draft, bool strict);
+/* A document's policy: draft makes STAT kinds warnings (a draft page);
+ * strict makes every warning an error (--as published, or a published
+ * page).  The zero value is a published-strictness-free default: STAT
+ * kinds are errors, warnings stay warnings. */
+struct diag_policy {
+	bool draft;
+	bool strict;
+};
+/* The run's policy, for what is reported outside any file region (the
+ * command line sets it once: --as published is strict). */
+void diag_set_run_policy(struct diag_policy policy);
 
-/* While muted, diagnostics are dropped uncounted: used when the verifier
- * reads another page only to learn its lesson and evidence (cite). */
-void diag_mute(bool muted);
-
-/* At most DIAG_MAX_PER_FILE diagnostics are printed between
- * diag_file_begin(path) and diag_file_end(); the rest still count (the
- * summary and the exit status see them all) and diag_file_end() prints
- * one line saying how many of them path left out. */
+/* A file region: the diagnostics between diag_file_begin(path, policy) and
+ * diag_file_end() are about one document.  policy is the document's own
+ * (a page's lives in its struct page_ctx and changes once its front
+ * matter is read), borrowed until diag_file_end() and read at each
+ * diagnostic; NULL: the run's policy.  At most DIAG_MAX_PER_FILE of them
+ * are printed; the rest still count (the summary and the exit status see
+ * them all) and diag_file_end() prints one line saying how many of them
+ * path left out. */
 #define DIAG_MAX_PER_FILE 200
-void diag_file_begin(const char *path);
+void diag_file_begin(const char *path, const struct diag_policy *policy);
 void diag_file_end(void);
-/* True when the next diagnostic would not be printed (muted, or past its
- * file's cap): a check may then skip work done only for the message (a
- * closest run, a diff), so a file of many problems costs no more than
- * the cap's worth of messages. */
+/* True when the next diagnostic would not be printed (past its file's
+ * cap): a check may then skip work done only for the message (a closest
+ * run, a diff), so a file of many problems costs no more than the cap's
+ * worth of messages. */
 bool diag_quiet(void);
 
-/* The level a kind has under the current policy. */
+/* The level a kind has under the policy in force (the file region's, else
+ * the run's). */
 enum diag_level diag_level_of(enum diag_kind kind);
 /* The level a kind has on a published page, whatever the policy: STAT
  * kinds are errors (for report rule tables). */
@@ -119,10 +132,23 @@ const char *diag_description(enum diag_kind kind);
 /* Looks an id up; returns DIAG_KIND_COUNT when unknown. */
 enum diag_kind diag_kind_by_id(const char *id);
 
+/* Who hears a diagnostic: DIAG_REPORT, the run's reporter; DIAG_DROP,
+ * nobody (dropped uncounted).  A module that reads a file on behalf of
+ * another (the cite index reading a page's front matter, update reading
+ * the page it rewrites) is given DIAG_DROP by its caller as a value, since
+ * that file's own problems are reported when the file is checked itself. */
+enum diag_dest { DIAG_REPORT, DIAG_DROP };
+
 struct diag *diag_begin(enum diag_kind kind, struct diag_loc at, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* diag_begin() for dest: a dropped diagnostic takes notes and hints and
+ * diag_end() frees it, printing and counting nothing. */
+struct diag *diag_begin_to(enum diag_dest dest, enum diag_kind kind, struct diag_loc at, const char *fmt, ...)
+	PRINTF_LIKE(4, 5);
 /* diag_begin() with the arguments as a va_list, for a module's own
  * reporting helper (fmt and ap as vprintf takes them; ap is used up). */
 struct diag *diag_vbegin(enum diag_kind kind, struct diag_loc at, const char *fmt, va_list ap) PRINTF_LIKE(3, 0);
+struct diag *diag_vbegin_to(enum diag_dest dest, enum diag_kind kind, struct diag_loc at, const char *fmt, va_list ap)
+	PRINTF_LIKE(4, 0);
 void diag_note(struct diag *d, struct diag_loc at, const char *fmt, ...) PRINTF_LIKE(3, 4);
 /* Free text printed under the notes, each line indented (a unified diff). */
 void diag_text(struct diag *d, const char *text);
@@ -130,8 +156,19 @@ void diag_hint(struct diag *d, const char *fmt, ...) PRINTF_LIKE(2, 3);
 /* Prints, counts and frees the diagnostic. */
 void diag_end(struct diag *d);
 
+/* A problem of the command itself, not of a file: its command line, the
+ * course it runs in, where its output goes.  Printed at once on standard
+ * error as "COMMAND: error: message [id]" (command: "coursecheck verify"),
+ * whatever the sink or --output (a report that is never finished would
+ * lose it), counted, never capped or forwarded.  diag_hint and diag_end
+ * as for any other. */
+struct diag *diag_command_begin(enum diag_kind kind, const char *command, const char *fmt, ...) PRINTF_LIKE(3, 4);
+void diag_command(enum diag_kind kind, const char *command, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
 /* A one-shot diagnostic with no note or hint. */
 void diag_report(enum diag_kind kind, struct diag_loc at, const char *fmt, ...) PRINTF_LIKE(3, 4);
+void diag_report_to(enum diag_dest dest, enum diag_kind kind, struct diag_loc at, const char *fmt, ...)
+	PRINTF_LIKE(4, 5);
 
 /* A region that reports a shared file's own problems once a run (a
  * program's snippet markers, an evidence file's seal, a refused folder),
@@ -147,13 +184,13 @@ bool diag_once_claim(const char *key);
  * cache hit).  In one process nothing happens; a worker of verify -j sends
  * the region again at each item that uses the file (diag_forward's
  * touch), since its items need not come in page order: the parent keeps
- * the first in page order.  Muted, only the claim is sent. */
+ * the first in page order. */
 void diag_once_touch(const char *what, const char *path);
 /* Frees the claimed keys (at exit). */
 void diag_release(void);
 
 /* A worker of verify -j (parallel.h) forwards what would be printed.  Set,
- * diag_end hands each unmuted diagnostic to record() instead of printing
+ * diag_end hands each reported (not dropped) diagnostic to record() instead of printing
  * it (hidden: past its file's cap, only kind and level are set), and
  * file()/once() receive the diag_file_begin/end and diag_once_begin/end
  * brackets (NULL for an end), touch() diag_once_touch's key, checks()

@@ -62,6 +62,7 @@ struct reader {
 	const struct textfile *tf;
 	yaml_document_t *doc;
 	struct frontmatter *fm;
+	enum diag_dest to; /* the caller's: DIAG_DROP for a page read only for its fields */
 	int problems;
 	bool seen[FM_FIELDS]; /* by index of fm_fields[] */
 };
@@ -69,7 +70,7 @@ struct reader {
 static void field_problem(struct reader *r, const yaml_node_t *at, const char *fmt, const char *a)
 {
 	struct diag_loc loc = at ? node_loc(r->tf, at) : textfile_loc_line(r->tf, 1, 1, 3);
-	struct diag *d = diag_begin(D_FM_FIELD, loc, fmt, a);
+	struct diag *d = diag_begin_to(r->to, D_FM_FIELD, loc, fmt, a);
 	diag_end(d);
 	r->problems++;
 }
@@ -251,14 +252,14 @@ static bool within_limits(struct reader *r, size_t from, size_t to)
 	const struct textfile *tf = r->tf;
 	size_t at = from;
 	if (to - from > FM_MAX_BYTES) {
-		diag_report(D_FM_LIMIT, textfile_loc_line(tf, 1, 1, 3),
+		diag_report_to(r->to, D_FM_LIMIT, textfile_loc_line(tf, 1, 1, 3),
 			    "front matter is %zu bytes, more than the %d the verifier reads", to - from, FM_MAX_BYTES);
 		return false;
 	}
 	size_t depth = flow_depth(tf->data + from, to - from, FM_MAX_FLOW_DEPTH, &at);
 	if (depth > FM_MAX_FLOW_DEPTH) {
 		at += from;
-		struct diag *d = diag_begin(D_FM_LIMIT, textfile_loc(tf, at, 1),
+		struct diag *d = diag_begin_to(r->to, D_FM_LIMIT, textfile_loc(tf, at, 1),
 					    "front matter nests [ and { %zu deep, more than the %d the verifier reads", depth,
 					    FM_MAX_FLOW_DEPTH);
 		diag_hint(d, "front matter fields are plain values or one mapping of labels to paths");
@@ -284,7 +285,7 @@ static void load(struct reader *r, size_t close)
 	if (!yaml_parser_load(&parser, &doc)) {
 		struct diag_loc loc = textfile_loc_line(tf, parser.problem_mark.line + 2,
 							 parser.problem_mark.column + 1, 0);
-		diag_report(D_FM_SYNTAX, loc, "front matter is not valid YAML: %s",
+		diag_report_to(r->to, D_FM_SYNTAX, loc, "front matter is not valid YAML: %s",
 			    parser.problem ? parser.problem : "unknown error");
 		r->problems++;
 		yaml_parser_delete(&parser);
@@ -293,7 +294,7 @@ static void load(struct reader *r, size_t close)
 	r->doc = &doc;
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
 	if (!root || root->type != YAML_MAPPING_NODE) {
-		diag_report(D_FM_SYNTAX, textfile_loc_line(tf, 2, 1, 0),
+		diag_report_to(r->to, D_FM_SYNTAX, textfile_loc_line(tf, 2, 1, 0),
 			    "front matter must be a mapping of fields (key: value lines)");
 		r->problems++;
 	} else {
@@ -312,19 +313,19 @@ static void load(struct reader *r, size_t close)
 	r->doc = NULL;
 }
 
-int frontmatter_parse(const struct textfile *tf, bool require, struct frontmatter *fm)
+int frontmatter_parse(const struct textfile *tf, bool require, enum diag_dest to, struct frontmatter *fm)
 {
 	memset(fm, 0, sizeof *fm);
 	fm->status = STATUS_REVIEW;
 	fm->first_body_line = 1;
-	struct reader r = {.tf = tf, .fm = fm};
+	struct reader r = {.tf = tf, .fm = fm, .to = to};
 	size_t len;
 	const char *first = textfile_line(tf, 1, &len);
 	size_t a = 0, b = len;
 	str_trim(first, &a, &b);
 	if (tf->n_lines == 0 || a != 0 || b != 3 || memcmp(first, "---", 3) != 0) {
 		if (require) {
-			struct diag *d = diag_begin(D_FM_MISSING, textfile_loc_line(tf, 1, tf->n_lines ? 1 : 0, 0),
+			struct diag *d = diag_begin_to(to, D_FM_MISSING, textfile_loc_line(tf, 1, tf->n_lines ? 1 : 0, 0),
 						    "page has no front matter");
 			diag_hint(d, "start the page with a '---' line, the fields lesson, day, title, status, "
 				     "program and evidence, and a closing '---' line");
@@ -335,7 +336,7 @@ int frontmatter_parse(const struct textfile *tf, bool require, struct frontmatte
 	}
 	size_t close = closing_line(tf);
 	if (!close) {
-		diag_report(D_FM_MISSING, textfile_loc_line(tf, 1, 1, 3),
+		diag_report_to(to, D_FM_MISSING, textfile_loc_line(tf, 1, 1, 3),
 			    "front matter opened here is never closed with a '---' line");
 		return 1;
 	}
@@ -346,7 +347,7 @@ int frontmatter_parse(const struct textfile *tf, bool require, struct frontmatte
 		return r.problems;
 	for (size_t i = 0; i < FM_FIELDS; i++)
 		if (!r.seen[i]) {
-			struct diag *d = diag_begin(D_FM_FIELD, textfile_loc_line(tf, close, 1, 3),
+			struct diag *d = diag_begin_to(to, D_FM_FIELD, textfile_loc_line(tf, close, 1, 3),
 						    "front matter lacks the field '%s'", fm_fields[i].name);
 			diag_end(d);
 			r.problems++;

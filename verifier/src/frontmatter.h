@@ -56,10 +56,13 @@ struct frontmatter {
 };
 
 /* Parses the front matter of tf.  require: report a page without front
- * matter (program READMEs may omit it).  Returns the number of problems
- * reported; fields that could not be read stay NULL/0, except status,
- * which stays in-technical-review (the stricter reading of a bad page). */
-int frontmatter_parse(const struct textfile *tf, bool require, struct frontmatter *fm);
+ * matter (program READMEs may omit it).  to: where its problems go
+ * (DIAG_DROP when another page's check reads it only for its fields: they
+ * are reported when the page is checked itself).  Returns the number of
+ * problems found; fields that could not be read stay NULL/0, except
+ * status, which stays in-technical-review (the stricter reading of a bad
+ * page). */
+int frontmatter_parse(const struct textfile *tf, bool require, enum diag_dest to, struct frontmatter *fm);
 void frontmatter_free(struct frontmatter *fm);
 const char *frontmatter_status_name(enum page_status s);
 /* The evidence entry for label (NULL or "" means the default, the first). */

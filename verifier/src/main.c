@@ -8,9 +8,9 @@
 #include "capture.h"
 #include "cli.h"
 #include "cli_quote.h"
+#include "cli_update.h"
 #include "cliopt.h"
 #include "review.h"
-#include "update.h"
 
 static const char usage[] =
 	"usage: coursecheck COMMAND [OPTION...] [ARGS]\n"
@@ -30,6 +30,9 @@ static const char usage[] =
 	"and --; verify and explain take --format=FORMAT and --output=FILE,\n"
 	"review --output=DIR.\n"
 	"Run 'coursecheck help COMMAND' for a command's options; man coursecheck.\n";
+
+/* For the usage errors of the command word itself (cliopt_usage_error). */
+static const struct cliopt_cmd top_cmd = {"coursecheck", usage, "", NULL, 0};
 
 static const struct {
 	const char *name;
@@ -63,7 +66,7 @@ static int help(int argc, char **argv)
 	}
 	int (*run)(int, char **) = command_named(argv[1]);
 	if (!run) {
-		fprintf(stderr, "coursecheck help: unknown command '%s'\n%s", argv[1], usage);
+		cliopt_usage_error(&top_cmd, "unknown command '%s'", argv[1]);
 		return 2;
 	}
 	char *args[] = {argv[1], (char *)"--help", NULL};
@@ -73,7 +76,7 @@ static int help(int argc, char **argv)
 static int dispatch(int argc, char **argv)
 {
 	if (argc < 2) {
-		fputs(usage, stderr);
+		cliopt_usage_error(&top_cmd, "no command given ('coursecheck help' lists them)");
 		return 2;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -89,7 +92,7 @@ static int dispatch(int argc, char **argv)
 	int (*run)(int, char **) = command_named(argv[1]);
 	if (run)
 		return run(argc - 1, argv + 1);
-	fprintf(stderr, "coursecheck: unknown command '%s'\n%s", argv[1], usage);
+	cliopt_usage_error(&top_cmd, "unknown command '%s'", argv[1]);
 	return 2;
 }
 

@@ -73,7 +73,7 @@ static struct diag_loc pending_loc(const struct walk *w, const struct pending *p
 static void dangling(struct walk *w, const struct pending *p, cmark_node *next)
 {
 	enum diag_kind kind = p->m.kind == MK_TABLE ? D_TABLE_DANGLING : D_MARKER_DANGLING;
-	struct diag *d = diag_begin(kind, pending_loc(w, p), "%s marker must be followed by %s, not %s",
+	struct diag *d = diag_begin_to(w->pg->to, kind, pending_loc(w, p), "%s marker must be followed by %s, not %s",
 				    marker_kind_name(p->m.kind), expected_block(p->m.kind),
 				    next ? block_name(next) : "the end of its section");
 	if (next)
@@ -170,7 +170,7 @@ static void govern(struct walk *w, struct page_block *b, cmark_node *node)
 		return;
 	}
 	if (w->n_pending > 1) {
-		struct diag *d = diag_begin(D_MARKER_CONFLICT, pending_loc(w, &w->pending[1]),
+		struct diag *d = diag_begin_to(w->pg->to, D_MARKER_CONFLICT, pending_loc(w, &w->pending[1]),
 					    "a second marker for the same block");
 		diag_note(d, pending_loc(w, &w->pending[0]), "the first marker of this block");
 		diag_hint(d, "keep exactly one marker before each block");
@@ -191,7 +191,7 @@ static void govern(struct walk *w, struct page_block *b, cmark_node *node)
 
 static void report_marker(struct walk *w, enum diag_kind kind, size_t line, size_t col, const struct marker *m)
 {
-	struct diag *d = diag_begin(kind, textfile_loc_line(w->pg->tf, line, col, 0), "%s", m->problem);
+	struct diag *d = diag_begin_to(w->pg->to, kind, textfile_loc_line(w->pg->tf, line, col, 0), "%s", m->problem);
 	if (m->suggest[0])
 		diag_hint(d, "did you mean '%s'?", m->suggest);
 	diag_end(d);
@@ -244,7 +244,7 @@ static void html_block(struct walk *w, cmark_node *node)
 		return;
 	}
 	if (!marker_is_block(m.kind)) {
-		struct diag *d = diag_begin(D_ANNOTATION_DANGLING, textfile_loc_line(tf, line, a + 1, 0),
+		struct diag *d = diag_begin_to(w->pg->to, D_ANNOTATION_DANGLING, textfile_loc_line(tf, line, a + 1, 0),
 					    "a '%s' annotation stands alone on its line", marker_kind_name(m.kind));
 		diag_hint(d, "write it directly after the number it annotates, on the same line");
 		diag_end(d);
@@ -269,7 +269,7 @@ static void code_block(struct walk *w, cmark_node *node)
 	b->code_first_line = b->line + (fenced ? 1 : 0);
 	govern(w, b, node);
 	if (b->marker.kind == MK_PLAIN) {
-		struct diag *d = diag_begin(D_CODE_UNMARKED, textfile_loc_line(w->pg->tf, b->line, 1, 0),
+		struct diag *d = diag_begin_to(w->pg->to, D_CODE_UNMARKED, textfile_loc_line(w->pg->tf, b->line, 1, 0),
 					    "code block has no provenance marker");
 		diag_hint(d, "put '<!-- snippet: NAME -->', '<!-- transcript -->', '<!-- build -->' or "
 			     "'<!-- quote: SOURCE -->' on the line before it");
@@ -284,7 +284,7 @@ static void inline_markers(struct walk *w, cmark_node *block, size_t line, size_
  * before cmark-gfm or from the walk. */
 static void page_nesting(struct page *pg, size_t line, size_t col, size_t depth, size_t more_lines)
 {
-	struct diag *d = diag_begin(D_PAGE_NESTING, textfile_loc_line(pg->tf, line, col, 0),
+	struct diag *d = diag_begin_to(pg->to, D_PAGE_NESTING, textfile_loc_line(pg->tf, line, col, 0),
 				    "lists and block quotes nest %s%zu levels deep here, more than the %d the verifier reads%s",
 				    more_lines == SIZE_MAX ? "at least " : "", depth, PAGE_MAX_NESTING,
 				    more_lines == SIZE_MAX ? ": what is inside is not checked" : ": this line is not checked");
@@ -532,7 +532,7 @@ static size_t line_cells(const char *s, size_t len)
 
 static void table_too_wide(struct page *pg, size_t line, size_t cells, size_t more_lines)
 {
-	struct diag *d = diag_begin(D_TABLE_WIDE, textfile_loc_line(pg->tf, line, 1, 0),
+	struct diag *d = diag_begin_to(pg->to, D_TABLE_WIDE, textfile_loc_line(pg->tf, line, 1, 0),
 				    "this line has %zu table cells, more than the %d the verifier reads: it is not checked",
 				    cells, PAGE_MAX_COLUMNS);
 	if (more_lines)
@@ -585,10 +585,11 @@ static void bound_lines(struct page *pg, char *md, size_t from)
 		table_too_wide(pg, wide, wide_cells, wide_more);
 }
 
-void page_parse(const struct textfile *tf, size_t first_body_line, struct page *pg)
+void page_parse(const struct textfile *tf, size_t first_body_line, enum diag_dest to, struct page *pg)
 {
 	memset(pg, 0, sizeof *pg);
 	pg->tf = tf;
+	pg->to = to;
 	/* The front matter is blanked, not cut, so cmark's line numbers are
 	 * the file's. */
 	size_t skip = first_body_line > 1 ? page_line_offset(&(struct page){.tf = tf}, first_body_line) : 0;

@@ -65,11 +65,13 @@ struct page {
 	size_t n_blocks;
 	size_t problems;           /* structural problems reported */
 	size_t unread;             /* lines blanked past a limit (page-nesting, table-too-wide): not read */
+	enum diag_dest to;         /* where page_parse reported (the caller's) */
 };
 
 /* Parses tf from first_body_line on (the front matter before it is not
- * Markdown). */
-void page_parse(const struct textfile *tf, size_t first_body_line, struct page *pg);
+ * Markdown).  to: where its problems go (DIAG_DROP for update, which
+ * reads a page only to rewrite it: verify reports them). */
+void page_parse(const struct textfile *tf, size_t first_body_line, enum diag_dest to, struct page *pg);
 void page_free(struct page *pg);
 
 /* Inline segments of a prose block, in order, for the number checks. */

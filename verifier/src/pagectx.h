@@ -41,6 +41,13 @@ struct page_ctx {
 	size_t n_consumed_merged;    /* consumed[0..this) is sorted and disjoint (prose.c) */
 	struct ledger *ledger;       /* borrowed: explain's and review's ledger, or NULL */
 	bool no_evidence_yet;        /* evidence: none yet (check_first.c) */
+	/* The page's policy (diag.h): set from its front matter and the
+	 * options, lent to the reporter for the page's file region. */
+	struct diag_policy policy;
+	/* Where the page's own problems go while it is read: DIAG_REPORT, or
+	 * DIAG_DROP while update reads it only to trace its numbers (verify
+	 * reports them).  The zero value reports. */
+	enum diag_dest to;
 };
 
 /* Frees every owned field and zeroes ctx (borrowed ones are left to

@@ -229,7 +229,7 @@ static void replay_events(const struct item *it)
 			diag_replay(&ev.rec, ev.type == DW_HIDDEN);
 			break;
 		case DW_FILE:
-			diag_file_begin(ev.str);
+			diag_file_begin(ev.str, NULL); /* the worker's records carry their level */
 			break;
 		case DW_FILE_END:
 			diag_file_end();

@@ -99,14 +99,14 @@ size_t prose_collect(struct page_ctx *ctx, cmark_node *node, struct seg **segs_o
 				continue;
 			}
 			if (range) {
-				struct diag *d = diag_begin(D_ANNOTATION_DANGLING, prose_seg_loc(ctx, g, line),
+				struct diag *d = diag_begin_to(ctx->to, D_ANNOTATION_DANGLING, prose_seg_loc(ctx, g, line),
 							    "this 'range' annotation follows no pair of numbers");
 				diag_hint(d, "write it right after 'LOW to HIGH', both numbers in the same text: "
 					     "2,920 to 3,824 <!-- range: [ROW | COLUMN] -->");
 				diag_end(d);
 				continue;
 			}
-			struct diag *d = diag_begin(D_ANNOTATION_DANGLING, prose_seg_loc(ctx, g, line),
+			struct diag *d = diag_begin_to(ctx->to, D_ANNOTATION_DANGLING, prose_seg_loc(ctx, g, line),
 						    "this '%s' annotation follows no number", marker_kind_name(g->marker.kind));
 			diag_hint(d, "write the annotation directly after the number it is about, on the same line");
 			diag_end(d);

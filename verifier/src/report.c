@@ -11,8 +11,6 @@
 #include "textfile.h"
 #include "util.h"
 
-static struct report rep = {.open_file = REPORT_NO_FILE};
-
 static const char *const format_names[] = {
 	[REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_SARIF] = "sarif",
 	[REPORT_GITHUB] = "github", [REPORT_JUNIT] = "junit",
@@ -53,59 +51,60 @@ static struct report_where copy_where(const struct diag_where *w)
 /* The sink: every format but text keeps a copy of each diagnostic. */
 static void keep(const struct diag_record *d, void *ctx)
 {
-	(void)ctx;
-	if (rep.format == REPORT_GITHUB)
-		report_github_emit(rep.out, d);
-	rep.items = xgrow(rep.items, &rep.cap_items, rep.n_items + 1, sizeof *rep.items);
-	struct report_item *it = &rep.items[rep.n_items++];
+	struct report *r = ctx;
+	if (r->format == REPORT_GITHUB)
+		report_github_emit(r->out, d);
+	r->items = xgrow(r->items, &r->cap_items, r->n_items + 1, sizeof *r->items);
+	struct report_item *it = &r->items[r->n_items++];
 	*it = (struct report_item){d->kind, d->level, xstrdup(d->message), copy_where(&d->at), NULL, d->n_notes,
-				   dup_or_null(d->text), dup_or_null(d->hint), xstrdup(d->rendered), rep.open_file};
+				   dup_or_null(d->text), dup_or_null(d->hint), xstrdup(d->rendered), r->open_file};
 	it->notes = xcalloc(d->n_notes ? d->n_notes : 1, sizeof *it->notes);
 	for (size_t i = 0; i < d->n_notes; i++)
 		it->notes[i] = (struct report_note){copy_where(&d->notes[i].at), xstrdup(d->notes[i].message)};
-	if (rep.open_file != REPORT_NO_FILE) {
-		struct report_file *f = &rep.files[rep.open_file];
+	if (r->open_file != REPORT_NO_FILE) {
+		struct report_file *f = &r->files[r->open_file];
 		f->errors += d->level == DIAG_ERROR;
 		f->warnings += d->level == DIAG_WARNING;
 	}
 }
 
-static const struct diag_sink sink = {keep, NULL};
-
-void report_start(enum report_format f, FILE *out, const char *command)
+struct report *report_start(enum report_format f, FILE *out, const char *command)
 {
-	rep.format = f;
-	rep.out = out;
-	rep.command = command;
-	rep.open_file = REPORT_NO_FILE;
-	diag_set_sink(f == REPORT_TEXT ? NULL : &sink);
+	struct report *r = xcalloc(1, sizeof *r);
+	r->format = f;
+	r->out = out;
+	r->command = command;
+	r->open_file = REPORT_NO_FILE;
+	r->sink = (struct diag_sink){keep, r};
+	diag_set_sink(f == REPORT_TEXT ? NULL : &r->sink);
+	return r;
 }
 
-enum report_format report_format_now(void)
+enum report_format report_format_of(const struct report *r)
 {
-	return rep.format;
+	return r->format;
 }
 
-void report_file_begin(const char *path)
+void report_file_begin(struct report *r, const char *path)
 {
-	rep.files = xgrow(rep.files, &rep.cap_files, rep.n_files + 1, sizeof *rep.files);
-	rep.files[rep.n_files] = (struct report_file){xstrdup(path), 0, 0, 0, diag_checks()};
-	rep.open_file = rep.n_files++;
+	r->files = xgrow(r->files, &r->cap_files, r->n_files + 1, sizeof *r->files);
+	r->files[r->n_files] = (struct report_file){xstrdup(path), 0, 0, 0, diag_checks()};
+	r->open_file = r->n_files++;
 }
 
-void report_file_end(void)
+void report_file_end(struct report *r)
 {
-	if (rep.open_file == REPORT_NO_FILE)
+	if (r->open_file == REPORT_NO_FILE)
 		return;
-	struct report_file *f = &rep.files[rep.open_file];
+	struct report_file *f = &r->files[r->open_file];
 	f->checks = diag_checks() - f->first_check;
-	rep.open_file = REPORT_NO_FILE;
+	r->open_file = REPORT_NO_FILE;
 }
 
-void report_ledger(const char *page, const struct ledger *lg)
+void report_ledger(struct report *r, const char *page, const struct ledger *lg)
 {
-	rep.ledgers = xgrow(rep.ledgers, &rep.cap_ledgers, rep.n_ledgers + 1, sizeof *rep.ledgers);
-	struct report_page_ledger *pl = &rep.ledgers[rep.n_ledgers++];
+	r->ledgers = xgrow(r->ledgers, &r->cap_ledgers, r->n_ledgers + 1, sizeof *r->ledgers);
+	struct report_page_ledger *pl = &r->ledgers[r->n_ledgers++];
 	*pl = (struct report_page_ledger){xstrdup(page), {0}};
 	for (size_t i = 0; i < lg->n; i++) {
 		const struct ledger_entry *e = &lg->v[i];
@@ -123,11 +122,11 @@ static struct report_place place_of(const struct textfile *tf, size_t off)
 	return (struct report_place){at.line, col};
 }
 
-void report_update(const char *path, const struct textfile *tf, const char *from, const char *to,
+void report_update(struct report *r, const char *path, const struct textfile *tf, const char *from, const char *to,
 		   const struct report_rewrite *rw, size_t n, size_t left, size_t flips, bool written)
 {
-	rep.updates = xgrow(rep.updates, &rep.cap_updates, rep.n_updates + 1, sizeof *rep.updates);
-	struct report_update_file *u = &rep.updates[rep.n_updates++];
+	r->updates = xgrow(r->updates, &r->cap_updates, r->n_updates + 1, sizeof *r->updates);
+	struct report_update_file *u = &r->updates[r->n_updates++];
 	*u = (struct report_update_file){xstrdup(path), xstrdup(from), xstrdup(to), NULL, n, left, flips, written};
 	u->rewrites = xcalloc(n ? n : 1, sizeof *u->rewrites);
 	for (size_t i = 0; i < n; i++)
@@ -142,10 +141,10 @@ static void free_where(struct report_where *w)
 	free(w->line_text);
 }
 
-static void release(void)
+static void release(struct report *r)
 {
-	for (size_t i = 0; i < rep.n_items; i++) {
-		struct report_item *it = &rep.items[i];
+	for (size_t i = 0; i < r->n_items; i++) {
+		struct report_item *it = &r->items[i];
 		free(it->message);
 		free_where(&it->at);
 		for (size_t k = 0; k < it->n_notes; k++) {
@@ -157,14 +156,14 @@ static void release(void)
 		free(it->hint);
 		free(it->rendered);
 	}
-	for (size_t i = 0; i < rep.n_files; i++)
-		free(rep.files[i].path);
-	for (size_t i = 0; i < rep.n_ledgers; i++) {
-		free(rep.ledgers[i].path);
-		ledger_free(&rep.ledgers[i].lg);
+	for (size_t i = 0; i < r->n_files; i++)
+		free(r->files[i].path);
+	for (size_t i = 0; i < r->n_ledgers; i++) {
+		free(r->ledgers[i].path);
+		ledger_free(&r->ledgers[i].lg);
 	}
-	for (size_t i = 0; i < rep.n_updates; i++) {
-		struct report_update_file *u = &rep.updates[i];
+	for (size_t i = 0; i < r->n_updates; i++) {
+		struct report_update_file *u = &r->updates[i];
 		for (size_t k = 0; k < u->n_rewrites; k++) {
 			free(u->rewrites[k].old_text);
 			free(u->rewrites[k].new_text);
@@ -174,37 +173,42 @@ static void release(void)
 		free(u->from);
 		free(u->to);
 	}
-	free(rep.updates);
-	free(rep.items);
-	free(rep.files);
-	free(rep.ledgers);
+	free(r->updates);
+	free(r->items);
+	free(r->files);
+	free(r->ledgers);
 	diag_set_sink(NULL);
-	rep = (struct report){.open_file = REPORT_NO_FILE};
+	free(r);
 }
 
-int report_finish(const struct report_summary *s)
+void report_discard(struct report *r)
 {
-	report_file_end();
+	release(r);
+}
+
+int report_finish(struct report *r, const struct report_summary *s)
+{
+	report_file_end(r);
 	int rc = 0;
-	switch (rep.format) {
+	switch (r->format) {
 	case REPORT_JSON:
-		rc = report_render_json(&rep, s);
+		rc = report_render_json(r, s);
 		break;
 	case REPORT_SARIF:
-		rc = report_render_sarif(&rep, s);
+		rc = report_render_sarif(r, s);
 		break;
 	case REPORT_JUNIT:
-		rc = report_render_junit(&rep, s);
+		rc = report_render_junit(r, s);
 		break;
 	case REPORT_TEXT:
 	case REPORT_GITHUB:
 		break;
 	}
-	if (rep.out && (fflush(rep.out) != 0 || ferror(rep.out))) {
+	if (r->out && (fflush(r->out) != 0 || ferror(r->out))) {
 		if (!errno)
 			errno = EIO;
 		rc = -1;
 	}
-	release();
+	release(r);
 	return rc;
 }

@@ -12,7 +12,9 @@
  * format (report_json.c, report_sarif.c, report_github.c,
  * report_junit.c) renders from the records kept here (report_impl.h).
  *
- * The report is process-wide state, like diag's reporter: one per command.
+ * A report is its command's value (struct report, from report_start to
+ * report_finish, which frees it); only its sink is installed in diag's
+ * process-wide reporter while it is open.
  * The JSON layout is described by verifier/schema/coursecheck-report-1.json
  * (verify, explain and update).
  */
@@ -34,18 +36,22 @@ const char *report_format_name(enum report_format f);
  * (GITHUB_ACTIONS=true) when standard output is not a terminal, else text. */
 enum report_format report_format_default(void);
 
+struct report;
+
 /* Starts the report of one command ("verify") in format f on out (not
- * closed here).  For text, diagnostics stay diag's own text on its stream. */
-void report_start(enum report_format f, FILE *out, const char *command);
-enum report_format report_format_now(void);
+ * closed here; command borrowed until report_finish).  For text,
+ * diagnostics stay diag's own text on its stream.  The caller owns the
+ * report until report_finish. */
+struct report *report_start(enum report_format f, FILE *out, const char *command);
+enum report_format report_format_of(const struct report *r);
 
 /* Brackets the diagnostics of one checked file (a page, a program README,
  * a lesson program folder).  Nested calls are not allowed. */
-void report_file_begin(const char *path);
-void report_file_end(void);
+void report_file_begin(struct report *r, const char *path);
+void report_file_end(struct report *r);
 
 /* Keeps a copy of a page's ledger for explain's JSON report. */
-void report_ledger(const char *page, const struct ledger *lg);
+void report_ledger(struct report *r, const char *page, const struct ledger *lg);
 
 /* One rewrite that `update` makes (or would make, under --dry-run): the
  * bytes [start, end) of the file's text become new_text. */
@@ -57,7 +63,7 @@ struct textfile;
 /* Keeps, for update's JSON report, what update did to one file: the runs
  * it carried from and to, its rewrites (sorted, not overlapping), how many
  * items it left for a person, its claim flips, whether it wrote the file. */
-void report_update(const char *path, const struct textfile *tf, const char *from, const char *to,
+void report_update(struct report *r, const char *path, const struct textfile *tf, const char *from, const char *to,
 		   const struct report_rewrite *rw, size_t n, size_t left, size_t flips, bool written);
 
 struct report_summary {
@@ -65,8 +71,11 @@ struct report_summary {
 	int status; /* the exit status the command will return */
 };
 
-/* Renders the report (nothing more for text) and frees what it kept.
- * Returns 0, or -1 when writing failed (errno set). */
-int report_finish(const struct report_summary *s);
+/* Renders the report (nothing more for text), uninstalls its sink and
+ * frees it.  Returns 0, or -1 when writing failed (errno set). */
+int report_finish(struct report *r, const struct report_summary *s);
+/* Uninstalls the sink and frees the report unrendered (a command that
+ * stops before its work, exit 2). */
+void report_discard(struct report *r);
 
 #endif

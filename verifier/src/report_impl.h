@@ -79,6 +79,7 @@ struct report {
 	size_t n_ledgers, cap_ledgers;
 	struct report_update_file *updates;
 	size_t n_updates, cap_updates;
+	struct diag_sink sink; /* keep(), with this report as its ctx */
 };
 
 /* "error", "warning", "note" (inline: the renderers call it, and report.c

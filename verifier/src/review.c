@@ -160,7 +160,7 @@ static size_t course_review_pages(char ***out)
 }
 
 /* Checks and renders one page; returns whether its review was written. */
-static bool review_one(const char *rel, const char *dir, struct index_row *row, int *status)
+static bool review_one(const char *rel, const char *dir, const struct cliopt *o, struct index_row *row, int *status)
 {
 	char *text = NULL;
 	size_t text_len = 0;
@@ -176,7 +176,7 @@ static bool review_one(const char *rel, const char *dir, struct index_row *row, 
 	int rc = check_page(rel, &opts, &lg);
 	bool written = false;
 	fclose(mem);
-	cli_setup_diag();
+	cli_setup_diag(o, true);
 	fputs(text ? text : "", stderr);
 	row->page = xstrdup(rel);
 	row->file = review_name(rel);
@@ -242,12 +242,9 @@ int cli_review(int argc, char **argv)
 	if (first < 0)
 		return first == CLIOPT_DONE ? 0 : 2;
 	cli_setup(&o);
-	char *why;
-	if (repo_find(o.root, &why) != 0) {
-		fprintf(stderr, "coursecheck review: %s\n", why);
-		free(why);
+	diag_set_run_policy((struct diag_policy){.strict = true}); /* the gate, as each page's */
+	if (cli_open_course(&review_cmd, o.root) != 0)
 		return 2;
-	}
 	if (make_folder(out) != 0) {
 		cli_release();
 		return 2;
@@ -266,7 +263,7 @@ int cli_review(int argc, char **argv)
 	int status = 0;
 	size_t written = 0;
 	for (size_t i = 0; i < n; i++)
-		written += review_one(pages[i], out, &rows[i], &status);
+		written += review_one(pages[i], out, &o, &rows[i], &status);
 	struct buf index = {0};
 	put_index(&index, rows, n);
 	if (write_out(out, "index.html", index.s, index.len) != 0)
@@ -290,5 +287,5 @@ int cli_review(int argc, char **argv)
 			written, n, n == 1 ? "" : "s", out, failing, diag_checks(), diag_checks() == 1 ? "" : "s", errors,
 			errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
 	cli_release();
-	return status ? status : errors ? 1 : 0;
+	return cliopt_status(status);
 }

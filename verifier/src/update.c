@@ -10,7 +10,8 @@
  * What cannot be carried mechanically is listed for a person; a derived
  * ratio or difference whose stated direction became false is a claim flip
  * and is never rewritten.  Files are written through a temporary file and
- * a rename; --dry-run only prints the diff.
+ * a rename; --dry-run only prints the diff.  The command line is
+ * cli_update.c's.
  */
 #include "update.h"
 
@@ -29,8 +30,6 @@
 #include "drift.h"
 #include "check.h"
 #include "claim.h"
-#include "cli.h"
-#include "cliopt.h"
 #include "compare.h"
 #include "expr.h"
 #include "filewrite.h"
@@ -863,7 +862,7 @@ static int write_atomically(const char *relpath, const char *text, size_t len)
 	char *why = NULL;
 	int rc = filewrite_replace_repo(relpath, text, len, &why);
 	if (rc != 0) {
-		fprintf(stderr, "coursecheck update: %s\n", why);
+		diag_report(D_UPDATE_WRITE, (struct diag_loc){.path = relpath}, "not written: %s", why);
 		free(why);
 	}
 	return rc;
@@ -966,7 +965,7 @@ static size_t traced_in(struct update *u, const struct evfile *ev)
 	struct bank b = {0};
 	bank_add_evidence(&b, ev);
 	size_t count = 0;
-	diag_mute(true); /* a dangling annotation is verify's to report */
+	u->ctx.to = DIAG_DROP; /* a dangling annotation is verify's to report */
 	for (size_t i = 0; i < u->ctx.pg.n_blocks; i++) {
 		const struct page_block *blk = &u->ctx.pg.blocks[i];
 		if (blk->kind == BK_TEXT) {
@@ -993,7 +992,7 @@ static size_t traced_in(struct update *u, const struct evfile *ev)
 			lines_free(&hay);
 		}
 	}
-	diag_mute(false);
+	u->ctx.to = DIAG_REPORT;
 	bank_free(&b);
 	return count;
 }
@@ -1063,10 +1062,9 @@ static bool load_page(struct update *u, const char *relpath)
 	if (textfile_report_encoding(&u->ctx.tf, "page"))
 		return false;
 	u->ctx.is_readme = pathkind_of(relpath) == PATHKIND_README;
-	diag_mute(true);
-	frontmatter_parse(&u->ctx.tf, !u->ctx.is_readme, &u->ctx.fm);
-	page_parse(&u->ctx.tf, u->ctx.fm.first_body_line, &u->ctx.pg);
-	diag_mute(false);
+	/* the page's own problems are verify's to report */
+	frontmatter_parse(&u->ctx.tf, !u->ctx.is_readme, DIAG_DROP, &u->ctx.fm);
+	page_parse(&u->ctx.tf, u->ctx.fm.first_body_line, DIAG_DROP, &u->ctx.pg);
 	if (u->ctx.pg.unread) {
 		/* text the parser did not read would be left as it is, silently
 		 * out of date: the page is not carried until it can be read */
@@ -1220,18 +1218,18 @@ static bool update_program_header(struct update *u, const char *relpath)
 }
 
 /* The rewrites applied, for the JSON report (--format=json). */
-static void report_rewrites(const struct update *u, const char *relpath, bool written)
+static void report_rewrites(struct report *report, const struct update *u, const char *relpath, bool written)
 {
 	struct report_rewrite *rw = xcalloc(u->n_edits ? u->n_edits : 1, sizeof *rw);
 	size_t n = 0;
 	for (size_t i = 0; i < u->n_edits; i++)
 		if (!u->edits[i].dropped)
 			rw[n++] = (struct report_rewrite){u->edits[i].start, u->edits[i].end, u->edits[i].text};
-	report_update(relpath, &u->ctx.tf, u->old->path, u->now->path, rw, n, u->left, u->flips, written);
+	report_update(report, relpath, &u->ctx.tf, u->old->path, u->now->path, rw, n, u->left, u->flips, written);
 	free(rw);
 }
 
-static int update_file(const char *relpath, bool dry_run, bool quiet)
+int update_file(struct report *report, const char *relpath, bool dry_run, bool quiet)
 {
 	struct update u = {0};
 	if (pathkind_refuse_page(relpath, "update", true))
@@ -1252,7 +1250,7 @@ static int update_file(const char *relpath, bool dry_run, bool quiet)
 	char *text = apply_edits(&u, &new_len);
 	int status = 0;
 	bool changed = new_len != u.ctx.tf.len || memcmp(text, u.ctx.tf.data, new_len) != 0;
-	bool json = report_format_now() == REPORT_JSON;
+	bool json = report_format_of(report) == REPORT_JSON;
 	if (changed && !json) {
 		print_diff(relpath, u.ctx.tf.data, u.ctx.tf.len, text, new_len);
 		fflush(stdout); /* the diff before the summary, however the streams are joined */
@@ -1260,7 +1258,7 @@ static int update_file(const char *relpath, bool dry_run, bool quiet)
 	if (changed && !dry_run && write_atomically(relpath, text, new_len) != 0)
 		status = 2;
 	if (json)
-		report_rewrites(&u, relpath, changed && !dry_run && status == 0);
+		report_rewrites(report, &u, relpath, changed && !dry_run && status == 0);
 	if (!quiet)
 		fprintf(stderr,
 			"coursecheck update: %s: %s -> %s: %zu rewrite%s%s, %zu left for a person, %zu claim flip%s\n",
@@ -1272,71 +1270,5 @@ static int update_file(const char *relpath, bool dry_run, bool quiet)
 		status = 1;
 	free(text);
 	release(&u);
-	return status;
-}
-
-static const char update_usage[] =
-	"usage: coursecheck update [OPTION...] FILE...\n"
-	"  Points each FILE (a page, a program README or a program's Verified\n"
-	"  header) at the newest evidence of its lesson and rewrites what is\n"
-	"  mechanical; prints the rewrites as a unified diff.\n"
-	"  --dry-run         print the diff, write nothing\n"
-	"  --format=FORMAT   text (default: a unified diff) or json (each rewrite\n"
-	"                    with its old and new text and span)\n"
-	"  --output=FILE     write the JSON report (or, as text, the diagnostics) to FILE\n"
-	"  --root=DIR        the course (default: found from the current folder upward)\n"
-	"  -q, --quiet       no summary lines\n"
-	"  --color=WHEN      auto (default), always or never\n"
-	"  -h, --help        this text\n"
-	"      --version     the version\n"
-	"Exit status: 0 all carried, 1 an error (something left for a person, a\n"
-	"claim flip, a refused run), 2 usage or a file that cannot be read or written.\n";
-
-enum { OPT_DRY_RUN = 0x200 };
-static const struct option update_longs[] = {
-	{"dry-run", no_argument, NULL, OPT_DRY_RUN},
-	{NULL, 0, NULL, 0},
-};
-static const struct cliopt_cmd update_cmd = {"coursecheck update", update_usage, "", update_longs, CLIOPT_REPORT};
-
-static int update_option(int ch, const char *arg, void *ctx)
-{
-	(void)arg;
-	if (ch != OPT_DRY_RUN)
-		return -1;
-	*(bool *)ctx = true;
-	return 0;
-}
-
-int cli_update(int argc, char **argv)
-{
-	bool dry_run = false;
-	struct cliopt o;
-	int i = cliopt_parse(argc, argv, &update_cmd, &o, update_option, &dry_run);
-	if (i < 0)
-		return i == CLIOPT_DONE ? 0 : 2;
-	if (i == argc) {
-		cliopt_usage_error(&update_cmd, "no FILE given");
-		return 2;
-	}
-	if (cli_begin(&update_cmd, "update", &o, false) != 0)
-		return 2;
-	char *why;
-	if (repo_find(o.root, &why) != 0) {
-		fprintf(stderr, "coursecheck update: %s\n", why);
-		free(why);
-		return 2;
-	}
-	int status = 0;
-	size_t files = 0;
-	for (; i < argc; i++, files++) {
-		char *rel = repo_operand(argv[i]);
-		int rc = update_file(rel, dry_run, o.quiet);
-		free(rel);
-		if (rc > status)
-			status = rc;
-	}
-	status = cli_end(status, files, 0);
-	cli_release();
 	return status;
 }

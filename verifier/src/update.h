@@ -9,6 +9,16 @@
 #ifndef COURSECHECK_UPDATE_H
 #define COURSECHECK_UPDATE_H
 
-int cli_update(int argc, char **argv);
+#include <stdbool.h>
+
+struct report;
+
+/* Carries the newest evidence into one FILE (a repository path): prints
+ * the diff (text) or adds the rewrites to report (json: the command's,
+ * from cli_begin), writes the file unless dry_run, and a summary line on
+ * standard error unless quiet.  Returns the file's exit status by the one
+ * rule: 0 carried, 1 an error was reported, 2 the file could not be read
+ * or written. */
+int update_file(struct report *report, const char *relpath, bool dry_run, bool quiet);
 
 #endif

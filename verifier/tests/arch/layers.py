@@ -35,7 +35,10 @@ LAYERS = [
     ("page model", "pagectx prose"),
     ("checks", "check check_page check_code check_numbers check_claims check_program check_runs check_first"),
     ("reports", "report report_json report_sarif report_github report_junit review_html review_diags"),
-    ("commands", "cli cli_lesson cli_quote update review review_page "
+    # what a command does to a file, below the command lines: update.c may
+    # not include cli.h (cli_update.c is its command line)
+    ("rewrites", "update"),
+    ("commands", "cli cli_lesson cli_quote cli_update review review_page "
                  "capture capture_gpu capture_lesson capture_sched capture_slurm"),
     ("main", "main capture_main"),
 ]
@@ -80,7 +83,6 @@ PREFIXES = {
     "review_html": ("review_",),
     "review_page": ("review_",),
     "textfile": ("utf8_",),
-    "update": ("cli_update",),
     "util": ("buf_", "str_", "x"),
     "main": ("main",),
     "capture_main": ("main",),

@@ -656,6 +656,8 @@ check "--help exits $RC, not 0" [ "$RC" -eq 0 ]
 check "--help prints no usage on stdout" grep -q "^usage: coursecheck capture" "$T/out"
 COURSECHECK_NOW=yesterday cap hello
 check "a malformed COURSECHECK_NOW is accepted" [ "$RC" -eq 2 ]
+check "a malformed COURSECHECK_NOW is not a capture-setup error" \
+	err_has "^capture: error: COURSECHECK_NOW=yesterday is not a UTC time like 2026-11-30T10:05:12Z \\[capture-setup\\]\$"
 check "evidence was written" [ ! -e "$R/evidence" ]
 end
 

@@ -62,8 +62,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct frontmatter a, b;
 	memset(&a, 0xA5, sizeof a);
 	memset(&b, 0x5A, sizeof b);
-	frontmatter_parse(&tf, true, &a);
-	frontmatter_parse(&tf, false, &b);
+	frontmatter_parse(&tf, true, DIAG_REPORT, &a);
+	frontmatter_parse(&tf, false, DIAG_REPORT, &b);
 	check_fields(&tf, &a);
 	check_fields(&tf, &b);
 	FUZZ_CHECK(a.present == b.present && a.first_body_line == b.first_body_line && a.day == b.day &&

@@ -81,9 +81,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct textfile tf;
 	textfile_from_memory((const char *)data, size, "pages/fz.md", &tf);
 	struct frontmatter fm;
-	frontmatter_parse(&tf, false, &fm);
+	frontmatter_parse(&tf, false, DIAG_REPORT, &fm);
 	struct page pg;
-	page_parse(&tf, fm.first_body_line, &pg);
+	page_parse(&tf, fm.first_body_line, DIAG_REPORT, &pg);
 	FUZZ_CHECK(pg.tf == &tf, "page does not borrow its text");
 	size_t prev_line = 0;
 	for (size_t i = 0; i < pg.n_blocks; i++) {

@@ -47,7 +47,7 @@
 #include "repo.h"
 #include "sha256.h"
 #include "textfile.h"
-#include "update.h"
+#include "cli_update.h"
 #include "util.h"
 
 #define LESSON "day01-demo"

@@ -122,6 +122,12 @@ check "--output wrote into evidence/" [ ! -e "$T/fail/evidence/day01-demo/report
 RC=$?
 check "--output=/dev/full exits $RC, not 2" [ $RC -eq 2 ]
 check "--output=/dev/full does not say so" grep -q 'cannot write /dev/full' "$T/err"
+check "--output=/dev/full is not an output-failed error" grep -q '^coursecheck verify: error: .*/dev/full.* \[output-failed\]$' "$T/err"
+"$BIN" ids >/dev/full 2>"$T/err"
+RC=$?
+check "ids >/dev/full exits $RC, not 2" [ $RC -eq 2 ]
+check "ids >/dev/full is not an output-failed error" \
+	grep -qx 'coursecheck: error: write error on standard output: No space left on device \[output-failed\]' "$T/err"
 
 # GitHub's default: GITHUB_ACTIONS=true and standard output not a terminal
 (cd "$T/fail" && GITHUB_ACTIONS=true "$BIN" verify) >"$T/out" 2>"$T/err"

@@ -246,8 +246,8 @@ check "exit status $RC, not 1" [ "$RC" -eq 1 ]
 check "the good lesson was not captured" [ "$(count_evidence good)" -eq 1 ]
 check "evidence written for the failing lesson" [ "$(count_evidence bad)" -eq 0 ]
 check "evidence written for the timed-out lesson" [ "$(count_evidence slow)" -eq 0 ]
-check "the failing lesson's line does not say why" err_has "capture: bad: failed (capture exit 1): run failed: exit 3 after"
-check "the timed-out lesson's line does not say timeout" err_has "capture: slow: failed (capture exit 1): run failed: timeout after 2 s"
+check "the failing lesson's line does not say why" err_has "programs/bad: error: failed (capture exit 1): run failed: exit 3 after"
+check "the timed-out lesson's line does not say timeout" err_has "programs/slow: error: failed (capture exit 1): run failed: timeout after 2 s"
 check "the lines do not name the logs" err_has "no evidence written; log: build/slurm/[0-9]*/0.log"
 check "the count is wrong" err_has "3 lessons, 1 captured, 2 failed"
 end
@@ -273,7 +273,7 @@ cap --collect "$job"
 check "--collect exit status $RC, not 1" [ "$RC" -eq 1 ]
 check "the other lesson was not captured" [ "$(count_evidence keep)" -eq 1 ]
 check "evidence written for the cancelled lesson" [ "$(count_evidence stop)" -eq 0 ]
-check "the summary does not say cancelled" err_has "capture: stop: cancelled (scancel, preemption or shutdown) on node $NODE; no evidence written"
+check "the summary does not say cancelled" err_has "programs/stop: error: cancelled (scancel, preemption or shutdown) on node $NODE; no evidence written"
 check "the count is wrong" err_has "2 lessons, 1 captured, 1 failed"
 check "a lesson process outlived the cancel" not running_hang
 end
@@ -283,13 +283,14 @@ begin options
 mkrepo opts a:hello
 cap --slurm --partition=nosuchpartition
 check "exit status $RC, not 2" [ "$RC" -eq 2 ]
-check "Slurm's refusal is not shown" err_has "Slurm refused the job: sbatch failed: .*[Pp]artition"
+check "Slurm's refusal is not shown" err_has "capture: error: Slurm refused the job: sbatch failed: .*[Pp]artition.*\\[capture-slurm\\]"
 check "a refused job left a folder" not_there "$R/build/slurm"
 cap --no-wait
 check "--no-wait without --slurm: exit $RC, not 2" [ "$RC" -eq 2 ]
 check "--no-wait without --slurm: no message" err_has "go with --slurm"
 cap --collect 12x
 check "--collect 12x: exit $RC, not 2" [ "$RC" -eq 2 ]
+check "--collect 12x is not a capture-slurm error" err_has "^capture: error: --collect 12x: not a Slurm job id \\[capture-slurm\\]\$"
 cap --slurm --array-limit 1 --sbatch=--time=5 a
 check "--array-limit 1 with --sbatch: exit $RC, not 0" [ "$RC" -eq 0 ]
 end

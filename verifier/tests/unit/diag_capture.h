@@ -26,7 +26,7 @@ static inline int setup(void **state)
 	if (!diag_stream)
 		return -1;
 	diag_init(diag_stream, false);
-	diag_set_policy(false, false);
+	diag_set_run_policy((struct diag_policy){0});
 	for (int k = 0; k < DIAG_KIND_COUNT; k++)
 		base_kind[k] = diag_count_kind((enum diag_kind)k);
 	base_errors = diag_count(DIAG_ERROR);

@@ -150,7 +150,7 @@ static void test_missing_value(void **state)
 	struct own w;
 	char *out, *err;
 	assert_int_equal(parse(&o, &w, &out, &err, "test", "--value", NULL), CLIOPT_USAGE);
-	assert_string_equal(err, "coursecheck test: option '--value' requires an argument\n"
+	assert_string_equal(err, "coursecheck test: error: option '--value' requires an argument [usage]\n"
 				 "usage: coursecheck test [OPTION...]\n"
 				 "Try 'coursecheck test --help' for more information.\n");
 	free(out);
@@ -248,6 +248,25 @@ static void keep(const struct diag_record *r, void *ctx)
 		seen_note = r->notes[0].at;
 }
 
+/* First in the group: no error has been counted yet.  A warning leaves
+ * the status at its floor; an error raises 0 to 1, never 2 to 1. */
+static void test_status_is_the_worst_level(void **state)
+{
+	(void)state;
+	static const struct diag_sink sink = {keep, NULL};
+	assert_int_equal(diag_count(DIAG_ERROR), 0);
+	assert_int_equal(cliopt_status(0), 0);
+	assert_int_equal(cliopt_status(2), 2);
+	diag_set_sink(&sink);
+	diag_report(D_EVIDENCE_NONE, (struct diag_loc){.path = "programs/x"}, "a warning");
+	assert_int_equal(cliopt_status(0), 0);
+	diag_report(D_FM_FIELD, (struct diag_loc){.path = "pages/p.md"}, "an error");
+	diag_set_sink(NULL);
+	assert_int_equal(cliopt_status(0), 1);
+	assert_int_equal(cliopt_status(1), 1);
+	assert_int_equal(cliopt_status(2), 2);
+}
+
 static void test_record_columns_count_code_points(void **state)
 {
 	(void)state;
@@ -277,6 +296,7 @@ static void test_record_columns_count_code_points(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_status_is_the_worst_level),
 		cmocka_unit_test(test_shared_and_own_options),
 		cmocka_unit_test(test_operands_first_and_double_dash),
 		cmocka_unit_test(test_abbreviation),

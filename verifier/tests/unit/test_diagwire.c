@@ -26,8 +26,7 @@ static void encode_page(struct diagwire_encoder *e)
 {
 	diagwire_encoder_init(e);
 	diag_set_forward(&e->fwd);
-	diag_set_policy(false, false);
-	diag_file_begin("pages/a.md");
+	diag_file_begin("pages/a.md", NULL);
 	diag_checks_add(2);
 	struct diag *d = diag_begin(D_NUMBER_UNTRACED, (struct diag_loc){"pages/a.md", 7, 13, 5, line, sizeof line - 1},
 				    "%s is not in the evidence", "1,793");
@@ -188,8 +187,8 @@ static void cap_and_once(void **state)
 	struct diagwire_encoder e;
 	diagwire_encoder_init(&e);
 	diag_set_forward(&e.fwd);
-	diag_set_policy(true, false);
-	diag_file_begin("pages/b.md");
+	static const struct diag_policy draft = {.draft = true};
+	diag_file_begin("pages/b.md", &draft);
 	for (int i = 0; i < DIAG_MAX_PER_FILE + 3; i++)
 		diag_report(D_NUMBER_UNTRACED, (struct diag_loc){.path = "pages/b.md", .line = 1}, "n%d", i);
 	diag_once_begin("program", "programs/x/x.cu");
@@ -197,7 +196,6 @@ static void cap_and_once(void **state)
 	diag_once_end();
 	diag_file_end();
 	diag_set_forward(NULL);
-	diag_set_policy(false, false);
 	struct diagwire_reader r;
 	struct diagwire_event ev;
 	diagwire_reader_init(&r, e.out.s, e.out.len);

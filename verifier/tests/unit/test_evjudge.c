@@ -60,183 +60,167 @@ static void one_file(struct lesson_files *f, struct lesson_file *v, const char *
 	snprintf(f->sha, sizeof f->sha, "%s", sha);
 }
 
-static unsigned judge(const struct evidence *ev, const struct evjudge_in *in, struct evjudge *j)
+/* Each test's fixture: a run (the default one of load(), replaced with
+ * reload()), the lesson's files (one_file() fills them when a test needs
+ * them) and the verdict, judged with judge() and freed at teardown. */
+struct fixture {
+	struct evidence ev;
+	struct lesson_file v;
+	struct lesson_files f;
+	struct evjudge j;
+};
+
+static int setup(void **state)
 {
-	evjudge_run(ev, in, j);
-	return j->flags;
+	struct fixture *x = calloc(1, sizeof *x);
+	if (!x)
+		return -1;
+	load(&x->ev, NULL, NULL, NULL);
+	*state = x;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *x = *state;
+	evjudge_free(&x->j);
+	evidence_free(&x->ev);
+	free(x);
+	return 0;
+}
+
+/* The run with these fields instead (load()'s arguments). */
+static void reload(struct fixture *x, const char *program, const char *exit, const char *extra)
+{
+	evidence_free(&x->ev);
+	load(&x->ev, program, exit, extra);
+}
+
+/* Judges the fixture's run afresh; returns the flags. */
+static unsigned judge(struct fixture *x, const struct evjudge_in *in)
+{
+	evjudge_free(&x->j);
+	evjudge_run(&x->ev, in, &x->j);
+	return x->j.flags;
 }
 
 static void test_current_run_has_no_flag(void **state)
 {
-	(void)state;
-	struct evidence ev;
-	load(&ev, NULL, NULL, NULL);
-	struct lesson_file v;
-	struct lesson_files f;
-	one_file(&f, &v, SHA_A);
-	struct evjudge j;
-	struct evjudge_in in = {"day31-scan-1", PROG, SHA_A, &f, NULL, false};
-	assert_int_equal(judge(&ev, &in, &j), 0);
-	assert_string_equal(j.lesson, "day31-scan-1");
-	assert_int_equal(j.lesson_line, 2);
-	assert_string_equal(j.program, PROG);
-	assert_int_equal(j.program_line, 3);
-	evjudge_free(&j);
-	evidence_free(&ev);
+	struct fixture *x = *state;
+	one_file(&x->f, &x->v, SHA_A);
+	struct evjudge_in in = {"day31-scan-1", PROG, SHA_A, &x->f, NULL, false};
+	assert_int_equal(judge(x, &in), 0);
+	assert_string_equal(x->j.lesson, "day31-scan-1");
+	assert_int_equal(x->j.lesson_line, 2);
+	assert_string_equal(x->j.program, PROG);
+	assert_int_equal(x->j.program_line, 3);
 }
 
 static void test_other_lesson_is_judged_no_further(void **state)
 {
-	(void)state;
-	struct evidence ev;
-	load(&ev, NULL, "1", "gpu-exclusive: no"); /* failed and shared too */
-	struct evjudge j;
+	struct fixture *x = *state;
+	reload(x, NULL, "1", "gpu-exclusive: no"); /* failed and shared too */
 	struct evjudge_in in = {"day32-scan-2", PROG, SHA_B, NULL, NULL, false};
-	assert_int_equal(judge(&ev, &in, &j), EVJ_LESSON_MISMATCH);
-	assert_null(j.changed);
-	evjudge_free(&j);
-	evidence_free(&ev);
+	assert_int_equal(judge(x, &in), EVJ_LESSON_MISMATCH);
+	assert_null(x->j.changed);
 }
 
 static void test_other_program_is_judged_no_further(void **state)
 {
-	(void)state;
-	struct evidence ev;
-	load(&ev, "programs/day31-scan-1/other.cu", "1", NULL);
-	struct evjudge j;
+	struct fixture *x = *state;
+	reload(x, "programs/day31-scan-1/other.cu", "1", NULL);
 	struct evjudge_in in = {"day31-scan-1", PROG, SHA_B, NULL, NULL, false};
-	assert_int_equal(judge(&ev, &in, &j), EVJ_PROGRAM_MISMATCH);
-	assert_string_equal(j.program, "programs/day31-scan-1/other.cu");
-	evjudge_free(&j);
-	evidence_free(&ev);
+	assert_int_equal(judge(x, &in), EVJ_PROGRAM_MISMATCH);
+	assert_string_equal(x->j.program, "programs/day31-scan-1/other.cu");
 }
 
 static void test_two_names_of_one_file_are_one_program(void **state)
 {
-	(void)state;
-	struct evidence ev;
-	load(&ev, "programs/day31-scan-1/./scan.cu", NULL, NULL);
-	struct evjudge j;
+	struct fixture *x = *state;
+	reload(x, "programs/day31-scan-1/./scan.cu", NULL, NULL);
 	struct evjudge_in in = {"day31-scan-1", PROG, SHA_A, NULL, NULL, false};
-	assert_int_equal(judge(&ev, &in, &j), 0);
-	evjudge_free(&j);
-	evidence_free(&ev);
+	assert_int_equal(judge(x, &in), 0);
 }
 
 static void test_stale_by_the_programs_hash(void **state)
 {
-	(void)state;
-	struct evidence ev;
-	load(&ev, NULL, NULL, NULL);
-	struct evjudge j;
+	struct fixture *x = *state;
 	struct evjudge_in in = {NULL, PROG, SHA_B, NULL, NULL, false}; /* no files: the program's hash */
-	assert_int_equal(judge(&ev, &in, &j), EVJ_STALE);
-	assert_string_equal(j.changed, "'" PROG "' changed");
-	assert_int_equal(j.stale_line, 4); /* source-sha256: */
-	assert_string_equal(j.was_sha, SHA_A);
-	assert_string_equal(j.now_sha, SHA_B);
-	assert_int_equal(j.n_files, 0);
-	evjudge_free(&j);
-	evidence_free(&ev);
+	assert_int_equal(judge(x, &in), EVJ_STALE);
+	assert_string_equal(x->j.changed, "'" PROG "' changed");
+	assert_int_equal(x->j.stale_line, 4); /* source-sha256: */
+	assert_string_equal(x->j.was_sha, SHA_A);
+	assert_string_equal(x->j.now_sha, SHA_B);
+	assert_int_equal(x->j.n_files, 0);
 }
 
 static void test_stale_over_the_lessons_files(void **state)
 {
-	(void)state;
-	struct evidence ev;
-	load(&ev, NULL, NULL, NULL);
-	struct lesson_file v;
-	struct lesson_files f;
-	one_file(&f, &v, SHA_B);
-	struct evjudge j;
+	struct fixture *x = *state;
+	one_file(&x->f, &x->v, SHA_B);
 	/* the program's own hash would say current: the files decide */
-	struct evjudge_in in = {"day31-scan-1", PROG, SHA_A, &f, NULL, false};
-	assert_int_equal(judge(&ev, &in, &j), EVJ_STALE);
-	assert_string_equal(j.changed, "'" PROG "' changed");
-	assert_int_equal(j.n_files, 1);
-	assert_string_equal(j.now_sha, SHA_B);
-	evjudge_free(&j);
-	evidence_free(&ev);
+	struct evjudge_in in = {"day31-scan-1", PROG, SHA_A, &x->f, NULL, false};
+	assert_int_equal(judge(x, &in), EVJ_STALE);
+	assert_string_equal(x->j.changed, "'" PROG "' changed");
+	assert_int_equal(x->j.n_files, 1);
+	assert_string_equal(x->j.now_sha, SHA_B);
 }
 
 static void test_files_of_another_program_fall_back_to_its_hash(void **state)
 {
-	(void)state;
-	struct evidence ev;
-	load(&ev, NULL, NULL, NULL);
-	struct lesson_file v;
-	struct lesson_files f;
-	one_file(&f, &v, SHA_B);
-	v.path = (char *)"programs/day31-scan-1/main.cu"; /* the lesson's program is another file */
-	struct evjudge j;
-	struct evjudge_in in = {"day31-scan-1", PROG, SHA_A, &f, NULL, false};
-	assert_int_equal(judge(&ev, &in, &j), 0);
-	evjudge_free(&j);
-	evidence_free(&ev);
+	struct fixture *x = *state;
+	one_file(&x->f, &x->v, SHA_B);
+	x->v.path = (char *)"programs/day31-scan-1/main.cu"; /* the lesson's program is another file */
+	struct evjudge_in in = {"day31-scan-1", PROG, SHA_A, &x->f, NULL, false};
+	assert_int_equal(judge(x, &in), 0);
 }
 
 static void test_files_unknown_still_judges_the_programs_hash(void **state)
 {
-	(void)state;
-	struct evidence ev;
-	load(&ev, NULL, NULL, NULL);
-	struct evjudge j;
+	struct fixture *x = *state;
 	struct evjudge_in in = {"day31-scan-1", PROG, SHA_B, NULL, "a link", true};
-	assert_int_equal(judge(&ev, &in, &j), EVJ_FILES_UNKNOWN | EVJ_FILES_REFUSED | EVJ_STALE);
-	assert_string_equal(j.files_why, "a link");
-	evjudge_free(&j);
+	assert_int_equal(judge(x, &in), EVJ_FILES_UNKNOWN | EVJ_FILES_REFUSED | EVJ_STALE);
+	assert_string_equal(x->j.files_why, "a link");
 	in.program_sha = SHA_A;
 	in.files_refused = false;
-	assert_int_equal(judge(&ev, &in, &j), EVJ_FILES_UNKNOWN);
-	evjudge_free(&j);
-	evidence_free(&ev);
+	assert_int_equal(judge(x, &in), EVJ_FILES_UNKNOWN);
 }
 
 static void test_failed_run(void **state)
 {
-	(void)state;
-	struct evidence ev;
-	load(&ev, NULL, "3", NULL);
-	struct evjudge j;
+	struct fixture *x = *state;
+	reload(x, NULL, "3", NULL);
 	struct evjudge_in in = {"day31-scan-1", PROG, SHA_A, NULL, NULL, false};
-	assert_int_equal(judge(&ev, &in, &j), EVJ_FAILED);
-	assert_string_equal(j.exit, "3");
-	assert_int_equal(j.exit_line, 13);
-	evjudge_free(&j);
-	evidence_free(&ev);
+	assert_int_equal(judge(x, &in), EVJ_FAILED);
+	assert_string_equal(x->j.exit, "3");
+	assert_int_equal(x->j.exit_line, 13);
 }
 
 static void test_shared_gpu(void **state)
 {
-	(void)state;
-	struct evidence ev;
-	load(&ev, NULL, NULL, "gpu-exclusive: no");
-	struct evjudge j;
+	struct fixture *x = *state;
+	reload(x, NULL, NULL, "gpu-exclusive: no");
 	struct evjudge_in in = {0};
-	assert_int_equal(judge(&ev, &in, &j), EVJ_SHARED_GPU);
-	assert_string_equal(j.exclusive, "no");
-	assert_int_equal(j.exclusive_line, 14);
-	evjudge_free(&j);
-	evidence_free(&ev);
-	load(&ev, NULL, NULL, "gpu-exclusive: yes");
-	assert_int_equal(judge(&ev, &in, &j), 0);
-	evjudge_free(&j);
-	evidence_free(&ev);
+	assert_int_equal(judge(x, &in), EVJ_SHARED_GPU);
+	assert_string_equal(x->j.exclusive, "no");
+	assert_int_equal(x->j.exclusive_line, 14);
+	reload(x, NULL, NULL, "gpu-exclusive: yes");
+	assert_int_equal(judge(x, &in), 0);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_current_run_has_no_flag),
-		cmocka_unit_test(test_other_lesson_is_judged_no_further),
-		cmocka_unit_test(test_other_program_is_judged_no_further),
-		cmocka_unit_test(test_two_names_of_one_file_are_one_program),
-		cmocka_unit_test(test_stale_by_the_programs_hash),
-		cmocka_unit_test(test_stale_over_the_lessons_files),
-		cmocka_unit_test(test_files_of_another_program_fall_back_to_its_hash),
-		cmocka_unit_test(test_files_unknown_still_judges_the_programs_hash),
-		cmocka_unit_test(test_failed_run),
-		cmocka_unit_test(test_shared_gpu),
+		cmocka_unit_test_setup_teardown(test_current_run_has_no_flag, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_other_lesson_is_judged_no_further, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_other_program_is_judged_no_further, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_names_of_one_file_are_one_program, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_by_the_programs_hash, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_over_the_lessons_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_files_of_another_program_fall_back_to_its_hash, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_files_unknown_still_judges_the_programs_hash, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failed_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shared_gpu, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

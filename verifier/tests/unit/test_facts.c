@@ -192,7 +192,7 @@ static void test_check_many_flags(void **state)
 	for (int i = 0; i < 20000; i++)
 		buf_puts(&b, " -G");
 	buf_puts(&b, "\n");
-	diag_file_begin("pages/t.md");
+	diag_file_begin("pages/t.md", NULL);
 	size_t n = check(b.s, 1, NULL, NULL);
 	diag_file_end();
 	assert_int_equal(n, 20002);

@@ -32,7 +32,7 @@
 static int parse_len(const char *text, size_t len, bool require, struct textfile *tf, struct frontmatter *fm)
 {
 	textfile_from_memory(text, len, PAGE_PATH, tf);
-	return frontmatter_parse(tf, require, fm);
+	return frontmatter_parse(tf, require, DIAG_REPORT, fm);
 }
 
 static int parse(const char *text, bool require, struct textfile *tf, struct frontmatter *fm)
@@ -605,6 +605,26 @@ static void test_crlf_and_bom(void **state)
 	release(&tf, &fm);
 }
 
+/* DIAG_DROP: the same fields and the same count of problems, nothing
+ * reported (another page's check reading this one for its lesson). */
+static void test_dropped_problems_are_counted_not_reported(void **state)
+{
+	(void)state;
+	static const char text[] = "---\nlesson: day31-scan-1\nday: 400\nstatus: nonsense\n---\n";
+	struct textfile tf;
+	struct frontmatter fm;
+	textfile_from_memory(text, strlen(text), PAGE_PATH, &tf);
+	int dropped = frontmatter_parse(&tf, true, DIAG_DROP, &fm);
+	assert_true(dropped > 0);
+	assert_int_equal(errors(), 0);
+	assert_string_equal(output(), "");
+	assert_string_equal(fm.lesson, "day31-scan-1");
+	release(&tf, &fm);
+	assert_int_equal(parse(text, true, &tf, &fm), dropped);
+	assert_int_equal(errors(), (size_t)dropped);
+	release(&tf, &fm);
+}
+
 static void test_free_leaves_zeroed_struct(void **state)
 {
 	(void)state;
@@ -644,6 +664,7 @@ int main(void)
 		T(test_evidence_sequence_is_rejected),
 		T(test_evidence_repeated_label),
 		T(test_missing_front_matter_required),
+		T(test_dropped_problems_are_counted_not_reported),
 		T(test_missing_front_matter_empty_page),
 		T(test_missing_front_matter_not_required),
 		T(test_dashes_not_on_first_line_is_missing),

@@ -30,7 +30,7 @@ struct parsed {
 static void parse(struct parsed *p, const char *text)
 {
 	textfile_from_memory(text, strlen(text), "pages/t.md", &p->tf);
-	page_parse(&p->tf, 1, &p->pg);
+	page_parse(&p->tf, 1, DIAG_REPORT, &p->pg);
 }
 
 static void release(struct parsed *p)

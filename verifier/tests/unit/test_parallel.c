@@ -42,7 +42,7 @@ static int run(size_t i, void *ctx)
 	struct test_job *t = ctx;
 	if (i == t->crash && getpid() != t->parent)
 		raise(SIGKILL);
-	diag_file_begin(t->names[i]);
+	diag_file_begin(t->names[i], NULL);
 	/* every item reads the shared file, loaded once a process as course.c
 	 * does: one process reports it at item 0, a worker at its first item
 	 * and again (touch) at each later one */
@@ -104,7 +104,7 @@ static struct outcome run_with(size_t jobs, size_t crash, bool chunked)
 	t.out = open_memstream(&buf, &len);
 	assert_non_null(t.out);
 	diag_init(t.out, false);
-	diag_set_policy(false, false);
+	diag_set_run_policy((struct diag_policy){0});
 	diag_release(); /* no key claimed by an earlier run */
 	diagwire_release();
 	loaded = false;
