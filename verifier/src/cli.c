@@ -160,7 +160,7 @@ static bool readme_exists(const char *lesson, char **rel)
 	*rel = xasprintf("programs/%s/README.md", lesson);
 	char *fs;
 	const char *why;
-	bool ok = repo_resolve(*rel, &fs, &why) == REPO_OK && access(fs, F_OK) == 0;
+	bool ok = course_resolve(*rel, &fs, &why) == REPO_OK && access(fs, F_OK) == 0;
 	free(fs);
 	return ok;
 }
@@ -571,7 +571,9 @@ int cli_verify(int argc, char **argv)
 		cliopt_usage_error(&verify_cmd, "--affected takes the changed files as operands");
 		return 2;
 	}
-	/* the work is listed first (the course read once, here), then checked */
+	/* the course model first (its listings, before any worker is
+	 * forked: every worker shares them), then the work, then the checks */
+	course_load();
 	struct verify_work w = {.opts = &v.check};
 	if (v.affected) {
 		verify_affected(argv + first, argc - first, &w);
