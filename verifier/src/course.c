@@ -71,6 +71,7 @@ struct lesson_runs {
 	char *lesson;
 	struct folder folder;     /* evidence/LESSON/ */
 	char **paths;
+	bool *regular;            /* each run a regular file, not a link (d_type) */
 	size_t n;
 	bool asked, usable;       /* course_evidence_folder_usable's answer, reported at the first ask */
 };
@@ -84,8 +85,7 @@ struct page_facts {
 	bool text_ok;             /* text a check would read (UTF-8, no NUL) */
 	bool present;             /* front matter */
 	enum page_status status;
-	char *lesson;
-	char **evidence;
+	char *lesson;             /* one block: the lesson, then each evidence path, NUL after each */
 	size_t n_evidence;
 };
 
@@ -100,23 +100,19 @@ struct course {
 	struct folder pages_dir, programs_dir, evidence_dir;
 	char *programs_fs;        /* programs/'s file-system path */
 	bool evidence_asked, evidence_usable;
-	char **pages;             /* pages/NAME.md, sorted */
-	unsigned char *page_type; /* d_type of each */
+	char **pages;             /* pages/NAME.md, sorted (found by bsearch) */
+	bool *page_regular;       /* each a regular file, not a link (d_type) */
 	size_t n_pages;
-	struct strmap page_index; /* page path -> index in pages */
 	struct lesson_entry *entries; /* programs/, in listing order */
 	size_t n_entries;
-	struct strmap entry_index; /* name -> index in entries */
+	size_t *entry_sorted;     /* indices into entries, by name (found by bsearch) */
 	bool lessons_judged;
 	struct lesson_runs **runs; /* each its own allocation */
 	size_t n_runs, cap_runs;
 	struct strmap runs_index; /* lesson -> index in runs */
-	struct strmap evidence_entry; /* names of evidence/'s entries that are not plain folders */
+	struct strmap evidence_entry; /* names of evidence/'s entries that are not plain folders (few) */
 	char **evidence_other;
 	size_t n_evidence_other, cap_evidence_other;
-	/* regular files the listings found under real folders: resolved
-	 * without asking the disk again (keys are the listings' strings) */
-	struct strmap known_files;
 	bool common_read;
 	struct lessonfiles_common common;
 
@@ -160,6 +156,8 @@ struct course {
 	size_t facts_prefix;
 	struct strmap cite_page_of;   /* lesson -> first text_ok page naming it */
 	struct strmap status_page_of; /* lesson -> first page with front matter naming it */
+	const char **cite_evidence;   /* course_cite_page()'s answer, valid until the next call */
+	size_t cap_cite_evidence;
 };
 
 /* The model of this run (course_load); NULL before. */
@@ -169,22 +167,54 @@ static struct course *model(void);
 
 /* ---- resolving: the listings answer for the files they found ---- */
 
+static int by_name(const void *a, const void *b);
+
+/* Whether relpath is a regular file (not a link) that a listing of the
+ * model found in a folder that resolved inside the repository: a page,
+ * a run, or a file of a lesson whose files were read.  Each is found
+ * through the structure that lists it (no index of its own: 10,000
+ * lessons would pay for one). */
+static bool known_file(struct course *c, const char *relpath)
+{
+	size_t at;
+	if (strncmp(relpath, "pages/", 6) == 0) {
+		char **hit = c->n_pages ? bsearch(&relpath, c->pages, c->n_pages, sizeof *c->pages, by_name) : NULL;
+		return hit && c->page_regular[hit - c->pages];
+	}
+	const char *top = strncmp(relpath, "evidence/", 9) == 0 ? relpath + 9
+			  : strncmp(relpath, "programs/", 9) == 0 ? relpath + 9 : NULL;
+	const char *slash = top ? strchr(top, '/') : NULL;
+	if (!slash || slash == top)
+		return false;
+	size_t len = (size_t)(slash - top);
+	if (relpath[0] == 'e') {
+		if (!strmap_get(&c->runs_index, top, len, &at))
+			return false;
+		const struct lesson_runs *r = c->runs[at];
+		for (size_t i = 0; i < r->n; i++)
+			if (strcmp(r->paths[i], relpath) == 0)
+				return r->regular[i];
+		return false;
+	}
+	const struct lesson_files *f = NULL;
+	if (len == strlen(LESSONFILES_COMMON) && memcmp(top, LESSONFILES_COMMON, len) == 0)
+		f = c->common.rc == 0 ? &c->common.f : NULL;
+	else if (strmap_get(&c->lesson_files_index, top, len, &at) && c->lesson_files[at]->rc == 0)
+		f = &c->lesson_files[at]->f;
+	for (size_t i = 0; f && i < f->n; i++) /* every file a lesson's walk took is a plain file */
+		if (strcmp(f->v[i].path, relpath) == 0)
+			return true;
+	return false;
+}
+
 enum repo_status course_resolve(const char *relpath, char **fs, const char **why)
 {
-	struct course *c = model();
-	size_t i;
-	/* a regular file (not a link) the listing found in a folder that
-	 * resolved inside the repository: root/relpath is its path, inside */
-	if (strmap_get(&c->known_files, relpath, strlen(relpath), &i)) {
+	/* root/relpath is then its path, inside the repository */
+	if (known_file(model(), relpath)) {
 		*fs = xasprintf("%s/%s", repo_root(), relpath);
 		return REPO_OK;
 	}
 	return repo_resolve(relpath, fs, why);
-}
-
-static void know_file(struct course *c, const char *relpath)
-{
-	strmap_add(&c->known_files, relpath, strlen(relpath), 0, NULL);
 }
 
 static enum load_state resolve(const char *relpath, char **fs, const char **why)
@@ -750,6 +780,7 @@ static int by_name(const void *a, const void *b)
 struct named {
 	char *path;
 	int ymd, seq;
+	unsigned char type;
 };
 
 static int by_age(const void *a, const void *b)
@@ -762,7 +793,7 @@ static int by_age(const void *a, const void *b)
 
 /* The runs in dir (evidence/LESSON/, as repo_list_evidence() orders them),
  * which it closes; a regular file is known (course_resolve). */
-static void list_runs(struct course *c, struct lesson_runs *r, const char *rel, DIR *dir)
+static void list_runs(struct lesson_runs *r, const char *rel, DIR *dir)
 {
 	struct named *list = NULL;
 	size_t n = 0, cap = 0;
@@ -776,18 +807,20 @@ static void list_runs(struct course *c, struct lesson_runs *r, const char *rel, 
 		list = xgrow(list, &cap, n + 1, sizeof *list);
 		type = xgrow(type, &tcap, n + 1, sizeof *type);
 		type[n] = e->d_type;
-		list[n++] = (struct named){xasprintf("%s/%s", rel, e->d_name), ymd, seq};
+		list[n++] = (struct named){xasprintf("%s/%s", rel, e->d_name), ymd, seq, 0};
 	}
 	closedir(dir);
-	for (size_t i = 0; i < n; i++) /* before sorting, while type[i] is list[i]'s */
-		if (type[i] == DT_REG)
-			know_file(c, list[i].path);
+	for (size_t i = 0; i < n; i++) /* the type goes with its name through the sort */
+		list[i].type = type[i];
 	free(type);
 	if (n > 1) /* qsort(NULL, 0) is undefined */
 		qsort(list, n, sizeof *list, by_age);
 	r->paths = n ? xmalloc(n * sizeof *r->paths) : NULL;
-	for (size_t i = 0; i < n; i++)
+	r->regular = n ? xmalloc(n * sizeof *r->regular) : NULL;
+	for (size_t i = 0; i < n; i++) {
 		r->paths[i] = list[i].path;
+		r->regular[i] = list[i].type == DT_REG;
+	}
 	r->n = n;
 	free(list);
 }
@@ -813,6 +846,7 @@ static struct lesson_runs *runs_of(const char *lesson)
 	if (strmap_get(&c->runs_index, lesson, strlen(lesson), &at))
 		return c->runs[at];
 	struct lesson_runs *r = add_runs(c, lesson);
+	/* every plain folder of evidence/ is in runs_index already */
 	bool plain = lesson[0] && !strchr(lesson, '/') && strcmp(lesson, ".") != 0 && strcmp(lesson, "..") != 0;
 	if (plain && c->evidence_dir.state == FOLDER_OK &&
 	    !strmap_get(&c->evidence_entry, lesson, strlen(lesson), &at))
@@ -824,7 +858,7 @@ static struct lesson_runs *runs_of(const char *lesson)
 	char *rel = xasprintf("evidence/%s", lesson), *fs;
 	DIR *dir = probe_folder(rel, false, &r->folder, &fs);
 	if (dir)
-		list_runs(c, r, rel, dir);
+		list_runs(r, rel, dir);
 	free(fs);
 	free(rel);
 	return r;
@@ -897,7 +931,6 @@ static void load_evidence_dir(struct course *c)
 			continue;
 		}
 		struct lesson_runs *r = add_runs(c, e->d_name);
-		strmap_add(&c->evidence_entry, r->lesson, strlen(r->lesson), 0, NULL);
 		/* a real folder (d_type is the entry's own, not a link's) */
 		int fd = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		DIR *sub = fd >= 0 ? fdopendir(fd) : NULL;
@@ -911,7 +944,7 @@ static void load_evidence_dir(struct course *c)
 		}
 		r->folder.state = FOLDER_OK;
 		char *rel = xasprintf("evidence/%s", e->d_name);
-		list_runs(c, r, rel, sub);
+		list_runs(r, rel, sub);
 		free(rel);
 	}
 	closedir(dir);
@@ -1030,13 +1063,37 @@ size_t course_lessons(char ***names)
 	return n;
 }
 
+static int by_entry(const void *a, const void *b, void *arg)
+{
+	const struct course *c = arg;
+	return strcmp(c->entries[*(const size_t *)a].name, c->entries[*(const size_t *)b].name);
+}
+
+static bool entry_find(struct course *c, const char *name, size_t *at)
+{
+	size_t lo = 0, hi = c->n_entries;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int cmp = strcmp(c->entries[c->entry_sorted[mid]].name, name);
+		if (cmp == 0) {
+			*at = c->entry_sorted[mid];
+			return true;
+		}
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
 bool course_lesson_exists(const char *lesson)
 {
 	struct course *c = model();
 	size_t at;
 	if (c->programs_dir.state == FOLDER_OK && !strchr(lesson, '/') && strcmp(lesson, ".") != 0 &&
 	    strcmp(lesson, "..") != 0 && lesson[0]) {
-		if (!strmap_get(&c->entry_index, lesson, strlen(lesson), &at))
+		if (!entry_find(c, lesson, &at))
 			return false; /* not in programs/: repo_resolve would not find it */
 		if (c->entries[at].type == DT_DIR || c->entries[at].type == DT_REG)
 			return true;
@@ -1082,7 +1139,6 @@ static struct lesson_files_entry *lesson_files_get(const char *lesson)
 	e->rc = lessonfiles_collect_shared(lesson, &e->f, &e->why, known_program_sha, NULL, &c->common);
 	for (size_t i = 0; e->rc == 0 && i < e->f.n; i++) {
 		struct lesson_file *lf = &e->f.v[i];
-		know_file(c, lf->path);
 		/* the program's bytes wait for its first read (given back at
 		 * course_page_done when it was read already) */
 		if (i == e->f.program && lf->data) {
@@ -1159,33 +1215,42 @@ size_t course_pages(char ***out)
 	return c->n_pages;
 }
 
+struct listed_page {
+	char *path;
+	bool regular;
+};
+
+static int by_page(const void *a, const void *b)
+{
+	return strcmp(((const struct listed_page *)a)->path, ((const struct listed_page *)b)->path);
+}
+
 static void load_pages(struct course *c)
 {
 	char *fs;
 	DIR *dir = probe_folder("pages", true, &c->pages_dir, &fs);
-	size_t cap = 0, tcap = 0;
+	struct listed_page *list = NULL;
+	size_t cap = 0;
 	struct dirent *e;
 	while (dir && (e = readdir(dir)) != NULL) {
 		size_t len = strlen(e->d_name);
 		if (e->d_name[0] == '.' || len < 4 || strcmp(e->d_name + len - 3, ".md") != 0)
 			continue;
-		c->pages = xgrow(c->pages, &cap, c->n_pages + 1, sizeof *c->pages);
-		c->page_type = xgrow(c->page_type, &tcap, c->n_pages + 1, sizeof *c->page_type);
-		c->page_type[c->n_pages] = e->d_type;
-		c->pages[c->n_pages++] = xasprintf("pages/%s", e->d_name);
+		list = xgrow(list, &cap, c->n_pages + 1, sizeof *list);
+		list[c->n_pages++] = (struct listed_page){xasprintf("pages/%s", e->d_name), e->d_type == DT_REG};
 	}
 	if (dir)
 		closedir(dir);
 	free(fs);
-	for (size_t i = 0; i < c->n_pages; i++)
-		if (c->page_type[i] == DT_REG)
-			know_file(c, c->pages[i]);
 	if (c->n_pages > 1) /* qsort(NULL, 0) is undefined */
-		qsort(c->pages, c->n_pages, sizeof *c->pages, by_name);
-	free(c->page_type); /* its order is the listing's, not the sorted one */
-	c->page_type = NULL;
-	for (size_t i = 0; i < c->n_pages; i++)
-		strmap_add(&c->page_index, c->pages[i], strlen(c->pages[i]), i, NULL);
+		qsort(list, c->n_pages, sizeof *list, by_page);
+	c->pages = c->n_pages ? xmalloc(c->n_pages * sizeof *c->pages) : NULL;
+	c->page_regular = c->n_pages ? xmalloc(c->n_pages * sizeof *c->page_regular) : NULL;
+	for (size_t i = 0; i < c->n_pages; i++) {
+		c->pages[i] = list[i].path;
+		c->page_regular[i] = list[i].regular;
+	}
+	free(list);
 	c->facts = c->n_pages ? xcalloc(c->n_pages, sizeof *c->facts) : NULL;
 }
 
@@ -1202,8 +1267,11 @@ static void load_programs(struct course *c)
 	}
 	if (dir)
 		closedir(dir);
+	c->entry_sorted = xmalloc((c->n_entries ? c->n_entries : 1) * sizeof *c->entry_sorted);
 	for (size_t i = 0; i < c->n_entries; i++)
-		strmap_add(&c->entry_index, c->entries[i].name, strlen(c->entries[i].name), i, NULL);
+		c->entry_sorted[i] = i;
+	if (c->n_entries > 1)
+		qsort_r(c->entry_sorted, c->n_entries, sizeof *c->entry_sorted, by_entry, c);
 	lessonfiles_common_read(&c->common);
 }
 
@@ -1215,11 +1283,13 @@ static void facts_set(struct page_facts *pf, const struct frontmatter *fm, bool 
 	pf->text_ok = text_ok;
 	pf->present = fm->present;
 	pf->status = fm->status;
-	if (fm->lesson) {
-		pf->lesson = xstrdup(fm->lesson);
-		pf->evidence = fm->n_evidence ? xcalloc(fm->n_evidence, sizeof *pf->evidence) : NULL;
+	if (fm->lesson) { /* one allocation a page: 10,000 pages keep 10,000 of them */
+		struct buf b = {0};
+		buf_append(&b, fm->lesson, strlen(fm->lesson) + 1);
 		for (size_t k = 0; k < fm->n_evidence; k++)
-			pf->evidence[pf->n_evidence++] = xstrdup(fm->evidence[k].path);
+			buf_append(&b, fm->evidence[k].path, strlen(fm->evidence[k].path) + 1);
+		pf->lesson = buf_detach(&b);
+		pf->n_evidence = fm->n_evidence;
 	}
 }
 
@@ -1227,7 +1297,8 @@ void course_page_seen(const char *page, const struct frontmatter *fm)
 {
 	struct course *c = model();
 	size_t i;
-	if (!strmap_get(&c->page_index, page, strlen(page), &i) || c->facts[i].known)
+	char **hit = c->n_pages ? bsearch(&page, c->pages, c->n_pages, sizeof *c->pages, by_name) : NULL;
+	if (!hit || c->facts[i = (size_t)(hit - c->pages)].known)
 		return;
 	facts_set(&c->facts[i], fm, true);
 }
@@ -1285,9 +1356,17 @@ static const struct page_facts *facts_find(struct strmap *map, const char *lesso
 
 bool course_cite_page(const char *lesson, const char *const **evidence, size_t *n)
 {
-	const struct page_facts *pf = facts_find(&model()->cite_page_of, lesson);
-	*evidence = pf ? (const char *const *)pf->evidence : NULL;
+	struct course *c = model();
+	const struct page_facts *pf = facts_find(&c->cite_page_of, lesson);
+	*evidence = NULL;
 	*n = pf ? pf->n_evidence : 0;
+	if (!pf || !pf->n_evidence)
+		return pf != NULL;
+	c->cite_evidence = xgrow(c->cite_evidence, &c->cap_cite_evidence, pf->n_evidence, sizeof *c->cite_evidence);
+	const char *at = pf->lesson + strlen(pf->lesson) + 1;
+	for (size_t k = 0; k < pf->n_evidence; k++, at += strlen(at) + 1)
+		c->cite_evidence[k] = at;
+	*evidence = c->cite_evidence;
 	return pf != NULL;
 }
 
@@ -1354,23 +1433,22 @@ static void release_listings(struct course *c)
 	for (size_t i = 0; i < c->n_pages; i++) {
 		struct page_facts *pf = &c->facts[i];
 		free(pf->lesson);
-		for (size_t k = 0; k < pf->n_evidence; k++)
-			free(pf->evidence[k]);
-		free(pf->evidence);
 	}
 	free(c->facts);
+	free(c->cite_evidence);
 	strmap_free(&c->cite_page_of);
 	strmap_free(&c->status_page_of);
 	repo_free_list(c->pages, c->n_pages);
-	strmap_free(&c->page_index);
+	free(c->page_regular);
 	for (size_t i = 0; i < c->n_entries; i++) {
 		free(c->entries[i].name);
 		free(c->entries[i].why);
 	}
 	free(c->entries);
-	strmap_free(&c->entry_index);
+	free(c->entry_sorted);
 	for (size_t i = 0; i < c->n_runs; i++) {
 		repo_free_list(c->runs[i]->paths, c->runs[i]->n);
+		free(c->runs[i]->regular);
 		free(c->runs[i]->lesson);
 		free(c->runs[i]->folder.why);
 		free(c->runs[i]);
@@ -1379,7 +1457,6 @@ static void release_listings(struct course *c)
 	strmap_free(&c->runs_index);
 	repo_free_list(c->evidence_other, c->n_evidence_other);
 	strmap_free(&c->evidence_entry);
-	strmap_free(&c->known_files);
 	for (size_t i = 0; i < c->n_reported; i++)
 		free(c->reported[i]);
 	free(c->reported);

@@ -170,8 +170,9 @@ char *course_newest_evidence(const char *lesson);
 /* A checked page's front matter, recorded for cites and README statuses
  * (a page the model does not list is left out). */
 void course_page_seen(const char *page, const struct frontmatter *fm);
-/* The evidence paths (borrowed) of the first page, in course_pages()
- * order, that is text and names lesson; false when none does. */
+/* The evidence paths of the first page, in course_pages() order, that
+ * is text and names lesson (borrowed: the array until the next call, the
+ * paths until course_release); false when none does. */
 bool course_cite_page(const char *lesson, const char *const **evidence, size_t *n);
 /* The status of the first page with front matter that names lesson. */
 bool course_lesson_status(const char *lesson, enum page_status *status);
