@@ -26,9 +26,12 @@
  *   its line), and hand back the same object afterwards.  Their texts are
  *   freed by course_page_done(), but for the last few used: a file asked
  *   for after that is read again from disk, silently, keeping the verdicts
- *   of its first read.  That second read is the price of flat memory:
- *   verify checks every page before the lessons' programs, so a lesson's
- *   page and its program check are far apart in a -j 1 run;
+ *   of its first read.  verify checks a lesson's page, README and program
+ *   one after the other (cli.c's chunks), so the last four kept serve them
+ *   all from one read; a second read happens only where a page names
+ *   files of lessons checked far from it (a cite of a lesson whose runs
+ *   were pushed out, pages not named after their lessons): the price of
+ *   memory that stays flat;
  * - a page's front-matter facts (its lesson, status and evidence paths)
  *   are recorded when the page is checked (course_page_seen), for cites
  *   and for a README's status; a page asked for before its check is read
