@@ -116,7 +116,20 @@ static void on_once(const char *key, void *ctx)
 		e->once_key = xstrdup(key);
 		e->once_records = false;
 	}
+	if (!key && e->once_depth == 1 && e->out.len == e->once_body) {
+		/* nothing happened inside (a file without problems): nothing
+		 * to send, and nothing for the parent to claim.  verify never
+		 * loads a course file under diag_mute, so an empty region
+		 * cannot stand for problems muted elsewhere */
+		e->out.len = e->once_start;
+		e->once_depth = 0;
+		free(e->once_key);
+		e->once_key = NULL;
+		return;
+	}
 	put_bracket(e, DW_ONCE, DW_ONCE_END, key);
+	if (key && e->once_depth == 1)
+		e->once_body = e->out.len;
 	if (key || !e->once_depth || --e->once_depth)
 		return;
 	size_t at;

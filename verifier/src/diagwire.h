@@ -47,12 +47,14 @@ enum diagwire_type {
  * item (diagwire_item_begin), once an item: the parent then sees the
  * region at every item that uses the file and keeps the first in item
  * order, whatever order a worker took its items in.  A region without a
- * diagnostic is neither kept nor sent again (it would change nothing). */
+ * diagnostic is neither kept nor sent again (it would change nothing),
+ * and one with nothing at all inside is not sent (the parent need not
+ * claim a key that reports nothing). */
 struct diagwire_encoder {
 	struct buf out;
 	size_t checks;
 	struct diag_forward fwd; /* hand &fwd to diag_set_forward() */
-	size_t once_depth, once_start;
+	size_t once_depth, once_start, once_body;
 	char *once_key;
 	bool once_records; /* the open region holds a diagnostic */
 };
