@@ -40,11 +40,6 @@ void check_measured(struct page_ctx *ctx);
 void check_numbers(struct page_ctx *ctx);
 /* Frees what the number checks keep between pages (other lessons' banks). */
 void check_numbers_release(void);
-/* What the check of page (a course page, not a README) parsed of its front
- * matter, kept a while so that a later cite of its lesson need not read
- * the page again (check_numbers.c). */
-struct frontmatter;
-void check_numbers_page_seen(const char *page, const struct frontmatter *fm);
 
 struct bank_entry;
 struct num_token;

@@ -43,7 +43,7 @@ void check_first_capture(struct page_ctx *ctx)
 	struct diag_loc at = said ? textfile_loc_line(&ctx->tf, fm->evidence[0].line, fm->evidence[0].col,
 						      strlen(FM_EVIDENCE_NOT_YET))
 				  : textfile_loc_line(&ctx->tf, 1, 0, 0);
-	char *newest = ctx->lesson ? repo_newest_evidence(ctx->lesson) : NULL;
+	char *newest = ctx->lesson ? course_newest_evidence(ctx->lesson) : NULL;
 	size_t n = count_unchecked(ctx);
 	struct diag *d;
 	if (newest) {
@@ -65,33 +65,12 @@ void check_first_capture(struct page_ctx *ctx)
 	free(newest);
 }
 
-/* The front matter of the page that names lesson, its problems dropped
- * (they are reported when that page is checked). */
+/* The status of the page that names lesson: from the course model's
+ * page facts (recorded when each page was checked; a page not checked yet
+ * is read there, muted: its own problems are reported at its check). */
 static bool lesson_page_status(const char *lesson, enum page_status *status)
 {
-	char **pages;
-	size_t n = course_pages(&pages);
-	bool found = false;
-	for (size_t i = 0; i < n && !found; i++) {
-		char *fs;
-		const char *why;
-		struct textfile tf;
-		if (repo_resolve(pages[i], &fs, &why) != REPO_OK)
-			continue;
-		if (textfile_read(fs, pages[i], &tf, &why) == 0) {
-			struct frontmatter fm;
-			frontmatter_parse(&tf, true, DIAG_DROP, &fm);
-			if (fm.present && fm.lesson && strcmp(fm.lesson, lesson) == 0) {
-				*status = fm.status;
-				found = true;
-			}
-			frontmatter_free(&fm);
-			textfile_free(&tf);
-		}
-		free(fs);
-	}
-	repo_free_list(pages, n);
-	return found;
+	return course_lesson_status(lesson, status);
 }
 
 void check_readme_status(struct page_ctx *ctx)

@@ -183,169 +183,30 @@ struct cited {
 	bool exists;
 	struct bank bank;
 };
-static struct cited *cited;
-static size_t n_cited, cap_cited;
-static struct strmap cited_names; /* lesson -> index in cited */
+/* The lessons cited last, with their banks: a page cites a few, and the
+ * pages near it the same few.  A fixed few (memory stays flat at 10,000
+ * lessons); one pushed out is built again from the model if cited again,
+ * with the same answer (its evidence's problems were reported at its
+ * first read). */
+#define CITED_MAX 16
+static struct cited cited[CITED_MAX];
+static size_t n_cited, next_cited;
 
-/* The course's pages read for citations: the lesson of each and the
- * evidence it names (the first page of a lesson wins).  Reading every
- * page again for each cited lesson was quadratic in the cites; reading
- * them all at the first cite cost a second read of the course (+20 % at
- * 10,000 lessons).  So the pages are taken in course_pages() order, only
- * as far as a cited lesson needs (cite_next), and a page the run has just
- * checked gives what its own check parsed (check_numbers_page_seen)
- * instead of being read again.  The map is the same either way: pages
- * 0 .. cite_cursor - 1 are in it, in order. */
-struct cite_page {
-	char *lesson;
-	char **evidence;
-	size_t n_evidence;
-};
-static struct cite_page *cite_pages;
-static size_t n_cite_pages;
-static struct strmap cite_page_of; /* lesson -> index in cite_pages */
-static char **cite_list;           /* course_pages(), listed at the first cite */
-static size_t n_cite_list, cite_cursor;
-static bool cite_listed;
-
-/* Front matter of pages checked since (in the order checked), each
- * waiting for the cursor to reach its page; at most SEEN_MAX, the oldest
- * dropped (its page is then read again, as without them).  A cite of a
- * lesson checked a few pages before needs a few; a course without cites
- * keeps only these (about 200 bytes each). */
-#define SEEN_MAX 64
-struct seen_page {
-	char *page;
-	struct cite_page cp; /* lesson NULL: the page names none */
-};
-static struct seen_page *seen;
-static size_t seen_head, n_seen, cap_seen;
-
-static void cite_page_free(struct cite_page *cp)
-{
-	free(cp->lesson);
-	for (size_t k = 0; k < cp->n_evidence; k++)
-		free(cp->evidence[k]);
-	free(cp->evidence);
-	memset(cp, 0, sizeof *cp);
-}
-
-static void seen_drop_oldest(void)
-{
-	free(seen[seen_head].page);
-	cite_page_free(&seen[seen_head].cp);
-	seen_head++;
-}
-
-void check_numbers_page_seen(const char *page, const struct frontmatter *fm)
-{
-	/* the cursor is past it already: its entry is made */
-	if (cite_listed && cite_cursor > 0 && strcmp(page, cite_list[cite_cursor - 1]) <= 0)
-		return;
-	if (n_seen - seen_head >= SEEN_MAX)
-		seen_drop_oldest();
-	if (seen_head > 0 && seen_head * 2 >= n_seen) {
-		memmove(seen, seen + seen_head, (n_seen - seen_head) * sizeof *seen);
-		n_seen -= seen_head;
-		seen_head = 0;
-	}
-	seen = xgrow(seen, &cap_seen, n_seen + 1, sizeof *seen);
-	struct seen_page *sp = &seen[n_seen++];
-	memset(sp, 0, sizeof *sp);
-	sp->page = xstrdup(page);
-	if (fm->lesson) {
-		sp->cp.lesson = xstrdup(fm->lesson);
-		sp->cp.evidence = fm->n_evidence ? xcalloc(fm->n_evidence, sizeof *sp->cp.evidence) : NULL;
-		for (size_t k = 0; k < fm->n_evidence; k++)
-			sp->cp.evidence[sp->cp.n_evidence++] = xstrdup(fm->evidence[k].path);
-	}
-}
-
-/* A page's lesson and evidence as check_page would parse them, read from
- * disk; false for a page that cannot be read or is not UTF-8 (refused
- * when it is checked itself). */
-static bool read_cite_page(const char *page, struct cite_page *out)
-{
-	char *fs;
-	const char *why;
-	struct textfile tf;
-	memset(out, 0, sizeof *out);
-	if (repo_resolve(page, &fs, &why) != REPO_OK || textfile_read(fs, page, &tf, &why) != 0) {
-		free(fs);
-		return false;
-	}
-	free(fs);
-	if (tf.has_nul || tf.not_utf8) {
-		textfile_free(&tf);
-		return false;
-	}
-	struct frontmatter fm;
-	frontmatter_parse(&tf, true, DIAG_DROP, &fm); /* its problems are its own check's */
-	if (fm.lesson) {
-		out->lesson = xstrdup(fm.lesson);
-		out->evidence = fm.n_evidence ? xcalloc(fm.n_evidence, sizeof *out->evidence) : NULL;
-		for (size_t k = 0; k < fm.n_evidence; k++)
-			out->evidence[out->n_evidence++] = xstrdup(fm.evidence[k].path);
-	}
-	frontmatter_free(&fm);
-	textfile_free(&tf);
-	return true;
-}
-
-/* Takes the next page of the course into the map; false at the end. */
-static bool cite_next(void)
-{
-	if (!cite_listed) {
-		cite_listed = true;
-		n_cite_list = course_pages(&cite_list);
-		cite_pages = n_cite_list ? xcalloc(n_cite_list, sizeof *cite_pages) : NULL;
-	}
-	if (cite_cursor >= n_cite_list)
-		return false;
-	const char *page = cite_list[cite_cursor++];
-	/* records of pages before this one (checked under another name, or
-	 * out of order) will never be reached */
-	while (seen_head < n_seen && strcmp(seen[seen_head].page, page) < 0)
-		seen_drop_oldest();
-	struct cite_page cp;
-	if (seen_head < n_seen && strcmp(seen[seen_head].page, page) == 0) {
-		cp = seen[seen_head].cp;
-		memset(&seen[seen_head].cp, 0, sizeof seen[seen_head].cp);
-		seen_drop_oldest();
-	} else if (!read_cite_page(page, &cp)) {
-		return true;
-	}
-	if (!cp.lesson) {
-		cite_page_free(&cp);
-		return true;
-	}
-	cite_pages[n_cite_pages] = cp;
-	if (strmap_add(&cite_page_of, cite_pages[n_cite_pages].lesson, strlen(cp.lesson), n_cite_pages, NULL))
-		n_cite_pages++;
-	else
-		cite_page_free(&cite_pages[n_cite_pages]);
-	return true;
-}
-
-/* The evidence a lesson's page names, or its newest. */
+/* The evidence a lesson's page names, or its newest: the page found
+ * through the course model's cite index (course_cite_page: each page's
+ * front matter recorded when it is checked, read ahead only for a lesson
+ * whose page comes later), the runs from its listing. */
 static void load_cited(struct cited *c)
 {
-	char *dir = xasprintf("programs/%s", c->lesson);
-	char *fs;
-	const char *why;
-	c->exists = repo_resolve(dir, &fs, &why) == REPO_OK;
-	free(fs);
-	free(dir);
-	size_t k;
-	bool named;
-	while (!(named = strmap_get(&cite_page_of, c->lesson, strlen(c->lesson), &k)) && cite_next())
-		;
-	if (named) {
+	c->exists = course_lesson_exists(c->lesson);
+	const char *const *evidence;
+	size_t n;
+	if (course_cite_page(c->lesson, &evidence, &n)) {
 		c->exists = true;
-		for (size_t e = 0; e < cite_pages[k].n_evidence; e++)
-			bank_add_evidence(&c->bank, course_evidence(cite_pages[k].evidence[e]));
+		for (size_t e = 0; e < n; e++)
+			bank_add_evidence(&c->bank, course_evidence(evidence[e]));
 	} else if (c->exists) {
-		char *newest = repo_newest_evidence(c->lesson);
+		char *newest = course_newest_evidence(c->lesson);
 		if (newest)
 			bank_add_evidence(&c->bank, course_evidence(newest));
 		free(newest);
@@ -354,15 +215,20 @@ static void load_cited(struct cited *c)
 
 static struct cited *cited_lesson(const char *lesson, size_t len)
 {
-	size_t i;
-	if (strmap_get(&cited_names, lesson, len, &i))
-		return &cited[i];
-	/* the map borrows each lesson's own string, which never moves */
-	cited = xgrow(cited, &cap_cited, n_cited + 1, sizeof *cited);
-	struct cited *c = &cited[n_cited];
+	for (size_t i = 0; i < n_cited; i++)
+		if (strlen(cited[i].lesson) == len && memcmp(cited[i].lesson, lesson, len) == 0)
+			return &cited[i];
+	struct cited *c;
+	if (n_cited < CITED_MAX) {
+		c = &cited[n_cited++];
+	} else {
+		c = &cited[next_cited];
+		next_cited = (next_cited + 1) % CITED_MAX;
+		free(c->lesson);
+		bank_free(&c->bank);
+	}
 	memset(c, 0, sizeof *c);
 	c->lesson = xstrndup(lesson, len);
-	strmap_add(&cited_names, c->lesson, len, n_cited++, NULL);
 	if (!strchr(c->lesson, '/') && strcmp(c->lesson, "..") != 0 && strcmp(c->lesson, ".") != 0)
 		load_cited(c);
 	return c;
@@ -821,28 +687,11 @@ static void release_cited(void)
 		free(cited[i].lesson);
 		bank_free(&cited[i].bank);
 	}
-	free(cited);
-	cited = NULL;
-	n_cited = cap_cited = 0;
-	strmap_free(&cited_names);
+	memset(cited, 0, sizeof cited);
+	n_cited = next_cited = 0;
 }
 
 void check_numbers_release(void)
 {
 	release_cited();
-	for (size_t i = 0; i < n_cite_pages; i++)
-		cite_page_free(&cite_pages[i]);
-	free(cite_pages);
-	cite_pages = NULL;
-	n_cite_pages = 0;
-	strmap_free(&cite_page_of);
-	repo_free_list(cite_list, n_cite_list);
-	cite_list = NULL;
-	n_cite_list = cite_cursor = 0;
-	cite_listed = false;
-	while (seen_head < n_seen)
-		seen_drop_oldest();
-	free(seen);
-	seen = NULL;
-	seen_head = n_seen = cap_seen = 0;
 }

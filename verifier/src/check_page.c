@@ -89,7 +89,7 @@ static void readme_defaults(struct page_ctx *ctx)
 	size_t count;
 	char *prog = course_lesson_program(ctx->lesson, &count);
 	course_evidence_folder_usable(ctx->lesson); /* a refused folder is named, not taken as empty */
-	char *ev = repo_newest_evidence(ctx->lesson);
+	char *ev = course_newest_evidence(ctx->lesson);
 	if (prog)
 		ctx->fm.program = prog;
 	if (ev) {
@@ -206,7 +206,7 @@ static int check_page_file(struct page_ctx *ctx)
 		return 0;
 	char *fs;
 	const char *why;
-	enum repo_status rs = repo_resolve(relpath, &fs, &why);
+	enum repo_status rs = course_resolve(relpath, &fs, &why);
 	if (rs != REPO_OK || textfile_read(fs, relpath, &ctx->tf, &why) != 0) {
 		struct diag_loc at = {.path = relpath};
 		diag_report(pathkind_unusable_kind(rs == REPO_REFUSED, why), at, "cannot read page: %s", why);
@@ -221,7 +221,7 @@ static int check_page_file(struct page_ctx *ctx)
 	ctx->is_readme = pathkind_of(relpath) == PATHKIND_README;
 	frontmatter_parse(&ctx->tf, !ctx->is_readme, DIAG_REPORT, &ctx->fm);
 	if (!ctx->is_readme)
-		check_numbers_page_seen(relpath, &ctx->fm);
+		course_page_seen(relpath, &ctx->fm);
 	if (ctx->is_readme && !ctx->fm.present) {
 		readme_defaults(ctx);
 		check_readme_status(ctx);

@@ -206,7 +206,7 @@ static void check_program_files(const char *lesson)
 	header_unreadable(p);
 
 	bool folder_ok = course_evidence_folder_usable(lesson);
-	char *newest = repo_newest_evidence(lesson);
+	char *newest = course_newest_evidence(lesson);
 	char *evpath = named_evidence(p, lesson, newest);
 	if (!evpath) {
 		if (!newest && folder_ok) {

@@ -166,7 +166,7 @@ static bool readme_exists(const char *lesson, char **rel)
 	*rel = xasprintf("programs/%s/README.md", lesson);
 	char *fs;
 	const char *why;
-	bool ok = repo_resolve(*rel, &fs, &why) == REPO_OK && access(fs, F_OK) == 0;
+	bool ok = course_resolve(*rel, &fs, &why) == REPO_OK && access(fs, F_OK) == 0;
 	free(fs);
 	return ok;
 }
@@ -412,11 +412,12 @@ static void work_run(struct verify_work *w, size_t jobs)
  * whose items start at first[l] (first[n_lessons]: the end): chunk c holds
  * the c-th share of the pages and the c-th share of the lessons, which in
  * a course named by lesson are the same lessons. */
-static void work_chunks(struct verify_work *w, size_t jobs, size_t n_pages, const size_t *first, size_t n_lessons)
+static void work_chunks(struct verify_work *w, size_t n_pages, const size_t *first, size_t n_lessons)
 {
-	size_t n = 8 * jobs, most = n_pages > n_lessons ? n_pages : n_lessons;
-	if (n > most)
-		n = most ? most : 1;
+	/* one lesson a chunk: its page, README and program one after the
+	 * other in one process, each file read once (the course model keeps
+	 * the last few used); small chunks also spread the work evenly */
+	size_t most = n_pages > n_lessons ? n_pages : n_lessons, n = most ? most : 1;
 	w->order = xcalloc(w->n ? w->n : 1, sizeof *w->order);
 	w->chunk = xcalloc(n + 1, sizeof *w->chunk);
 	size_t k = 0;
@@ -433,9 +434,11 @@ static void work_chunks(struct verify_work *w, size_t jobs, size_t n_pages, cons
 	w->n_chunks = n;
 }
 
-/* -j N: the pages and the lessons in one run of the workers, so that a
- * worker checks a lesson's page, README and program together (what it read
- * for the page it has for the rest).  The lessons are listed here first,
+/* The pages and the lessons in one run of the workers (-j 1: this
+ * process, in the same chunk order), so that a lesson's page, README and
+ * program are checked together (what was read for the page is at hand
+ * for the rest); the output is in item order, as one loop over the
+ * pages and then the lessons gave it.  The lessons are listed here first,
  * their diagnostics recorded, not printed; the listing item prints them,
  * in a worker, where one process would (diagwire.h: the once regions of
  * the listing are sent again at a page that meets them first). */
@@ -457,14 +460,14 @@ static void verify_all_at_once(struct verify_work *w, size_t jobs, size_t n_page
 	}
 	first[nl] = w->n;
 	free(lessons);
-	work_chunks(w, jobs, n_pages, first, nl);
+	work_chunks(w, n_pages, first, nl);
 	free(first);
 	work_run(w, jobs);
 }
 
-/* The pages, then the lessons: listed only after the pages are checked,
- * as one process always did, so that a lesson folder's problem comes out
- * where it always did (at a page that names it, else at the listing). */
+/* The pages, then the lessons, in item order: a lesson folder's problem
+ * comes out where it always did (at a page that names it, else at the
+ * listing), whatever order the items were checked in. */
 static void verify_all(struct verify_work *w, size_t jobs)
 {
 	char **names;
@@ -474,19 +477,7 @@ static void verify_all(struct verify_work *w, size_t jobs)
 	free(names);
 	if (!jobs)
 		jobs = parallel_default_jobs(online_cores(), n);
-	if (jobs > 1) {
-		verify_all_at_once(w, jobs, n);
-		return;
-	}
-	work_run(w, jobs);
-	char **lessons;
-	size_t nl = course_lessons(&lessons);
-	for (size_t i = 0; i < nl; i++) {
-		verify_lesson(w, lessons[i]);
-		free(lessons[i]);
-	}
-	free(lessons);
-	work_run(w, jobs);
+	verify_all_at_once(w, jobs, n);
 }
 
 /* "programs/L/..." or "evidence/L/..." -> L (malloc'd), else NULL. */
@@ -586,7 +577,9 @@ int cli_verify(int argc, char **argv)
 		cliopt_usage_error(&verify_cmd, "--affected takes the changed files as operands");
 		return cli_abandon(&run);
 	}
-	/* the work is listed first (the course read once, here), then checked */
+	/* the course model first (its listings, before any worker is
+	 * forked: every worker shares them), then the work, then the checks */
+	course_load();
 	struct verify_work w = {.opts = &v.check, .report = run.report, .quiet = o.quiet};
 	if (v.affected) {
 		verify_affected(argv + first, argc - first, &w);

@@ -5,10 +5,13 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "frontmatter.h"
 #include "lessonfiles.h"
 #include "pathkind.h"
 #include "re.h"
@@ -16,13 +19,11 @@
 #include "strmap.h"
 #include "util.h"
 
-/* Loaded files, each found by its path through a hash index (a linear
- * scan made a 10,000-lesson course quadratic).  The keys are the objects'
- * own path strings, which live until course_release(). */
 /* What stays of a program between pages: its path, and the verdict and
  * source-sha256 of its first read.  Its struct program exists only while
- * handed out (course_page_done frees it): 10,000 lessons keep 10,000
- * slots of about 100 bytes, not their parsed texts and headers. */
+ * handed out (course_page_done frees it, but for the last few used):
+ * 10,000 lessons keep 10,000 slots of about 100 bytes, not their parsed
+ * texts and headers. */
 struct program_slot {
 	char *path;
 	enum load_state state;
@@ -30,29 +31,195 @@ struct program_slot {
 	char sha256[SHA256_HEX_LEN + 1];
 	struct program *live;
 };
-static struct program_slot *programs;
-static size_t n_programs, cap_programs;
-static struct strmap program_index;
-static struct evfile **evfiles;
-/* course_lesson_files()'s cache */
+
+/* course_lesson_files()'s entry for a lesson: its files' paths and
+ * hashes, and the bytes of its program until course_program() takes them
+ * (or course_page_done() gives them back): the one read of the lesson's
+ * files serves staleness, the program's parse and its hash. */
 struct lesson_files_entry {
 	char *lesson;
 	struct lesson_files f;
 	char *why;
 	int rc;
+	char *held_path;  /* the file whose bytes are held (a path of f) */
+	char *held;       /* its bytes as read, NULL when taken or given back */
+	size_t held_len;
 };
-static struct lesson_files_entry **lesson_files; /* each entry its own allocation: what callers hold never moves */
-static size_t n_lesson_files, cap_lesson_files;
-static struct strmap lesson_files_index;
-static size_t n_evfiles, cap_evfiles;
-static struct strmap evfile_index;
-/* evidence files whose numbers are tokenised now (course_page_done frees them) */
-static struct evfile **tokenised;
-static size_t n_tokenised, cap_tokenised;
+
+/* A folder of the course as course_load() found it: listed, absent, or
+ * unusable (reported at the first place that needs it, as before a read
+ * phase, once a run). */
+enum folder_state { FOLDER_OK, FOLDER_ABSENT, FOLDER_BAD, FOLDER_REFUSED };
+struct folder {
+	enum folder_state state;
+	char *why;
+};
+
+/* An entry of programs/ (course_load) and what the listing made of it
+ * (at the first course_lessons()). */
+enum lesson_verdict { LV_UNJUDGED, LV_LESSON, LV_SKIP, LV_NAME, LV_PROBLEM };
+struct lesson_entry {
+	char *name;
+	unsigned char type;       /* d_type */
+	enum lesson_verdict verdict;
+	bool refused;             /* LV_PROBLEM: refused rather than unreadable */
+	char *why;                /* LV_PROBLEM */
+};
+
+/* A lesson's runs: evidence/LESSON/ listed once, oldest first. */
+struct lesson_runs {
+	char *lesson;
+	struct folder folder;     /* evidence/LESSON/ */
+	char **paths;
+	bool *regular;            /* each run a regular file, not a link (d_type) */
+	size_t n;
+	bool asked, usable;       /* course_evidence_folder_usable's answer, reported at the first ask */
+};
+
+/* What the course model keeps of a page: the facts a cite or a README's
+ * status asks of it (its front matter's lesson, status and evidence),
+ * recorded when the page is checked, or read (muted) when asked for
+ * before that. */
+struct page_facts {
+	bool known;
+	bool text_ok;             /* text a check would read (UTF-8, no NUL) */
+	bool present;             /* front matter */
+	enum page_status status;
+	char *lesson;             /* one block: the lesson, then each evidence path, NUL after each */
+	size_t n_evidence;
+};
+
+#define EV_KEPT 4
+#define PROG_KEPT 4
+
+/* The course model: one a run (course_load), freed by course_release().
+ * Listings: made at the load and never again; files: loaded on first
+ * use, each read once where memory allows (see course.h). */
+struct course {
+	/* the listings */
+	struct folder pages_dir, programs_dir, evidence_dir;
+	char *programs_fs;        /* programs/'s file-system path */
+	bool evidence_asked, evidence_usable;
+	char **pages;             /* pages/NAME.md, sorted (found by bsearch) */
+	bool *page_regular;       /* each a regular file, not a link (d_type) */
+	size_t n_pages;
+	struct lesson_entry *entries; /* programs/, in listing order */
+	size_t n_entries;
+	size_t *entry_sorted;     /* indices into entries, by name (found by bsearch) */
+	bool lessons_judged;
+	struct lesson_runs **runs; /* each its own allocation */
+	size_t n_runs, cap_runs;
+	struct strmap runs_index; /* lesson -> index in runs */
+	struct strmap evidence_entry; /* names of evidence/'s entries that are not plain folders (few) */
+	char **evidence_other;
+	size_t n_evidence_other, cap_evidence_other;
+	bool common_read;
+	struct lessonfiles_common common;
+
+	/* programs, evidence and lesson files: each found by its path through
+	 * a hash index (a linear scan made 10,000 lessons quadratic); the keys
+	 * are the objects' own path strings, which live until release */
+	struct program_slot *programs;
+	size_t n_programs, cap_programs;
+	struct strmap program_index;
+	struct evfile **evfiles;
+	size_t n_evfiles, cap_evfiles;
+	struct strmap evfile_index;
+	struct lesson_files_entry **lesson_files; /* each its own allocation: what callers hold never moves */
+	size_t n_lesson_files, cap_lesson_files;
+	struct strmap lesson_files_index;
+	/* evidence files whose numbers are tokenised now (course_page_done frees them) */
+	struct evfile **tokenised;
+	size_t n_tokenised, cap_tokenised;
+	/* programs and evidence handed out since the last course_page_done */
+	struct program **in_use;
+	size_t n_in_use, cap_in_use;
+	struct evfile **ev_in_use;
+	size_t n_ev_in_use, cap_ev_in_use;
+	/* held lesson bytes, given back at course_page_done */
+	struct lesson_files_entry **holding;
+	size_t n_holding, cap_holding;
+	unsigned long generation;
+	/* the evidence files and programs used last, kept resident past
+	 * course_page_done (keep_recent, keep_recent_program) */
+	struct evfile *ev_kept[EV_KEPT];
+	size_t prog_kept[PROG_KEPT]; /* program slots + 1; 0: none */
+	/* folders already reported: a refused folder is named once, not once
+	 * for every page that would have listed it */
+	char **reported;
+	size_t n_reported, cap_reported;
+	struct strmap reported_index;
+
+	/* the page facts, by index in pages; a lesson's first page (in
+	 * pages order) among pages 0 .. facts_prefix - 1 */
+	struct page_facts *facts;
+	size_t facts_prefix;
+	struct strmap cite_page_of;   /* lesson -> first text_ok page naming it */
+	struct strmap status_page_of; /* lesson -> first page with front matter naming it */
+	const char **cite_evidence;   /* course_cite_page()'s answer, valid until the next call */
+	size_t cap_cite_evidence;
+};
+
+/* The model of this run (course_load); NULL before. */
+static struct course *cur;
+
+static struct course *model(void);
+
+/* ---- resolving: the listings answer for the files they found ---- */
+
+static int by_name(const void *a, const void *b);
+
+/* Whether relpath is a regular file (not a link) that a listing of the
+ * model found in a folder that resolved inside the repository: a page,
+ * a run, or a file of a lesson whose files were read.  Each is found
+ * through the structure that lists it (no index of its own: 10,000
+ * lessons would pay for one). */
+static bool known_file(struct course *c, const char *relpath)
+{
+	size_t at;
+	if (strncmp(relpath, "pages/", 6) == 0) {
+		char **hit = c->n_pages ? bsearch(&relpath, c->pages, c->n_pages, sizeof *c->pages, by_name) : NULL;
+		return hit && c->page_regular[hit - c->pages];
+	}
+	const char *top = strncmp(relpath, "evidence/", 9) == 0 ? relpath + 9
+			  : strncmp(relpath, "programs/", 9) == 0 ? relpath + 9 : NULL;
+	const char *slash = top ? strchr(top, '/') : NULL;
+	if (!slash || slash == top)
+		return false;
+	size_t len = (size_t)(slash - top);
+	if (relpath[0] == 'e') {
+		if (!strmap_get(&c->runs_index, top, len, &at))
+			return false;
+		const struct lesson_runs *r = c->runs[at];
+		for (size_t i = 0; i < r->n; i++)
+			if (strcmp(r->paths[i], relpath) == 0)
+				return r->regular[i];
+		return false;
+	}
+	const struct lesson_files *f = NULL;
+	if (len == strlen(LESSONFILES_COMMON) && memcmp(top, LESSONFILES_COMMON, len) == 0)
+		f = c->common.rc == 0 ? &c->common.f : NULL;
+	else if (strmap_get(&c->lesson_files_index, top, len, &at) && c->lesson_files[at]->rc == 0)
+		f = &c->lesson_files[at]->f;
+	for (size_t i = 0; f && i < f->n; i++) /* every file a lesson's walk took is a plain file */
+		if (strcmp(f->v[i].path, relpath) == 0)
+			return true;
+	return false;
+}
+
+enum repo_status course_resolve(const char *relpath, char **fs, const char **why)
+{
+	/* root/relpath is then its path, inside the repository */
+	if (known_file(model(), relpath)) {
+		*fs = xasprintf("%s/%s", repo_root(), relpath);
+		return REPO_OK;
+	}
+	return repo_resolve(relpath, fs, why);
+}
 
 static enum load_state resolve(const char *relpath, char **fs, const char **why)
 {
-	switch (repo_resolve(relpath, fs, why)) {
+	switch (course_resolve(relpath, fs, why)) {
 	case REPO_OK:
 		return LOAD_OK;
 	case REPO_REFUSED:
@@ -62,18 +229,56 @@ static enum load_state resolve(const char *relpath, char **fs, const char **why)
 	}
 }
 
-/* programs handed out since the last course_page_done */
-static struct program **in_use;
-static size_t n_in_use, cap_in_use;
+/* ---- programs ---- */
 
 static struct program *use(struct program *p)
 {
+	struct course *c = cur;
 	if (!p->in_use) {
 		p->in_use = true;
-		in_use = xgrow(in_use, &cap_in_use, n_in_use + 1, sizeof *in_use);
-		in_use[n_in_use++] = p;
+		c->in_use = xgrow(c->in_use, &c->cap_in_use, c->n_in_use + 1, sizeof *c->in_use);
+		c->in_use[c->n_in_use++] = p;
 	}
 	return p;
+}
+
+static struct lesson_files_entry *lesson_files_get(const char *lesson);
+
+/* The lesson a repository path lies in (programs/LESSON/...), or NULL. */
+static char *program_lesson(const char *relpath)
+{
+	if (strncmp(relpath, "programs/", 9) != 0)
+		return NULL;
+	const char *a = relpath + 9, *slash = strchr(a, '/');
+	if (!slash || slash == a)
+		return NULL;
+	char *lesson = xstrndup(a, (size_t)(slash - a));
+	if (!lessonfiles_is_lesson(lesson)) {
+		free(lesson);
+		return NULL;
+	}
+	return lesson;
+}
+
+/* The first read of a lesson's program takes the bytes the lesson's files
+ * were read with (course_lesson_files: one read of each file a run serves
+ * the parse, the hash and staleness), with the source-sha256 computed
+ * there.  false when they are not held (another file, a lesson that
+ * could not be collected): the program is read from disk. */
+static bool take_held(struct program *p)
+{
+	char *lesson = program_lesson(p->path);
+	if (!lesson)
+		return false;
+	struct lesson_files_entry *e = lesson_files_get(lesson);
+	free(lesson);
+	if (!e->held || strcmp(e->held_path, p->path) != 0)
+		return false;
+	textfile_from_memory(e->held, e->held_len, p->path, &p->tf);
+	free(e->held);
+	e->held = NULL;
+	memcpy(p->sha256, e->f.v[e->f.program].sha, sizeof p->sha256);
+	return true;
 }
 
 /* Reads p's text and parses it; report: first read (its problems are
@@ -81,16 +286,20 @@ static struct program *use(struct program *p)
  * course_page_done (silent). */
 static void load_program(struct program *p, bool report)
 {
-	char *fs;
-	p->state = resolve(p->path, &fs, &p->why);
-	if (p->state != LOAD_OK)
-		return;
-	if (textfile_read(fs, p->path, &p->tf, &p->why) != 0) {
-		p->state = LOAD_MISSING;
+	bool held = report && take_held(p);
+	if (!held) {
+		char *fs;
+		p->state = resolve(p->path, &fs, &p->why);
+		if (p->state != LOAD_OK)
+			return;
+		if (textfile_read(fs, p->path, &p->tf, &p->why) != 0) {
+			p->state = LOAD_MISSING;
+			free(fs);
+			return;
+		}
 		free(fs);
-		return;
 	}
-	free(fs);
+	p->state = LOAD_OK;
 	if (report ? textfile_report_encoding(&p->tf, "program") : p->tf.not_utf8) { /* no parser sees it */
 		p->state = LOAD_MALFORMED;
 		return;
@@ -102,7 +311,8 @@ static void load_program(struct program *p, bool report)
 	}
 	proghdr_parse(&p->tf, &p->hdr);
 	if (report) {
-		proghdr_source_sha256_parsed(&p->tf, &p->hdr, p->sha256);
+		if (!held)
+			proghdr_source_sha256_parsed(&p->tf, &p->hdr, p->sha256);
 		p->sha_of_text = true;
 	}
 }
@@ -110,7 +320,7 @@ static void load_program(struct program *p, bool report)
 /* A struct program for slot at, handed out until course_page_done. */
 static struct program *live_program(size_t at, bool first)
 {
-	struct program_slot *sl = &programs[at];
+	struct program_slot *sl = &cur->programs[at];
 	struct program *p = sl->live = xcalloc(1, sizeof *p);
 	p->path = sl->path; /* the slot's: it outlives p */
 	p->slot = at;
@@ -131,18 +341,19 @@ static struct program *live_program(size_t at, bool first)
 
 struct program *course_program(const char *relpath)
 {
+	struct course *c = model();
 	size_t at;
-	if (strmap_get(&program_index, relpath, strlen(relpath), &at)) {
-		diag_once_touch("program", programs[at].path);
-		return programs[at].live ? use(programs[at].live) : live_program(at, false);
+	if (strmap_get(&c->program_index, relpath, strlen(relpath), &at)) {
+		diag_once_touch("program", c->programs[at].path);
+		return c->programs[at].live ? use(c->programs[at].live) : live_program(at, false);
 	}
-	programs = xgrow(programs, &cap_programs, n_programs + 1, sizeof *programs);
-	struct program_slot *sl = &programs[n_programs];
+	c->programs = xgrow(c->programs, &c->cap_programs, c->n_programs + 1, sizeof *c->programs);
+	struct program_slot *sl = &c->programs[c->n_programs];
 	memset(sl, 0, sizeof *sl);
 	sl->path = xstrdup(relpath);
-	strmap_add(&program_index, sl->path, strlen(sl->path), n_programs, NULL);
+	strmap_add(&c->program_index, sl->path, strlen(sl->path), c->n_programs, NULL);
 	diag_once_begin("program", sl->path); /* its problems are reported once a run */
-	struct program *p = live_program(n_programs++, true);
+	struct program *p = live_program(c->n_programs++, true);
 	diag_once_end();
 	return p;
 }
@@ -162,9 +373,11 @@ static void drop_program(struct program *p)
 	textfile_free(&p->tf);
 	snippet_set_free(&p->snippets);
 	proghdr_free(&p->hdr);
-	programs[p->slot].live = NULL;
+	cur->programs[p->slot].live = NULL;
 	free(p);
 }
+
+/* ---- evidence ---- */
 
 static char *lesson_of_path(const char *relpath)
 {
@@ -174,7 +387,6 @@ static char *lesson_of_path(const char *relpath)
 	const char *a = relpath + 9, *slash = strchr(a, '/');
 	return slash ? xstrndup(a, (size_t)(slash - a)) : xstrdup("");
 }
-
 /* The repeat-values header lies outside body-sha256 and carries its own
  * seal (capture_repeats.h): a hand-edited value is evidence-edited too. */
 static void check_repeat_values(struct evfile *e, const char *relpath)
@@ -201,16 +413,13 @@ static void check_repeat_values(struct evfile *e, const char *relpath)
 	diag_end(d);
 }
 
-/* evidence files handed out since the last course_page_done */
-static struct evfile **ev_in_use;
-static size_t n_ev_in_use, cap_ev_in_use;
-
 static struct evfile *use_evidence(struct evfile *e)
 {
+	struct course *c = cur;
 	if (e->state == LOAD_OK && !e->in_use) {
 		e->in_use = true;
-		ev_in_use = xgrow(ev_in_use, &cap_ev_in_use, n_ev_in_use + 1, sizeof *ev_in_use);
-		ev_in_use[n_ev_in_use++] = e;
+		c->ev_in_use = xgrow(c->ev_in_use, &c->cap_ev_in_use, c->n_ev_in_use + 1, sizeof *c->ev_in_use);
+		c->ev_in_use[c->n_ev_in_use++] = e;
 	}
 	return e;
 }
@@ -243,10 +452,11 @@ static struct evfile *load_evidence(const char *relpath);
 
 struct evfile *course_evidence(const char *relpath)
 {
+	struct course *c = model();
 	size_t at;
-	if (strmap_get(&evfile_index, relpath, strlen(relpath), &at)) {
+	if (strmap_get(&c->evfile_index, relpath, strlen(relpath), &at)) {
 		diag_once_touch("evidence", relpath);
-		struct evfile *e = evfiles[at];
+		struct evfile *e = c->evfiles[at];
 		if (e->state == LOAD_OK && !e->resident)
 			reload_evidence(e);
 		return use_evidence(e);
@@ -260,13 +470,14 @@ struct evfile *course_evidence(const char *relpath)
 /* The first course_evidence() of relpath: loads it and reports its problems. */
 static struct evfile *load_evidence(const char *relpath)
 {
+	struct course *c = cur;
 	struct evfile *e = xcalloc(1, sizeof *e);
 	e->path = xstrdup(relpath);
 	e->lesson = lesson_of_path(relpath);
-	evfiles = xgrow(evfiles, &cap_evfiles, n_evfiles + 1, sizeof *evfiles);
-	strmap_add(&evfile_index, e->path, strlen(e->path), n_evfiles, NULL);
-	e->slot = n_evfiles;
-	evfiles[n_evfiles++] = e;
+	c->evfiles = xgrow(c->evfiles, &c->cap_evfiles, c->n_evfiles + 1, sizeof *c->evfiles);
+	strmap_add(&c->evfile_index, e->path, strlen(e->path), c->n_evfiles, NULL);
+	e->slot = c->n_evfiles;
+	c->evfiles[c->n_evfiles++] = e;
 
 	char *fs;
 	e->state = resolve(relpath, &fs, &e->why);
@@ -311,14 +522,15 @@ bool course_evidence_tokens(const struct evfile *cev, size_t line, const struct 
 	*n = 0;
 	if (!course_evidence_cached(cev) || line == 0 || line > cev->ev.tf.n_lines)
 		return false;
-	struct evfile *e = evfiles[cev->slot]; /* the cache's own, writable copy */
+	struct course *c = cur;
+	struct evfile *e = c->evfiles[cev->slot]; /* the cache's own, writable copy */
 	if (!e->line_tok) {
 		e->line_tok = xcalloc(e->ev.tf.n_lines + 1, sizeof *e->line_tok);
 		e->line_ntok = xmalloc((e->ev.tf.n_lines + 1) * sizeof *e->line_ntok);
 		for (size_t i = 0; i <= e->ev.tf.n_lines; i++)
 			e->line_ntok[i] = SIZE_MAX;
-		tokenised = xgrow(tokenised, &cap_tokenised, n_tokenised + 1, sizeof *tokenised);
-		tokenised[n_tokenised++] = e;
+		c->tokenised = xgrow(c->tokenised, &c->cap_tokenised, c->n_tokenised + 1, sizeof *c->tokenised);
+		c->tokenised[c->n_tokenised++] = e;
 	}
 	if (e->line_ntok[line] == SIZE_MAX) {
 		size_t len;
@@ -341,8 +553,6 @@ static void drop_tokens(struct evfile *e)
 	e->line_ntok = NULL;
 }
 
-static unsigned long generation;
-
 static void unload_evidence(struct evfile *e)
 {
 	drop_tokens(e);
@@ -352,17 +562,15 @@ static void unload_evidence(struct evfile *e)
 	}
 }
 
-/* The evidence files used last, newest first, kept resident with their
- * numbers past course_page_done: a page citing the lesson checked just
- * before it (or its own lesson's run again) finds them read and
- * tokenised.  A fixed few, so memory stays flat. */
-#define EV_KEPT 4
-static struct evfile *ev_kept[EV_KEPT];
+/* The evidence files and programs used last, newest first, kept resident
+ * past course_page_done: a page citing the lesson checked just before it,
+ * its own lesson's run again, or a README and its program checked one
+ * after the other find them read.  A fixed few, so memory stays flat. */
 
 static bool kept(const struct evfile *e)
 {
 	for (size_t i = 0; i < EV_KEPT; i++)
-		if (ev_kept[i] == e)
+		if (cur->ev_kept[i] == e)
 			return true;
 	return false;
 }
@@ -372,47 +580,99 @@ static void keep_recent(struct evfile *e)
 {
 	size_t at = EV_KEPT - 1;
 	for (size_t i = 0; i < EV_KEPT; i++)
-		if (ev_kept[i] == e) {
+		if (cur->ev_kept[i] == e) {
 			at = i;
 			break;
 		}
-	struct evfile *out = ev_kept[at] == e ? NULL : ev_kept[at];
-	memmove(ev_kept + 1, ev_kept, at * sizeof *ev_kept);
-	ev_kept[0] = e;
+	struct evfile *out = cur->ev_kept[at] == e ? NULL : cur->ev_kept[at];
+	memmove(cur->ev_kept + 1, cur->ev_kept, at * sizeof *cur->ev_kept);
+	cur->ev_kept[0] = e;
 	if (out)
 		unload_evidence(out);
 }
 
+static bool prog_is_kept(size_t slot)
+{
+	for (size_t i = 0; i < PROG_KEPT; i++)
+		if (cur->prog_kept[i] == slot + 1)
+			return true;
+	return false;
+}
+
+/* Slot becomes the newest kept program; the slot pushed out (+ 1, 0 for
+ * none) is returned for the caller to drop once nothing it is walking
+ * points into it. */
+static size_t keep_recent_program(size_t slot)
+{
+	size_t at = PROG_KEPT - 1;
+	for (size_t i = 0; i < PROG_KEPT; i++)
+		if (cur->prog_kept[i] == slot + 1) {
+			at = i;
+			break;
+		}
+	size_t out = cur->prog_kept[at] == slot + 1 ? 0 : cur->prog_kept[at];
+	memmove(cur->prog_kept + 1, cur->prog_kept, at * sizeof *cur->prog_kept);
+	cur->prog_kept[0] = slot + 1;
+	return out;
+}
+
 unsigned long course_generation(void)
 {
-	return generation;
+	return cur ? cur->generation : 0;
 }
 
 bool course_evidence_cached(const struct evfile *cev)
 {
 	/* by its slot, not its path: a copy of a cache entry (update holds
 	 * its own) is not the cache's */
-	return cev->state == LOAD_OK && cev->resident && cev->slot < n_evfiles && evfiles[cev->slot] == cev;
+	struct course *c = cur;
+	return c && cev->state == LOAD_OK && cev->resident && cev->slot < c->n_evfiles && c->evfiles[cev->slot] == cev;
+}
+
+static void drop_slot(size_t slot)
+{
+	if (cur->programs[slot].live && !prog_is_kept(slot))
+		drop_program(cur->programs[slot].live);
 }
 
 void course_page_done(void)
 {
-	generation++;
-	for (size_t i = 0; i < n_in_use; i++)
-		drop_program(in_use[i]);
-	n_in_use = 0;
+	struct course *c = model();
+	c->generation++;
+	/* the programs' texts go, but for the last few used; slots, not
+	 * pointers, are walked: a program pushed out is freed */
+	size_t *slots = xmalloc((c->n_in_use * 2 + 1) * sizeof *slots), n_slots = 0;
+	for (size_t i = 0; i < c->n_in_use; i++) {
+		c->in_use[i]->in_use = false;
+		slots[n_slots++] = c->in_use[i]->slot;
+	}
+	for (size_t i = 0; i < c->n_in_use; i++) {
+		size_t out = keep_recent_program(slots[i]);
+		if (out)
+			slots[n_slots++] = out - 1;
+	}
+	for (size_t i = 0; i < n_slots; i++)
+		drop_slot(slots[i]);
+	free(slots);
+	c->n_in_use = 0;
 	/* and the evidence texts and numbers: what stays of a file is its
 	 * path, state and seal verdict (a later page or the lesson's program
-	 * check reads it again), but for the last few used (ev_kept) */
-	for (size_t i = 0; i < n_ev_in_use; i++) {
-		ev_in_use[i]->in_use = false;
-		keep_recent(ev_in_use[i]);
+	 * check reads it again), but for the last few used (cur->ev_kept) */
+	for (size_t i = 0; i < c->n_ev_in_use; i++) {
+		c->ev_in_use[i]->in_use = false;
+		keep_recent(c->ev_in_use[i]);
 	}
-	for (size_t i = 0; i < n_ev_in_use; i++)
-		if (!kept(ev_in_use[i]))
-			unload_evidence(ev_in_use[i]);
-	n_ev_in_use = 0;
-	n_tokenised = 0; /* each resident file's numbers go with its text */
+	for (size_t i = 0; i < c->n_ev_in_use; i++)
+		if (!kept(c->ev_in_use[i]))
+			unload_evidence(c->ev_in_use[i]);
+	c->n_ev_in_use = 0;
+	c->n_tokenised = 0; /* each resident file's numbers go with its text */
+	/* lesson bytes no program took */
+	for (size_t i = 0; i < c->n_holding; i++) {
+		free(c->holding[i]->held);
+		c->holding[i]->held = NULL;
+	}
+	c->n_holding = 0;
 }
 
 bool course_report_unusable(enum load_state state, const char *why, const char *path, struct diag_loc at,
@@ -430,21 +690,18 @@ bool course_report_unusable(enum load_state state, const char *why, const char *
 	return true;
 }
 
-/* Folders already reported this run: a refused folder is named once, not
- * once for every page that would have listed it. */
-static char **reported;
-static size_t n_reported, cap_reported;
-static struct strmap reported_index;
+/* ---- folders ---- */
 
 static bool report_once(const char *rel)
 {
+	struct course *c = cur;
 	size_t seen;
-	if (strmap_get(&reported_index, rel, strlen(rel), &seen))
+	if (strmap_get(&c->reported_index, rel, strlen(rel), &seen))
 		return false;
-	reported = xgrow(reported, &cap_reported, n_reported + 1, sizeof *reported);
-	reported[n_reported] = xstrdup(rel);
-	strmap_add(&reported_index, reported[n_reported], strlen(rel), n_reported, NULL);
-	n_reported++;
+	c->reported = xgrow(c->reported, &c->cap_reported, c->n_reported + 1, sizeof *c->reported);
+	c->reported[c->n_reported] = xstrdup(rel);
+	strmap_add(&c->reported_index, c->reported[c->n_reported], strlen(rel), c->n_reported, NULL);
+	c->n_reported++;
 	return true;
 }
 
@@ -465,75 +722,52 @@ static void folder_problem(bool refused, const char *rel, const char *what, cons
 	diag_once_end();
 }
 
-/* Opens the course folder rel for listing.  A folder that is refused (a
- * link out of the repository) or cannot be listed is an error naming it,
- * once a run: a run that silently lists nothing would pass with nothing
- * checked.  A missing folder is an error only when required (pages/,
- * programs/); a course may have no evidence yet.  NULL when it cannot be
- * listed, with *bad telling refused or unreadable from missing; otherwise
- * *fspath (malloc'd) is its file-system path. */
-static DIR *open_folder(const char *rel, bool required, const char *what, char **fspath, bool *bad)
+/* Opens the course folder rel for listing, silently: what was found goes
+ * into *f, reported where a check needs the folder (folder_report).  A
+ * folder that is refused (a link out of the repository) or cannot be
+ * listed is an error naming it, once a run: a run that silently lists
+ * nothing would pass with nothing checked.  A missing folder is an error
+ * only when required (pages/, programs/); a course may have no evidence
+ * yet.  NULL when it cannot be listed; otherwise *fspath (malloc'd) is its
+ * file-system path. */
+static DIR *probe_folder(const char *rel, bool required, struct folder *f, char **fspath)
 {
 	const char *why;
 	*fspath = NULL;
-	*bad = false;
+	memset(f, 0, sizeof *f);
 	switch (repo_resolve(rel, fspath, &why)) {
 	case REPO_OK:
 		break;
 	case REPO_REFUSED:
-		folder_problem(true, rel, what, why);
-		*bad = true;
+		f->state = FOLDER_REFUSED;
+		f->why = xstrdup(why);
 		return NULL;
 	default:
-		*bad = required || errno != ENOENT;
-		if (*bad)
-			folder_problem(false, rel, what, why);
+		f->state = required || errno != ENOENT ? FOLDER_BAD : FOLDER_ABSENT;
+		f->why = xstrdup(why);
 		return NULL;
 	}
 	DIR *dir = opendir(*fspath);
 	if (!dir) {
-		*bad = required || errno != ENOENT;
-		if (*bad)
-			folder_problem(false, rel, what, strerror(errno));
+		f->state = required || errno != ENOENT ? FOLDER_BAD : FOLDER_ABSENT;
+		f->why = xstrdup(strerror(errno));
 		free(*fspath);
 		*fspath = NULL;
+		return NULL;
 	}
+	f->state = FOLDER_OK;
 	return dir;
 }
 
-/* Folders already opened by folder_usable(), with the answer: each is
- * opened once a run, not once for every page of its lesson. */
-static char **opened;
-static size_t n_opened, cap_opened;
-static struct strmap opened_index;
-
-/* Opens and closes (once a run): true when rel is listable or absent. */
-static bool folder_usable(const char *rel, const char *what)
+/* Reports f's problem (once a run); true when the folder is usable
+ * (listed, or absent where that is allowed). */
+static bool folder_report(const char *rel, const char *what, const struct folder *f)
 {
-	size_t known;
-	if (strmap_get(&opened_index, rel, strlen(rel), &known))
-		return known != 0;
-	char *fs;
-	bool bad;
-	DIR *dir = open_folder(rel, false, what, &fs, &bad);
-	if (dir)
-		closedir(dir);
-	free(fs);
-	opened = xgrow(opened, &cap_opened, n_opened + 1, sizeof *opened);
-	opened[n_opened] = xstrdup(rel);
-	strmap_add(&opened_index, opened[n_opened], strlen(rel), !bad, NULL);
-	n_opened++;
-	return !bad;
-}
-
-bool course_evidence_folder_usable(const char *lesson)
-{
-	if (!folder_usable("evidence", "folder"))
+	if (f->state == FOLDER_BAD || f->state == FOLDER_REFUSED) {
+		folder_problem(f->state == FOLDER_REFUSED, rel, what, f->why);
 		return false;
-	char *rel = xasprintf("evidence/%s", lesson);
-	bool ok = strchr(lesson, '/') || folder_usable(rel, "evidence folder");
-	free(rel);
-	return ok;
+	}
+	return true;
 }
 
 static int by_name(const void *a, const void *b)
@@ -541,17 +775,195 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* ---- the runs of each lesson: evidence/LESSON/ listed once ---- */
+
+struct named {
+	char *path;
+	int ymd, seq;
+	unsigned char type;
+};
+
+static int by_age(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	if (x->ymd != y->ymd)
+		return x->ymd < y->ymd ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The runs in dir (evidence/LESSON/, as repo_list_evidence() orders them),
+ * which it closes; a regular file is known (course_resolve). */
+static void list_runs(struct lesson_runs *r, const char *rel, DIR *dir)
+{
+	struct named *list = NULL;
+	size_t n = 0, cap = 0;
+	unsigned char *type = NULL;
+	size_t tcap = 0;
+	struct dirent *e;
+	while ((e = readdir(dir)) != NULL) {
+		int ymd, seq;
+		if (!repo_evidence_name_parse(e->d_name, &ymd, &seq))
+			continue;
+		list = xgrow(list, &cap, n + 1, sizeof *list);
+		type = xgrow(type, &tcap, n + 1, sizeof *type);
+		type[n] = e->d_type;
+		list[n++] = (struct named){xasprintf("%s/%s", rel, e->d_name), ymd, seq, 0};
+	}
+	closedir(dir);
+	for (size_t i = 0; i < n; i++) /* the type goes with its name through the sort */
+		list[i].type = type[i];
+	free(type);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(list, n, sizeof *list, by_age);
+	r->paths = n ? xmalloc(n * sizeof *r->paths) : NULL;
+	r->regular = n ? xmalloc(n * sizeof *r->regular) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		r->paths[i] = list[i].path;
+		r->regular[i] = list[i].type == DT_REG;
+	}
+	r->n = n;
+	free(list);
+}
+
+static struct lesson_runs *add_runs(struct course *c, const char *lesson)
+{
+	struct lesson_runs *r = xcalloc(1, sizeof *r);
+	r->lesson = xstrdup(lesson);
+	r->folder.state = FOLDER_ABSENT;
+	c->runs = xgrow(c->runs, &c->cap_runs, c->n_runs + 1, sizeof *c->runs);
+	c->runs[c->n_runs] = r;
+	strmap_add(&c->runs_index, r->lesson, strlen(r->lesson), c->n_runs++, NULL);
+	return r;
+}
+
+/* A lesson's runs: from the load's listing, or (a name the listing could
+ * not answer for: a link, a name with '/', an evidence/ that could not be
+ * listed) found as repo_list_evidence() would, once. */
+static struct lesson_runs *runs_of(const char *lesson)
+{
+	struct course *c = model();
+	size_t at;
+	if (strmap_get(&c->runs_index, lesson, strlen(lesson), &at))
+		return c->runs[at];
+	struct lesson_runs *r = add_runs(c, lesson);
+	/* every plain folder of evidence/ is in runs_index already */
+	bool plain = lesson[0] && !strchr(lesson, '/') && strcmp(lesson, ".") != 0 && strcmp(lesson, "..") != 0;
+	if (plain && c->evidence_dir.state == FOLDER_OK &&
+	    !strmap_get(&c->evidence_entry, lesson, strlen(lesson), &at))
+		return r; /* evidence/ was listed and holds no such entry */
+	if (strchr(lesson, '/')) {
+		r->folder.state = FOLDER_OK; /* never looked at: no runs */
+		return r;
+	}
+	char *rel = xasprintf("evidence/%s", lesson), *fs;
+	DIR *dir = probe_folder(rel, false, &r->folder, &fs);
+	if (dir)
+		list_runs(r, rel, dir);
+	free(fs);
+	free(rel);
+	return r;
+}
+
+size_t course_list_evidence(const char *lesson, char ***paths)
+{
+	const struct lesson_runs *r = runs_of(lesson);
+	*paths = r->n ? xmalloc(r->n * sizeof **paths) : NULL;
+	for (size_t i = 0; i < r->n; i++)
+		(*paths)[i] = xstrdup(r->paths[i]);
+	return r->n;
+}
+
+size_t course_runs(const char *lesson, char *const **paths)
+{
+	const struct lesson_runs *r = runs_of(lesson);
+	*paths = r->paths;
+	return r->n;
+}
+
+char *course_newest_evidence(const char *lesson)
+{
+	const struct lesson_runs *r = runs_of(lesson);
+	return r->n ? xstrdup(r->paths[r->n - 1]) : NULL;
+}
+
+bool course_evidence_folder_usable(const char *lesson)
+{
+	struct course *c = model();
+	/* each folder's answer is reported at the first ask, as when it was
+	 * opened here (folder_usable) */
+	if (!c->evidence_asked) {
+		c->evidence_asked = true;
+		c->evidence_usable = folder_report("evidence", "folder", &c->evidence_dir);
+	}
+	if (!c->evidence_usable)
+		return false;
+	if (strchr(lesson, '/'))
+		return true;
+	struct lesson_runs *r = runs_of(lesson);
+	if (!r->asked) {
+		r->asked = true;
+		char *rel = xasprintf("evidence/%s", lesson);
+		r->usable = folder_report(rel, "evidence folder", &r->folder);
+		free(rel);
+	}
+	return r->usable;
+}
+
+/* evidence/ and each evidence/LESSON/ that is a plain folder, listed at
+ * the load; other entries are answered when asked (runs_of). */
+static void load_evidence_dir(struct course *c)
+{
+	char *fs;
+	DIR *dir = probe_folder("evidence", false, &c->evidence_dir, &fs);
+	if (!dir)
+		return;
+	int dfd = dirfd(dir);
+	struct dirent *e;
+	while ((e = readdir(dir)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (e->d_type != DT_DIR) {
+			char *name = xstrdup(e->d_name);
+			c->evidence_other = xgrow(c->evidence_other, &c->cap_evidence_other, c->n_evidence_other + 1,
+						  sizeof *c->evidence_other);
+			c->evidence_other[c->n_evidence_other++] = name;
+			strmap_add(&c->evidence_entry, name, strlen(name), 0, NULL);
+			continue;
+		}
+		struct lesson_runs *r = add_runs(c, e->d_name);
+		/* a real folder (d_type is the entry's own, not a link's) */
+		int fd = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		DIR *sub = fd >= 0 ? fdopendir(fd) : NULL;
+		if (!sub) {
+			int err = errno;
+			if (fd >= 0)
+				close(fd);
+			r->folder.state = err == ENOENT ? FOLDER_ABSENT : FOLDER_BAD;
+			r->folder.why = xstrdup(strerror(err));
+			continue;
+		}
+		r->folder.state = FOLDER_OK;
+		char *rel = xasprintf("evidence/%s", e->d_name);
+		list_runs(r, rel, sub);
+		free(rel);
+	}
+	closedir(dir);
+	free(fs);
+}
+
+/* ---- lessons ---- */
+
 /* A lesson folder's name goes into evidence headers and diagnostics on
  * one line: a control byte in it would split the line (F12). */
 static bool lesson_name_ok(const char *name)
 {
-	unsigned char c = str_control_byte(name);
-	if (!c)
+	unsigned char ch = str_control_byte(name);
+	if (!ch)
 		return true;
 	char *shown = str_escape_controls(name);
 	char *rel = xasprintf("programs/%s", shown);
 	struct diag *d = diag_begin(D_LESSON_NAME, (struct diag_loc){.path = rel},
-				    "lesson folder name holds the control byte 0x%02x; it was not checked", c);
+				    "lesson folder name holds the control byte 0x%02x; it was not checked", ch);
 	diag_hint(d, "rename the folder to letters, digits, '-', '_' and '.'");
 	diag_end(d);
 	free(rel);
@@ -559,73 +971,229 @@ static bool lesson_name_ok(const char *name)
 	return false;
 }
 
-/* An entry of programs/ that is a lesson: a folder, named without control
- * bytes, inside the repository and listable.  Anything that only looks
- * like one (a link loop, a link out, an unreadable folder) is reported. */
-static bool lesson_entry(const char *fs, const char *name)
+static void entry_problem(struct lesson_entry *e, bool refused, const char *why)
 {
-	char *path = xasprintf("%s/%s", fs, name);
-	struct stat st, lst;
-	int rc = stat(path, &st), err = errno;
-	bool link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
-	free(path);
-	if (rc != 0) {
-		if (link || err != ENOENT) { /* a link loop or a dangling link where a lesson was meant */
-			char *shown = str_escape_controls(name);
-			char *rel = xasprintf("programs/%s", shown);
-			folder_problem(false, rel, "lesson folder", strerror(err));
-			free(rel);
-			free(shown);
+	e->verdict = LV_PROBLEM;
+	e->refused = refused;
+	e->why = xstrdup(why);
+}
+
+/* Whether an entry of programs/ is a lesson: a folder, named without
+ * control bytes, inside the repository and listable.  Anything that only
+ * looks like one (a link loop, a link out, an unreadable folder) is a
+ * problem to report.  The listing's type answers for a plain folder or
+ * file; a link is followed as stat would. */
+static void judge_entry(struct course *c, struct lesson_entry *e)
+{
+	char *path = xasprintf("%s/%s", c->programs_fs, e->name);
+	bool dir = e->type == DT_DIR;
+	if (e->type == DT_LNK || e->type == DT_UNKNOWN) {
+		struct stat st, lst;
+		int rc = stat(path, &st), err = errno;
+		bool link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
+		if (rc != 0) { /* a link loop or a dangling link where a lesson was meant */
+			if (link || err != ENOENT)
+				entry_problem(e, false, strerror(err));
+			else
+				e->verdict = LV_SKIP;
+			free(path);
+			return;
 		}
-		return false;
+		dir = S_ISDIR(st.st_mode);
 	}
-	if (!S_ISDIR(st.st_mode))
-		return false;
-	if (!lesson_name_ok(name))
-		return false;
-	char *rel = xasprintf("programs/%s", name), *lfs;
-	bool bad;
-	DIR *dir = open_folder(rel, true, "lesson folder", &lfs, &bad);
-	free(rel);
-	if (!dir)
-		return false;
-	closedir(dir);
-	free(lfs);
-	return true;
+	if (!dir) {
+		e->verdict = LV_SKIP;
+	} else if (str_control_byte(e->name)) {
+		e->verdict = LV_NAME;
+	} else if (e->type == DT_DIR) {
+		size_t at;
+		bool collected = strmap_get(&c->lesson_files_index, e->name, strlen(e->name), &at) &&
+				 c->lesson_files[at]->rc == 0;
+		int fd = collected ? -1 : open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (!collected && fd < 0)
+			entry_problem(e, false, strerror(errno));
+		else
+			e->verdict = LV_LESSON;
+		if (fd >= 0)
+			close(fd);
+	} else { /* a link to a folder: resolved, as any path */
+		char *rel = xasprintf("programs/%s", e->name), *lfs;
+		struct folder f;
+		DIR *d = probe_folder(rel, true, &f, &lfs);
+		if (d) {
+			closedir(d);
+			e->verdict = LV_LESSON;
+		} else {
+			entry_problem(e, f.state == FOLDER_REFUSED, f.why);
+		}
+		free(f.why);
+		free(lfs);
+		free(rel);
+	}
+	free(path);
 }
 
 size_t course_lessons(char ***names)
 {
+	struct course *c = model();
 	*names = NULL;
-	char *fs;
-	bool bad;
-	DIR *dir = open_folder("programs", true, "folder", &fs, &bad);
+	folder_report("programs", "folder", &c->programs_dir);
 	size_t n = 0, cap = 0;
-	if (dir) {
-		struct dirent *e;
-		while ((e = readdir(dir)) != NULL) {
-			if (!lessonfiles_is_lesson(e->d_name) || !lesson_entry(fs, e->d_name))
-				continue;
+	for (size_t i = 0; i < c->n_entries; i++) {
+		struct lesson_entry *e = &c->entries[i];
+		if (!lessonfiles_is_lesson(e->name))
+			continue;
+		if (e->verdict == LV_UNJUDGED)
+			judge_entry(c, e);
+		if (e->verdict == LV_NAME) {
+			lesson_name_ok(e->name);
+		} else if (e->verdict == LV_PROBLEM) {
+			char *shown = str_escape_controls(e->name);
+			char *rel = xasprintf("programs/%s", shown);
+			folder_problem(e->refused, rel, "lesson folder", e->why);
+			free(rel);
+			free(shown);
+		} else if (e->verdict == LV_LESSON) {
 			*names = xgrow(*names, &cap, n + 1, sizeof **names);
-			(*names)[n++] = xstrdup(e->d_name);
+			(*names)[n++] = xstrdup(e->name);
 		}
-		closedir(dir);
 	}
-	free(fs);
 	if (n > 1) /* qsort(NULL, 0) is undefined */
 		qsort(*names, n, sizeof **names, by_name);
 	return n;
 }
 
+static int by_entry(const void *a, const void *b, void *arg)
+{
+	const struct course *c = arg;
+	return strcmp(c->entries[*(const size_t *)a].name, c->entries[*(const size_t *)b].name);
+}
+
+static bool entry_find(struct course *c, const char *name, size_t *at)
+{
+	size_t lo = 0, hi = c->n_entries;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int cmp = strcmp(c->entries[c->entry_sorted[mid]].name, name);
+		if (cmp == 0) {
+			*at = c->entry_sorted[mid];
+			return true;
+		}
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+bool course_lesson_exists(const char *lesson)
+{
+	struct course *c = model();
+	size_t at;
+	if (c->programs_dir.state == FOLDER_OK && !strchr(lesson, '/') && strcmp(lesson, ".") != 0 &&
+	    strcmp(lesson, "..") != 0 && lesson[0]) {
+		if (!entry_find(c, lesson, &at))
+			return false; /* not in programs/: repo_resolve would not find it */
+		if (c->entries[at].type == DT_DIR || c->entries[at].type == DT_REG)
+			return true;
+	}
+	char *dir = xasprintf("programs/%s", lesson), *fs;
+	const char *why;
+	bool ok = repo_resolve(dir, &fs, &why) == REPO_OK;
+	free(fs);
+	free(dir);
+	return ok;
+}
+
+/* lessonfiles_collect_shared()'s question: the program's source-sha256
+ * when the course cache read and hashed these very bytes (an LF-only text
+ * without a BOM is kept as read). */
+static bool known_program_sha(const char *path, const char *data, size_t len, char sha[SHA256_HEX_LEN + 1],
+			      void *arg)
+{
+	(void)arg;
+	size_t at;
+	if (!strmap_get(&cur->program_index, path, strlen(path), &at))
+		return false;
+	const struct program *p = cur->programs[at].live;
+	if (!p || p->state != LOAD_OK || !p->resident || !p->sha_of_text || p->tf.had_bom || p->tf.had_cr ||
+	    p->tf.len != len || memcmp(p->tf.data, data, len) != 0)
+		return false;
+	memcpy(sha, p->sha256, SHA256_HEX_LEN + 1);
+	return true;
+}
+
+/* The lesson's files, read and hashed once a run (programs/common/ once
+ * for all lessons); the bytes go at once, but the program's, held for
+ * its first course_program() until course_page_done. */
+static struct lesson_files_entry *lesson_files_get(const char *lesson)
+{
+	struct course *c = model();
+	size_t at;
+	if (strmap_get(&c->lesson_files_index, lesson, strlen(lesson), &at))
+		return c->lesson_files[at];
+	c->lesson_files = xgrow(c->lesson_files, &c->cap_lesson_files, c->n_lesson_files + 1, sizeof *c->lesson_files);
+	struct lesson_files_entry *e = c->lesson_files[c->n_lesson_files] = xcalloc(1, sizeof *e);
+	e->lesson = xstrdup(lesson);
+	e->rc = lessonfiles_collect_shared(lesson, &e->f, &e->why, known_program_sha, NULL, &c->common);
+	for (size_t i = 0; e->rc == 0 && i < e->f.n; i++) {
+		struct lesson_file *lf = &e->f.v[i];
+		/* the program's bytes wait for its first read (given back at
+		 * course_page_done when it was read already) */
+		if (i == e->f.program && lf->data) {
+			e->held = lf->data;
+			e->held_len = lf->len;
+			e->held_path = lf->path;
+			c->holding = xgrow(c->holding, &c->cap_holding, c->n_holding + 1, sizeof *c->holding);
+			c->holding[c->n_holding++] = e;
+		} else {
+			free(lf->data);
+		}
+		lf->data = NULL;
+	}
+	if (e->rc == 0 && e->f.n) /* and the array's room to grow */
+		e->f.v = xrealloc(e->f.v, e->f.n * sizeof *e->f.v);
+	strmap_add(&c->lesson_files_index, e->lesson, strlen(e->lesson), c->n_lesson_files, NULL);
+	c->n_lesson_files++;
+	return e;
+}
+
+const struct lesson_files *course_lesson_files(const char *lesson, const char **why, bool *refused)
+{
+	const struct lesson_files_entry *e = lesson_files_get(lesson);
+	*why = e->why;
+	*refused = e->rc == -2;
+	return e->rc == 0 ? &e->f : NULL;
+}
+
 char *course_lesson_program(const char *lesson, size_t *count)
 {
+	*count = 0;
+	if (strchr(lesson, '/'))
+		return NULL;
+	const struct lesson_files_entry *e = lesson_files_get(lesson);
+	if (e->rc == 0) {
+		/* the folder was listed: the program by lessonfiles_program()'s
+		 * rule over the files read (find_program), the count from them */
+		char *dir = xasprintf("programs/%s/", lesson);
+		size_t dl = strlen(dir);
+		for (size_t i = 0; i < e->f.n; i++) {
+			const char *p = e->f.v[i].path, *tail = p + dl;
+			size_t tl = strlen(tail);
+			*count += strncmp(p, dir, dl) == 0 && !strchr(tail, '/') && tl > 3 && strcmp(tail + tl - 3, ".cu") == 0;
+		}
+		free(dir);
+		return e->f.program != SIZE_MAX ? xstrdup(e->f.v[e->f.program].path) : NULL;
+	}
 	/* a lesson folder that is refused or cannot be listed is reported
 	 * (once a run) before the lesson's own rule looks into it */
-	*count = 0;
-	char *rel = xasprintf("programs/%s", lesson);
-	char *fs;
-	bool bad;
-	DIR *dir = strchr(lesson, '/') ? NULL : open_folder(rel, false, "lesson folder", &fs, &bad);
+	char *rel = xasprintf("programs/%s", lesson), *fs;
+	struct folder f;
+	DIR *dir = probe_folder(rel, false, &f, &fs);
+	if (!dir)
+		folder_report(rel, "lesson folder", &f);
+	free(f.why);
 	free(rel);
 	if (!dir)
 		return NULL;
@@ -635,73 +1203,177 @@ char *course_lesson_program(const char *lesson, size_t *count)
 	return lessonfiles_program(lesson, count, &headed);
 }
 
-/* lessonfiles_collect_known()'s question: the program's source-sha256
- * when the course cache read and hashed these very bytes (an LF-only text
- * without a BOM is kept as read). */
-static bool known_program_sha(const char *path, const char *data, size_t len, char sha[SHA256_HEX_LEN + 1],
-			      void *arg)
-{
-	(void)arg;
-	size_t at;
-	if (!strmap_get(&program_index, path, strlen(path), &at))
-		return false;
-	const struct program *p = programs[at].live;
-	if (!p || p->state != LOAD_OK || !p->resident || !p->sha_of_text || p->tf.had_bom || p->tf.had_cr ||
-	    p->tf.len != len || memcmp(p->tf.data, data, len) != 0)
-		return false;
-	memcpy(sha, p->sha256, SHA256_HEX_LEN + 1);
-	return true;
-}
-
-const struct lesson_files *course_lesson_files(const char *lesson, const char **why, bool *refused)
-{
-	size_t at;
-	if (strmap_get(&lesson_files_index, lesson, strlen(lesson), &at)) {
-		*why = lesson_files[at]->why;
-		*refused = lesson_files[at]->rc == -2;
-		return lesson_files[at]->rc == 0 ? &lesson_files[at]->f : NULL;
-	}
-	lesson_files = xgrow(lesson_files, &cap_lesson_files, n_lesson_files + 1, sizeof *lesson_files);
-	struct lesson_files_entry *e = lesson_files[n_lesson_files] = xcalloc(1, sizeof *e);
-	e->lesson = xstrdup(lesson);
-	e->why = NULL;
-	e->rc = lessonfiles_collect_known(lesson, &e->f, &e->why, known_program_sha, NULL);
-	/* only the paths and hashes are asked for later: the bytes go now,
-	 * or the cache would hold every lesson's files to the end */
-	for (size_t i = 0; e->rc == 0 && i < e->f.n; i++) {
-		free(e->f.v[i].data);
-		e->f.v[i].data = NULL;
-	}
-	if (e->rc == 0 && e->f.n) /* and the array's room to grow */
-		e->f.v = xrealloc(e->f.v, e->f.n * sizeof *e->f.v);
-	strmap_add(&lesson_files_index, e->lesson, strlen(e->lesson), n_lesson_files, NULL);
-	n_lesson_files++;
-	*why = e->why;
-	*refused = e->rc == -2;
-	return e->rc == 0 ? &e->f : NULL;
-}
+/* ---- pages ---- */
 
 size_t course_pages(char ***out)
 {
-	*out = NULL;
+	struct course *c = model();
+	folder_report("pages", "folder", &c->pages_dir);
+	*out = c->n_pages ? xmalloc(c->n_pages * sizeof **out) : NULL;
+	for (size_t i = 0; i < c->n_pages; i++)
+		(*out)[i] = xstrdup(c->pages[i]);
+	return c->n_pages;
+}
+
+struct listed_page {
+	char *path;
+	bool regular;
+};
+
+static int by_page(const void *a, const void *b)
+{
+	return strcmp(((const struct listed_page *)a)->path, ((const struct listed_page *)b)->path);
+}
+
+static void load_pages(struct course *c)
+{
 	char *fs;
-	bool bad;
-	size_t n = 0, cap = 0;
-	DIR *dir = open_folder("pages", true, "folder", &fs, &bad);
+	DIR *dir = probe_folder("pages", true, &c->pages_dir, &fs);
+	struct listed_page *list = NULL;
+	size_t cap = 0;
 	struct dirent *e;
 	while (dir && (e = readdir(dir)) != NULL) {
 		size_t len = strlen(e->d_name);
 		if (e->d_name[0] == '.' || len < 4 || strcmp(e->d_name + len - 3, ".md") != 0)
 			continue;
-		*out = xgrow(*out, &cap, n + 1, sizeof **out);
-		(*out)[n++] = xasprintf("pages/%s", e->d_name);
+		list = xgrow(list, &cap, c->n_pages + 1, sizeof *list);
+		list[c->n_pages++] = (struct listed_page){xasprintf("pages/%s", e->d_name), e->d_type == DT_REG};
 	}
 	if (dir)
 		closedir(dir);
 	free(fs);
-	if (n > 1) /* qsort(NULL, 0) is undefined */
-		qsort(*out, n, sizeof **out, by_name);
-	return n;
+	if (c->n_pages > 1) /* qsort(NULL, 0) is undefined */
+		qsort(list, c->n_pages, sizeof *list, by_page);
+	c->pages = c->n_pages ? xmalloc(c->n_pages * sizeof *c->pages) : NULL;
+	c->page_regular = c->n_pages ? xmalloc(c->n_pages * sizeof *c->page_regular) : NULL;
+	for (size_t i = 0; i < c->n_pages; i++) {
+		c->pages[i] = list[i].path;
+		c->page_regular[i] = list[i].regular;
+	}
+	free(list);
+	c->facts = c->n_pages ? xcalloc(c->n_pages, sizeof *c->facts) : NULL;
+}
+
+static void load_programs(struct course *c)
+{
+	DIR *dir = probe_folder("programs", true, &c->programs_dir, &c->programs_fs);
+	size_t cap = 0;
+	struct dirent *e;
+	while (dir && (e = readdir(dir)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		c->entries = xgrow(c->entries, &cap, c->n_entries + 1, sizeof *c->entries);
+		c->entries[c->n_entries++] = (struct lesson_entry){xstrdup(e->d_name), e->d_type, LV_UNJUDGED, false, NULL};
+	}
+	if (dir)
+		closedir(dir);
+	c->entry_sorted = xmalloc((c->n_entries ? c->n_entries : 1) * sizeof *c->entry_sorted);
+	for (size_t i = 0; i < c->n_entries; i++)
+		c->entry_sorted[i] = i;
+	if (c->n_entries > 1)
+		qsort_r(c->entry_sorted, c->n_entries, sizeof *c->entry_sorted, by_entry, c);
+	lessonfiles_common_read(&c->common);
+}
+
+/* ---- page facts: the cite index and a README's status ---- */
+
+static void facts_set(struct page_facts *pf, const struct frontmatter *fm, bool text_ok)
+{
+	pf->known = true;
+	pf->text_ok = text_ok;
+	pf->present = fm->present;
+	pf->status = fm->status;
+	if (fm->lesson) { /* one allocation a page: 10,000 pages keep 10,000 of them */
+		struct buf b = {0};
+		buf_append(&b, fm->lesson, strlen(fm->lesson) + 1);
+		for (size_t k = 0; k < fm->n_evidence; k++)
+			buf_append(&b, fm->evidence[k].path, strlen(fm->evidence[k].path) + 1);
+		pf->lesson = buf_detach(&b);
+		pf->n_evidence = fm->n_evidence;
+	}
+}
+
+void course_page_seen(const char *page, const struct frontmatter *fm)
+{
+	struct course *c = model();
+	size_t i;
+	char **hit = c->n_pages ? bsearch(&page, c->pages, c->n_pages, sizeof *c->pages, by_name) : NULL;
+	if (!hit || c->facts[i = (size_t)(hit - c->pages)].known)
+		return;
+	facts_set(&c->facts[i], fm, true);
+}
+
+/* A page asked for before its own check: read here, its problems dropped (its own
+ * problems are reported when it is checked, which reads it again: the
+ * model keeps facts, not texts). */
+static void facts_read(struct course *c, size_t i)
+{
+	struct page_facts *pf = &c->facts[i];
+	pf->known = true;
+	char *fs;
+	const char *why;
+	struct textfile tf;
+	if (course_resolve(c->pages[i], &fs, &why) != REPO_OK || textfile_read(fs, c->pages[i], &tf, &why) != 0) {
+		free(fs);
+		return;
+	}
+	free(fs);
+	struct frontmatter fm;
+	frontmatter_parse(&tf, true, DIAG_DROP, &fm);
+	facts_set(pf, &fm, !tf.has_nul && !tf.not_utf8);
+	frontmatter_free(&fm);
+	textfile_free(&tf);
+}
+
+/* Takes the next page into the maps; false at the end.  Pages enter in
+ * course_pages() order, so the first page of a lesson wins. */
+static bool facts_advance(struct course *c)
+{
+	if (c->facts_prefix >= c->n_pages)
+		return false;
+	size_t i = c->facts_prefix++;
+	struct page_facts *pf = &c->facts[i];
+	if (!pf->known)
+		facts_read(c, i);
+	if (pf->lesson && pf->text_ok)
+		strmap_add(&c->cite_page_of, pf->lesson, strlen(pf->lesson), i, NULL);
+	if (pf->lesson && pf->present)
+		strmap_add(&c->status_page_of, pf->lesson, strlen(pf->lesson), i, NULL);
+	return true;
+}
+
+static const struct page_facts *facts_find(struct strmap *map, const char *lesson)
+{
+	struct course *c = model();
+	size_t i;
+	while (!strmap_get(map, lesson, strlen(lesson), &i))
+		if (!facts_advance(c))
+			return NULL;
+	return &c->facts[i];
+}
+
+bool course_cite_page(const char *lesson, const char *const **evidence, size_t *n)
+{
+	struct course *c = model();
+	const struct page_facts *pf = facts_find(&c->cite_page_of, lesson);
+	*evidence = NULL;
+	*n = pf ? pf->n_evidence : 0;
+	if (!pf || !pf->n_evidence)
+		return pf != NULL;
+	c->cite_evidence = xgrow(c->cite_evidence, &c->cap_cite_evidence, pf->n_evidence, sizeof *c->cite_evidence);
+	const char *at = pf->lesson + strlen(pf->lesson) + 1;
+	for (size_t k = 0; k < pf->n_evidence; k++, at += strlen(at) + 1)
+		c->cite_evidence[k] = at;
+	*evidence = c->cite_evidence;
+	return pf != NULL;
+}
+
+bool course_lesson_status(const char *lesson, enum page_status *status)
+{
+	const struct page_facts *pf = facts_find(&model()->status_page_of, lesson);
+	if (pf)
+		*status = pf->status;
+	return pf != NULL;
 }
 
 bool course_verified_path(const struct proghdr *h, size_t *start, size_t *end)
@@ -715,66 +1387,107 @@ bool course_verified_path(const struct proghdr *h, size_t *start, size_t *end)
 	return true;
 }
 
-static void release_lesson_files(void)
+/* ---- the model's life ---- */
+
+void course_load(void)
 {
-	for (size_t i = 0; i < n_lesson_files; i++) {
-		free(lesson_files[i]->lesson);
-		free(lesson_files[i]->why);
-		if (lesson_files[i]->rc == 0)
-			lessonfiles_free(&lesson_files[i]->f);
-		free(lesson_files[i]);
+	if (cur)
+		return;
+	cur = xcalloc(1, sizeof *cur);
+	load_pages(cur);
+	load_programs(cur);
+	load_evidence_dir(cur);
+}
+
+static struct course *model(void)
+{
+	if (!cur)
+		course_load();
+	return cur;
+}
+
+static void release_lesson_files(struct course *c)
+{
+	for (size_t i = 0; i < c->n_lesson_files; i++) {
+		free(c->lesson_files[i]->lesson);
+		free(c->lesson_files[i]->why);
+		free(c->lesson_files[i]->held);
+		if (c->lesson_files[i]->rc == 0)
+			lessonfiles_free(&c->lesson_files[i]->f);
+		free(c->lesson_files[i]);
 	}
-	free(lesson_files);
-	lesson_files = NULL;
-	n_lesson_files = cap_lesson_files = 0;
-	strmap_free(&lesson_files_index);
+	free(c->lesson_files);
+	strmap_free(&c->lesson_files_index);
+	free(c->holding);
+	lessonfiles_common_free(&c->common);
+}
+
+static void release_listings(struct course *c)
+{
+	free(c->pages_dir.why);
+	free(c->programs_dir.why);
+	free(c->evidence_dir.why);
+	free(c->programs_fs);
+	for (size_t i = 0; i < c->n_pages; i++) {
+		struct page_facts *pf = &c->facts[i];
+		free(pf->lesson);
+	}
+	free(c->facts);
+	free(c->cite_evidence);
+	strmap_free(&c->cite_page_of);
+	strmap_free(&c->status_page_of);
+	repo_free_list(c->pages, c->n_pages);
+	free(c->page_regular);
+	for (size_t i = 0; i < c->n_entries; i++) {
+		free(c->entries[i].name);
+		free(c->entries[i].why);
+	}
+	free(c->entries);
+	free(c->entry_sorted);
+	for (size_t i = 0; i < c->n_runs; i++) {
+		repo_free_list(c->runs[i]->paths, c->runs[i]->n);
+		free(c->runs[i]->regular);
+		free(c->runs[i]->lesson);
+		free(c->runs[i]->folder.why);
+		free(c->runs[i]);
+	}
+	free(c->runs);
+	strmap_free(&c->runs_index);
+	repo_free_list(c->evidence_other, c->n_evidence_other);
+	strmap_free(&c->evidence_entry);
+	for (size_t i = 0; i < c->n_reported; i++)
+		free(c->reported[i]);
+	free(c->reported);
+	strmap_free(&c->reported_index);
 }
 
 void course_release(void)
 {
-	generation++;
-	for (size_t i = 0; i < n_programs; i++) {
-		if (programs[i].live)
-			drop_program(programs[i].live);
-		free(programs[i].path);
+	struct course *c = cur;
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n_programs; i++) {
+		if (c->programs[i].live)
+			drop_program(c->programs[i].live);
+		free(c->programs[i].path);
 	}
-	free(in_use);
-	in_use = NULL;
-	n_in_use = cap_in_use = 0;
-	free(programs);
-	programs = NULL;
-	n_programs = cap_programs = 0;
-	strmap_free(&program_index);
-	for (size_t i = 0; i < n_evfiles; i++) {
-		struct evfile *e = evfiles[i];
+	free(c->in_use);
+	free(c->programs);
+	strmap_free(&c->program_index);
+	for (size_t i = 0; i < c->n_evfiles; i++) {
+		struct evfile *e = c->evfiles[i];
 		free(e->path);
 		free(e->lesson);
 		drop_tokens(e);
 		evidence_free(&e->ev);
 		free(e);
 	}
-	free(tokenised);
-	tokenised = NULL;
-	n_tokenised = cap_tokenised = 0;
-	free(ev_in_use);
-	ev_in_use = NULL;
-	n_ev_in_use = cap_ev_in_use = 0;
-	memset(ev_kept, 0, sizeof ev_kept);
-	free(evfiles);
-	evfiles = NULL;
-	n_evfiles = cap_evfiles = 0;
-	release_lesson_files();
-	strmap_free(&evfile_index);
-	for (size_t i = 0; i < n_reported; i++)
-		free(reported[i]);
-	free(reported);
-	reported = NULL;
-	n_reported = cap_reported = 0;
-	strmap_free(&reported_index);
-	for (size_t i = 0; i < n_opened; i++)
-		free(opened[i]);
-	free(opened);
-	opened = NULL;
-	n_opened = cap_opened = 0;
-	strmap_free(&opened_index);
+	free(c->tokenised);
+	free(c->ev_in_use);
+	free(c->evfiles);
+	strmap_free(&c->evfile_index);
+	release_lesson_files(c);
+	release_listings(c);
+	free(c);
+	cur = NULL;
 }

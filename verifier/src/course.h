@@ -1,12 +1,49 @@
 /*
- * course.h - the files of the course, each loaded once per run.
+ * course.h - the course model: what one run knows of the course, read
+ * once.
  *
- * Pages and program READMEs name programs and evidence files; several may
- * name the same one.  course_program() and course_evidence() load a file
- * on first use, report its own problems once (a snippet marker error at
- * the program's line, a malformed or hand-edited evidence file at its
- * line), and hand back the same object afterwards.  The cache owns
- * everything; course_release() frees it all at exit.
+ * course_load() lists the course before any check (and, under -j N,
+ * before parallel_run forks, so every worker shares it): pages/,
+ * programs/ (its entries), programs/common/ (read and hashed once for
+ * every lesson), evidence/ and every evidence/LESSON/ (its runs, oldest
+ * first).  No folder is listed again in the run: pages, lessons, runs and
+ * a lesson's program are answered from the model, and a regular file a
+ * listing found is opened without resolving its path again
+ * (course_resolve).  A folder that is refused or cannot be listed is
+ * recorded, not reported: it is reported (once a run) where a check first
+ * needs it, which is where it was reported before there was a read phase,
+ * so the diagnostics and their order do not depend on when the course was
+ * listed.
+ *
+ * Files are loaded on first use and kept as bounded facts:
+ * - a lesson's files (course_lesson_files) are read and hashed once a run;
+ *   the bytes go at once, but the program's, which wait for its first
+ *   course_program() (one read serves its parse, its source-sha256 and
+ *   staleness) until course_page_done();
+ * - a program (course_program) and an evidence file (course_evidence)
+ *   report their own problems at their first read (a snippet marker error
+ *   at the program's line, a malformed or hand-edited evidence file at
+ *   its line), and hand back the same object afterwards.  Their texts are
+ *   freed by course_page_done(), but for the last few used: a file asked
+ *   for after that is read again from disk, silently, keeping the verdicts
+ *   of its first read.  verify checks a lesson's page, README and program
+ *   one after the other (cli.c's chunks), so the last four kept serve them
+ *   all from one read; a second read happens only where a page names
+ *   files of lessons checked far from it (a cite of a lesson whose runs
+ *   were pushed out, pages not named after their lessons): the price of
+ *   memory that stays flat;
+ * - a page's front-matter facts (its lesson, status and evidence paths)
+ *   are recorded when the page is checked (course_page_seen), for cites
+ *   and for a README's status; a page asked for before its check is read
+ *   then, muted.
+ *
+ * Ownership: the model owns everything it hands out; pointers into it are
+ * valid until course_release(), except a program's and an evidence
+ * file's text and parse (and the tokens of course_evidence_tokens), valid
+ * until the next course_page_done().  course_release() (cli_release, at
+ * exit) frees it all.  One model a process: the accessors below use the
+ * model course_load() made, loading it when none is (update, explain and
+ * review read the course through the same functions).
  */
 #ifndef COURSECHECK_COURSE_H
 #define COURSECHECK_COURSE_H
@@ -15,6 +52,8 @@
 
 #include "diag.h"
 #include "evidence.h"
+#include "frontmatter.h"
+#include "repo.h"
 #include "numtok.h"
 #include "proghdr.h"
 #include "sha256.h"
@@ -53,6 +92,13 @@ struct evfile {
 	bool resident;         /* ev is loaded (course_page_done frees it) */
 	bool in_use;           /* handed out since the last course_page_done */
 };
+
+/* Lists the course (see above); a second call does nothing.  Reports
+ * nothing itself. */
+void course_load(void);
+/* repo_resolve(), answered without the disk for a regular file a listing
+ * of the model found (a page, a run, a lesson file): same contract. */
+enum repo_status course_resolve(const char *relpath, char **fspath, const char **why);
 
 /* Loads (once) the program at relpath.  Never NULL; check ->state. */
 struct program *course_program(const char *relpath);
@@ -114,6 +160,25 @@ const struct lesson_files *course_lesson_files(const char *lesson, const char **
 /* Every pages/NAME.md, sorted, as repository paths; free with
  * repo_free_list().  A refused or unlistable pages/ is reported. */
 size_t course_pages(char ***names);
+/* Whether programs/LESSON exists (repo_resolve() would find it). */
+bool course_lesson_exists(const char *lesson);
+/* The lesson's runs, oldest first, as repo_list_evidence() gives them
+ * (a missing folder: none): malloc'd copies (course_list_evidence, free
+ * with repo_free_list), borrowed ones (course_runs, valid until
+ * course_release), or the newest (malloc'd, NULL when none). */
+size_t course_list_evidence(const char *lesson, char ***paths);
+size_t course_runs(const char *lesson, char *const **paths);
+char *course_newest_evidence(const char *lesson);
+
+/* A checked page's front matter, recorded for cites and README statuses
+ * (a page the model does not list is left out). */
+void course_page_seen(const char *page, const struct frontmatter *fm);
+/* The evidence paths of the first page, in course_pages() order, that
+ * is text and names lesson (borrowed: the array until the next call, the
+ * paths until course_release); false when none does. */
+bool course_cite_page(const char *lesson, const char *const **evidence, size_t *n);
+/* The status of the first page with front matter that names lesson. */
+bool course_lesson_status(const char *lesson, enum page_status *status);
 /* Reports (once a run) an evidence/ or evidence/LESSON/ folder that is
  * refused or cannot be listed.  false when it did: the lesson's runs are
  * then unknown, not absent. */

@@ -58,6 +58,8 @@ static void on_record(const struct diag_record *r, bool hidden, void *ctx)
 {
 	struct diagwire_encoder *e = ctx;
 	diagwire_flush_checks(e);
+	if (e->once_depth)
+		e->once_records = true;
 	buf_putc(&e->out, hidden ? DW_HIDDEN : DW_RECORD);
 	put_u64(&e->out, r->kind);
 	put_u64(&e->out, r->level);
@@ -112,12 +114,30 @@ static void on_once(const char *key, void *ctx)
 	if (key && e->once_depth++ == 0) {
 		e->once_start = e->out.len;
 		e->once_key = xstrdup(key);
+		e->once_records = false;
+	}
+	if (!key && e->once_depth == 1 && e->out.len == e->once_body) {
+		/* nothing happened inside (a file without problems): nothing
+		 * to send, and nothing for the parent to claim.  verify never
+		 * loads a course file with its problems dropped (DIAG_DROP), so an empty region
+		 * cannot stand for problems muted elsewhere */
+		e->out.len = e->once_start;
+		e->once_depth = 0;
+		free(e->once_key);
+		e->once_key = NULL;
+		return;
 	}
 	put_bracket(e, DW_ONCE, DW_ONCE_END, key);
+	if (key && e->once_depth == 1)
+		e->once_body = e->out.len;
 	if (key || !e->once_depth || --e->once_depth)
 		return;
 	size_t at;
-	if (!strmap_get(&saved.map, e->once_key, strlen(e->once_key), &at)) {
+	/* a region without a diagnostic is not kept: sent again, it would
+	 * print nothing and count what the one sent counts (the parent keeps
+	 * one region a key); a clean course of 10,000 lessons would keep
+	 * 20,000 of them */
+	if (e->once_records && !strmap_get(&saved.map, e->once_key, strlen(e->once_key), &at)) {
 		saved.v = xgrow(saved.v, &saved.cap, saved.n + 1, sizeof *saved.v);
 		size_t len = e->out.len - e->once_start;
 		struct saved_region *r = &saved.v[saved.n];

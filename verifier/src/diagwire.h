@@ -46,13 +46,17 @@ enum diagwire_type {
  * and appended again when diag_once_touch() names the key in a later
  * item (diagwire_item_begin), once an item: the parent then sees the
  * region at every item that uses the file and keeps the first in item
- * order, whatever order a worker took its items in. */
+ * order, whatever order a worker took its items in.  A region without a
+ * diagnostic is neither kept nor sent again (it would change nothing),
+ * and one with nothing at all inside is not sent (the parent need not
+ * claim a key that reports nothing). */
 struct diagwire_encoder {
 	struct buf out;
 	size_t checks;
 	struct diag_forward fwd; /* hand &fwd to diag_set_forward() */
-	size_t once_depth, once_start;
+	size_t once_depth, once_start, once_body;
 	char *once_key;
+	bool once_records; /* the open region holds a diagnostic */
 };
 void diagwire_encoder_init(struct diagwire_encoder *e);
 /* A new item: out is emptied and checks counted from now. */

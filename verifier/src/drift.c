@@ -64,7 +64,7 @@ static void bind_place(const struct evfile *old, const struct evfile *cur, const
 /* The runs of lesson older than cur, newest first (indices into paths). */
 static size_t older_runs(const char *lesson, const struct evfile *cur, char ***paths, size_t *at)
 {
-	size_t n = repo_list_evidence(lesson, paths);
+	size_t n = course_list_evidence(lesson, paths);
 	*at = n;
 	for (size_t i = 0; i < n; i++)
 		if (strcmp((*paths)[i], cur->path) == 0)

@@ -43,13 +43,29 @@ static bool plain_name(const char *name)
 	return true;
 }
 
-static int by_name(const void *a, const void *b)
+/* An entry of a folder: its name and its type as the listing gives it
+ * (d_type: the entry itself, never a link's target, as lstat would say;
+ * DT_UNKNOWN where the file system does not tell, and then walk() asks
+ * lstat). */
+struct entry {
+	char *name;
+	unsigned char type;
+};
+
+static int by_entry(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
 }
 
-/* The entry names of a folder, sorted, hidden ones left out. */
-static int list_names(const char *fs, char ***names, size_t *n)
+static void free_entries(struct entry *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+/* The entries of a folder, sorted by name, hidden ones left out. */
+static int list_names(const char *fs, struct entry **names, size_t *n)
 {
 	*names = NULL;
 	*n = 0;
@@ -63,18 +79,45 @@ static int list_names(const char *fs, char ***names, size_t *n)
 			continue;
 		if (*n >= LESSONFILES_MAX_FILES * 4) { /* a folder of thousands: refused, not cut short */
 			closedir(d);
-			repo_free_list(*names, *n);
+			free_entries(*names, *n);
 			*names = NULL;
 			*n = 0;
 			errno = EFBIG;
 			return -1;
 		}
 		*names = xgrow(*names, &cap, *n + 1, sizeof **names);
-		(*names)[(*n)++] = xstrdup(e->d_name);
+		(*names)[(*n)++] = (struct entry){xstrdup(e->d_name), e->d_type};
 	}
 	closedir(d);
 	if (*n > 1)
-		qsort(*names, *n, sizeof **names, by_name);
+		qsort(*names, *n, sizeof **names, by_entry);
+	return 0;
+}
+
+/* The entry's file type (S_IFMT bits): from the listing, or from lstat
+ * where the listing does not tell.  -1 with errno when lstat fails. */
+static int entry_type(const char *path, const struct entry *e, mode_t *type)
+{
+	switch (e->type) {
+	case DT_DIR:
+		*type = S_IFDIR;
+		return 0;
+	case DT_REG:
+		*type = S_IFREG;
+		return 0;
+	case DT_LNK:
+		*type = S_IFLNK;
+		return 0;
+	case DT_UNKNOWN:
+		break;
+	default:
+		*type = S_IFIFO; /* a device, socket or fifo: not a plain file */
+		return 0;
+	}
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return -1;
+	*type = st.st_mode & S_IFMT;
 	return 0;
 }
 
@@ -117,7 +160,7 @@ struct walk {
 
 static int walk(struct walk *w, const char *fs, const char *rel, int depth)
 {
-	char **names;
+	struct entry *names;
 	size_t n;
 	if (list_names(fs, &names, &n) != 0) {
 		w->why = errno == EFBIG ? xasprintf("%s/ holds more than %d entries", rel, LESSONFILES_MAX_FILES * 4)
@@ -126,19 +169,19 @@ static int walk(struct walk *w, const char *fs, const char *rel, int depth)
 	}
 	int r = 0;
 	for (size_t i = 0; i < n && r == 0; i++) {
-		if (!counts(names[i]))
+		if (!counts(names[i].name))
 			continue;
-		char *child = xasprintf("%s/%s", fs, names[i]);
-		char *crel = xasprintf("%s/%s", rel, names[i]);
-		struct stat st;
-		if (!plain_name(names[i])) {
+		char *child = xasprintf("%s/%s", fs, names[i].name);
+		char *crel = xasprintf("%s/%s", rel, names[i].name);
+		mode_t type = 0;
+		if (!plain_name(names[i].name)) {
 			w->why = xasprintf("%s: a lesson file's name may hold only letters, digits and . _ - +", crel);
 			w->refused = true;
 			r = -1;
-		} else if (lstat(child, &st) != 0) {
+		} else if (entry_type(child, &names[i], &type) != 0) {
 			w->why = xasprintf("cannot read %s: %s", crel, strerror(errno));
 			r = -1;
-		} else if (S_ISDIR(st.st_mode)) {
+		} else if (S_ISDIR(type)) {
 			if (depth >= LESSONFILES_MAX_DEPTH) {
 				w->why = xasprintf("%s/: folders nested more than %d deep", crel, LESSONFILES_MAX_DEPTH);
 				w->refused = true;
@@ -146,12 +189,12 @@ static int walk(struct walk *w, const char *fs, const char *rel, int depth)
 			} else {
 				r = walk(w, child, crel, depth + 1);
 			}
-		} else if (S_ISLNK(st.st_mode)) {
+		} else if (S_ISLNK(type)) {
 			w->why = xasprintf("%s is a symbolic link: lesson files must be plain files (a link may lead "
 					   "out of the repository)", crel);
 			w->refused = true;
 			r = -1;
-		} else if (!S_ISREG(st.st_mode)) {
+		} else if (!S_ISREG(type)) {
 			w->why = xasprintf("%s is not a plain file", crel);
 			w->refused = true;
 			r = -1;
@@ -176,7 +219,7 @@ static int walk(struct walk *w, const char *fs, const char *rel, int depth)
 		free(child);
 		free(crel);
 	}
-	repo_free_list(names, n);
+	free_entries(names, n);
 	return r;
 }
 
@@ -229,40 +272,40 @@ char *lessonfiles_program(const char *lesson, size_t *count, size_t *headed)
 	const char *reason;
 	char *found = NULL, *first = NULL;
 	if (repo_resolve(rel, &fs, &reason) == REPO_OK) {
-		char **names;
+		struct entry *names;
 		size_t n;
 		if (list_names(fs, &names, &n) == 0) {
 			/* the regular .cu files first: one is the program without
 			 * reading it; only several are read for their headers */
 			bool *regular = xcalloc(n ? n : 1, sizeof *regular);
 			for (size_t i = 0; i < n; i++) {
-				if (!ends_with(names[i], ".cu"))
+				if (!ends_with(names[i].name, ".cu"))
 					continue;
-				char *p = xasprintf("%s/%s", fs, names[i]);
-				struct stat st;
-				regular[i] = lstat(p, &st) == 0 && S_ISREG(st.st_mode);
+				char *p = xasprintf("%s/%s", fs, names[i].name);
+				mode_t type;
+				regular[i] = entry_type(p, &names[i], &type) == 0 && S_ISREG(type);
 				free(p);
 				if (regular[i] && ++*count == 1)
-					first = xasprintf("%s/%s", rel, names[i]);
+					first = xasprintf("%s/%s", rel, names[i].name);
 			}
 			for (size_t i = 0; *count > 1 && i < n; i++) {
 				if (!regular[i])
 					continue;
-				char *p = xasprintf("%s/%s", fs, names[i]);
+				char *p = xasprintf("%s/%s", fs, names[i].name);
 				char *data = NULL, *err = NULL;
 				size_t len = 0;
 				if (read_bytes(p, TEXTFILE_MAX_BYTES, &data, &len, &err) == 0 &&
-				    has_build(data, len, names[i])) {
+				    has_build(data, len, names[i].name)) {
 					++*headed;
 					if (!found)
-						found = xasprintf("%s/%s", rel, names[i]);
+						found = xasprintf("%s/%s", rel, names[i].name);
 				}
 				free(err);
 				free(data);
 				free(p);
 			}
 			free(regular);
-			repo_free_list(names, n);
+			free_entries(names, n);
 		}
 		free(fs);
 	}
@@ -318,6 +361,8 @@ static void set_sha(struct lesson_files *f, lessonfiles_known_fn known, void *ar
 {
 	for (size_t i = 0; i < f->n; i++) {
 		struct lesson_file *p = &f->v[i];
+		if (!p->data) /* a shared file hashed when programs/common/ was read */
+			continue;
 		if (i != f->program) {
 			sha256_hex(p->data, p->len, p->sha);
 		} else if (!known || !known(p->path, p->data, p->len, p->sha, arg)) {
@@ -346,6 +391,58 @@ int lessonfiles_collect(const char *lesson, struct lesson_files *f, char **why)
 int lessonfiles_collect_known(const char *lesson, struct lesson_files *f, char **why, lessonfiles_known_fn known,
 			      void *arg)
 {
+	return lessonfiles_collect_shared(lesson, f, why, known, arg, NULL);
+}
+
+void lessonfiles_common_read(struct lessonfiles_common *c)
+{
+	memset(c, 0, sizeof *c);
+	c->f.program = SIZE_MAX;
+	struct walk w = {&c->f, 0, 0, NULL, false};
+	c->rc = walk_folder(&w, "programs/" LESSONFILES_COMMON, true);
+	if (c->rc != 0) {
+		c->why = w.why;
+		c->rc = w.refused ? -2 : -1;
+		lessonfiles_free(&c->f);
+		return;
+	}
+	for (size_t i = 0; i < c->f.n; i++) { /* hashed now, the bytes given back */
+		struct lesson_file *p = &c->f.v[i];
+		sha256_hex(p->data, p->len, p->sha);
+		c->bytes += p->len;
+		free(p->data);
+		p->data = NULL;
+	}
+}
+
+void lessonfiles_common_free(struct lessonfiles_common *c)
+{
+	lessonfiles_free(&c->f);
+	free(c->why);
+	memset(c, 0, sizeof *c);
+}
+
+/* The shared files as read once (c): taken when they are usable and the
+ * lesson's limits hold with them; otherwise false, and the caller walks
+ * programs/common/ itself, so that a failure or a limit passed says what
+ * the lesson's own walk would have said. */
+static bool take_common(struct walk *w, const struct lessonfiles_common *c)
+{
+	if (!c || c->rc != 0 || w->bytes + c->bytes > LESSONFILES_MAX_BYTES || w->f->n + c->f.n > LESSONFILES_MAX_FILES)
+		return false;
+	for (size_t i = 0; i < c->f.n; i++) {
+		struct lesson_file lf = c->f.v[i];
+		lf.path = xstrdup(lf.path);
+		w->f->v = xgrow(w->f->v, &w->cap, w->f->n + 1, sizeof *w->f->v);
+		w->f->v[w->f->n++] = lf;
+	}
+	w->bytes += c->bytes;
+	return true;
+}
+
+int lessonfiles_collect_shared(const char *lesson, struct lesson_files *f, char **why, lessonfiles_known_fn known,
+			       void *arg, const struct lessonfiles_common *common)
+{
 	memset(f, 0, sizeof *f);
 	f->program = SIZE_MAX;
 	if (!lessonfiles_is_lesson(lesson) || strchr(lesson, '/') || !*lesson) {
@@ -355,7 +452,7 @@ int lessonfiles_collect_known(const char *lesson, struct lesson_files *f, char *
 	struct walk w = {f, 0, 0, NULL, false};
 	char *rel = xasprintf("programs/%s", lesson);
 	int r = walk_folder(&w, rel, false);
-	if (r == 0)
+	if (r == 0 && !take_common(&w, common))
 		r = walk_folder(&w, "programs/" LESSONFILES_COMMON, true);
 	free(rel);
 	if (r != 0) {

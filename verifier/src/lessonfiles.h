@@ -84,6 +84,26 @@ typedef bool (*lessonfiles_known_fn)(const char *path, const char *data, size_t 
 int lessonfiles_collect_known(const char *lesson, struct lesson_files *f, char **why, lessonfiles_known_fn known,
 			      void *arg);
 
+/* programs/common/ read once for every lesson's collect: its files
+ * (paths, lengths and SHA-256 of their bytes; data NULL: the bytes are
+ * hashed and given back at once), or rc -1/-2 with why as a lesson's walk
+ * would give them.  Free with lessonfiles_common_free(). */
+struct lessonfiles_common {
+	struct lesson_files f;
+	size_t bytes;
+	int rc;
+	char *why;
+};
+void lessonfiles_common_read(struct lessonfiles_common *c);
+void lessonfiles_common_free(struct lessonfiles_common *c);
+/* As lessonfiles_collect_known(), taking programs/common/'s files from
+ * common (NULL: walked here) instead of listing and reading them again;
+ * those entries have data NULL.  Where common failed or the lesson's
+ * limits would not hold with it, the folder is walked as without it, so
+ * the answer and its reason are the same either way. */
+int lessonfiles_collect_shared(const char *lesson, struct lesson_files *f, char **why, lessonfiles_known_fn known,
+			       void *arg, const struct lessonfiles_common *common);
+
 /* When evidence was captured from other files than f: a malloc'd sentence
  * naming the first file that changed, is new, or is gone ("'programs/
  * common/cuda_check.h' changed"); NULL when source-sha256 matches.  When the

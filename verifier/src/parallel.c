@@ -356,13 +356,16 @@ static void run_here(const struct parallel_job *job)
 	}
 }
 
-/* This process as its own worker, in item order: what the caller set up
- * for workers (a once region recorded before the fork) holds here too. */
+/* This process as its own worker, taking the items as a worker would (in
+ * chunk order when the job has chunks, else in item order), replayed in
+ * item order: what the caller set up for workers (a once region recorded
+ * before the fork) holds here too. */
 static void run_forwarded(struct parent *p)
 {
 	struct diagwire_encoder enc;
 	diagwire_encoder_init(&enc);
-	for (size_t i = 0; i < p->job->n_items; i++) {
+	for (size_t k = 0; k < p->job->n_items; k++) {
+		size_t i = p->job->order ? p->job->order[k] : k;
 		diag_set_forward(&enc.fwd);
 		diagwire_item_begin(&enc);
 		int result = p->job->run(i, p->job->ctx);
@@ -385,7 +388,7 @@ size_t parallel_default_jobs(size_t cores, size_t n)
 
 size_t parallel_run(const struct parallel_job *job, size_t jobs)
 {
-	if (jobs <= 1) {
+	if (jobs <= 1 && !job->order) {
 		run_here(job);
 		return 0;
 	}

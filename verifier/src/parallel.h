@@ -71,7 +71,11 @@ struct parallel_job {
 size_t parallel_default_jobs(size_t cores, size_t n);
 
 /* Runs every item of job with up to jobs processes.  jobs 1: in this
- * process, one item after the other, exactly as a loop would.  More, where
+ * process, one item after the other, exactly as a loop would; with
+ * chunks (order), in this process in chunk order, each item's findings
+ * forwarded and replayed in item order, as one worker's would be (so a
+ * lesson's page, README and program are checked one after the other,
+ * with what was read for the first at hand for the rest).  More, where
  * there is one chunk only or no worker can be started: in this process
  * too, in item order, each item's findings forwarded and replayed as a
  * worker's would be.  Returns the number of items reported unchecked

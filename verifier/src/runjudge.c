@@ -27,7 +27,7 @@ static void judge(const struct evfile *ev, const char *lesson, const char *files
 static void judge_superseded(const struct evfile *ev, const char *lesson, struct evjudge *j)
 {
 	char **runs;
-	size_t n = repo_list_evidence(lesson, &runs);
+	size_t n = course_list_evidence(lesson, &runs);
 	for (size_t i = 0; i + 1 < n; i++)
 		if (strcmp(runs[i], ev->path) == 0 && !j->newest) {
 			j->flags |= EVJ_SUPERSEDED;

@@ -1004,7 +1004,7 @@ static size_t traced_in(struct update *u, const struct evfile *ev)
 static bool pick_runs(struct update *u, const char *named)
 {
 	char **paths;
-	size_t n = repo_list_evidence(u->ctx.lesson, &paths);
+	size_t n = course_list_evidence(u->ctx.lesson, &paths); /* the course model's listing */
 	if (n == 0) {
 		struct diag *d = unusable(u->ctx.path, "lesson '%s' has no evidence to carry into it", u->ctx.lesson);
 		diag_hint(d, "capture the lesson first ('make evidence LESSON=%s')", u->ctx.lesson);
@@ -1091,7 +1091,7 @@ static bool load_page(struct update *u, const char *relpath)
 	 * then both the old run and the new one */
 	char *newest = NULL;
 	if (named && strcmp(named, FM_EVIDENCE_NOT_YET) == 0) {
-		named = newest = repo_newest_evidence(u->ctx.lesson);
+		named = newest = course_newest_evidence(u->ctx.lesson);
 		if (!newest) {
 			struct diag *d = unusable(relpath, "lesson '%s' has no evidence yet", u->ctx.lesson);
 			diag_hint(d, "capture it first ('make evidence LESSON=%s'), then run update", u->ctx.lesson);

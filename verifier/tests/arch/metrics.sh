@@ -43,7 +43,7 @@ cat "$tmp/vars"
 echo "   ($(awk '{ s += $1 } END { print s + 0 }' "$tmp/vars") in $(wc -l < "$tmp/vars" | tr -d ' ') modules; modules with none are not listed)"
 
 echo "== files opened by one '$(basename "$bin") verify' of $root (strace)"
-(cd "$root" && strace -f -qq -o "$tmp/trace" -e trace=openat,open "$bin" verify >/dev/null 2>&1) || true
+(cd "$root" && strace -f -qq -o "$tmp/trace" -e trace=openat,open "$bin" verify ${METRICS_VERIFY_ARGS:-} >/dev/null 2>&1) || true
 # the path argument of each successful open of a file inside the course
 grep -v ' = -1 ' "$tmp/trace" | sed -n 's/.*open\(at\)\{0,1\}([^"]*"\([^"]*\)".*/\2/p' |
 	grep -E '(^|/)(pages|programs|evidence)/' | sed "s|^$(cd "$root" && pwd)/||" | sort | uniq -c | sort -rn > "$tmp/opens"
