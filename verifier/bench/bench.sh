@@ -44,6 +44,8 @@ if [ -n "${BENCH_BASELINE:-}" ]; then
 	base=$(cd "$(dirname "$BENCH_BASELINE")" && pwd)/$(basename "$BENCH_BASELINE")
 	[ -x "$base" ] || { echo "bench: BENCH_BASELINE $BENCH_BASELINE is not an executable" >&2; exit 2; }
 fi
+base_parallel=
+[ -z "$base" ] || ! "$base" verify --help 2>&1 | grep -q -- '-j' || base_parallel=1
 ir_max=${BENCH_CALLGRIND_MAX:-1000}
 base_ir_max=${BENCH_BASELINE_IR_MAX:-100}
 mkdir -p "$out/courses"
@@ -145,7 +147,14 @@ while [ $round -le "$rounds" ]; do
 		else
 			measure cc-j1 "$wl" "$dir" "$bin" verify
 		fi
-		[ -z "$base" ] || measure base "$wl" "$dir" "$base" verify
+		if [ -n "$base" ] && [ -n "$base_parallel" ]; then
+			# like with like: a baseline that has -j is timed on one core
+			# and on every core, as coursecheck is
+			measure base "$wl" "$dir" "$base" verify -j 1
+			measure base-all "$wl" "$dir" "$base" verify -j "$cores"
+		elif [ -n "$base" ]; then
+			measure base "$wl" "$dir" "$base" verify
+		fi
 	done
 	if [ -n "$embedme" ]; then
 		measure embedme embedme-1000 "$out/embedme/corpus" sh -c "\"$embedme\" --silent --verify docs/*.md"
@@ -170,7 +179,7 @@ if [ "${BENCH_CALLGRIND:-}" = 1 ] && command -v valgrind >/dev/null 2>&1; then
 			echo "ir cc-j1 $wl $(icount "$out/courses/$wl" "$bin" verify)" >>"$raw"
 		fi
 		if [ -n "$base" ] && [ "$n" -le "$base_ir_max" ]; then
-			echo "ir base $wl $(icount "$out/courses/$wl" "$base" verify)" >>"$raw"
+			echo "ir base $wl $(icount "$out/courses/$wl" "$base" verify ${base_parallel:+-j 1})" >>"$raw"
 		fi
 	done
 fi
@@ -209,12 +218,15 @@ load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 					ef, c1, c, c1 ? ef / c1 : 0, c ? ef / c : 0
 			}
 			if (t["base lesson-1000"] != "" || t["base lesson-100"] != "") {
-				printf "\n| workload | baseline ms | coursecheck ms | after / before | baseline peak MiB | coursecheck peak MiB |\n| --- | ---: | ---: | ---: | ---: | ---: |\n"
+				printf "\n| workload | baseline -j1 ms | coursecheck -j1 ms | after / before | baseline all cores ms | coursecheck all cores ms | after / before | baseline peak MiB | coursecheck peak MiB |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
 				for (i = 1; i <= k; i++) {
 					w = order[i]
 					if (t["base " w] == "") continue
 					b = median(t["base " w]); c1 = median(t["cc-j1 " w])
-					printf "| %s | %d | %d | %.2f | %.1f | %.1f |\n", w, b, c1, b ? c1 / b : 0, m["base " w] / 1024, m["cc-j1 " w] / 1024
+					# a baseline without -j runs one process: its all-cores column is its one run
+					ba = t["base-all " w] != "" ? median(t["base-all " w]) : b
+					ca = t["cc-all " w] != "" ? median(t["cc-all " w]) : c1
+					printf "| %s | %d | %d | %.2f | %d | %d | %.2f | %.1f | %.1f |\n", w, b, c1, b ? c1 / b : 0, ba, ca, ba ? ca / ba : 0, m["base " w] / 1024, m["cc-j1 " w] / 1024
 				}
 			}
 			if (length(ir)) {
