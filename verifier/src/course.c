@@ -777,52 +777,12 @@ static int by_name(const void *a, const void *b)
 
 /* ---- the runs of each lesson: evidence/LESSON/ listed once ---- */
 
-struct named {
-	char *path;
-	int ymd, seq;
-	unsigned char type;
-};
-
-static int by_age(const void *a, const void *b)
-{
-	const struct named *x = a, *y = b;
-	if (x->ymd != y->ymd)
-		return x->ymd < y->ymd ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* The runs in dir (evidence/LESSON/, as repo_list_evidence() orders them),
- * which it closes; a regular file is known (course_resolve). */
+/* The runs in dir (evidence/LESSON/: repo_list_runs, the one lister of
+ * runs, which capture --stale uses too), which it closes; a regular file
+ * is known (course_resolve). */
 static void list_runs(struct lesson_runs *r, const char *rel, DIR *dir)
 {
-	struct named *list = NULL;
-	size_t n = 0, cap = 0;
-	unsigned char *type = NULL;
-	size_t tcap = 0;
-	struct dirent *e;
-	while ((e = readdir(dir)) != NULL) {
-		int ymd, seq;
-		if (!repo_evidence_name_parse(e->d_name, &ymd, &seq))
-			continue;
-		list = xgrow(list, &cap, n + 1, sizeof *list);
-		type = xgrow(type, &tcap, n + 1, sizeof *type);
-		type[n] = e->d_type;
-		list[n++] = (struct named){xasprintf("%s/%s", rel, e->d_name), ymd, seq, 0};
-	}
-	closedir(dir);
-	for (size_t i = 0; i < n; i++) /* the type goes with its name through the sort */
-		list[i].type = type[i];
-	free(type);
-	if (n > 1) /* qsort(NULL, 0) is undefined */
-		qsort(list, n, sizeof *list, by_age);
-	r->paths = n ? xmalloc(n * sizeof *r->paths) : NULL;
-	r->regular = n ? xmalloc(n * sizeof *r->regular) : NULL;
-	for (size_t i = 0; i < n; i++) {
-		r->paths[i] = list[i].path;
-		r->regular[i] = list[i].type == DT_REG;
-	}
-	r->n = n;
-	free(list);
+	r->n = repo_list_runs(dir, rel, &r->paths, &r->regular);
 }
 
 static struct lesson_runs *add_runs(struct course *c, const char *lesson)

@@ -344,6 +344,7 @@ bool repo_evidence_name_parse(const char *name, int *ymd, int *seq)
 struct named {
 	char *path;
 	int ymd, seq;
+	unsigned char type; /* d_type */
 };
 
 static int by_age(const void *a, const void *b)
@@ -352,6 +353,33 @@ static int by_age(const void *a, const void *b)
 	if (x->ymd != y->ymd)
 		return x->ymd < y->ymd ? -1 : 1;
 	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+size_t repo_list_runs(DIR *dir, const char *rel, char ***paths, bool **regular)
+{
+	struct named *list = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(dir)) != NULL) {
+		int ymd, seq;
+		if (!repo_evidence_name_parse(e->d_name, &ymd, &seq))
+			continue;
+		list = xgrow(list, &cap, n + 1, sizeof *list);
+		list[n++] = (struct named){xasprintf("%s/%s", rel, e->d_name), ymd, seq, e->d_type};
+	}
+	closedir(dir);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(list, n, sizeof *list, by_age);
+	*paths = n ? xmalloc(n * sizeof **paths) : NULL;
+	if (regular)
+		*regular = n ? xmalloc(n * sizeof **regular) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		(*paths)[i] = list[i].path;
+		if (regular)
+			(*regular)[i] = list[i].type == DT_REG;
+	}
+	free(list);
+	return n;
 }
 
 size_t repo_list_evidence(const char *lesson, char ***paths)
@@ -366,28 +394,8 @@ size_t repo_list_evidence(const char *lesson, char ***paths)
 	}
 	DIR *dir = opendir(fs);
 	free(fs);
-	if (!dir) {
-		free(rel);
-		return 0;
-	}
-	struct named *list = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *e;
-	while ((e = readdir(dir)) != NULL) {
-		int ymd, seq;
-		if (!repo_evidence_name_parse(e->d_name, &ymd, &seq))
-			continue;
-		list = xgrow(list, &cap, n + 1, sizeof *list);
-		list[n++] = (struct named){xasprintf("%s/%s", rel, e->d_name), ymd, seq};
-	}
-	closedir(dir);
+	size_t n = dir ? repo_list_runs(dir, rel, paths, NULL) : 0;
 	free(rel);
-	if (n > 1) /* qsort(NULL, 0) is undefined */
-		qsort(list, n, sizeof *list, by_age);
-	*paths = n ? xmalloc(n * sizeof **paths) : NULL;
-	for (size_t i = 0; i < n; i++)
-		(*paths)[i] = list[i].path;
-	free(list);
 	return n;
 }
 

@@ -9,6 +9,7 @@
 #ifndef COURSECHECK_REPO_H
 #define COURSECHECK_REPO_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -59,6 +60,13 @@ bool repo_evidence_name_parse(const char *name, int *ymd, int *seq);
  * malloc'd array of malloc'd strings, freed with repo_free_list().  A
  * missing folder gives 0. */
 size_t repo_list_evidence(const char *lesson, char ***paths);
+/* The runs in dir, the opened folder rel (evidence/LESSON), as
+ * repo_list_evidence() orders and names them; closes dir.  With regular,
+ * also whether each is a regular file by its directory entry (d_type:
+ * DT_UNKNOWN counts as not known to be, and is resolved the long way).
+ * The one lister of runs: verify's course model and capture --stale both
+ * come here. */
+size_t repo_list_runs(DIR *dir, const char *rel, char ***paths, bool **regular);
 void repo_free_list(char **paths, size_t n);
 /* The newest evidence of a lesson, malloc'd, or NULL when it has none. */
 char *repo_newest_evidence(const char *lesson);
