@@ -392,12 +392,12 @@ static char *lesson_of_path(const char *relpath)
 static void check_repeat_values(struct evfile *e, const char *relpath)
 {
 	size_t line;
-	const char *values = evidence_get(&e->ev, "repeat-values", &line);
+	const char *values = evidence_get(e->ev, "repeat-values", &line);
 	if (!values)
 		return;
-	const char *seal = evidence_get(&e->ev, "repeat-values-sha256", NULL);
-	const struct textfile *tf = &e->ev.tf;
-	size_t from = tf->line_start[e->ev.stdout_first - 1], to = tf->line_start[e->ev.stderr_line - 1];
+	const char *seal = evidence_get(e->ev, "repeat-values-sha256", NULL);
+	const struct textfile *tf = &e->ev->tf;
+	size_t from = tf->line_start[e->ev->stdout_first - 1], to = tf->line_start[e->ev->stderr_line - 1];
 	char actual[SHA256_HEX_LEN + 1];
 	repeats_seal(values, tf->data + from, to - from, actual);
 	size_t at;
@@ -411,6 +411,20 @@ static void check_repeat_values(struct evfile *e, const char *relpath)
 					   : "repeat-values has no repeat-values-sha256 seal");
 	diag_hint(d, "restore it with 'git checkout -- %s', or capture the lesson again", relpath);
 	diag_end(d);
+}
+
+/* What a non-resident evfile's ev points at: read-only in effect (an
+ * evidence_free of it writes the zeros it holds). */
+static struct evidence no_evidence;
+
+/* Gives back e's evidence struct, leaving the shared empty one. */
+static void free_evidence(struct evfile *e)
+{
+	if (e->ev != &no_evidence) {
+		evidence_free(e->ev);
+		free(e->ev);
+	}
+	e->ev = &no_evidence;
 }
 
 static struct evfile *use_evidence(struct evfile *e)
@@ -436,10 +450,11 @@ static void reload_evidence(struct evfile *e)
 	if (e->state != LOAD_OK)
 		return;
 	struct evidence_problem prob;
-	int rc = evidence_load(fs, e->path, &e->ev, &prob, &e->why);
+	e->ev = xcalloc(1, sizeof *e->ev);
+	int rc = evidence_load(fs, e->path, e->ev, &prob, &e->why);
 	free(fs);
 	if (rc != 0) {
-		evidence_free(&e->ev);
+		free_evidence(e);
 		e->state = LOAD_MISSING;
 		if (rc == -2)
 			e->why = "it changed while coursecheck ran";
@@ -474,6 +489,7 @@ static struct evfile *load_evidence(const char *relpath)
 	struct evfile *e = xcalloc(1, sizeof *e);
 	e->path = xstrdup(relpath);
 	e->lesson = lesson_of_path(relpath);
+	e->ev = &no_evidence;
 	c->evfiles = xgrow(c->evfiles, &c->cap_evfiles, c->n_evfiles + 1, sizeof *c->evfiles);
 	strmap_add(&c->evfile_index, e->path, strlen(e->path), c->n_evfiles, NULL);
 	e->slot = c->n_evfiles;
@@ -484,15 +500,17 @@ static struct evfile *load_evidence(const char *relpath)
 	if (e->state != LOAD_OK)
 		return e;
 	struct evidence_problem prob;
-	int rc = evidence_load(fs, relpath, &e->ev, &prob, &e->why);
+	e->ev = xcalloc(1, sizeof *e->ev);
+	int rc = evidence_load(fs, relpath, e->ev, &prob, &e->why);
 	free(fs);
 	if (rc == -1) {
+		free_evidence(e);
 		e->state = LOAD_MISSING;
 		return e;
 	}
 	if (rc == -2) {
 		e->state = LOAD_MALFORMED;
-		struct diag *d = diag_begin(prob.kind, textfile_loc_line(&e->ev.tf, prob.line, prob.col, 0), "%s",
+		struct diag *d = diag_begin(prob.kind, textfile_loc_line(&e->ev->tf, prob.line, prob.col, 0), "%s",
 					    prob.message);
 		diag_hint(d, "evidence files are written by 'coursecheck capture'; capture the lesson again "
 			     "rather than repairing one by hand");
@@ -501,13 +519,13 @@ static struct evfile *load_evidence(const char *relpath)
 	}
 	e->resident = true;
 	char actual[SHA256_HEX_LEN + 1];
-	e->intact = evidence_body_intact(&e->ev, actual);
+	e->intact = evidence_body_intact(e->ev, actual);
 	if (!e->intact) {
 		size_t line;
-		evidence_get(&e->ev, "body-sha256", &line);
-		struct diag *d = diag_begin(D_EVIDENCE_EDITED, textfile_loc_line(&e->ev.tf, line, 14, 64),
+		evidence_get(e->ev, "body-sha256", &line);
+		struct diag *d = diag_begin(D_EVIDENCE_EDITED, textfile_loc_line(&e->ev->tf, line, 14, 64),
 					    "evidence body does not match its body-sha256: it was edited after capture");
-		diag_note(d, textfile_loc_line(&e->ev.tf, e->ev.stdout_line, 1, 0), "the body starts here; it hashes to %s",
+		diag_note(d, textfile_loc_line(&e->ev->tf, e->ev->stdout_line, 1, 0), "the body starts here; it hashes to %s",
 			  actual);
 		diag_hint(d, "restore it with 'git checkout -- %s', or capture the lesson again", relpath);
 		diag_end(d);
@@ -520,21 +538,21 @@ bool course_evidence_tokens(const struct evfile *cev, size_t line, const struct 
 {
 	*out = NULL;
 	*n = 0;
-	if (!course_evidence_cached(cev) || line == 0 || line > cev->ev.tf.n_lines)
+	if (!course_evidence_cached(cev) || line == 0 || line > cev->ev->tf.n_lines)
 		return false;
 	struct course *c = cur;
 	struct evfile *e = c->evfiles[cev->slot]; /* the cache's own, writable copy */
 	if (!e->line_tok) {
-		e->line_tok = xcalloc(e->ev.tf.n_lines + 1, sizeof *e->line_tok);
-		e->line_ntok = xmalloc((e->ev.tf.n_lines + 1) * sizeof *e->line_ntok);
-		for (size_t i = 0; i <= e->ev.tf.n_lines; i++)
+		e->line_tok = xcalloc(e->ev->tf.n_lines + 1, sizeof *e->line_tok);
+		e->line_ntok = xmalloc((e->ev->tf.n_lines + 1) * sizeof *e->line_ntok);
+		for (size_t i = 0; i <= e->ev->tf.n_lines; i++)
 			e->line_ntok[i] = SIZE_MAX;
 		c->tokenised = xgrow(c->tokenised, &c->cap_tokenised, c->n_tokenised + 1, sizeof *c->tokenised);
 		c->tokenised[c->n_tokenised++] = e;
 	}
 	if (e->line_ntok[line] == SIZE_MAX) {
 		size_t len;
-		const char *s = textfile_line(&e->ev.tf, line, &len);
+		const char *s = textfile_line(&e->ev->tf, line, &len);
 		e->line_ntok[line] = numtok_scan(s, len, &e->line_tok[line]);
 	}
 	*out = e->line_tok[line];
@@ -545,7 +563,7 @@ bool course_evidence_tokens(const struct evfile *cev, size_t line, const struct 
 static void drop_tokens(struct evfile *e)
 {
 	if (e->line_tok)
-		for (size_t l = 0; l <= e->ev.tf.n_lines; l++)
+		for (size_t l = 0; l <= e->ev->tf.n_lines; l++)
 			free(e->line_tok[l]);
 	free(e->line_tok);
 	free(e->line_ntok);
@@ -557,7 +575,7 @@ static void unload_evidence(struct evfile *e)
 {
 	drop_tokens(e);
 	if (e->resident) {
-		evidence_free(&e->ev);
+		free_evidence(e);
 		e->resident = false;
 	}
 }
@@ -1479,7 +1497,7 @@ void course_release(void)
 		free(e->path);
 		free(e->lesson);
 		drop_tokens(e);
-		evidence_free(&e->ev);
+		free_evidence(e);
 		free(e);
 	}
 	free(c->tokenised);

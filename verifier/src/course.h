@@ -81,7 +81,10 @@ struct evfile {
 	char *path;
 	enum load_state state;
 	const char *why;
-	struct evidence ev;
+	/* the parsed file while resident (and for a malformed one); else a
+	 * shared empty evidence: 10,000 lessons keep 10,000 small evfiles,
+	 * not 10,000 evidence structs */
+	struct evidence *ev;
 	bool intact;           /* body matches body-sha256 */
 	char *lesson;          /* the lesson folder it sits in (evidence/LESSON/...) */
 	/* numbers of each file line, tokenised on first use
