@@ -26,11 +26,33 @@
  * texts and headers. */
 struct program_slot {
 	char *path;
-	enum load_state state;
 	const char *why;
-	char sha256[SHA256_HEX_LEN + 1];
 	struct program *live;
+	enum load_state state;
+	bool has_sha;          /* sha holds the source-sha256 (else it was empty) */
+	unsigned char sha[SHA256_HEX_LEN / 2]; /* its 64 hex digits as 32 bytes: 10,000 slots */
 };
+
+/* A program's source-sha256 into a slot and back: the hex digits
+ * proghdr_source_sha256 writes (lowercase), or an empty string. */
+static void sha_pack(struct program_slot *sl, const char *hex)
+{
+	static const char digits[] = "0123456789abcdef";
+	sl->has_sha = strlen(hex) == SHA256_HEX_LEN && strspn(hex, digits) == SHA256_HEX_LEN;
+	for (size_t i = 0; sl->has_sha && i < sizeof sl->sha; i++)
+		sl->sha[i] = (unsigned char)((strchr(digits, hex[2 * i]) - digits) << 4 |
+					     (strchr(digits, hex[2 * i + 1]) - digits));
+}
+
+static void sha_unpack(const struct program_slot *sl, char hex[SHA256_HEX_LEN + 1])
+{
+	static const char digits[] = "0123456789abcdef";
+	memset(hex, 0, SHA256_HEX_LEN + 1);
+	for (size_t i = 0; sl->has_sha && i < sizeof sl->sha; i++) {
+		hex[2 * i] = digits[sl->sha[i] >> 4];
+		hex[2 * i + 1] = digits[sl->sha[i] & 15];
+	}
+}
 
 /* course_lesson_files()'s entry for a lesson: its files' paths and
  * hashes, and the bytes of its program until course_program() takes them
@@ -326,11 +348,11 @@ static struct program *live_program(size_t at, bool first)
 	p->slot = at;
 	if (first) {
 		load_program(p, true);
-		memcpy(sl->sha256, p->sha256, sizeof sl->sha256);
+		sha_pack(sl, p->sha256);
 	} else {
 		p->state = sl->state;
 		p->why = sl->why;
-		memcpy(p->sha256, sl->sha256, sizeof p->sha256);
+		sha_unpack(sl, p->sha256);
 		if (p->state == LOAD_OK)
 			load_program(p, false);
 	}
@@ -1285,6 +1307,8 @@ static void load_programs(struct course *c)
 	}
 	if (dir)
 		closedir(dir);
+	if (c->n_entries) /* the array's room to grow goes: 10,000 lessons keep it */
+		c->entries = xrealloc(c->entries, c->n_entries * sizeof *c->entries);
 	c->entry_sorted = xmalloc((c->n_entries ? c->n_entries : 1) * sizeof *c->entry_sorted);
 	for (size_t i = 0; i < c->n_entries; i++)
 		c->entry_sorted[i] = i;
