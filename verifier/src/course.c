@@ -30,6 +30,7 @@ struct program_slot {
 	struct program *live;
 	enum load_state state;
 	bool has_sha;          /* sha holds the source-sha256 (else it was empty) */
+	bool borrowed;         /* path is its lesson's program path (lesson_files_entry), not a copy */
 	unsigned char sha[SHA256_HEX_LEN / 2]; /* its 64 hex digits as 32 bytes: 10,000 slots */
 };
 
@@ -55,16 +56,25 @@ static void sha_unpack(const struct program_slot *sl, char hex[SHA256_HEX_LEN + 
 }
 
 /* course_lesson_files()'s entry for a lesson: its files' paths and
- * hashes, and the bytes of its program until course_program() takes them
- * (or course_page_done() gives them back): the one read of the lesson's
- * files serves staleness, the program's parse and its hash. */
+ * hashes (f), and the bytes of its program until course_program() takes
+ * them (or course_page_done() gives them back): the one read of the
+ * lesson's files serves staleness, the program's parse and its hash.
+ * f is kept for the lessons used last (LF_KEPT, as evidence and programs
+ * are: a lesson's page, README and program are checked one after the
+ * other); a lesson pushed out keeps only what its listing answers (its
+ * program and how many .cu files it has), and is read again if a later
+ * page asks for its files (a page that names a lesson checked far from
+ * it): 10,000 lessons keep 10,000 small entries, not every file's path
+ * and hash. */
 struct lesson_files_entry {
 	char *lesson;
-	struct lesson_files f;
+	struct lesson_files *f; /* NULL when rc != 0 or pushed out */
 	char *why;
 	int rc;
-	char *held_path;  /* the file whose bytes are held (a path of f) */
-	char *held;       /* its bytes as read, NULL when taken or given back */
+	size_t n_cu;      /* top-level .cu files of programs/LESSON/ (rc 0) */
+	char *program;    /* the program's path (rc 0), NULL when none */
+	bool used;        /* asked for since the last course_page_done */
+	char *held;       /* the program's bytes as read, NULL when taken or given back */
 	size_t held_len;
 };
 
@@ -113,6 +123,7 @@ struct page_facts {
 
 #define EV_KEPT 4
 #define PROG_KEPT 4
+#define LF_KEPT 4
 
 /* The course model: one a run (course_load), freed by course_release().
  * Listings: made at the load and never again; files: loaded on first
@@ -161,6 +172,11 @@ struct course {
 	/* held lesson bytes, given back at course_page_done */
 	struct lesson_files_entry **holding;
 	size_t n_holding, cap_holding;
+	/* lessons whose files were asked for since the last course_page_done,
+	 * and those of the last few kept whole (keep_recent_files) */
+	struct lesson_files_entry **lf_used;
+	size_t n_lf_used, cap_lf_used;
+	struct lesson_files_entry *lf_kept[LF_KEPT];
 	unsigned long generation;
 	/* the evidence files and programs used last, kept resident past
 	 * course_page_done (keep_recent, keep_recent_program) */
@@ -219,10 +235,14 @@ static bool known_file(struct course *c, const char *relpath)
 		return false;
 	}
 	const struct lesson_files *f = NULL;
-	if (len == strlen(LESSONFILES_COMMON) && memcmp(top, LESSONFILES_COMMON, len) == 0)
+	if (len == strlen(LESSONFILES_COMMON) && memcmp(top, LESSONFILES_COMMON, len) == 0) {
 		f = c->common.rc == 0 ? &c->common.f : NULL;
-	else if (strmap_get(&c->lesson_files_index, top, len, &at) && c->lesson_files[at]->rc == 0)
-		f = &c->lesson_files[at]->f;
+	} else if (strmap_get(&c->lesson_files_index, top, len, &at) && c->lesson_files[at]->rc == 0) {
+		const struct lesson_files_entry *e = c->lesson_files[at];
+		if (!e->f) /* pushed out: its program is what stays known */
+			return e->program && strcmp(e->program, relpath) == 0;
+		f = e->f;
+	}
 	for (size_t i = 0; f && i < f->n; i++) /* every file a lesson's walk took is a plain file */
 		if (strcmp(f->v[i].path, relpath) == 0)
 			return true;
@@ -294,12 +314,12 @@ static bool take_held(struct program *p)
 		return false;
 	struct lesson_files_entry *e = lesson_files_get(lesson);
 	free(lesson);
-	if (!e->held || strcmp(e->held_path, p->path) != 0)
+	if (!e->held || !e->f || strcmp(e->program, p->path) != 0) /* held: f is whole until course_page_done */
 		return false;
 	textfile_from_memory(e->held, e->held_len, p->path, &p->tf);
 	free(e->held);
 	e->held = NULL;
-	memcpy(p->sha256, e->f.v[e->f.program].sha, sizeof p->sha256);
+	memcpy(p->sha256, e->f->v[e->f->program].sha, sizeof p->sha256);
 	return true;
 }
 
@@ -361,6 +381,21 @@ static struct program *live_program(size_t at, bool first)
 	return use(p);
 }
 
+/* The lesson's own copy of relpath when relpath is the program its
+ * files named (it lives until course_release), or NULL: one string, not
+ * one a structure, for each lesson's program. */
+static char *borrowed_program_path(struct course *c, const char *relpath)
+{
+	char *lesson = program_lesson(relpath);
+	size_t at;
+	char *path = NULL;
+	if (lesson && strmap_get(&c->lesson_files_index, lesson, strlen(lesson), &at) &&
+	    c->lesson_files[at]->program && strcmp(c->lesson_files[at]->program, relpath) == 0)
+		path = c->lesson_files[at]->program;
+	free(lesson);
+	return path;
+}
+
 struct program *course_program(const char *relpath)
 {
 	struct course *c = model();
@@ -372,7 +407,10 @@ struct program *course_program(const char *relpath)
 	c->programs = xgrow(c->programs, &c->cap_programs, c->n_programs + 1, sizeof *c->programs);
 	struct program_slot *sl = &c->programs[c->n_programs];
 	memset(sl, 0, sizeof *sl);
-	sl->path = xstrdup(relpath);
+	sl->path = borrowed_program_path(c, relpath);
+	sl->borrowed = sl->path != NULL;
+	if (!sl->borrowed)
+		sl->path = xstrdup(relpath);
 	strmap_add(&c->program_index, sl->path, strlen(sl->path), c->n_programs, NULL);
 	diag_once_begin("program", sl->path); /* its problems are reported once a run */
 	struct program *p = live_program(c->n_programs++, true);
@@ -504,13 +542,37 @@ struct evfile *course_evidence(const char *relpath)
 	return e;
 }
 
+/* A run the listing found (evidence/LESSON/NAME): e's path and lesson
+ * are the listing's strings, which live until course_release (two
+ * strings fewer a lesson). */
+static void borrow_run_path(struct course *c, struct evfile *e, const char *relpath)
+{
+	if (strncmp(relpath, "evidence/", 9) != 0)
+		return;
+	const char *a = relpath + 9, *slash = strchr(a, '/');
+	size_t at;
+	if (!slash || !strmap_get(&c->runs_index, a, (size_t)(slash - a), &at))
+		return;
+	const struct lesson_runs *r = c->runs[at];
+	for (size_t i = 0; i < r->n; i++)
+		if (strcmp(r->paths[i], relpath) == 0) {
+			e->path = r->paths[i];
+			e->lesson = r->lesson;
+			e->borrowed = true;
+			return;
+		}
+}
+
 /* The first course_evidence() of relpath: loads it and reports its problems. */
 static struct evfile *load_evidence(const char *relpath)
 {
 	struct course *c = cur;
 	struct evfile *e = xcalloc(1, sizeof *e);
-	e->path = xstrdup(relpath);
-	e->lesson = lesson_of_path(relpath);
+	borrow_run_path(c, e, relpath);
+	if (!e->borrowed) {
+		e->path = xstrdup(relpath);
+		e->lesson = lesson_of_path(relpath);
+	}
 	e->ev = &no_evidence;
 	c->evfiles = xgrow(c->evfiles, &c->cap_evfiles, c->n_evfiles + 1, sizeof *c->evfiles);
 	strmap_add(&c->evfile_index, e->path, strlen(e->path), c->n_evfiles, NULL);
@@ -675,6 +737,41 @@ static void drop_slot(size_t slot)
 		drop_program(cur->programs[slot].live);
 }
 
+static bool files_kept(const struct lesson_files_entry *e)
+{
+	for (size_t i = 0; i < LF_KEPT; i++)
+		if (cur->lf_kept[i] == e)
+			return true;
+	return false;
+}
+
+/* e becomes the newest lesson kept whole; the oldest, pushed out, is
+ * returned (NULL when none) for the caller to slim once the round ends. */
+static struct lesson_files_entry *keep_recent_files(struct lesson_files_entry *e)
+{
+	size_t at = LF_KEPT - 1;
+	for (size_t i = 0; i < LF_KEPT; i++)
+		if (cur->lf_kept[i] == e) {
+			at = i;
+			break;
+		}
+	struct lesson_files_entry *out = cur->lf_kept[at] == e ? NULL : cur->lf_kept[at];
+	memmove(cur->lf_kept + 1, cur->lf_kept, at * sizeof *cur->lf_kept);
+	cur->lf_kept[0] = e;
+	return out;
+}
+
+/* A lesson pushed out keeps its listing's answers (program, .cu count),
+ * not its files' paths and hashes. */
+static void slim_files(struct lesson_files_entry *e)
+{
+	if (e->f) {
+		lessonfiles_free(e->f);
+		free(e->f);
+		e->f = NULL;
+	}
+}
+
 void course_page_done(void)
 {
 	struct course *c = model();
@@ -713,6 +810,20 @@ void course_page_done(void)
 		c->holding[i]->held = NULL;
 	}
 	c->n_holding = 0;
+	/* and the files of lessons not among the last few used */
+	struct lesson_files_entry **out = xmalloc((c->n_lf_used + 1) * sizeof *out);
+	size_t n_out = 0;
+	for (size_t i = 0; i < c->n_lf_used; i++) {
+		c->lf_used[i]->used = false;
+		struct lesson_files_entry *gone = keep_recent_files(c->lf_used[i]);
+		if (gone)
+			out[n_out++] = gone;
+	}
+	for (size_t i = 0; i < n_out; i++)
+		if (!files_kept(out[i]))
+			slim_files(out[i]);
+	free(out);
+	c->n_lf_used = 0;
 }
 
 bool course_report_unusable(enum load_state state, const char *why, const char *path, struct diag_loc at,
@@ -1167,24 +1278,36 @@ static bool known_program_sha(const char *path, const char *data, size_t len, ch
 /* The lesson's files, read and hashed once a run (programs/common/ once
  * for all lessons); the bytes go at once, but the program's, held for
  * its first course_program() until course_page_done. */
-static struct lesson_files_entry *lesson_files_get(const char *lesson)
+/* Reads e's files (e->rc, e->why, e->f), the bytes given back at once
+ * but the program's, held for its first course_program() until
+ * course_page_done. */
+static void collect_files(struct course *c, struct lesson_files_entry *e)
 {
-	struct course *c = model();
-	size_t at;
-	if (strmap_get(&c->lesson_files_index, lesson, strlen(lesson), &at))
-		return c->lesson_files[at];
-	c->lesson_files = xgrow(c->lesson_files, &c->cap_lesson_files, c->n_lesson_files + 1, sizeof *c->lesson_files);
-	struct lesson_files_entry *e = c->lesson_files[c->n_lesson_files] = xcalloc(1, sizeof *e);
-	e->lesson = xstrdup(lesson);
-	e->rc = lessonfiles_collect_shared(lesson, &e->f, &e->why, known_program_sha, NULL, &c->common);
-	for (size_t i = 0; e->rc == 0 && i < e->f.n; i++) {
-		struct lesson_file *lf = &e->f.v[i];
+	free(e->why);
+	e->why = NULL;
+	e->f = xcalloc(1, sizeof *e->f);
+	e->rc = lessonfiles_collect_shared(e->lesson, e->f, &e->why, known_program_sha, NULL, &c->common);
+	if (e->rc != 0) {
+		free(e->f);
+		e->f = NULL;
+		return;
+	}
+	char *dir = xasprintf("programs/%s/", e->lesson);
+	size_t dl = strlen(dir);
+	e->n_cu = 0;
+	for (size_t i = 0; i < e->f->n; i++) {
+		struct lesson_file *lf = &e->f->v[i];
+		/* the folder was listed: the .cu count by lessonfiles_program()'s
+		 * rule over the files read (find_program) */
+		const char *tail = lf->path + dl;
+		size_t tl = strlen(tail);
+		e->n_cu += strncmp(lf->path, dir, dl) == 0 && !strchr(tail, '/') && tl > 3 &&
+			   strcmp(tail + tl - 3, ".cu") == 0;
 		/* the program's bytes wait for its first read (given back at
 		 * course_page_done when it was read already) */
-		if (i == e->f.program && lf->data) {
+		if (i == e->f->program && lf->data && !e->held) {
 			e->held = lf->data;
 			e->held_len = lf->len;
-			e->held_path = lf->path;
 			c->holding = xgrow(c->holding, &c->cap_holding, c->n_holding + 1, sizeof *c->holding);
 			c->holding[c->n_holding++] = e;
 		} else {
@@ -1192,10 +1315,39 @@ static struct lesson_files_entry *lesson_files_get(const char *lesson)
 		}
 		lf->data = NULL;
 	}
-	if (e->rc == 0 && e->f.n) /* and the array's room to grow */
-		e->f.v = xrealloc(e->f.v, e->f.n * sizeof *e->f.v);
-	strmap_add(&c->lesson_files_index, e->lesson, strlen(e->lesson), c->n_lesson_files, NULL);
-	c->n_lesson_files++;
+	free(dir);
+	if (!e->program && e->f->program != SIZE_MAX)
+		e->program = xstrdup(e->f->v[e->f->program].path);
+	if (e->f->n) /* and the array's room to grow */
+		e->f->v = xrealloc(e->f->v, e->f->n * sizeof *e->f->v);
+}
+
+/* The lesson's files, read and hashed once a run (programs/common/ once
+ * for all lessons), kept whole while the lesson is among the last few
+ * used; asked for after that, they are read again (see above). */
+static struct lesson_files_entry *lesson_files_get(const char *lesson)
+{
+	struct course *c = model();
+	size_t at;
+	struct lesson_files_entry *e;
+	if (strmap_get(&c->lesson_files_index, lesson, strlen(lesson), &at)) {
+		e = c->lesson_files[at];
+		if (e->rc == 0 && !e->f)
+			collect_files(c, e);
+	} else {
+		c->lesson_files = xgrow(c->lesson_files, &c->cap_lesson_files, c->n_lesson_files + 1,
+					sizeof *c->lesson_files);
+		e = c->lesson_files[c->n_lesson_files] = xcalloc(1, sizeof *e);
+		e->lesson = xstrdup(lesson);
+		collect_files(c, e);
+		strmap_add(&c->lesson_files_index, e->lesson, strlen(e->lesson), c->n_lesson_files, NULL);
+		c->n_lesson_files++;
+	}
+	if (!e->used) {
+		e->used = true;
+		c->lf_used = xgrow(c->lf_used, &c->cap_lf_used, c->n_lf_used + 1, sizeof *c->lf_used);
+		c->lf_used[c->n_lf_used++] = e;
+	}
 	return e;
 }
 
@@ -1204,7 +1356,7 @@ const struct lesson_files *course_lesson_files(const char *lesson, const char **
 	const struct lesson_files_entry *e = lesson_files_get(lesson);
 	*why = e->why;
 	*refused = e->rc == -2;
-	return e->rc == 0 ? &e->f : NULL;
+	return e->rc == 0 ? e->f : NULL;
 }
 
 char *course_lesson_program(const char *lesson, size_t *count)
@@ -1216,15 +1368,8 @@ char *course_lesson_program(const char *lesson, size_t *count)
 	if (e->rc == 0) {
 		/* the folder was listed: the program by lessonfiles_program()'s
 		 * rule over the files read (find_program), the count from them */
-		char *dir = xasprintf("programs/%s/", lesson);
-		size_t dl = strlen(dir);
-		for (size_t i = 0; i < e->f.n; i++) {
-			const char *p = e->f.v[i].path, *tail = p + dl;
-			size_t tl = strlen(tail);
-			*count += strncmp(p, dir, dl) == 0 && !strchr(tail, '/') && tl > 3 && strcmp(tail + tl - 3, ".cu") == 0;
-		}
-		free(dir);
-		return e->f.program != SIZE_MAX ? xstrdup(e->f.v[e->f.program].path) : NULL;
+		*count = e->n_cu;
+		return e->program ? xstrdup(e->program) : NULL;
 	}
 	/* a lesson folder that is refused or cannot be listed is reported
 	 * (once a run) before the lesson's own rule looks into it */
@@ -1454,13 +1599,14 @@ static void release_lesson_files(struct course *c)
 		free(c->lesson_files[i]->lesson);
 		free(c->lesson_files[i]->why);
 		free(c->lesson_files[i]->held);
-		if (c->lesson_files[i]->rc == 0)
-			lessonfiles_free(&c->lesson_files[i]->f);
+		free(c->lesson_files[i]->program);
+		slim_files(c->lesson_files[i]);
 		free(c->lesson_files[i]);
 	}
 	free(c->lesson_files);
 	strmap_free(&c->lesson_files_index);
 	free(c->holding);
+	free(c->lf_used);
 	lessonfiles_common_free(&c->common);
 }
 
@@ -1511,15 +1657,18 @@ void course_release(void)
 	for (size_t i = 0; i < c->n_programs; i++) {
 		if (c->programs[i].live)
 			drop_program(c->programs[i].live);
-		free(c->programs[i].path);
+		if (!c->programs[i].borrowed)
+			free(c->programs[i].path);
 	}
 	free(c->in_use);
 	free(c->programs);
 	strmap_free(&c->program_index);
 	for (size_t i = 0; i < c->n_evfiles; i++) {
 		struct evfile *e = c->evfiles[i];
-		free(e->path);
-		free(e->lesson);
+		if (!e->borrowed) {
+			free(e->path);
+			free(e->lesson);
+		}
 		drop_tokens(e);
 		free_evidence(e);
 		free(e);

@@ -87,6 +87,7 @@ struct evfile {
 	struct evidence *ev;
 	bool intact;           /* body matches body-sha256 */
 	char *lesson;          /* the lesson folder it sits in (evidence/LESSON/...) */
+	bool borrowed;         /* path and lesson are the listing's (a run of evidence/LESSON/) */
 	/* numbers of each file line, tokenised on first use
 	 * (course_evidence_tokens); NULL until then */
 	struct num_token **line_tok;
