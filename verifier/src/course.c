@@ -70,12 +70,13 @@ struct lesson_files_entry {
 	char *lesson;
 	struct lesson_files *f; /* NULL when rc != 0 or pushed out */
 	char *why;
-	int rc;
-	size_t n_cu;      /* top-level .cu files of programs/LESSON/ (rc 0) */
 	char *program;    /* the program's path (rc 0), NULL when none */
-	bool used;        /* asked for since the last course_page_done */
 	char *held;       /* the program's bytes as read, NULL when taken or given back */
 	size_t held_len;
+	size_t n_cu;      /* top-level .cu files of programs/LESSON/ (rc 0) */
+	int rc;
+	bool used;        /* asked for since the last course_page_done */
+	bool lesson_borrowed; /* lesson is the programs/ entry's name (lesson_name) */
 };
 
 /* A folder of the course as course_load() found it: listed, absent, or
@@ -106,6 +107,7 @@ struct lesson_runs {
 	bool *regular;            /* each run a regular file, not a link (d_type) */
 	size_t n;
 	bool asked, usable;       /* course_evidence_folder_usable's answer, reported at the first ask */
+	bool lesson_borrowed;     /* lesson is the programs/ entry's name (lesson_name) */
 };
 
 /* What the course model keeps of a page: the facts a cite or a README's
@@ -383,15 +385,18 @@ static struct program *live_program(size_t at, bool first)
 
 /* The lesson's own copy of relpath when relpath is the program its
  * files named (it lives until course_release), or NULL: one string, not
- * one a structure, for each lesson's program. */
-static char *borrowed_program_path(struct course *c, const char *relpath)
+ * one a structure, for each lesson's program.  The lesson's files are
+ * read here, where the program's first read (take_held) would read
+ * them. */
+static char *borrowed_program_path(const char *relpath)
 {
 	char *lesson = program_lesson(relpath);
-	size_t at;
 	char *path = NULL;
-	if (lesson && strmap_get(&c->lesson_files_index, lesson, strlen(lesson), &at) &&
-	    c->lesson_files[at]->program && strcmp(c->lesson_files[at]->program, relpath) == 0)
-		path = c->lesson_files[at]->program;
+	if (lesson) {
+		struct lesson_files_entry *e = lesson_files_get(lesson);
+		if (e->program && strcmp(e->program, relpath) == 0)
+			path = e->program;
+	}
 	free(lesson);
 	return path;
 }
@@ -404,11 +409,12 @@ struct program *course_program(const char *relpath)
 		diag_once_touch("program", c->programs[at].path);
 		return c->programs[at].live ? use(c->programs[at].live) : live_program(at, false);
 	}
+	char *borrowed = borrowed_program_path(relpath); /* before the slot: it reads the lesson */
 	c->programs = xgrow(c->programs, &c->cap_programs, c->n_programs + 1, sizeof *c->programs);
 	struct program_slot *sl = &c->programs[c->n_programs];
 	memset(sl, 0, sizeof *sl);
-	sl->path = borrowed_program_path(c, relpath);
-	sl->borrowed = sl->path != NULL;
+	sl->path = borrowed;
+	sl->borrowed = borrowed != NULL;
 	if (!sl->borrowed)
 		sl->path = xstrdup(relpath);
 	strmap_add(&c->program_index, sl->path, strlen(sl->path), c->n_programs, NULL);
@@ -966,20 +972,45 @@ static void list_runs(struct lesson_runs *r, const char *rel, DIR *dir)
 	free(type);
 	if (n > 1) /* qsort(NULL, 0) is undefined */
 		qsort(list, n, sizeof *list, by_age);
-	r->paths = n ? xmalloc(n * sizeof *r->paths) : NULL;
-	r->regular = n ? xmalloc(n * sizeof *r->regular) : NULL;
+	/* one block a lesson: the path pointers, the regular flags, then the
+	 * paths (10,000 lessons of one run keep 10,000 blocks, not 40,000) */
+	size_t bytes = n * (sizeof *r->paths + sizeof *r->regular);
+	for (size_t i = 0; i < n; i++)
+		bytes += strlen(list[i].path) + 1;
+	char *block = n ? xmalloc(bytes) : NULL;
+	r->paths = (char **)block;
+	r->regular = n ? (bool *)(block + n * sizeof *r->paths) : NULL;
+	char *at = block + n * (sizeof *r->paths + sizeof *r->regular);
 	for (size_t i = 0; i < n; i++) {
-		r->paths[i] = list[i].path;
+		size_t len = strlen(list[i].path) + 1;
+		memcpy(at, list[i].path, len);
+		r->paths[i] = at;
+		at += len;
 		r->regular[i] = list[i].type == DT_REG;
+		free(list[i].path);
 	}
 	r->n = n;
 	free(list);
 }
 
+static bool entry_find(struct course *c, const char *name, size_t *at);
+
+/* The programs/ listing's copy of a lesson's name (it lives until
+ * course_release), or NULL: one string a lesson, shared by its runs and
+ * its files' entry. */
+static char *lesson_name(struct course *c, const char *lesson)
+{
+	size_t at;
+	return c->entry_sorted && entry_find(c, lesson, &at) ? c->entries[at].name : NULL;
+}
+
 static struct lesson_runs *add_runs(struct course *c, const char *lesson)
 {
 	struct lesson_runs *r = xcalloc(1, sizeof *r);
-	r->lesson = xstrdup(lesson);
+	r->lesson = lesson_name(c, lesson);
+	r->lesson_borrowed = r->lesson != NULL;
+	if (!r->lesson_borrowed)
+		r->lesson = xstrdup(lesson);
 	r->folder.state = FOLDER_ABSENT;
 	c->runs = xgrow(c->runs, &c->cap_runs, c->n_runs + 1, sizeof *c->runs);
 	c->runs[c->n_runs] = r;
@@ -1338,7 +1369,10 @@ static struct lesson_files_entry *lesson_files_get(const char *lesson)
 		c->lesson_files = xgrow(c->lesson_files, &c->cap_lesson_files, c->n_lesson_files + 1,
 					sizeof *c->lesson_files);
 		e = c->lesson_files[c->n_lesson_files] = xcalloc(1, sizeof *e);
-		e->lesson = xstrdup(lesson);
+		e->lesson = lesson_name(c, lesson);
+		e->lesson_borrowed = e->lesson != NULL;
+		if (!e->lesson_borrowed)
+			e->lesson = xstrdup(lesson);
 		collect_files(c, e);
 		strmap_add(&c->lesson_files_index, e->lesson, strlen(e->lesson), c->n_lesson_files, NULL);
 		c->n_lesson_files++;
@@ -1475,7 +1509,8 @@ static void facts_set(struct page_facts *pf, const struct frontmatter *fm, bool 
 		buf_append(&b, fm->lesson, strlen(fm->lesson) + 1);
 		for (size_t k = 0; k < fm->n_evidence; k++)
 			buf_append(&b, fm->evidence[k].path, strlen(fm->evidence[k].path) + 1);
-		pf->lesson = buf_detach(&b);
+		size_t b_len = b.len;
+		pf->lesson = xrealloc(buf_detach(&b), b_len); /* without the buffer's room to grow */
 		pf->n_evidence = fm->n_evidence;
 	}
 }
@@ -1596,7 +1631,8 @@ static struct course *model(void)
 static void release_lesson_files(struct course *c)
 {
 	for (size_t i = 0; i < c->n_lesson_files; i++) {
-		free(c->lesson_files[i]->lesson);
+		if (!c->lesson_files[i]->lesson_borrowed)
+			free(c->lesson_files[i]->lesson);
 		free(c->lesson_files[i]->why);
 		free(c->lesson_files[i]->held);
 		free(c->lesson_files[i]->program);
@@ -1633,9 +1669,9 @@ static void release_listings(struct course *c)
 	free(c->entries);
 	free(c->entry_sorted);
 	for (size_t i = 0; i < c->n_runs; i++) {
-		repo_free_list(c->runs[i]->paths, c->runs[i]->n);
-		free(c->runs[i]->regular);
-		free(c->runs[i]->lesson);
+		free(c->runs[i]->paths); /* the block list_runs made */
+		if (!c->runs[i]->lesson_borrowed)
+			free(c->runs[i]->lesson);
 		free(c->runs[i]->folder.why);
 		free(c->runs[i]);
 	}

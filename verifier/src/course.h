@@ -78,21 +78,22 @@ struct program {
 };
 
 struct evfile {
+	/* pointers first, then the flags: 10,000 of them are kept */
 	char *path;
-	enum load_state state;
 	const char *why;
 	/* the parsed file while resident (and for a malformed one); else a
 	 * shared empty evidence: 10,000 lessons keep 10,000 small evfiles,
 	 * not 10,000 evidence structs */
 	struct evidence *ev;
-	bool intact;           /* body matches body-sha256 */
 	char *lesson;          /* the lesson folder it sits in (evidence/LESSON/...) */
-	bool borrowed;         /* path and lesson are the listing's (a run of evidence/LESSON/) */
 	/* numbers of each file line, tokenised on first use
 	 * (course_evidence_tokens); NULL until then */
 	struct num_token **line_tok;
 	size_t *line_ntok;     /* SIZE_MAX: line not tokenised yet */
 	size_t slot;           /* its index in the course cache */
+	enum load_state state;
+	bool intact;           /* body matches body-sha256 */
+	bool borrowed;         /* path and lesson are the listing's (a run of evidence/LESSON/) */
 	bool resident;         /* ev is loaded (course_page_done frees it) */
 	bool in_use;           /* handed out since the last course_page_done */
 };
