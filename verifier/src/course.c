@@ -71,8 +71,6 @@ struct lesson_files_entry {
 	struct lesson_files *f; /* NULL when rc != 0 or pushed out */
 	char *why;
 	char *program;    /* the program's path (rc 0), NULL when none */
-	char *held;       /* the program's bytes as read, NULL when taken or given back */
-	size_t held_len;
 	size_t n_cu;      /* top-level .cu files of programs/LESSON/ (rc 0) */
 	int rc;
 	bool used;        /* asked for since the last course_page_done */
@@ -123,6 +121,13 @@ struct page_facts {
 	size_t n_evidence;
 };
 
+/* A lesson program's bytes as read, NULL when taken. */
+struct held {
+	struct lesson_files_entry *e;
+	char *bytes;
+	size_t len;
+};
+
 #define EV_KEPT 4
 #define PROG_KEPT 4
 #define LF_KEPT 4
@@ -171,8 +176,9 @@ struct course {
 	size_t n_in_use, cap_in_use;
 	struct evfile **ev_in_use;
 	size_t n_ev_in_use, cap_ev_in_use;
-	/* held lesson bytes, given back at course_page_done */
-	struct lesson_files_entry **holding;
+	/* held lesson bytes (a program's, until its first read takes them),
+	 * given back at course_page_done: here, not in each lesson's entry */
+	struct held *holding;
 	size_t n_holding, cap_holding;
 	/* lessons whose files were asked for since the last course_page_done,
 	 * and those of the last few kept whole (keep_recent_files) */
@@ -309,6 +315,14 @@ static char *program_lesson(const char *relpath)
  * the parse, the hash and staleness), with the source-sha256 computed
  * there.  false when they are not held (another file, a lesson that
  * could not be collected): the program is read from disk. */
+static struct held *held_of(const struct lesson_files_entry *e)
+{
+	for (size_t i = 0; i < cur->n_holding; i++)
+		if (cur->holding[i].e == e && cur->holding[i].bytes)
+			return &cur->holding[i];
+	return NULL;
+}
+
 static bool take_held(struct program *p)
 {
 	char *lesson = program_lesson(p->path);
@@ -316,11 +330,12 @@ static bool take_held(struct program *p)
 		return false;
 	struct lesson_files_entry *e = lesson_files_get(lesson);
 	free(lesson);
-	if (!e->held || !e->f || strcmp(e->program, p->path) != 0) /* held: f is whole until course_page_done */
+	struct held *h = held_of(e);
+	if (!h || !e->f || strcmp(e->program, p->path) != 0) /* held: f is whole until course_page_done */
 		return false;
-	textfile_from_memory(e->held, e->held_len, p->path, &p->tf);
-	free(e->held);
-	e->held = NULL;
+	textfile_from_memory(h->bytes, h->len, p->path, &p->tf);
+	free(h->bytes);
+	h->bytes = NULL;
 	memcpy(p->sha256, e->f->v[e->f->program].sha, sizeof p->sha256);
 	return true;
 }
@@ -624,6 +639,12 @@ static struct evfile *load_evidence(const char *relpath)
 	return use_evidence(e);
 }
 
+/* The token counts after e's line_tok pointers (course.h). */
+static size_t *line_ntok(const struct evfile *e)
+{
+	return (size_t *)(e->line_tok + e->ev->tf.n_lines + 1);
+}
+
 bool course_evidence_tokens(const struct evfile *cev, size_t line, const struct num_token **out, size_t *n)
 {
 	*out = NULL;
@@ -633,20 +654,22 @@ bool course_evidence_tokens(const struct evfile *cev, size_t line, const struct 
 	struct course *c = cur;
 	struct evfile *e = c->evfiles[cev->slot]; /* the cache's own, writable copy */
 	if (!e->line_tok) {
-		e->line_tok = xcalloc(e->ev->tf.n_lines + 1, sizeof *e->line_tok);
-		e->line_ntok = xmalloc((e->ev->tf.n_lines + 1) * sizeof *e->line_ntok);
-		for (size_t i = 0; i <= e->ev->tf.n_lines; i++)
-			e->line_ntok[i] = SIZE_MAX;
+		size_t lines = e->ev->tf.n_lines + 1;
+		e->line_tok = xcalloc(lines, sizeof *e->line_tok + sizeof(size_t));
+		size_t *count = line_ntok(e);
+		for (size_t i = 0; i < lines; i++)
+			count[i] = SIZE_MAX;
 		c->tokenised = xgrow(c->tokenised, &c->cap_tokenised, c->n_tokenised + 1, sizeof *c->tokenised);
 		c->tokenised[c->n_tokenised++] = e;
 	}
-	if (e->line_ntok[line] == SIZE_MAX) {
+	size_t *count = line_ntok(e);
+	if (count[line] == SIZE_MAX) {
 		size_t len;
 		const char *s = textfile_line(&e->ev->tf, line, &len);
-		e->line_ntok[line] = numtok_scan(s, len, &e->line_tok[line]);
+		count[line] = numtok_scan(s, len, &e->line_tok[line]);
 	}
 	*out = e->line_tok[line];
-	*n = e->line_ntok[line];
+	*n = count[line];
 	return true;
 }
 
@@ -655,10 +678,8 @@ static void drop_tokens(struct evfile *e)
 	if (e->line_tok)
 		for (size_t l = 0; l <= e->ev->tf.n_lines; l++)
 			free(e->line_tok[l]);
-	free(e->line_tok);
-	free(e->line_ntok);
+	free(e->line_tok); /* the counts with it */
 	e->line_tok = NULL;
-	e->line_ntok = NULL;
 }
 
 static void unload_evidence(struct evfile *e)
@@ -811,10 +832,8 @@ void course_page_done(void)
 	c->n_ev_in_use = 0;
 	c->n_tokenised = 0; /* each resident file's numbers go with its text */
 	/* lesson bytes no program took */
-	for (size_t i = 0; i < c->n_holding; i++) {
-		free(c->holding[i]->held);
-		c->holding[i]->held = NULL;
-	}
+	for (size_t i = 0; i < c->n_holding; i++)
+		free(c->holding[i].bytes);
 	c->n_holding = 0;
 	/* and the files of lessons not among the last few used */
 	struct lesson_files_entry **out = xmalloc((c->n_lf_used + 1) * sizeof *out);
@@ -1336,11 +1355,9 @@ static void collect_files(struct course *c, struct lesson_files_entry *e)
 			   strcmp(tail + tl - 3, ".cu") == 0;
 		/* the program's bytes wait for its first read (given back at
 		 * course_page_done when it was read already) */
-		if (i == e->f->program && lf->data && !e->held) {
-			e->held = lf->data;
-			e->held_len = lf->len;
+		if (i == e->f->program && lf->data && !held_of(e)) {
 			c->holding = xgrow(c->holding, &c->cap_holding, c->n_holding + 1, sizeof *c->holding);
-			c->holding[c->n_holding++] = e;
+			c->holding[c->n_holding++] = (struct held){e, lf->data, lf->len};
 		} else {
 			free(lf->data);
 		}
@@ -1634,13 +1651,14 @@ static void release_lesson_files(struct course *c)
 		if (!c->lesson_files[i]->lesson_borrowed)
 			free(c->lesson_files[i]->lesson);
 		free(c->lesson_files[i]->why);
-		free(c->lesson_files[i]->held);
 		free(c->lesson_files[i]->program);
 		slim_files(c->lesson_files[i]);
 		free(c->lesson_files[i]);
 	}
 	free(c->lesson_files);
 	strmap_free(&c->lesson_files_index);
+	for (size_t i = 0; i < c->n_holding; i++)
+		free(c->holding[i].bytes);
 	free(c->holding);
 	free(c->lf_used);
 	lessonfiles_common_free(&c->common);

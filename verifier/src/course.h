@@ -92,9 +92,10 @@ struct evfile {
 	struct evidence *ev;
 	char *lesson;          /* the lesson folder it sits in (evidence/LESSON/...) */
 	/* numbers of each file line, tokenised on first use
-	 * (course_evidence_tokens); NULL until then */
+	 * (course_evidence_tokens); NULL until then.  One block: the
+	 * n_lines + 1 lines' tokens, then their counts (SIZE_MAX: line not
+	 * tokenised yet) */
 	struct num_token **line_tok;
-	size_t *line_ntok;     /* SIZE_MAX: line not tokenised yet */
 	size_t slot;           /* its index in the course cache */
 	enum load_state state;
 	bool intact;           /* body matches body-sha256 */
