@@ -62,7 +62,7 @@ static const char *keep_where(struct bank *b, char *text)
  * of `./demo 4 128` is a fact of the run as much as its output is. */
 static void add_commands(struct bank *b, const struct evfile *ev)
 {
-	const struct evidence *e = &ev->ev;
+	const struct evidence *e = ev->ev;
 	for (size_t i = 0; i < e->n_fields; i++) {
 		const char *k = e->fields[i].key;
 		if (strcmp(k, "build") != 0 && strcmp(k, "run") != 0 && strncmp(k, "run.", 4) != 0)
@@ -88,7 +88,7 @@ static void add_commands(struct bank *b, const struct evfile *ev)
 /* The first run's stderr, and both streams of every further run. */
 static void add_other_streams(struct bank *b, struct seen_lines *seen, const struct evfile *ev)
 {
-	const struct evidence *e = &ev->ev;
+	const struct evidence *e = ev->ev;
 	for (size_t r = 0; r < e->n_runs; r++) {
 		const struct evidence_run *run = &e->runs[r];
 		for (int err = r == 0 ? 1 : 0; err <= 1; err++) {
@@ -115,20 +115,20 @@ void bank_add_evidence(struct bank *b, const struct evfile *ev)
 	static const char *const header_keys[] = {"driver", "cuda", "compute-capability"};
 	for (size_t i = 0; i < ARRAY_LEN(header_keys); i++) {
 		size_t line;
-		const char *v = evidence_get(&ev->ev, header_keys[i], &line);
+		const char *v = evidence_get(ev->ev, header_keys[i], &line);
 		if (!v)
 			continue;
 		/* the tokenizer reads "cuda: 13.0 (V13.0.88)" as 13.0 (the V
 		 * part is glued to a letter), and a three-part driver version
 		 * as no number at all */
 		size_t len;
-		const char *text = textfile_line(&ev->ev.tf, line, &len);
+		const char *text = textfile_line(&ev->ev->tf, line, &len);
 		add_line(b, &seen, ev, text, len, line, SIZE_MAX);
 	}
-	for (size_t k = 0; k < ev->ev.n_stdout; k++) {
+	for (size_t k = 0; k < ev->ev->n_stdout; k++) {
 		size_t len;
-		const char *s = evidence_stdout(&ev->ev, k, &len);
-		add_line(b, &seen, ev, s, len, ev->ev.stdout_first + k, k);
+		const char *s = evidence_stdout(ev->ev, k, &len);
+		add_line(b, &seen, ev, s, len, ev->ev->stdout_first + k, k);
 	}
 	/* after the first run's stdout, so that a number found there too
 	 * still traces to stdout first */

@@ -43,9 +43,9 @@ void check_ledger_ref(struct ledger_entry *le, const struct bank_entry *e, const
 	if (!le)
 		return;
 	size_t len;
-	const char *line = textfile_line(&e->ev->ev.tf, e->line, &len);
+	const char *line = textfile_line(&e->ev->ev->tf, e->line, &len);
 	size_t tl = e->tok.end - e->tok.start;
-	char *place = ledger_place_words(&e->ev->ev, e->stdout_index, &e->tok, e->line);
+	char *place = ledger_place_words(e->ev->ev, e->stdout_index, &e->tok, e->line);
 	if (what && place)
 		ledger_ref(le, e->ev->path, e->line, e->line, bank_entry_col(e), tl, "%s: %s", what, place);
 	else if (what || place)
@@ -726,7 +726,7 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 			const struct expr_literal *l = &r.literals[i];
 			const struct bank_entry *e = bank_find_value(u->bank, l->value, l->decimals);
 			if (e && !expr_literal_is_free(l->value) && (l->decimals > 0 || fabs(l->value) >= 100))
-				diag_note(d, textfile_loc_line(&e->ev->ev.tf, e->line, bank_entry_col(e), e->tok.end - e->tok.start),
+				diag_note(d, textfile_loc_line(&e->ev->ev->tf, e->line, bank_entry_col(e), e->tok.end - e->tok.start),
 					  "literal %.*s is this evidence number", (int)(l->end - l->start), arg + l->start);
 		}
 		diag_hint(d, "the run does not bear out what the sentence says: rewrite the sentence and its claim for this run");

@@ -156,7 +156,7 @@ static struct stdout_index *stdout_of(struct code_cache *c, const struct evfile 
 	size_t first_line = src->err ? run->stderr_first : run->stdout_first;
 	for (size_t k = 0; k < n_lines; k++) {
 		size_t len;
-		const char *s = evidence_run_line(&ev->ev, run, src->err, k, &len);
+		const char *s = evidence_run_line(ev->ev, run, src->err, k, &len);
 		lines_push(&x->hay, s, len, first_line + k);
 	}
 	lines_index_build(&x->ix, &x->hay);
@@ -229,10 +229,10 @@ static void check_transcript(struct page_ctx *ctx, struct page_block *b, struct 
 					    "transcript excerpt is not in the %s%s of %s", src.shown[0] ? src.what : "stdout",
 					    "", ev->path);
 		if (hay.n)
-			diag_note(d, textfile_loc_line(&ev->ev.tf, src_line ? src_line : hay.v[first].src_line, 0, 0),
+			diag_note(d, textfile_loc_line(&ev->ev->tf, src_line ? src_line : hay.v[first].src_line, 0, 0),
 				  "the closest run of lines");
 		else
-			diag_note(d, textfile_loc_line(&ev->ev.tf, src.err ? src.run->stderr_line : src.run->stdout_line, 0, 0),
+			diag_note(d, textfile_loc_line(&ev->ev->tf, src.err ? src.run->stderr_line : src.run->stdout_line, 0, 0),
 				  "the recorded %s is empty", src.err ? "stderr" : "stdout");
 		char *diff = lines_diff(&near, ev->path, &seg, ctx->path);
 		diag_text(d, diff);
@@ -257,7 +257,7 @@ static void check_build(struct page_ctx *ctx, struct page_block *b)
 		return;
 	}
 	size_t line;
-	const char *cmd = evidence_get(&ev->ev, "build", &line);
+	const char *cmd = evidence_get(ev->ev, "build", &line);
 	struct lines page = {0}, want = {0};
 	page_lines(b, &page);
 	lines_push(&want, cmd, strlen(cmd), line);
@@ -270,7 +270,7 @@ static void check_build(struct page_ctx *ctx, struct page_block *b)
 		size_t src_line, at = first_difference(&page, &want, &src_line);
 		struct diag *d = diag_begin(D_BUILD_DRIFT, block_loc(ctx, b, at),
 					    "build block differs from the build command recorded in %s", ev->path);
-		diag_note(d, textfile_loc_line(&ev->ev.tf, line, 0, 0), "the recorded command");
+		diag_note(d, textfile_loc_line(&ev->ev->tf, line, 0, 0), "the recorded command");
 		char *diff = lines_diff(&want, ev->path, &page, ctx->path);
 		diag_text(d, diff);
 		free(diff);

@@ -32,8 +32,8 @@ static void note_nearest(struct diag *d, const struct bank *b, double value)
 	for (size_t i = 0; i < n; i++) {
 		const struct bank_entry *e = near[i];
 		size_t len;
-		const char *line = textfile_line(&e->ev->ev.tf, e->line, &len);
-		diag_note(d, textfile_loc_line(&e->ev->ev.tf, e->line, bank_entry_col(e), e->tok.end - e->tok.start),
+		const char *line = textfile_line(&e->ev->ev->tf, e->line, &len);
+		diag_note(d, textfile_loc_line(&e->ev->ev->tf, e->line, bank_entry_col(e), e->tok.end - e->tok.start),
 			  "%s evidence value: %.*s", i ? "another near" : "the nearest", (int)(e->tok.end - e->tok.start),
 			  line + e->tok.start);
 	}
@@ -522,11 +522,11 @@ static void row_failed(struct numbers *nb, const struct row *r, const struct evf
 						 : "this row is not on any one line of the stdout of %s",
 				    ev->path);
 	if (out_of_order)
-		diag_note(d, textfile_loc_line(&ev->ev.tf, best_line, 0, 0),
+		diag_note(d, textfile_loc_line(&ev->ev->tf, best_line, 0, 0),
 			  "the row rests on this line, which comes before the previous row's");
 	bool bound = !out_of_order && row_drift(ctx, r, ev, d);
 	if (!out_of_order && !bound && best_line)
-		diag_note(d, textfile_loc_line(&ev->ev.tf, best_line, 0, 0),
+		diag_note(d, textfile_loc_line(&ev->ev->tf, best_line, 0, 0),
 			  "the closest line holds %zu of the row's %zu numbers in order", best, r->n_nums);
 	if (bound)
 		diag_hint(d, "the run changed: 'coursecheck update %s' carries the new values", ctx->path);
@@ -542,7 +542,7 @@ static void check_table(struct numbers *nb, struct page_block *b)
 	const struct evfile *ev = pagectx_evidence_for(ctx, b->marker_arg, b->marker_line, b->marker_col);
 	if (!ev)
 		return;
-	size_t n_lines = ev->ev.n_stdout;
+	size_t n_lines = ev->ev->n_stdout;
 	size_t *owner = xcalloc(n_lines + 1, sizeof *owner); /* page line of the row resting there */
 	size_t prev = 0; /* stdout index + 1 of the previous row's line */
 	for (cmark_node *row_node = cmark_node_first_child(b->node); row_node; row_node = cmark_node_next(row_node)) {
@@ -562,12 +562,12 @@ static void check_table(struct numbers *nb, struct page_block *b)
 		struct num_token *at_tok = xcalloc(r.n_nums ? r.n_nums : 1, sizeof *at_tok);
 		for (size_t k = 0; k < n_lines; k++) {
 			size_t len;
-			const char *s = evidence_stdout(&ev->ev, k, &len);
+			const char *s = evidence_stdout(ev->ev, k, &len);
 			bool all;
 			size_t m = row_on_line(&r, s, len, &all, at_tok);
 			if (m > best) {
 				best = m;
-				best_line = ev->ev.stdout_first + k;
+				best_line = ev->ev->stdout_first + k;
 			}
 			if (!all)
 				continue;
@@ -585,7 +585,7 @@ static void check_table(struct numbers *nb, struct page_block *b)
 		if (found != SIZE_MAX) {
 			owner[found] = r.line;
 			prev = found + 1;
-			size_t fl = ev->ev.stdout_first + found;
+			size_t fl = ev->ev->stdout_first + found;
 			ledger_ref(ledger_add(ctx->ledger, LG_ROW, r.line, 1, "table row", "%s:%zu", ev->path, fl), ev->path,
 				   fl, fl, 0, 0, NULL);
 			for (size_t i = 0; i < r.n_nums; i++) {
@@ -601,13 +601,13 @@ static void check_table(struct numbers *nb, struct page_block *b)
 		} else if (shared != SIZE_MAX) {
 			struct diag *d = diag_begin(D_TABLE_ROW_SHARED, textfile_loc_line(&ctx->tf, r.line, 1, 0),
 						    "this row rests on the same transcript line as the row at line %zu", owner[shared]);
-			diag_note(d, textfile_loc_line(&ev->ev.tf, ev->ev.stdout_first + shared, 0, 0), "the line both rows match");
+			diag_note(d, textfile_loc_line(&ev->ev->tf, ev->ev->stdout_first + shared, 0, 0), "the line both rows match");
 			diag_end(d);
 			ledger_ref(ledger_add(ctx->ledger, LG_FAILED, r.line, 1, "table row", "shares %s:%zu", ev->path,
-					      ev->ev.stdout_first + shared),
-				   ev->path, ev->ev.stdout_first + shared, ev->ev.stdout_first + shared, 0, 0, NULL);
+					      ev->ev->stdout_first + shared),
+				   ev->path, ev->ev->stdout_first + shared, ev->ev->stdout_first + shared, 0, 0, NULL);
 		} else if (earlier != SIZE_MAX) {
-			row_failed(nb, &r, ev, best, ev->ev.stdout_first + earlier, true);
+			row_failed(nb, &r, ev, best, ev->ev->stdout_first + earlier, true);
 		} else {
 			row_failed(nb, &r, ev, best, best_line, false);
 		}

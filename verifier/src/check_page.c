@@ -16,7 +16,7 @@
 static void report_judgement(const struct evfile *ev, const struct evjudge *j, const char *lesson,
 			     const struct program *prog, struct diag_loc at, const char *fix_hint)
 {
-	const struct textfile *tf = &ev->ev.tf;
+	const struct textfile *tf = &ev->ev->tf;
 	if (j->flags & EVJ_LESSON_MISMATCH) {
 		struct diag *d = diag_begin(D_EVIDENCE_MISMATCH, at, "evidence '%s' belongs to lesson '%s', not '%s'",
 					    ev->path, j->lesson, lesson);

@@ -32,14 +32,14 @@ static void compare_command(const struct program *p, const struct proghdr_value 
 			    const char *key)
 {
 	size_t line;
-	const char *want = evidence_get(&ev->ev, key, &line);
+	const char *want = evidence_get(ev->ev, key, &line);
 	diag_checks_add(1);
 	if (!v->text || strcmp(v->text, want) == 0)
 		return;
 	struct diag *d = diag_begin(D_PROGRAM_BUILD_DRIFT, textfile_loc_line(&p->tf, v->line, v->col, strlen(v->text)),
 				    "%s line differs from the command recorded in %s", key[0] == 'b' ? "Build:" : "Run:",
 				    ev->path);
-	diag_note(d, textfile_loc_line(&ev->ev.tf, line, 0, 0), "the evidence recorded %s: %s", key, want);
+	diag_note(d, textfile_loc_line(&ev->ev->tf, line, 0, 0), "the evidence recorded %s: %s", key, want);
 	diag_hint(d, "capture the lesson again so the evidence is made by the command in the header");
 	diag_end(d);
 }
@@ -75,7 +75,7 @@ static void header_unreadable(const struct program *p)
 static void compare_runs(const struct program *p, const struct evfile *ev)
 {
 	const struct proghdr *h = &p->hdr;
-	const struct evidence *e = &ev->ev;
+	const struct evidence *e = ev->ev;
 	for (size_t i = 0; i < h->n_runs; i++) {
 		const struct proghdr_run *r = &h->runs[i];
 		bool repeated = false;

@@ -26,8 +26,8 @@ static void unknown_run(struct page_ctx *ctx, const struct page_block *b, const 
 	else
 		d = diag_begin(D_RUN_UNKNOWN, at, "%s holds no run '%s'", ev->path, run);
 	struct buf names = {0};
-	for (size_t i = 0; i < ev->ev.n_runs; i++)
-		buf_printf(&names, "%s%s", i ? ", " : "", ev->ev.runs[i].name);
+	for (size_t i = 0; i < ev->ev->n_runs; i++)
+		buf_printf(&names, "%s%s", i ? ", " : "", ev->ev->runs[i].name);
 	diag_hint(d, "name a run and stream as RUN/stdout or RUN/stderr; the runs of %s are: %s", ev->path,
 		  names.s ? names.s : "none");
 	buf_free(&names);
@@ -52,7 +52,7 @@ struct evfile *transcript_source_find(struct page_ctx *ctx, const struct page_bl
 	if (!ev)
 		return NULL;
 	if (!ref) {
-		src->run = evidence_run_named(&ev->ev, NULL);
+		src->run = evidence_run_named(ev->ev, NULL);
 		snprintf(src->what, sizeof src->what, "stdout");
 		return src->run ? ev : NULL;
 	}
@@ -65,7 +65,7 @@ struct evfile *transcript_source_find(struct page_ctx *ctx, const struct page_bl
 		return NULL;
 	}
 	src->err = stream[3] == 'e';
-	src->run = evidence_run_named(&ev->ev, run);
+	src->run = evidence_run_named(ev->ev, run);
 	if (!src->run) {
 		unknown_run(ctx, b, ev, run, NULL);
 		free(run);

@@ -26,24 +26,55 @@
  * texts and headers. */
 struct program_slot {
 	char *path;
-	enum load_state state;
 	const char *why;
-	char sha256[SHA256_HEX_LEN + 1];
 	struct program *live;
+	enum load_state state;
+	bool has_sha;          /* sha holds the source-sha256 (else it was empty) */
+	bool borrowed;         /* path is its lesson's program path (lesson_files_entry), not a copy */
+	unsigned char sha[SHA256_HEX_LEN / 2]; /* its 64 hex digits as 32 bytes: 10,000 slots */
 };
 
+/* A program's source-sha256 into a slot and back: the hex digits
+ * proghdr_source_sha256 writes (lowercase), or an empty string. */
+static void sha_pack(struct program_slot *sl, const char *hex)
+{
+	static const char digits[] = "0123456789abcdef";
+	sl->has_sha = strlen(hex) == SHA256_HEX_LEN && strspn(hex, digits) == SHA256_HEX_LEN;
+	for (size_t i = 0; sl->has_sha && i < sizeof sl->sha; i++)
+		sl->sha[i] = (unsigned char)((strchr(digits, hex[2 * i]) - digits) << 4 |
+					     (strchr(digits, hex[2 * i + 1]) - digits));
+}
+
+static void sha_unpack(const struct program_slot *sl, char hex[SHA256_HEX_LEN + 1])
+{
+	static const char digits[] = "0123456789abcdef";
+	memset(hex, 0, SHA256_HEX_LEN + 1);
+	for (size_t i = 0; sl->has_sha && i < sizeof sl->sha; i++) {
+		hex[2 * i] = digits[sl->sha[i] >> 4];
+		hex[2 * i + 1] = digits[sl->sha[i] & 15];
+	}
+}
+
 /* course_lesson_files()'s entry for a lesson: its files' paths and
- * hashes, and the bytes of its program until course_program() takes them
- * (or course_page_done() gives them back): the one read of the lesson's
- * files serves staleness, the program's parse and its hash. */
+ * hashes (f), and the bytes of its program until course_program() takes
+ * them (or course_page_done() gives them back): the one read of the
+ * lesson's files serves staleness, the program's parse and its hash.
+ * f is kept for the lessons used last (LF_KEPT, as evidence and programs
+ * are: a lesson's page, README and program are checked one after the
+ * other); a lesson pushed out keeps only what its listing answers (its
+ * program and how many .cu files it has), and is read again if a later
+ * page asks for its files (a page that names a lesson checked far from
+ * it): 10,000 lessons keep 10,000 small entries, not every file's path
+ * and hash. */
 struct lesson_files_entry {
 	char *lesson;
-	struct lesson_files f;
+	struct lesson_files *f; /* NULL when rc != 0 or pushed out */
 	char *why;
+	char *program;    /* the program's path (rc 0), NULL when none */
+	size_t n_cu;      /* top-level .cu files of programs/LESSON/ (rc 0) */
 	int rc;
-	char *held_path;  /* the file whose bytes are held (a path of f) */
-	char *held;       /* its bytes as read, NULL when taken or given back */
-	size_t held_len;
+	bool used;        /* asked for since the last course_page_done */
+	bool lesson_borrowed; /* lesson is the programs/ entry's name (lesson_name) */
 };
 
 /* A folder of the course as course_load() found it: listed, absent, or
@@ -74,6 +105,7 @@ struct lesson_runs {
 	bool *regular;            /* each run a regular file, not a link (d_type) */
 	size_t n;
 	bool asked, usable;       /* course_evidence_folder_usable's answer, reported at the first ask */
+	bool lesson_borrowed;     /* lesson is the programs/ entry's name (lesson_name) */
 };
 
 /* What the course model keeps of a page: the facts a cite or a README's
@@ -89,8 +121,16 @@ struct page_facts {
 	size_t n_evidence;
 };
 
+/* A lesson program's bytes as read, NULL when taken. */
+struct held {
+	struct lesson_files_entry *e;
+	char *bytes;
+	size_t len;
+};
+
 #define EV_KEPT 4
 #define PROG_KEPT 4
+#define LF_KEPT 4
 
 /* The course model: one a run (course_load), freed by course_release().
  * Listings: made at the load and never again; files: loaded on first
@@ -136,9 +176,15 @@ struct course {
 	size_t n_in_use, cap_in_use;
 	struct evfile **ev_in_use;
 	size_t n_ev_in_use, cap_ev_in_use;
-	/* held lesson bytes, given back at course_page_done */
-	struct lesson_files_entry **holding;
+	/* held lesson bytes (a program's, until its first read takes them),
+	 * given back at course_page_done: here, not in each lesson's entry */
+	struct held *holding;
 	size_t n_holding, cap_holding;
+	/* lessons whose files were asked for since the last course_page_done,
+	 * and those of the last few kept whole (keep_recent_files) */
+	struct lesson_files_entry **lf_used;
+	size_t n_lf_used, cap_lf_used;
+	struct lesson_files_entry *lf_kept[LF_KEPT];
 	unsigned long generation;
 	/* the evidence files and programs used last, kept resident past
 	 * course_page_done (keep_recent, keep_recent_program) */
@@ -197,10 +243,14 @@ static bool known_file(struct course *c, const char *relpath)
 		return false;
 	}
 	const struct lesson_files *f = NULL;
-	if (len == strlen(LESSONFILES_COMMON) && memcmp(top, LESSONFILES_COMMON, len) == 0)
+	if (len == strlen(LESSONFILES_COMMON) && memcmp(top, LESSONFILES_COMMON, len) == 0) {
 		f = c->common.rc == 0 ? &c->common.f : NULL;
-	else if (strmap_get(&c->lesson_files_index, top, len, &at) && c->lesson_files[at]->rc == 0)
-		f = &c->lesson_files[at]->f;
+	} else if (strmap_get(&c->lesson_files_index, top, len, &at) && c->lesson_files[at]->rc == 0) {
+		const struct lesson_files_entry *e = c->lesson_files[at];
+		if (!e->f) /* pushed out: its program is what stays known */
+			return e->program && strcmp(e->program, relpath) == 0;
+		f = e->f;
+	}
 	for (size_t i = 0; f && i < f->n; i++) /* every file a lesson's walk took is a plain file */
 		if (strcmp(f->v[i].path, relpath) == 0)
 			return true;
@@ -265,6 +315,14 @@ static char *program_lesson(const char *relpath)
  * the parse, the hash and staleness), with the source-sha256 computed
  * there.  false when they are not held (another file, a lesson that
  * could not be collected): the program is read from disk. */
+static struct held *held_of(const struct lesson_files_entry *e)
+{
+	for (size_t i = 0; i < cur->n_holding; i++)
+		if (cur->holding[i].e == e && cur->holding[i].bytes)
+			return &cur->holding[i];
+	return NULL;
+}
+
 static bool take_held(struct program *p)
 {
 	char *lesson = program_lesson(p->path);
@@ -272,12 +330,13 @@ static bool take_held(struct program *p)
 		return false;
 	struct lesson_files_entry *e = lesson_files_get(lesson);
 	free(lesson);
-	if (!e->held || strcmp(e->held_path, p->path) != 0)
+	struct held *h = held_of(e);
+	if (!h || !e->f || strcmp(e->program, p->path) != 0) /* held: f is whole until course_page_done */
 		return false;
-	textfile_from_memory(e->held, e->held_len, p->path, &p->tf);
-	free(e->held);
-	e->held = NULL;
-	memcpy(p->sha256, e->f.v[e->f.program].sha, sizeof p->sha256);
+	textfile_from_memory(h->bytes, h->len, p->path, &p->tf);
+	free(h->bytes);
+	h->bytes = NULL;
+	memcpy(p->sha256, e->f->v[e->f->program].sha, sizeof p->sha256);
 	return true;
 }
 
@@ -326,17 +385,35 @@ static struct program *live_program(size_t at, bool first)
 	p->slot = at;
 	if (first) {
 		load_program(p, true);
-		memcpy(sl->sha256, p->sha256, sizeof sl->sha256);
+		sha_pack(sl, p->sha256);
 	} else {
 		p->state = sl->state;
 		p->why = sl->why;
-		memcpy(p->sha256, sl->sha256, sizeof p->sha256);
+		sha_unpack(sl, p->sha256);
 		if (p->state == LOAD_OK)
 			load_program(p, false);
 	}
 	sl->state = p->state;
 	sl->why = p->why;
 	return use(p);
+}
+
+/* The lesson's own copy of relpath when relpath is the program its
+ * files named (it lives until course_release), or NULL: one string, not
+ * one a structure, for each lesson's program.  The lesson's files are
+ * read here, where the program's first read (take_held) would read
+ * them. */
+static char *borrowed_program_path(const char *relpath)
+{
+	char *lesson = program_lesson(relpath);
+	char *path = NULL;
+	if (lesson) {
+		struct lesson_files_entry *e = lesson_files_get(lesson);
+		if (e->program && strcmp(e->program, relpath) == 0)
+			path = e->program;
+	}
+	free(lesson);
+	return path;
 }
 
 struct program *course_program(const char *relpath)
@@ -347,10 +424,14 @@ struct program *course_program(const char *relpath)
 		diag_once_touch("program", c->programs[at].path);
 		return c->programs[at].live ? use(c->programs[at].live) : live_program(at, false);
 	}
+	char *borrowed = borrowed_program_path(relpath); /* before the slot: it reads the lesson */
 	c->programs = xgrow(c->programs, &c->cap_programs, c->n_programs + 1, sizeof *c->programs);
 	struct program_slot *sl = &c->programs[c->n_programs];
 	memset(sl, 0, sizeof *sl);
-	sl->path = xstrdup(relpath);
+	sl->path = borrowed;
+	sl->borrowed = borrowed != NULL;
+	if (!sl->borrowed)
+		sl->path = xstrdup(relpath);
 	strmap_add(&c->program_index, sl->path, strlen(sl->path), c->n_programs, NULL);
 	diag_once_begin("program", sl->path); /* its problems are reported once a run */
 	struct program *p = live_program(c->n_programs++, true);
@@ -392,12 +473,12 @@ static char *lesson_of_path(const char *relpath)
 static void check_repeat_values(struct evfile *e, const char *relpath)
 {
 	size_t line;
-	const char *values = evidence_get(&e->ev, "repeat-values", &line);
+	const char *values = evidence_get(e->ev, "repeat-values", &line);
 	if (!values)
 		return;
-	const char *seal = evidence_get(&e->ev, "repeat-values-sha256", NULL);
-	const struct textfile *tf = &e->ev.tf;
-	size_t from = tf->line_start[e->ev.stdout_first - 1], to = tf->line_start[e->ev.stderr_line - 1];
+	const char *seal = evidence_get(e->ev, "repeat-values-sha256", NULL);
+	const struct textfile *tf = &e->ev->tf;
+	size_t from = tf->line_start[e->ev->stdout_first - 1], to = tf->line_start[e->ev->stderr_line - 1];
 	char actual[SHA256_HEX_LEN + 1];
 	repeats_seal(values, tf->data + from, to - from, actual);
 	size_t at;
@@ -411,6 +492,20 @@ static void check_repeat_values(struct evfile *e, const char *relpath)
 					   : "repeat-values has no repeat-values-sha256 seal");
 	diag_hint(d, "restore it with 'git checkout -- %s', or capture the lesson again", relpath);
 	diag_end(d);
+}
+
+/* What a non-resident evfile's ev points at: read-only in effect (an
+ * evidence_free of it writes the zeros it holds). */
+static struct evidence no_evidence;
+
+/* Gives back e's evidence struct, leaving the shared empty one. */
+static void free_evidence(struct evfile *e)
+{
+	if (e->ev != &no_evidence) {
+		evidence_free(e->ev);
+		free(e->ev);
+	}
+	e->ev = &no_evidence;
 }
 
 static struct evfile *use_evidence(struct evfile *e)
@@ -436,10 +531,11 @@ static void reload_evidence(struct evfile *e)
 	if (e->state != LOAD_OK)
 		return;
 	struct evidence_problem prob;
-	int rc = evidence_load(fs, e->path, &e->ev, &prob, &e->why);
+	e->ev = xcalloc(1, sizeof *e->ev);
+	int rc = evidence_load(fs, e->path, e->ev, &prob, &e->why);
 	free(fs);
 	if (rc != 0) {
-		evidence_free(&e->ev);
+		free_evidence(e);
 		e->state = LOAD_MISSING;
 		if (rc == -2)
 			e->why = "it changed while coursecheck ran";
@@ -467,13 +563,38 @@ struct evfile *course_evidence(const char *relpath)
 	return e;
 }
 
+/* A run the listing found (evidence/LESSON/NAME): e's path and lesson
+ * are the listing's strings, which live until course_release (two
+ * strings fewer a lesson). */
+static void borrow_run_path(struct course *c, struct evfile *e, const char *relpath)
+{
+	if (strncmp(relpath, "evidence/", 9) != 0)
+		return;
+	const char *a = relpath + 9, *slash = strchr(a, '/');
+	size_t at;
+	if (!slash || !strmap_get(&c->runs_index, a, (size_t)(slash - a), &at))
+		return;
+	const struct lesson_runs *r = c->runs[at];
+	for (size_t i = 0; i < r->n; i++)
+		if (strcmp(r->paths[i], relpath) == 0) {
+			e->path = r->paths[i];
+			e->lesson = r->lesson;
+			e->borrowed = true;
+			return;
+		}
+}
+
 /* The first course_evidence() of relpath: loads it and reports its problems. */
 static struct evfile *load_evidence(const char *relpath)
 {
 	struct course *c = cur;
 	struct evfile *e = xcalloc(1, sizeof *e);
-	e->path = xstrdup(relpath);
-	e->lesson = lesson_of_path(relpath);
+	borrow_run_path(c, e, relpath);
+	if (!e->borrowed) {
+		e->path = xstrdup(relpath);
+		e->lesson = lesson_of_path(relpath);
+	}
+	e->ev = &no_evidence;
 	c->evfiles = xgrow(c->evfiles, &c->cap_evfiles, c->n_evfiles + 1, sizeof *c->evfiles);
 	strmap_add(&c->evfile_index, e->path, strlen(e->path), c->n_evfiles, NULL);
 	e->slot = c->n_evfiles;
@@ -484,15 +605,17 @@ static struct evfile *load_evidence(const char *relpath)
 	if (e->state != LOAD_OK)
 		return e;
 	struct evidence_problem prob;
-	int rc = evidence_load(fs, relpath, &e->ev, &prob, &e->why);
+	e->ev = xcalloc(1, sizeof *e->ev);
+	int rc = evidence_load(fs, relpath, e->ev, &prob, &e->why);
 	free(fs);
 	if (rc == -1) {
+		free_evidence(e);
 		e->state = LOAD_MISSING;
 		return e;
 	}
 	if (rc == -2) {
 		e->state = LOAD_MALFORMED;
-		struct diag *d = diag_begin(prob.kind, textfile_loc_line(&e->ev.tf, prob.line, prob.col, 0), "%s",
+		struct diag *d = diag_begin(prob.kind, textfile_loc_line(&e->ev->tf, prob.line, prob.col, 0), "%s",
 					    prob.message);
 		diag_hint(d, "evidence files are written by 'coursecheck capture'; capture the lesson again "
 			     "rather than repairing one by hand");
@@ -501,13 +624,13 @@ static struct evfile *load_evidence(const char *relpath)
 	}
 	e->resident = true;
 	char actual[SHA256_HEX_LEN + 1];
-	e->intact = evidence_body_intact(&e->ev, actual);
+	e->intact = evidence_body_intact(e->ev, actual);
 	if (!e->intact) {
 		size_t line;
-		evidence_get(&e->ev, "body-sha256", &line);
-		struct diag *d = diag_begin(D_EVIDENCE_EDITED, textfile_loc_line(&e->ev.tf, line, 14, 64),
+		evidence_get(e->ev, "body-sha256", &line);
+		struct diag *d = diag_begin(D_EVIDENCE_EDITED, textfile_loc_line(&e->ev->tf, line, 14, 64),
 					    "evidence body does not match its body-sha256: it was edited after capture");
-		diag_note(d, textfile_loc_line(&e->ev.tf, e->ev.stdout_line, 1, 0), "the body starts here; it hashes to %s",
+		diag_note(d, textfile_loc_line(&e->ev->tf, e->ev->stdout_line, 1, 0), "the body starts here; it hashes to %s",
 			  actual);
 		diag_hint(d, "restore it with 'git checkout -- %s', or capture the lesson again", relpath);
 		diag_end(d);
@@ -516,48 +639,54 @@ static struct evfile *load_evidence(const char *relpath)
 	return use_evidence(e);
 }
 
+/* The token counts after e's line_tok pointers (course.h). */
+static size_t *line_ntok(const struct evfile *e)
+{
+	return (size_t *)(e->line_tok + e->ev->tf.n_lines + 1);
+}
+
 bool course_evidence_tokens(const struct evfile *cev, size_t line, const struct num_token **out, size_t *n)
 {
 	*out = NULL;
 	*n = 0;
-	if (!course_evidence_cached(cev) || line == 0 || line > cev->ev.tf.n_lines)
+	if (!course_evidence_cached(cev) || line == 0 || line > cev->ev->tf.n_lines)
 		return false;
 	struct course *c = cur;
 	struct evfile *e = c->evfiles[cev->slot]; /* the cache's own, writable copy */
 	if (!e->line_tok) {
-		e->line_tok = xcalloc(e->ev.tf.n_lines + 1, sizeof *e->line_tok);
-		e->line_ntok = xmalloc((e->ev.tf.n_lines + 1) * sizeof *e->line_ntok);
-		for (size_t i = 0; i <= e->ev.tf.n_lines; i++)
-			e->line_ntok[i] = SIZE_MAX;
+		size_t lines = e->ev->tf.n_lines + 1;
+		e->line_tok = xcalloc(lines, sizeof *e->line_tok + sizeof(size_t));
+		size_t *count = line_ntok(e);
+		for (size_t i = 0; i < lines; i++)
+			count[i] = SIZE_MAX;
 		c->tokenised = xgrow(c->tokenised, &c->cap_tokenised, c->n_tokenised + 1, sizeof *c->tokenised);
 		c->tokenised[c->n_tokenised++] = e;
 	}
-	if (e->line_ntok[line] == SIZE_MAX) {
+	size_t *count = line_ntok(e);
+	if (count[line] == SIZE_MAX) {
 		size_t len;
-		const char *s = textfile_line(&e->ev.tf, line, &len);
-		e->line_ntok[line] = numtok_scan(s, len, &e->line_tok[line]);
+		const char *s = textfile_line(&e->ev->tf, line, &len);
+		count[line] = numtok_scan(s, len, &e->line_tok[line]);
 	}
 	*out = e->line_tok[line];
-	*n = e->line_ntok[line];
+	*n = count[line];
 	return true;
 }
 
 static void drop_tokens(struct evfile *e)
 {
 	if (e->line_tok)
-		for (size_t l = 0; l <= e->ev.tf.n_lines; l++)
+		for (size_t l = 0; l <= e->ev->tf.n_lines; l++)
 			free(e->line_tok[l]);
-	free(e->line_tok);
-	free(e->line_ntok);
+	free(e->line_tok); /* the counts with it */
 	e->line_tok = NULL;
-	e->line_ntok = NULL;
 }
 
 static void unload_evidence(struct evfile *e)
 {
 	drop_tokens(e);
 	if (e->resident) {
-		evidence_free(&e->ev);
+		free_evidence(e);
 		e->resident = false;
 	}
 }
@@ -635,6 +764,41 @@ static void drop_slot(size_t slot)
 		drop_program(cur->programs[slot].live);
 }
 
+static bool files_kept(const struct lesson_files_entry *e)
+{
+	for (size_t i = 0; i < LF_KEPT; i++)
+		if (cur->lf_kept[i] == e)
+			return true;
+	return false;
+}
+
+/* e becomes the newest lesson kept whole; the oldest, pushed out, is
+ * returned (NULL when none) for the caller to slim once the round ends. */
+static struct lesson_files_entry *keep_recent_files(struct lesson_files_entry *e)
+{
+	size_t at = LF_KEPT - 1;
+	for (size_t i = 0; i < LF_KEPT; i++)
+		if (cur->lf_kept[i] == e) {
+			at = i;
+			break;
+		}
+	struct lesson_files_entry *out = cur->lf_kept[at] == e ? NULL : cur->lf_kept[at];
+	memmove(cur->lf_kept + 1, cur->lf_kept, at * sizeof *cur->lf_kept);
+	cur->lf_kept[0] = e;
+	return out;
+}
+
+/* A lesson pushed out keeps its listing's answers (program, .cu count),
+ * not its files' paths and hashes. */
+static void slim_files(struct lesson_files_entry *e)
+{
+	if (e->f) {
+		lessonfiles_free(e->f);
+		free(e->f);
+		e->f = NULL;
+	}
+}
+
 void course_page_done(void)
 {
 	struct course *c = model();
@@ -668,11 +832,23 @@ void course_page_done(void)
 	c->n_ev_in_use = 0;
 	c->n_tokenised = 0; /* each resident file's numbers go with its text */
 	/* lesson bytes no program took */
-	for (size_t i = 0; i < c->n_holding; i++) {
-		free(c->holding[i]->held);
-		c->holding[i]->held = NULL;
-	}
+	for (size_t i = 0; i < c->n_holding; i++)
+		free(c->holding[i].bytes);
 	c->n_holding = 0;
+	/* and the files of lessons not among the last few used */
+	struct lesson_files_entry **out = xmalloc((c->n_lf_used + 1) * sizeof *out);
+	size_t n_out = 0;
+	for (size_t i = 0; i < c->n_lf_used; i++) {
+		c->lf_used[i]->used = false;
+		struct lesson_files_entry *gone = keep_recent_files(c->lf_used[i]);
+		if (gone)
+			out[n_out++] = gone;
+	}
+	for (size_t i = 0; i < n_out; i++)
+		if (!files_kept(out[i]))
+			slim_files(out[i]);
+	free(out);
+	c->n_lf_used = 0;
 }
 
 bool course_report_unusable(enum load_state state, const char *why, const char *path, struct diag_loc at,
@@ -782,13 +958,49 @@ static int by_name(const void *a, const void *b)
  * is known (course_resolve). */
 static void list_runs(struct lesson_runs *r, const char *rel, DIR *dir)
 {
-	r->n = repo_list_runs(dir, rel, &r->paths, &r->regular);
+	char **paths;
+	bool *regular;
+	size_t n = repo_list_runs(dir, rel, &paths, &regular);
+	/* one block a lesson: the path pointers, the regular flags, then the
+	 * paths (10,000 lessons of one run keep 10,000 blocks, not 40,000) */
+	size_t bytes = n * (sizeof *r->paths + sizeof *r->regular);
+	for (size_t i = 0; i < n; i++)
+		bytes += strlen(paths[i]) + 1;
+	char *block = n ? xmalloc(bytes) : NULL;
+	r->paths = (char **)block;
+	r->regular = n ? (bool *)(block + n * sizeof *r->paths) : NULL;
+	char *at = n ? block + n * (sizeof *r->paths + sizeof *r->regular) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(paths[i]) + 1;
+		memcpy(at, paths[i], len);
+		r->paths[i] = at;
+		at += len;
+		r->regular[i] = regular[i];
+		free(paths[i]);
+	}
+	free(paths);
+	free(regular);
+	r->n = n;
+}
+
+static bool entry_find(struct course *c, const char *name, size_t *at);
+
+/* The programs/ listing's copy of a lesson's name (it lives until
+ * course_release), or NULL: one string a lesson, shared by its runs and
+ * its files' entry. */
+static char *lesson_name(struct course *c, const char *lesson)
+{
+	size_t at;
+	return c->entry_sorted && entry_find(c, lesson, &at) ? c->entries[at].name : NULL;
 }
 
 static struct lesson_runs *add_runs(struct course *c, const char *lesson)
 {
 	struct lesson_runs *r = xcalloc(1, sizeof *r);
-	r->lesson = xstrdup(lesson);
+	r->lesson = lesson_name(c, lesson);
+	r->lesson_borrowed = r->lesson != NULL;
+	if (!r->lesson_borrowed)
+		r->lesson = xstrdup(lesson);
 	r->folder.state = FOLDER_ABSENT;
 	c->runs = xgrow(c->runs, &c->cap_runs, c->n_runs + 1, sizeof *c->runs);
 	c->runs[c->n_runs] = r;
@@ -1087,35 +1299,77 @@ static bool known_program_sha(const char *path, const char *data, size_t len, ch
 /* The lesson's files, read and hashed once a run (programs/common/ once
  * for all lessons); the bytes go at once, but the program's, held for
  * its first course_program() until course_page_done. */
-static struct lesson_files_entry *lesson_files_get(const char *lesson)
+/* Reads e's files (e->rc, e->why, e->f), the bytes given back at once
+ * but the program's, held for its first course_program() until
+ * course_page_done. */
+static void collect_files(struct course *c, struct lesson_files_entry *e)
 {
-	struct course *c = model();
-	size_t at;
-	if (strmap_get(&c->lesson_files_index, lesson, strlen(lesson), &at))
-		return c->lesson_files[at];
-	c->lesson_files = xgrow(c->lesson_files, &c->cap_lesson_files, c->n_lesson_files + 1, sizeof *c->lesson_files);
-	struct lesson_files_entry *e = c->lesson_files[c->n_lesson_files] = xcalloc(1, sizeof *e);
-	e->lesson = xstrdup(lesson);
-	e->rc = lessonfiles_collect_shared(lesson, &e->f, &e->why, known_program_sha, NULL, &c->common);
-	for (size_t i = 0; e->rc == 0 && i < e->f.n; i++) {
-		struct lesson_file *lf = &e->f.v[i];
+	free(e->why);
+	e->why = NULL;
+	e->f = xcalloc(1, sizeof *e->f);
+	e->rc = lessonfiles_collect_shared(e->lesson, e->f, &e->why, known_program_sha, NULL, &c->common);
+	if (e->rc != 0) {
+		free(e->f);
+		e->f = NULL;
+		return;
+	}
+	char *dir = xasprintf("programs/%s/", e->lesson);
+	size_t dl = strlen(dir);
+	e->n_cu = 0;
+	for (size_t i = 0; i < e->f->n; i++) {
+		struct lesson_file *lf = &e->f->v[i];
+		/* the folder was listed: the .cu count by lessonfiles_program()'s
+		 * rule over the files read (find_program) */
+		const char *tail = lf->path + dl;
+		size_t tl = strlen(tail);
+		e->n_cu += strncmp(lf->path, dir, dl) == 0 && !strchr(tail, '/') && tl > 3 &&
+			   strcmp(tail + tl - 3, ".cu") == 0;
 		/* the program's bytes wait for its first read (given back at
 		 * course_page_done when it was read already) */
-		if (i == e->f.program && lf->data) {
-			e->held = lf->data;
-			e->held_len = lf->len;
-			e->held_path = lf->path;
+		if (i == e->f->program && lf->data && !held_of(e)) {
 			c->holding = xgrow(c->holding, &c->cap_holding, c->n_holding + 1, sizeof *c->holding);
-			c->holding[c->n_holding++] = e;
+			c->holding[c->n_holding++] = (struct held){e, lf->data, lf->len};
 		} else {
 			free(lf->data);
 		}
 		lf->data = NULL;
 	}
-	if (e->rc == 0 && e->f.n) /* and the array's room to grow */
-		e->f.v = xrealloc(e->f.v, e->f.n * sizeof *e->f.v);
-	strmap_add(&c->lesson_files_index, e->lesson, strlen(e->lesson), c->n_lesson_files, NULL);
-	c->n_lesson_files++;
+	free(dir);
+	if (!e->program && e->f->program != SIZE_MAX)
+		e->program = xstrdup(e->f->v[e->f->program].path);
+	if (e->f->n) /* and the array's room to grow */
+		e->f->v = xrealloc(e->f->v, e->f->n * sizeof *e->f->v);
+}
+
+/* The lesson's files, read and hashed once a run (programs/common/ once
+ * for all lessons), kept whole while the lesson is among the last few
+ * used; asked for after that, they are read again (see above). */
+static struct lesson_files_entry *lesson_files_get(const char *lesson)
+{
+	struct course *c = model();
+	size_t at;
+	struct lesson_files_entry *e;
+	if (strmap_get(&c->lesson_files_index, lesson, strlen(lesson), &at)) {
+		e = c->lesson_files[at];
+		if (e->rc == 0 && !e->f)
+			collect_files(c, e);
+	} else {
+		c->lesson_files = xgrow(c->lesson_files, &c->cap_lesson_files, c->n_lesson_files + 1,
+					sizeof *c->lesson_files);
+		e = c->lesson_files[c->n_lesson_files] = xcalloc(1, sizeof *e);
+		e->lesson = lesson_name(c, lesson);
+		e->lesson_borrowed = e->lesson != NULL;
+		if (!e->lesson_borrowed)
+			e->lesson = xstrdup(lesson);
+		collect_files(c, e);
+		strmap_add(&c->lesson_files_index, e->lesson, strlen(e->lesson), c->n_lesson_files, NULL);
+		c->n_lesson_files++;
+	}
+	if (!e->used) {
+		e->used = true;
+		c->lf_used = xgrow(c->lf_used, &c->cap_lf_used, c->n_lf_used + 1, sizeof *c->lf_used);
+		c->lf_used[c->n_lf_used++] = e;
+	}
 	return e;
 }
 
@@ -1124,7 +1378,7 @@ const struct lesson_files *course_lesson_files(const char *lesson, const char **
 	const struct lesson_files_entry *e = lesson_files_get(lesson);
 	*why = e->why;
 	*refused = e->rc == -2;
-	return e->rc == 0 ? &e->f : NULL;
+	return e->rc == 0 ? e->f : NULL;
 }
 
 char *course_lesson_program(const char *lesson, size_t *count)
@@ -1136,15 +1390,8 @@ char *course_lesson_program(const char *lesson, size_t *count)
 	if (e->rc == 0) {
 		/* the folder was listed: the program by lessonfiles_program()'s
 		 * rule over the files read (find_program), the count from them */
-		char *dir = xasprintf("programs/%s/", lesson);
-		size_t dl = strlen(dir);
-		for (size_t i = 0; i < e->f.n; i++) {
-			const char *p = e->f.v[i].path, *tail = p + dl;
-			size_t tl = strlen(tail);
-			*count += strncmp(p, dir, dl) == 0 && !strchr(tail, '/') && tl > 3 && strcmp(tail + tl - 3, ".cu") == 0;
-		}
-		free(dir);
-		return e->f.program != SIZE_MAX ? xstrdup(e->f.v[e->f.program].path) : NULL;
+		*count = e->n_cu;
+		return e->program ? xstrdup(e->program) : NULL;
 	}
 	/* a lesson folder that is refused or cannot be listed is reported
 	 * (once a run) before the lesson's own rule looks into it */
@@ -1227,6 +1474,8 @@ static void load_programs(struct course *c)
 	}
 	if (dir)
 		closedir(dir);
+	if (c->n_entries) /* the array's room to grow goes: 10,000 lessons keep it */
+		c->entries = xrealloc(c->entries, c->n_entries * sizeof *c->entries);
 	c->entry_sorted = xmalloc((c->n_entries ? c->n_entries : 1) * sizeof *c->entry_sorted);
 	for (size_t i = 0; i < c->n_entries; i++)
 		c->entry_sorted[i] = i;
@@ -1248,7 +1497,8 @@ static void facts_set(struct page_facts *pf, const struct frontmatter *fm, bool 
 		buf_append(&b, fm->lesson, strlen(fm->lesson) + 1);
 		for (size_t k = 0; k < fm->n_evidence; k++)
 			buf_append(&b, fm->evidence[k].path, strlen(fm->evidence[k].path) + 1);
-		pf->lesson = buf_detach(&b);
+		size_t b_len = b.len;
+		pf->lesson = xrealloc(buf_detach(&b), b_len); /* without the buffer's room to grow */
 		pf->n_evidence = fm->n_evidence;
 	}
 }
@@ -1369,16 +1619,19 @@ static struct course *model(void)
 static void release_lesson_files(struct course *c)
 {
 	for (size_t i = 0; i < c->n_lesson_files; i++) {
-		free(c->lesson_files[i]->lesson);
+		if (!c->lesson_files[i]->lesson_borrowed)
+			free(c->lesson_files[i]->lesson);
 		free(c->lesson_files[i]->why);
-		free(c->lesson_files[i]->held);
-		if (c->lesson_files[i]->rc == 0)
-			lessonfiles_free(&c->lesson_files[i]->f);
+		free(c->lesson_files[i]->program);
+		slim_files(c->lesson_files[i]);
 		free(c->lesson_files[i]);
 	}
 	free(c->lesson_files);
 	strmap_free(&c->lesson_files_index);
+	for (size_t i = 0; i < c->n_holding; i++)
+		free(c->holding[i].bytes);
 	free(c->holding);
+	free(c->lf_used);
 	lessonfiles_common_free(&c->common);
 }
 
@@ -1405,9 +1658,9 @@ static void release_listings(struct course *c)
 	free(c->entries);
 	free(c->entry_sorted);
 	for (size_t i = 0; i < c->n_runs; i++) {
-		repo_free_list(c->runs[i]->paths, c->runs[i]->n);
-		free(c->runs[i]->regular);
-		free(c->runs[i]->lesson);
+		free(c->runs[i]->paths); /* the block list_runs made */
+		if (!c->runs[i]->lesson_borrowed)
+			free(c->runs[i]->lesson);
 		free(c->runs[i]->folder.why);
 		free(c->runs[i]);
 	}
@@ -1429,17 +1682,20 @@ void course_release(void)
 	for (size_t i = 0; i < c->n_programs; i++) {
 		if (c->programs[i].live)
 			drop_program(c->programs[i].live);
-		free(c->programs[i].path);
+		if (!c->programs[i].borrowed)
+			free(c->programs[i].path);
 	}
 	free(c->in_use);
 	free(c->programs);
 	strmap_free(&c->program_index);
 	for (size_t i = 0; i < c->n_evfiles; i++) {
 		struct evfile *e = c->evfiles[i];
-		free(e->path);
-		free(e->lesson);
+		if (!e->borrowed) {
+			free(e->path);
+			free(e->lesson);
+		}
 		drop_tokens(e);
-		evidence_free(&e->ev);
+		free_evidence(e);
 		free(e);
 	}
 	free(c->tokenised);

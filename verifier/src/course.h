@@ -16,10 +16,15 @@
  * listed.
  *
  * Files are loaded on first use and kept as bounded facts:
- * - a lesson's files (course_lesson_files) are read and hashed once a run;
- *   the bytes go at once, but the program's, which wait for its first
- *   course_program() (one read serves its parse, its source-sha256 and
- *   staleness) until course_page_done();
+ * - a lesson's files (course_lesson_files) are read and hashed once a run
+ *   where the lesson's page, README and program are checked together (as
+ *   verify does); the bytes go at once, but the program's, which wait for
+ *   its first course_program() (one read serves its parse, its
+ *   source-sha256 and staleness) until course_page_done().  Their paths
+ *   and hashes are kept for the last four lessons used; a lesson pushed
+ *   out keeps its program and .cu count, and its files are read again if
+ *   a later page asks for them (a page naming a lesson checked far from
+ *   it): 10,000 lessons do not keep every file's path and hash;
  * - a program (course_program) and an evidence file (course_evidence)
  *   report their own problems at their first read (a snippet marker error
  *   at the program's line, a malformed or hand-edited evidence file at
@@ -78,17 +83,23 @@ struct program {
 };
 
 struct evfile {
+	/* pointers first, then the flags: 10,000 of them are kept */
 	char *path;
-	enum load_state state;
 	const char *why;
-	struct evidence ev;
-	bool intact;           /* body matches body-sha256 */
+	/* the parsed file while resident (and for a malformed one); else a
+	 * shared empty evidence: 10,000 lessons keep 10,000 small evfiles,
+	 * not 10,000 evidence structs */
+	struct evidence *ev;
 	char *lesson;          /* the lesson folder it sits in (evidence/LESSON/...) */
 	/* numbers of each file line, tokenised on first use
-	 * (course_evidence_tokens); NULL until then */
+	 * (course_evidence_tokens); NULL until then.  One block: the
+	 * n_lines + 1 lines' tokens, then their counts (SIZE_MAX: line not
+	 * tokenised yet) */
 	struct num_token **line_tok;
-	size_t *line_ntok;     /* SIZE_MAX: line not tokenised yet */
 	size_t slot;           /* its index in the course cache */
+	enum load_state state;
+	bool intact;           /* body matches body-sha256 */
+	bool borrowed;         /* path and lesson are the listing's (a run of evidence/LESSON/) */
 	bool resident;         /* ev is loaded (course_page_done frees it) */
 	bool in_use;           /* handed out since the last course_page_done */
 };
@@ -149,9 +160,10 @@ size_t course_lessons(char ***names);
  * .cu with a Build: header line; malloc'd relative path) or NULL, with
  * *count set to how many .cu files the folder holds. */
 char *course_lesson_program(const char *lesson, size_t *count);
-/* Every file of the lesson (lessonfiles.h), read and hashed once, the
- * bytes given back at once (each file's data is NULL: its path and sha
- * are what staleness asks for); NULL with *why
+/* Every file of the lesson (lessonfiles.h), read and hashed (once, or
+ * again after the lesson was pushed out: see above), the bytes given back
+ * at once (each file's data is NULL: its path and sha are what staleness
+ * asks for), valid until the next course_page_done(); NULL with *why
  * when they cannot be read (*refused: the lesson is refused, a link or a
  * limit, rather than unreadable). */
 struct lesson_files;

@@ -46,18 +46,18 @@ static void bind_place(const struct evfile *old, const struct evfile *cur, const
 	out->now = cur;
 	out->old_line = line;
 	out->old_col = etok->start + 1;
-	token_text(&old->ev, line, etok, out->old_text, sizeof out->old_text);
-	align_place_names(&old->ev, k, etok, out->row, sizeof out->row, out->column, sizeof out->column);
-	const char *r = evidence_get(&old->ev, "repeats", NULL);
+	token_text(old->ev, line, etok, out->old_text, sizeof out->old_text);
+	align_place_names(old->ev, k, etok, out->row, sizeof out->row, out->column, sizeof out->column);
+	const char *r = evidence_get(old->ev, "repeats", NULL);
 	out->repeats = r ? (unsigned)strtoul(r, NULL, 10) : 1;
-	out->volatile_place = listed_volatile(&old->ev, k, etok->start);
-	size_t idx = align_token_index(&old->ev, k, etok->start), nk;
+	out->volatile_place = listed_volatile(old->ev, k, etok->start);
+	size_t idx = align_token_index(old->ev, k, etok->start), nk;
 	struct num_token nt;
-	if (idx != SIZE_MAX && align_number(al, &old->ev, &cur->ev, k, idx, &nk, &nt)) {
+	if (idx != SIZE_MAX && align_number(al, old->ev, cur->ev, k, idx, &nk, &nt)) {
 		out->followed = true;
-		out->now_line = cur->ev.stdout_first + nk;
+		out->now_line = cur->ev->stdout_first + nk;
 		out->now_col = nt.start + 1;
-		token_text(&cur->ev, out->now_line, &nt, out->now_text, sizeof out->now_text);
+		token_text(cur->ev, out->now_line, &nt, out->now_text, sizeof out->now_text);
 	}
 }
 
@@ -91,7 +91,7 @@ bool drift_find(const char *lesson, const struct evfile *cur, const struct num_t
 		if (e && e->stdout_index != SIZE_MAX) {
 			found = true;
 			struct alignment al;
-			align_runs(&old->ev, &cur->ev, &al);
+			align_runs(old->ev, cur->ev, &al);
 			bind_place(old, cur, &al, e->stdout_index, e->line, &e->tok, out);
 			alignment_free(&al);
 		}
@@ -105,9 +105,9 @@ bool drift_find(const char *lesson, const struct evfile *cur, const struct num_t
  * matching tokens going to line_toks_out.  SIZE_MAX when there is none. */
 static size_t row_line(const struct evfile *ev, const struct num_token *toks, size_t n, struct num_token *line_toks_out)
 {
-	for (size_t k = 0; k < ev->ev.n_stdout; k++) {
+	for (size_t k = 0; k < ev->ev->n_stdout; k++) {
 		size_t len;
-		const char *s = evidence_stdout(&ev->ev, k, &len);
+		const char *s = evidence_stdout(ev->ev, k, &len);
 		struct num_token *lt;
 		size_t nt = numtok_scan(s, len, &lt), j = 0, i = 0;
 		for (; i < n; i++) {
@@ -142,9 +142,9 @@ bool drift_find_row(const char *lesson, const struct evfile *cur, const struct n
 			continue;
 		found = true;
 		struct alignment al;
-		align_runs(&old->ev, &cur->ev, &al);
+		align_runs(old->ev, cur->ev, &al);
 		for (size_t j = 0; j < n; j++)
-			bind_place(old, cur, &al, k, old->ev.stdout_first + k, &placed[j], &out[j]);
+			bind_place(old, cur, &al, k, old->ev->stdout_first + k, &placed[j], &out[j]);
 		alignment_free(&al);
 	}
 	free(placed);
@@ -163,7 +163,7 @@ void drift_note(struct diag *d, const struct drift *dr)
 			buf_printf(&place, "%scolumn \"%s\"", dr->row[0] ? ", " : "", dr->column);
 		buf_puts(&place, ")");
 	}
-	struct diag_loc at = textfile_loc_line(&dr->old->ev.tf, dr->old_line, dr->old_col, strlen(dr->old_text));
+	struct diag_loc at = textfile_loc_line(&dr->old->ev->tf, dr->old_line, dr->old_col, strlen(dr->old_text));
 	if (dr->followed)
 		diag_note(d, at, "was %s here%s; that place holds %s at %s:%zu:%zu%s", dr->old_text,
 			  place.s ? place.s : "", dr->now_text, dr->now->path, dr->now_line, dr->now_col,
@@ -181,7 +181,7 @@ void drift_behaviour(const struct drift *dr, struct diag_loc at, const char *cla
 	struct diag *d = diag_begin(D_BEHAVIOUR_CHANGE, at,
 				    "%s was the same in all %u repeats of %s and is now %s: the program computes something else",
 				    claim, dr->repeats, dr->old->path, dr->now_text);
-	diag_note(d, textfile_loc_line(&dr->old->ev.tf, dr->old_line, dr->old_col, strlen(dr->old_text)),
+	diag_note(d, textfile_loc_line(&dr->old->ev->tf, dr->old_line, dr->old_col, strlen(dr->old_text)),
 		  "the stable value");
 	diag_hint(d, "a deterministic count changed: check the program before updating the page");
 	diag_end(d);

@@ -249,7 +249,7 @@ static bool judge(const struct fact_text *t, const struct evfile *ev, const stru
 	const char *s = t->s + f->start;
 	size_t len = f->end - f->start;
 	size_t line;
-	const char *recorded = evidence_get(&ev->ev, fact_keys[f->kind], &line);
+	const char *recorded = evidence_get(ev->ev, fact_keys[f->kind], &line);
 	struct diag *d;
 	if (f->kind == FACT_GPU)
 		return true; /* found only where the evidence's name stands, wrapped or not */
@@ -258,15 +258,15 @@ static bool judge(const struct fact_text *t, const struct evfile *ev, const stru
 			return true;
 		d = diag_begin(D_FACT_FLAG, loc_of(t, f->start, f->end), "flag '%.*s' is not in the recorded build command",
 			       (int)len, s);
-		diag_note(d, textfile_loc_line(&ev->ev.tf, line, 0, 0), "the evidence was built with: %s", recorded);
+		diag_note(d, textfile_loc_line(&ev->ev->tf, line, 0, 0), "the evidence was built with: %s", recorded);
 	} else {
 		char want[256];
-		size_t n = fact_expected(&ev->ev, f->kind, want, sizeof want);
+		size_t n = fact_expected(ev->ev, f->kind, want, sizeof want);
 		if (n == len && memcmp(s, want, n) == 0)
 			return true;
 		d = diag_begin(fact_diags[f->kind], loc_of(t, f->start, f->end), "%s '%.*s' differs from the evidence's %s",
 			       fact_words[f->kind], (int)len, s, n ? want : "(none recorded)");
-		diag_note(d, textfile_loc_line(&ev->ev.tf, line, 0, 0), "the evidence records %s: %s", fact_keys[f->kind],
+		diag_note(d, textfile_loc_line(&ev->ev->tf, line, 0, 0), "the evidence records %s: %s", fact_keys[f->kind],
 			  recorded);
 	}
 	diag_end(d);
@@ -276,7 +276,7 @@ static bool judge(const struct fact_text *t, const struct evfile *ev, const stru
 static void record(struct ledger *lg, const struct fact_text *t, const struct evfile *ev, const struct fact *f, bool ok)
 {
 	size_t line = 0;
-	const char *v = evidence_get(&ev->ev, fact_keys[f->kind], &line);
+	const char *v = evidence_get(ev->ev, fact_keys[f->kind], &line);
 	struct diag_loc at = loc_of(t, f->start, f->end);
 	char *claim = xstrndup(t->s + f->start, f->end - f->start);
 	struct ledger_entry *le = ledger_add(lg, ok ? LG_FACT : LG_FAILED, at.line, at.col, claim, "%s:%zu (%s: %s)",
@@ -290,14 +290,14 @@ static void record(struct ledger *lg, const struct fact_text *t, const struct ev
 size_t facts_check(const struct fact_text *t, const struct evfile *ev, struct ledger *lg, struct fact_range **ranges,
 		   size_t *n_ranges)
 {
-	const char *gpu = evidence_get(&ev->ev, "gpu", NULL);
+	const char *gpu = evidence_get(ev->ev, "gpu", NULL);
 	struct fact *facts;
 	size_t n = facts_find(t->s, t->len, gpu, &facts);
 	if (n == 0 || facts[0].kind != FACT_GPU) {
 		size_t line;
-		evidence_get(&ev->ev, "gpu", &line);
+		evidence_get(ev->ev, "gpu", &line);
 		struct diag *d = diag_begin(D_FACT_GPU, loc_of(t, 0, 0), "the run's GPU, '%s', is not named here", gpu);
-		diag_note(d, textfile_loc_line(&ev->ev.tf, line, 0, 0), "the evidence records gpu: %s", gpu);
+		diag_note(d, textfile_loc_line(&ev->ev->tf, line, 0, 0), "the evidence records gpu: %s", gpu);
 		diag_hint(d, "name the GPU exactly as the evidence does");
 		diag_end(d);
 		if (lg) {
@@ -310,7 +310,7 @@ size_t facts_check(const struct fact_text *t, const struct evfile *ev, struct le
 		*n_ranges = n;
 	}
 	struct strmap build = {0};
-	const char *cmd = evidence_get(&ev->ev, "build", NULL);
+	const char *cmd = evidence_get(ev->ev, "build", NULL);
 	if (cmd)
 		build_words(cmd, &build);
 	for (size_t i = 0; i < n; i++) {

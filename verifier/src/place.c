@@ -134,12 +134,12 @@ static void add_hit(struct place_hit *hits, size_t max, size_t *n, struct place_
 /* Header fields named KEY: the field's first number. */
 static void find_header(const struct evfile *ev, const char *key, struct place_hit *hits, size_t max, size_t *n)
 {
-	for (size_t i = 0; i < ev->ev.n_fields; i++) {
-		const struct evidence_field *f = &ev->ev.fields[i];
+	for (size_t i = 0; i < ev->ev->n_fields; i++) {
+		const struct evidence_field *f = &ev->ev->fields[i];
 		if (strcmp(f->key, key) != 0)
 			continue;
 		size_t len;
-		const char *s = textfile_line(&ev->ev.tf, f->line, &len);
+		const char *s = textfile_line(&ev->ev->tf, f->line, &len);
 		struct num_token *t;
 		size_t nt = numtok_scan(s, len, &t);
 		for (size_t k = 0; k < nt; k++)
@@ -244,13 +244,13 @@ static bool memo_for(const struct evfile *ev)
 		return false;
 	memo.ev = ev;
 	memo.gen = course_generation();
-	memo.next_row = xmalloc((ev->ev.n_stdout + 1) * sizeof *memo.next_row);
-	for (size_t k = 0; k < ev->ev.n_stdout; k++) {
+	memo.next_row = xmalloc((ev->ev->n_stdout + 1) * sizeof *memo.next_row);
+	for (size_t k = 0; k < ev->ev->n_stdout; k++) {
 		size_t sl;
-		const char *s = evidence_stdout(&ev->ev, k, &sl);
+		const char *s = evidence_stdout(ev->ev, k, &sl);
 		const struct num_token *t;
 		size_t nt;
-		if (!course_evidence_tokens(ev, ev->ev.stdout_first + k, &t, &nt)) {
+		if (!course_evidence_tokens(ev, ev->ev->stdout_first + k, &t, &nt)) {
 			memo_clear();
 			return false;
 		}
@@ -260,7 +260,7 @@ static bool memo_for(const struct evfile *ev)
 		for (size_t i = 0; i < nt; i++) {
 			char *key = key_name(s, t, i);
 			if (key)
-				memo_add_key(key, (struct place_hit){ev, k, ev->ev.stdout_first + k, t[i]});
+				memo_add_key(key, (struct place_hit){ev, k, ev->ev->stdout_first + k, t[i]});
 		}
 	}
 	return true;
@@ -295,13 +295,13 @@ static bool squeezed_is(const char *s, size_t len, const char *want)
 static void column_hits(const struct evfile *ev, size_t k, const struct num_token *t, size_t nt, const char *column,
 			struct place_hit *hits, size_t max, size_t *n)
 {
-	size_t header = align_header_line(&ev->ev, k);
+	size_t header = align_header_line(ev->ev, k);
 	if (header == SIZE_MAX || !column[0])
 		return;
 	for (size_t i = 0; i < nt; i++) {
 		const char *w;
 		size_t wl;
-		if (!align_header_word(&ev->ev, header, &t[i], &w, &wl))
+		if (!align_header_word(ev->ev, header, &t[i], &w, &wl))
 			continue;
 		/* the name as align_column_name gives it: at most 255 bytes, to a NUL */
 		const char *nul = memchr(w, '\0', wl);
@@ -310,7 +310,7 @@ static void column_hits(const struct evfile *ev, size_t k, const struct num_toke
 		if (wl > 255)
 			wl = 255;
 		if (squeezed_is(w, wl, column))
-			add_hit(hits, max, n, (struct place_hit){ev, k, ev->ev.stdout_first + k, t[i]});
+			add_hit(hits, max, n, (struct place_hit){ev, k, ev->ev->stdout_first + k, t[i]});
 	}
 }
 
@@ -334,7 +334,7 @@ static size_t find_memo(const struct evfile *ev, const struct wanted *w, struct 
 	for (size_t k = memo.row[at].first; k != SIZE_MAX; k = memo.next_row[k]) {
 		const struct num_token *t;
 		size_t nt;
-		course_evidence_tokens(ev, ev->ev.stdout_first + k, &t, &nt);
+		course_evidence_tokens(ev, ev->ev->stdout_first + k, &t, &nt);
 		column_hits(ev, k, t, nt, w->column, hits, max, &n);
 	}
 	return n;
@@ -355,13 +355,13 @@ size_t place_find(const struct evfile *ev, const char *text, size_t len, struct 
 	}
 	if (!w.column)
 		find_header(ev, w.row, hits, max, &n);
-	for (size_t k = 0; k < ev->ev.n_stdout; k++) {
+	for (size_t k = 0; k < ev->ev->n_stdout; k++) {
 		size_t sl;
-		const char *s = evidence_stdout(&ev->ev, k, &sl);
+		const char *s = evidence_stdout(ev->ev, k, &sl);
 		const struct num_token *t;
 		struct num_token *own = NULL;
 		size_t nt;
-		if (!course_evidence_tokens(ev, ev->ev.stdout_first + k, &t, &nt)) /* tokenised once a run */
+		if (!course_evidence_tokens(ev, ev->ev->stdout_first + k, &t, &nt)) /* tokenised once a run */
 			nt = numtok_scan(s, sl, &own), t = own;
 		if (w.column && nt) {
 			char *row = row_name(s, sl, t, nt);
@@ -373,7 +373,7 @@ size_t place_find(const struct evfile *ev, const char *text, size_t len, struct 
 		for (size_t i = 0; !w.column && i < nt; i++) {
 			char *key = key_name(s, t, i);
 			if (key && strcmp(key, w.row) == 0)
-				add_hit(hits, max, &n, (struct place_hit){ev, k, ev->ev.stdout_first + k, t[i]});
+				add_hit(hits, max, &n, (struct place_hit){ev, k, ev->ev->stdout_first + k, t[i]});
 			free(key);
 		}
 		free(own);
@@ -396,7 +396,7 @@ void place_name(const struct place_hit *hit, char *out, size_t outlen)
 {
 	out[0] = '\0';
 	size_t len;
-	const char *s = textfile_line(&hit->ev->ev.tf, hit->line, &len);
+	const char *s = textfile_line(&hit->ev->ev->tf, hit->line, &len);
 	if (hit->stdout_index == SIZE_MAX) {
 		size_t k = strcspn(s, ":");
 		snprintf(out, outlen, "[%.*s]", (int)k, s);
@@ -415,7 +415,7 @@ void place_name(const struct place_hit *hit, char *out, size_t outlen)
 	if (out[0])
 		return;
 	char rn[256], cn[256];
-	align_place_names(&hit->ev->ev, hit->stdout_index, &hit->tok, rn, sizeof rn, cn, sizeof cn);
+	align_place_names(hit->ev->ev, hit->stdout_index, &hit->tok, rn, sizeof rn, cn, sizeof cn);
 	if (!rn[0] || !cn[0])
 		return;
 	char *both = xasprintf("%s | %s", rn, cn);
@@ -430,7 +430,7 @@ static bool repeat_spec(const struct place_hit *hit, const char **vals, size_t *
 {
 	if (hit->stdout_index == SIZE_MAX)
 		return false;
-	const char *spec = evidence_get(&hit->ev->ev, "repeat-values", NULL);
+	const char *spec = evidence_get(hit->ev->ev, "repeat-values", NULL);
 	if (!spec)
 		return false;
 	return repeats_lookup(spec, hit->stdout_index + 1, hit->tok.digits_start + 1, vals, len) ||
@@ -470,7 +470,7 @@ bool place_is_volatile(const struct place_hit *hit)
 {
 	if (hit->stdout_index == SIZE_MAX)
 		return false;
-	const char *v = evidence_get(&hit->ev->ev, "volatile", NULL);
+	const char *v = evidence_get(hit->ev->ev, "volatile", NULL);
 	if (!v)
 		return false;
 	size_t cols[2] = {hit->tok.start + 1, hit->tok.digits_start + 1};
@@ -487,7 +487,7 @@ bool place_is_volatile(const struct place_hit *hit)
 
 unsigned place_repeats(const struct place_hit *hit)
 {
-	const char *r = evidence_get(&hit->ev->ev, "repeats", NULL);
+	const char *r = evidence_get(hit->ev->ev, "repeats", NULL);
 	unsigned long n = r ? strtoul(r, NULL, 10) : 1;
 	return n < 1 ? 1 : n > 100000 ? 100000 : (unsigned)n;
 }
@@ -514,7 +514,7 @@ static struct diag_loc page_loc(const struct place_env *pe, const char *text, si
 
 struct diag_loc place_loc(const struct place_hit *hit)
 {
-	return textfile_loc_line(&hit->ev->ev.tf, hit->line, hit->tok.start + 1, hit->tok.end - hit->tok.start);
+	return textfile_loc_line(&hit->ev->ev->tf, hit->line, hit->tok.start + 1, hit->tok.end - hit->tok.start);
 }
 
 void place_where(const struct place_hit *hit, char *out, size_t outlen)
@@ -562,7 +562,7 @@ static bool resolve(struct place_env *pe, const char *text, size_t len, struct p
 				    (int)len, text, n, pe->ev->path);
 	for (size_t i = 0; i < n && i < 4; i++)
 		diag_note(d, place_loc(&hits[i]), "one of them: %.*s", (int)(hits[i].tok.end - hits[i].tok.start),
-			  textfile_line(&pe->ev->ev.tf, hits[i].line, &(size_t){0}) + hits[i].tok.start);
+			  textfile_line(&pe->ev->ev->tf, hits[i].line, &(size_t){0}) + hits[i].tok.start);
 	diag_hint(d, "a place must name one number: this row and column occur in more than one table; name a row or a column that occurs once");
 	diag_end(d);
 	return false;

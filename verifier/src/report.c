@@ -92,6 +92,14 @@ void report_file_begin(struct report *r, const char *path)
 	r->open_file = r->n_files++;
 }
 
+void report_reserve_files(struct report *r, size_t n)
+{
+	if (r->n_files + n > r->cap_files) {
+		r->files = xrealloc(r->files, (r->n_files + n) * sizeof *r->files);
+		r->cap_files = r->n_files + n;
+	}
+}
+
 void report_file_end(struct report *r)
 {
 	if (r->open_file == REPORT_NO_FILE)

@@ -49,6 +49,10 @@ enum report_format report_format_of(const struct report *r);
  * a lesson program folder).  Nested calls are not allowed. */
 void report_file_begin(struct report *r, const char *path);
 void report_file_end(struct report *r);
+/* Room for n more files, made at once: a run that knows how many files
+ * it will bracket (verify over the whole course) keeps exactly that many
+ * records, not the next power of two. */
+void report_reserve_files(struct report *r, size_t n);
 
 /* Keeps a copy of a page's ledger for explain's JSON report. */
 void report_ledger(struct report *r, const char *page, const struct ledger *lg);

@@ -335,7 +335,7 @@ static const struct textfile *ref_file(const char *path)
 {
 	if (strncmp(path, "evidence/", 9) == 0) {
 		const struct evfile *ev = course_evidence(path);
-		return ev->state == LOAD_OK ? &ev->ev.tf : NULL;
+		return ev->state == LOAD_OK ? &ev->ev->tf : NULL;
 	}
 	const struct program *p = course_program(path);
 	return p->state == LOAD_OK ? &p->tf : NULL;
@@ -582,10 +582,10 @@ static void put_run(struct buf *b, const char *path)
 		{"repeats", "repeats"},
 	};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		put_field(b, keys[i][1], evidence_get(&ev->ev, keys[i][0], NULL));
-	const char *vol = evidence_get(&ev->ev, "volatile", NULL);
-	put_field(b, "volatile places", vol ? (*vol ? vol : "none") : evidence_get(&ev->ev, "repeats", NULL) ? "none" : NULL);
-	if (!vol && !evidence_get(&ev->ev, "repeats", NULL))
+		put_field(b, keys[i][1], evidence_get(ev->ev, keys[i][0], NULL));
+	const char *vol = evidence_get(ev->ev, "volatile", NULL);
+	put_field(b, "volatile places", vol ? (*vol ? vol : "none") : evidence_get(ev->ev, "repeats", NULL) ? "none" : NULL);
+	if (!vol && !evidence_get(ev->ev, "repeats", NULL))
 		put_field(b, "repeats", "1 (no repeats recorded: which numbers vary is unknown)");
 	buf_puts(b, "</dl></div>");
 }

@@ -18,7 +18,7 @@ static void judge(const struct evfile *ev, const char *lesson, const char *files
 		if (files_lesson)
 			in.files = course_lesson_files(files_lesson, &in.files_why, &in.files_refused);
 	}
-	evjudge_run(&ev->ev, &in, j);
+	evjudge_run(ev->ev, &in, j);
 	if (!ev->intact)
 		j->flags |= EVJ_EDITED;
 }
@@ -46,9 +46,9 @@ void runjudge_for_page(const struct evfile *ev, const char *lesson, const struct
 
 void runjudge_own(const struct evfile *ev, struct evjudge *j)
 {
-	const char *prog_path = evidence_get(&ev->ev, "program", NULL);
+	const char *prog_path = evidence_get(ev->ev, "program", NULL);
 	char *norm = prog_path ? repo_normalize(prog_path) : NULL;
 	struct program *prog = norm ? course_program(norm) : NULL;
 	free(norm);
-	judge(ev, NULL, evidence_get(&ev->ev, "lesson", NULL), prog, j);
+	judge(ev, NULL, evidence_get(ev->ev, "lesson", NULL), prog, j);
 }

@@ -2,6 +2,7 @@
 #include "strmap.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,8 @@ bool strmap_get(const struct strmap *m, const char *key, size_t len, size_t *val
 {
 	if (m->cap == 0)
 		return false;
+	if (len >= UINT32_MAX) /* no key that long was added */
+		return false;
 	const struct strmap_slot *s = probe(m->slots, m->cap, key, len);
 	if (!s->key)
 		return false;
@@ -65,6 +68,10 @@ static void grow(struct strmap *m)
 
 bool strmap_add(struct strmap *m, const char *key, size_t len, size_t value, size_t *old)
 {
+	if (len >= UINT32_MAX || value >= UINT32_MAX) { /* see strmap.h: inputs are bounded far below */
+		fprintf(stderr, "coursecheck: strmap: key length %zu or value %zu past its 4 GiB bound\n", len, value);
+		abort();
+	}
 	if (4 * (m->n + 1) > 3 * m->cap)
 		grow(m);
 	struct strmap_slot *s = probe(m->slots, m->cap, key, len);
@@ -73,7 +80,7 @@ bool strmap_add(struct strmap *m, const char *key, size_t len, size_t value, siz
 			*old = s->value;
 		return false;
 	}
-	*s = (struct strmap_slot){key, len, value};
+	*s = (struct strmap_slot){key, (uint32_t)len, (uint32_t)value};
 	m->n++;
 	return true;
 }

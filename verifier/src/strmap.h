@@ -16,11 +16,16 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+/* 16 bytes a slot (10,000 lessons keep several course-wide maps): a
+ * key's length and a value are below 4 GiB, as every input is bounded far
+ * below that (TEXTFILE_MAX_BYTES); one that is not stops the run
+ * (strmap_add), never a wrong answer. */
 struct strmap_slot {
 	const char *key; /* NULL: empty */
-	size_t len;
-	size_t value;
+	uint32_t len;
+	uint32_t value;
 };
 
 struct strmap {
@@ -31,7 +36,8 @@ struct strmap {
 
 /* Looks key up; returns true and sets *value when it is there. */
 bool strmap_get(const struct strmap *m, const char *key, size_t len, size_t *value);
-/* Adds key -> value unless key is there already.  Returns true when it was
+/* Adds key -> value unless key is there already (len and value below
+ * UINT32_MAX).  Returns true when it was
  * added; false when present (then *old, when given, receives its value and
  * the map is unchanged). */
 bool strmap_add(struct strmap *m, const char *key, size_t len, size_t value, size_t *old);

@@ -108,14 +108,14 @@ static bool follow(const struct update *u, const struct bank_entry *e, struct nu
 	if (e->stdout_index == SIZE_MAX) {
 		/* a header value: the same key in the new header */
 		size_t len;
-		const char *line = textfile_line(&u->old->ev.tf, e->line, &len);
+		const char *line = textfile_line(&u->old->ev->tf, e->line, &len);
 		size_t klen = strcspn(line, ":");
-		for (size_t i = 0; i < u->now->ev.n_fields; i++) {
-			const struct evidence_field *f = &u->now->ev.fields[i];
+		for (size_t i = 0; i < u->now->ev->n_fields; i++) {
+			const struct evidence_field *f = &u->now->ev->fields[i];
 			if (strlen(f->key) != klen || memcmp(f->key, line, klen) != 0)
 				continue;
 			size_t nl;
-			const char *s = textfile_line(&u->now->ev.tf, f->line, &nl);
+			const char *s = textfile_line(&u->now->ev->tf, f->line, &nl);
 			struct num_token *t;
 			size_t n = numtok_scan(s, nl, &t);
 			bool ok = n > 0;
@@ -128,11 +128,11 @@ static bool follow(const struct update *u, const struct bank_entry *e, struct nu
 		}
 		return false;
 	}
-	size_t idx = align_token_index(&u->old->ev, e->stdout_index, e->tok.start);
+	size_t idx = align_token_index(u->old->ev, e->stdout_index, e->tok.start);
 	size_t nk;
-	if (idx == SIZE_MAX || !align_number(&u->al, &u->old->ev, &u->now->ev, e->stdout_index, idx, &nk, now_tok))
+	if (idx == SIZE_MAX || !align_number(&u->al, u->old->ev, u->now->ev, e->stdout_index, idx, &nk, now_tok))
 		return false;
-	*now_line = u->now->ev.stdout_first + nk;
+	*now_line = u->now->ev->stdout_first + nk;
 	return true;
 }
 
@@ -150,7 +150,7 @@ static bool follow_older(struct update *u, const struct num_token *tok, struct n
 	if (!run_carriable(u))
 		return false; /* said once, at the run */
 	size_t len;
-	const char *line = textfile_line(&u->now->ev.tf, dr.now_line, &len);
+	const char *line = textfile_line(&u->now->ev->tf, dr.now_line, &len);
 	struct num_token *t;
 	size_t n = numtok_scan(line, len, &t);
 	bool ok = false;
@@ -441,7 +441,7 @@ static bool literal_text(const struct update *u, const struct num_token *nt, siz
 	if (nt->has_exponent || nt->value < 0)
 		return false;
 	size_t len;
-	const char *s = textfile_line(&u->now->ev.tf, line, &len);
+	const char *s = textfile_line(&u->now->ev->tf, line, &len);
 	if (nt->digits_end > len)
 		return false;
 	for (size_t i = nt->digits_start; i < nt->digits_end; i++)
@@ -657,7 +657,7 @@ static void update_table(struct update *u, cmark_node *table)
 
 static void update_facts(struct update *u, const char *s, size_t len, const size_t *map, size_t base)
 {
-	const char *old_gpu = evidence_get(&u->old->ev, "gpu", NULL);
+	const char *old_gpu = evidence_get(u->old->ev, "gpu", NULL);
 	struct fact *facts;
 	size_t n = facts_find(s, len, old_gpu, &facts);
 	for (size_t i = 0; i < n; i++) {
@@ -667,13 +667,13 @@ static void update_facts(struct update *u, const char *s, size_t len, const size
 		u->ctx.consumed = xgrow(u->ctx.consumed, &u->ctx.cap_consumed, u->ctx.n_consumed + 1, sizeof *u->ctx.consumed);
 		u->ctx.consumed[u->ctx.n_consumed++] = (struct fact_range){a, b};
 		if (f->kind == FACT_FLAG) {
-			const char *build = evidence_get(&u->now->ev, "build", NULL);
+			const char *build = evidence_get(u->now->ev, "build", NULL);
 			if (!fact_flag_in_build(build, s + f->start, f->end - f->start))
 				leave(u, a, "flag '%.*s' is not in the new build command", (int)(f->end - f->start), s + f->start);
 			continue;
 		}
 		char want[256];
-		size_t wn = fact_expected(&u->now->ev, f->kind, want, sizeof want);
+		size_t wn = fact_expected(u->now->ev, f->kind, want, sizeof want);
 		if (b - a != f->end - f->start) {
 			leave(u, a, "this %s wraps across lines: rewrite it by hand", fact_key(f->kind));
 			continue;
@@ -768,7 +768,7 @@ static void update_build(struct update *u, const struct page_block *b)
 	}
 	size_t len;
 	const char *line = textfile_line(&u->ctx.tf, b->code_first_line, &len);
-	const char *cmd = evidence_get(&u->now->ev, "build", NULL);
+	const char *cmd = evidence_get(u->now->ev, "build", NULL);
 	char *text = xasprintf("%.*s%s\n", (int)indent_of(line, len), line, cmd);
 	add_edit(u, from, to, text, strlen(text));
 	free(text);
@@ -780,9 +780,9 @@ static void update_transcript(struct update *u, const struct page_block *b)
 	struct lines page = {0}, hay = {0};
 	lines_split(&page, b->code, b->code_len, b->code_first_line);
 	lines_normalise(&page);
-	for (size_t k = 0; k < u->old->ev.n_stdout; k++) {
+	for (size_t k = 0; k < u->old->ev->n_stdout; k++) {
 		size_t len;
-		const char *s = evidence_stdout(&u->old->ev, k, &len);
+		const char *s = evidence_stdout(u->old->ev, k, &len);
 		lines_push(&hay, s, len, k);
 	}
 	size_t first, *pos = xmalloc((page.n + 1) * sizeof *pos);
@@ -804,8 +804,8 @@ static void update_transcript(struct update *u, const struct page_block *b)
 			continue;
 		}
 		size_t ol, nl;
-		const char *o = evidence_stdout(&u->old->ev, k, &ol);
-		const char *nw = evidence_stdout(&u->now->ev, nk, &nl);
+		const char *o = evidence_stdout(u->old->ev, k, &ol);
+		const char *nw = evidence_stdout(u->now->ev, nk, &nl);
 		/* the page shows the old line less some indentation d */
 		size_t lead = indent_of(o, ol), d = 0;
 		while (d <= lead && !(raw_len >= ol - d && memcmp(raw + raw_len - (ol - d), o + d, ol - d) == 0 &&
@@ -917,12 +917,12 @@ static bool run_carriable(struct update *u)
 	if (u->carriable)
 		return u->carriable > 0;
 	const struct evfile *ev = u->now;
-	const struct textfile *tf = &ev->ev.tf;
+	const struct textfile *tf = &ev->ev->tf;
 	struct evjudge j;
 	runjudge_own(ev, &j); /* judged as verify judges it (runjudge.h) */
 	if (j.flags & EVJ_EDITED) {
 		size_t line = 0;
-		evidence_get(&ev->ev, "body-sha256", &line);
+		evidence_get(ev->ev, "body-sha256", &line);
 		refuse(ev, textfile_loc_line(tf, line, 0, 0), "update will not carry %s: its body was edited after capture",
 		       ev->path);
 	}
@@ -978,9 +978,9 @@ static size_t traced_in(struct update *u, const struct evfile *ev)
 			struct lines page = {0}, hay = {0};
 			lines_split(&page, blk->code, blk->code_len, blk->code_first_line);
 			lines_normalise(&page);
-			for (size_t k = 0; k < ev->ev.n_stdout; k++) {
+			for (size_t k = 0; k < ev->ev->n_stdout; k++) {
 				size_t len;
-				const char *s = evidence_stdout(&ev->ev, k, &len);
+				const char *s = evidence_stdout(ev->ev, k, &len);
 				lines_push(&hay, s, len, k);
 			}
 			size_t first, *pos = xmalloc((page.n + 1) * sizeof *pos);
@@ -1039,7 +1039,7 @@ static bool pick_runs(struct update *u, const char *named)
 	 * it quotes an older one's numbers (judged then, in follow_older) */
 	if (u->old != u->now && !run_carriable(u))
 		return false;
-	align_runs(&u->old->ev, &u->now->ev, &u->al);
+	align_runs(u->old->ev, u->now->ev, &u->al);
 	bank_add_evidence(&u->old_bank, u->old);
 	bank_add_evidence(&u->now_bank, u->now);
 	return true;

@@ -90,7 +90,7 @@ static void check_bank(struct evfile *evf)
 {
 	struct bank b = {0};
 	bank_add_evidence(&b, evf);
-	const struct evidence *ev = &evf->ev;
+	const struct evidence *ev = evf->ev;
 	/* each lookup is a scan of the bank: look up at most 256 entries,
 	 * spread over it, so a page of digits does not make the run quadratic */
 	size_t step = b.n > 256 ? b.n / 256 : 1;
@@ -172,26 +172,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fuzz_part parts[2];
 	size_t np = fuzz_split(data, size, parts, 2);
 	struct evfile files[2];
+	struct evidence texts[2]; /* what each file's ev points at */
 	memset(files, 0, sizeof files);
+	memset(texts, 0, sizeof texts);
+	files[0].ev = &texts[0];
+	files[1].ev = &texts[1];
 	int rc[2] = {-2, -2};
 	for (size_t i = 0; i < np; i++) {
 		files[i].path = i ? "evidence/fz/run-2026-12-01.txt" : "evidence/fz/run-2026-11-30.txt";
 		files[i].lesson = "fz";
-		rc[i] = parse(&parts[i], files[i].path, &files[i].ev);
+		rc[i] = parse(&parts[i], files[i].path, files[i].ev);
 		if (rc[i] != 0)
 			continue;
 		files[i].state = LOAD_OK;
-		check_parsed(&files[i].ev);
+		check_parsed(files[i].ev);
 		char actual[SHA256_HEX_LEN + 1];
-		files[i].intact = evidence_body_intact(&files[i].ev, actual);
+		files[i].intact = evidence_body_intact(files[i].ev, actual);
 		check_bank(&files[i]);
-		check_alignment(&files[i].ev, &files[i].ev);
+		check_alignment(files[i].ev, files[i].ev);
 	}
 	if (np == 2 && rc[0] == 0 && rc[1] == 0) {
-		check_alignment(&files[0].ev, &files[1].ev);
-		check_alignment(&files[1].ev, &files[0].ev);
+		check_alignment(files[0].ev, files[1].ev);
+		check_alignment(files[1].ev, files[0].ev);
 	}
 	for (size_t i = 0; i < np; i++)
-		evidence_free(&files[i].ev);
+		evidence_free(files[i].ev);
 	return 0;
 }

@@ -186,6 +186,52 @@ static void test_lesson_files(void **state)
 	course_page_done();
 }
 
+/* A lesson's files are kept whole for the last few lessons used (a
+ * changed file is not seen: nothing reads them again); pushed out by
+ * other lessons, the lesson keeps its listing's answers without a read
+ * and reads its files again when asked (the change is seen then). */
+static void test_lesson_files_pushed_out(void **state)
+{
+	struct fixture *f = *state;
+	char name[32];
+	for (int i = 1; i <= 5; i++) {
+		snprintf(name, sizeof name, "programs/b%d", i);
+		dir(f, name);
+		snprintf(name, sizeof name, "programs/b%d/b.cu", i);
+		put(f, name, "// b\nint main(void) { return 0; }\n");
+	}
+	open_course(f);
+	const char *why;
+	bool refused;
+	const struct lesson_files *lf = course_lesson_files("a", &why, &refused);
+	assert_non_null(lf);
+	char first[SHA256_HEX_LEN + 1];
+	memcpy(first, lf->v[0].sha, sizeof first);
+	course_page_done();
+	put(f, "programs/a/a.cu", "// a, changed\nint main(void) { return 1; }\n");
+	lf = course_lesson_files("a", &why, &refused); /* still kept: not read again */
+	assert_string_equal(lf->v[0].sha, first);
+	course_page_done();
+	for (int i = 1; i <= 5; i++) {
+		snprintf(name, sizeof name, "b%d", i);
+		assert_non_null(course_lesson_files(name, &why, &refused));
+		course_page_done();
+	}
+	size_t count;
+	char *prog = course_lesson_program("a", &count); /* the listing's answer, kept */
+	assert_string_equal(prog, "programs/a/a.cu");
+	assert_int_equal(count, 1);
+	free(prog);
+	lf = course_lesson_files("a", &why, &refused); /* read again */
+	assert_non_null(lf);
+	assert_int_equal(lf->n, 2);
+	assert_string_equal(lf->v[0].path, "programs/a/a.cu");
+	assert_string_equal(lf->v[1].path, "programs/common/c.h");
+	assert_string_not_equal(lf->v[0].sha, first);
+	course_page_done();
+	assert_int_equal(diag_count(DIAG_ERROR) - f->errors0, 0);
+}
+
 /* No pages/ and no programs/: each an error naming it, once however
  * often asked; no evidence/ is no error. */
 static void test_missing_folders(void **state)
@@ -306,6 +352,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_listed_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lesson_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lesson_files_pushed_out, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_folders, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_link_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_file, setup, teardown),
