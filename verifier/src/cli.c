@@ -95,10 +95,8 @@ void cli_operand_unusable(const struct cliopt_cmd *cmd, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = xvasprintf(fmt, ap);
+	diag_vcommand(D_OPERAND_UNUSABLE, cmd->name, fmt, ap);
 	va_end(ap);
-	diag_command(D_OPERAND_UNUSABLE, cmd->name, "%s", msg);
-	free(msg);
 }
 
 /* Whether path lies in the course's own folders (pages/, programs/,

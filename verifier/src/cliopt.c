@@ -31,10 +31,8 @@ int cliopt_usage_error(const struct cliopt_cmd *cmd, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = xvasprintf(fmt, ap);
+	diag_vcommand(D_USAGE, cmd->name, fmt, ap);
 	va_end(ap);
-	diag_command(D_USAGE, cmd->name, "%s", msg);
-	free(msg);
 	/* GNU style: the synopsis, and where the rest is */
 	fprintf(stderr, "%.*s\nTry '%s --help' for more information.\n", (int)strcspn(cmd->usage, "\n"), cmd->usage,
 		cmd->name);
@@ -173,10 +171,8 @@ void cliopt_output_failed(const char *name, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = xvasprintf(fmt, ap);
+	diag_vcommand(D_OUTPUT_FAILED, name, fmt, ap);
 	va_end(ap);
-	diag_command(D_OUTPUT_FAILED, name, "%s", msg);
-	free(msg);
 }
 
 int cliopt_close_streams(const char *name, int status)

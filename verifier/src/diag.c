@@ -325,13 +325,17 @@ struct diag *diag_command_begin(enum diag_kind kind, const char *command, const 
 	return d;
 }
 
+void diag_vcommand(enum diag_kind kind, const char *command, const char *fmt, va_list ap)
+{
+	diag_end(begin(DIAG_REPORT, true, kind, (struct diag_loc){.path = command}, fmt, ap));
+}
+
 void diag_command(enum diag_kind kind, const char *command, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	struct diag *d = begin(DIAG_REPORT, true, kind, (struct diag_loc){.path = command}, fmt, ap);
+	diag_vcommand(kind, command, fmt, ap);
 	va_end(ap);
-	diag_end(d);
 }
 
 struct diag *diag_vbegin(enum diag_kind kind, struct diag_loc at, const char *fmt, va_list ap)

@@ -164,6 +164,9 @@ void diag_end(struct diag *d);
  * as for any other. */
 struct diag *diag_command_begin(enum diag_kind kind, const char *command, const char *fmt, ...) PRINTF_LIKE(3, 4);
 void diag_command(enum diag_kind kind, const char *command, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* diag_command for a caller that takes its own varargs (cliopt_usage_error
+ * and the like). */
+void diag_vcommand(enum diag_kind kind, const char *command, const char *fmt, va_list ap);
 
 /* A one-shot diagnostic with no note or hint. */
 void diag_report(enum diag_kind kind, struct diag_loc at, const char *fmt, ...) PRINTF_LIKE(3, 4);
