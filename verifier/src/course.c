@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -131,6 +132,16 @@ struct held {
 #define EV_KEPT 4
 #define PROG_KEPT 4
 #define LF_KEPT 4
+#define RECENT_MAX 4 /* the largest of the three */
+_Static_assert(EV_KEPT <= RECENT_MAX && PROG_KEPT <= RECENT_MAX && LF_KEPT <= RECENT_MAX, "RECENT_MAX too small");
+
+/* The few used last, newest first, as keys (an evfile or lesson-files
+ * entry's address, or a program slot + 1, since slots move when the
+ * slot array grows); 0 is no entry.  n of them are used. */
+struct recent {
+	uintptr_t key[RECENT_MAX];
+	size_t n;
+};
 
 /* The course model: one a run (course_load), freed by course_release().
  * Listings: made at the load and never again; files: loaded on first
@@ -184,12 +195,12 @@ struct course {
 	 * and those of the last few kept whole (keep_recent_files) */
 	struct lesson_files_entry **lf_used;
 	size_t n_lf_used, cap_lf_used;
-	struct lesson_files_entry *lf_kept[LF_KEPT];
+	struct recent lf_kept;
 	unsigned long generation;
 	/* the evidence files and programs used last, kept resident past
 	 * course_page_done (keep_recent, keep_recent_program) */
-	struct evfile *ev_kept[EV_KEPT];
-	size_t prog_kept[PROG_KEPT]; /* program slots + 1; 0: none */
+	struct recent ev_kept;
+	struct recent prog_kept;
 	/* folders already reported: a refused folder is named once, not once
 	 * for every page that would have listed it */
 	char **reported;
@@ -696,36 +707,45 @@ static void unload_evidence(struct evfile *e)
  * its own lesson's run again, or a README and its program checked one
  * after the other find them read.  A fixed few, so memory stays flat. */
 
-static bool kept(const struct evfile *e)
+static bool recent_has(const struct recent *r, uintptr_t key)
 {
-	for (size_t i = 0; i < EV_KEPT; i++)
-		if (cur->ev_kept[i] == e)
+	for (size_t i = 0; i < r->n; i++)
+		if (r->key[i] == key)
 			return true;
 	return false;
+}
+
+/* key becomes the newest; the oldest, pushed out, is returned (0: none). */
+static uintptr_t recent_push(struct recent *r, uintptr_t key)
+{
+	size_t at = r->n - 1;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->key[i] == key) {
+			at = i;
+			break;
+		}
+	uintptr_t out = r->key[at] == key ? 0 : r->key[at];
+	memmove(r->key + 1, r->key, at * sizeof *r->key);
+	r->key[0] = key;
+	return out;
+}
+
+static bool kept(const struct evfile *e)
+{
+	return recent_has(&cur->ev_kept, (uintptr_t)e);
 }
 
 /* e becomes the newest kept; the oldest, pushed out, is unloaded. */
 static void keep_recent(struct evfile *e)
 {
-	size_t at = EV_KEPT - 1;
-	for (size_t i = 0; i < EV_KEPT; i++)
-		if (cur->ev_kept[i] == e) {
-			at = i;
-			break;
-		}
-	struct evfile *out = cur->ev_kept[at] == e ? NULL : cur->ev_kept[at];
-	memmove(cur->ev_kept + 1, cur->ev_kept, at * sizeof *cur->ev_kept);
-	cur->ev_kept[0] = e;
+	uintptr_t out = recent_push(&cur->ev_kept, (uintptr_t)e);
 	if (out)
-		unload_evidence(out);
+		unload_evidence((struct evfile *)out);
 }
 
 static bool prog_is_kept(size_t slot)
 {
-	for (size_t i = 0; i < PROG_KEPT; i++)
-		if (cur->prog_kept[i] == slot + 1)
-			return true;
-	return false;
+	return recent_has(&cur->prog_kept, slot + 1);
 }
 
 /* Slot becomes the newest kept program; the slot pushed out (+ 1, 0 for
@@ -733,16 +753,7 @@ static bool prog_is_kept(size_t slot)
  * points into it. */
 static size_t keep_recent_program(size_t slot)
 {
-	size_t at = PROG_KEPT - 1;
-	for (size_t i = 0; i < PROG_KEPT; i++)
-		if (cur->prog_kept[i] == slot + 1) {
-			at = i;
-			break;
-		}
-	size_t out = cur->prog_kept[at] == slot + 1 ? 0 : cur->prog_kept[at];
-	memmove(cur->prog_kept + 1, cur->prog_kept, at * sizeof *cur->prog_kept);
-	cur->prog_kept[0] = slot + 1;
-	return out;
+	return recent_push(&cur->prog_kept, slot + 1);
 }
 
 unsigned long course_generation(void)
@@ -766,26 +777,14 @@ static void drop_slot(size_t slot)
 
 static bool files_kept(const struct lesson_files_entry *e)
 {
-	for (size_t i = 0; i < LF_KEPT; i++)
-		if (cur->lf_kept[i] == e)
-			return true;
-	return false;
+	return recent_has(&cur->lf_kept, (uintptr_t)e);
 }
 
 /* e becomes the newest lesson kept whole; the oldest, pushed out, is
  * returned (NULL when none) for the caller to slim once the round ends. */
 static struct lesson_files_entry *keep_recent_files(struct lesson_files_entry *e)
 {
-	size_t at = LF_KEPT - 1;
-	for (size_t i = 0; i < LF_KEPT; i++)
-		if (cur->lf_kept[i] == e) {
-			at = i;
-			break;
-		}
-	struct lesson_files_entry *out = cur->lf_kept[at] == e ? NULL : cur->lf_kept[at];
-	memmove(cur->lf_kept + 1, cur->lf_kept, at * sizeof *cur->lf_kept);
-	cur->lf_kept[0] = e;
-	return out;
+	return (struct lesson_files_entry *)recent_push(&cur->lf_kept, (uintptr_t)e);
 }
 
 /* A lesson pushed out keeps its listing's answers (program, .cu count),
@@ -1604,6 +1603,9 @@ void course_load(void)
 	if (cur)
 		return;
 	cur = xcalloc(1, sizeof *cur);
+	cur->ev_kept.n = EV_KEPT;
+	cur->prog_kept.n = PROG_KEPT;
+	cur->lf_kept.n = LF_KEPT;
 	load_pages(cur);
 	load_programs(cur);
 	load_evidence_dir(cur);
