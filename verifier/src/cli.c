@@ -399,6 +399,8 @@ static void verify_lesson(struct verify_work *w, const char *lesson)
 static void work_run(struct verify_work *w, size_t jobs)
 {
 	struct parallel_job job = {w->n, item_run, item_begin, item_end, item_name, w, w->order, w->chunk, w->n_chunks};
+	if (jobs > 1)
+		course_share_facts();
 	parallel_run(&job, jobs);
 	for (size_t i = 0; i < w->n; i++) {
 		if (!w->v[i].folder)

@@ -185,6 +185,13 @@ char *course_newest_evidence(const char *lesson);
 /* A checked page's front matter, recorded for cites and README statuses
  * (a page the model does not list is left out). */
 void course_page_seen(const char *page, const struct frontmatter *fm);
+/* Before parallel_run forks: the page facts one worker learns (a page's
+ * lesson, evidence paths and status, as course_page_seen and the cite
+ * index read them) are shared with the others through a table mapped
+ * shared (shared_slots.h), so that a worker citing lesson k takes the
+ * facts of pages other workers have checked instead of reading every
+ * page before k.  The answers are the same with or without it. */
+void course_share_facts(void);
 /* The evidence paths of the first page, in course_pages() order, that
  * is text and names lesson (borrowed: the array until the next call, the
  * paths until course_release); false when none does. */

@@ -27,7 +27,7 @@ import sys
 
 # Lowest first.  A module may include its own layer and any below.
 LAYERS = [
-    ("base", "util diag diagwire parallel strmap textfile sha256 re repo pathkind cliopt ledger "
+    ("base", "util diag diagwire parallel shared_slots strmap textfile sha256 re repo pathkind cliopt ledger "
              "capture_proc"),
     ("formats", "evidence proghdr frontmatter marker page snippet numtok compare expr filewrite "
                 "capture_text capture_repeats capture_write lessonfiles evjudge align"),
