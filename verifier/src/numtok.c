@@ -288,18 +288,53 @@ static void copy_unit(char unit[8], const char *s, size_t len)
 	unit[len] = '\0'; /* every unit in the pattern is at most 7 bytes */
 }
 
+/*
+ * What make_token reads of one number match: the offsets of the match and
+ * of its groups, NO_SPAN for a group that took no part.  Filled from
+ * PCRE2's ovector, or directly by plain_number_at for the common case.
+ */
+#define NO_SPAN SIZE_MAX
+struct number_match {
+	size_t start, end;                  /* the whole match */
+	size_t digits_start, digits_end;    /* (?<digits>) */
+	size_t exponent_start, exponent_end; /* (?<exponent>), or NO_SPAN */
+	size_t sign_start, sign_end;        /* (?<sign>), or NO_SPAN */
+	size_t unit_start, unit_end;        /* (?<unit_attached>) or (?<unit_spaced>), or NO_SPAN */
+	bool hyphen_joined;                 /* (?<hyphen_before>) or (?<hyphen_after>) took part */
+};
+
+static void span_from(const PCRE2_SIZE *ov, int group, size_t *start, size_t *end)
+{
+	bool set = group_matched(ov, group);
+	*start = set ? ov[2 * group] : NO_SPAN;
+	*end = set ? ov[2 * group + 1] : NO_SPAN;
+}
+
+/* The match PCRE2 found (the skip branch excluded: the caller drops it). */
+static void match_from_ovector(const PCRE2_SIZE *ov, const struct pattern_groups *g, struct number_match *m)
+{
+	m->start = ov[0];
+	m->end = ov[1];
+	m->digits_start = ov[2 * g->digits];
+	m->digits_end = ov[2 * g->digits + 1];
+	span_from(ov, g->exponent, &m->exponent_start, &m->exponent_end);
+	span_from(ov, g->sign, &m->sign_start, &m->sign_end);
+	span_from(ov, group_matched(ov, g->unit_attached) ? g->unit_attached : g->unit_spaced, &m->unit_start,
+		  &m->unit_end);
+	m->hyphen_joined = group_matched(ov, g->hyphen_before) || group_matched(ov, g->hyphen_after);
+}
+
 /* Builds the token for one number match; false when it cannot be read. */
-static bool make_token(const char *text, const PCRE2_SIZE *ov, const struct pattern_groups *g,
-		       struct num_token *t)
+static bool make_token(const char *text, const struct number_match *m, struct num_token *t)
 {
 	struct digit_string d;
-	size_t dstart = ov[2 * g->digits], dend = ov[2 * g->digits + 1];
+	size_t dstart = m->digits_start, dend = m->digits_end;
 	int exponent = 0;
-	bool has_exponent = group_matched(ov, g->exponent);
+	bool has_exponent = m->exponent_start != NO_SPAN;
 	if (has_exponent) {
 		/* "e+09": read within the match only (the text need not end in a
 		 * NUL there); at most three digits, so no overflow */
-		size_t p = ov[2 * g->exponent] + 1, end = ov[2 * g->exponent + 1];
+		size_t p = m->exponent_start + 1, end = m->exponent_end;
 		bool negative = p < end && text[p] == '-';
 		if (p < end && (text[p] == '+' || text[p] == '-'))
 			p++;
@@ -318,28 +353,24 @@ static bool make_token(const char *text, const PCRE2_SIZE *ov, const struct patt
 	if (!isfinite(value))
 		return false;
 	if (has_exponent)
-		dend = ov[2 * g->exponent + 1];
+		dend = m->exponent_end;
 
 	memset(t, 0, sizeof *t);
-	t->start = ov[0];
-	t->end = ov[1];
+	t->start = m->start;
+	t->end = m->end;
 	t->digits_start = dstart;
 	t->digits_end = dend;
-	bool negative = group_matched(ov, g->sign) &&
-			is_negative_sign(text + ov[2 * g->sign], ov[2 * g->sign + 1] - ov[2 * g->sign]);
+	bool negative = m->sign_start != NO_SPAN && is_negative_sign(text + m->sign_start, m->sign_end - m->sign_start);
 	t->value = negative && value != 0 ? -value : value;
 	t->decimals = decimals;
 	t->sig_digits = d.sig_digits;
 	t->has_exponent = has_exponent;
 	t->exponent = exponent;
-	t->exponent_start = has_exponent ? ov[2 * g->exponent] : dend;
+	t->exponent_start = has_exponent ? m->exponent_start : dend;
 	t->has_separator = d.has_separator;
-	t->hyphen_joined = group_matched(ov, g->hyphen_before) || group_matched(ov, g->hyphen_after);
-	int unit_group = group_matched(ov, g->unit_attached) ? g->unit_attached
-			 : group_matched(ov, g->unit_spaced) ? g->unit_spaced
-							      : -1;
-	if (unit_group >= 0)
-		copy_unit(t->unit, text + ov[2 * unit_group], ov[2 * unit_group + 1] - ov[2 * unit_group]);
+	t->hyphen_joined = m->hyphen_joined;
+	if (m->unit_start != NO_SPAN)
+		copy_unit(t->unit, text + m->unit_start, m->unit_end - m->unit_start);
 	return true;
 }
 
@@ -424,6 +455,88 @@ static size_t next_digit(const char *s, size_t from, size_t len)
 	return from;
 }
 
+/* ---- the common number without PCRE2 ---- */
+
+/*
+ * Most numbers in program output and prose are plain: digits, maybe a
+ * fraction, between blanks ("   32788  ", "took 1.810 ms", "4.16x").  For
+ * those the pattern's answer can be read off a few bytes around the
+ * digits, and matching it (about 1,300 instructions a number, JIT or not,
+ * most of them in its Unicode lookbehinds) is the bulk of a scan.
+ * plain_number_at decides such a number itself and declines (false) all
+ * else, which then goes to the pattern as before, so the tokens are the
+ * same for every input (test_numtok_fast.c compares both paths).
+ *
+ * Why each accepted case gives the pattern's match at `d`, with PCRE2
+ * searching from d (the caller starts the search there when no sign
+ * precedes the digit):
+ *  - the byte before d is ASCII and none of [A-Za-z0-9_.,+-]: neither the
+ *    number branch's (?<![\w.]) nor (?<![0-9][,...]) refuses it, no sign or
+ *    hyphen_before can take part, and the match cannot start earlier;
+ *  - the integer digits are followed by neither "-" nor ":" (the skip
+ *    branch needs one of them straight after at most four digits) nor a
+ *    separator followed by a digit, so the atomic digits group takes the
+ *    whole run ([0-9]++), then ".digits" if there is one;
+ *  - after that comes a byte that cannot start an exponent, a second
+ *    point or group, or a unit other than the two handled ("%", and "x"
+ *    not followed by a word character), and that makes (?!\w) hold; a
+ *    blank qualifies only when what follows it cannot start a spaced
+ *    unit.  Bytes of 0x80 and up (Unicode letters, spaces, signs and
+ *    units) are always declined.
+ */
+
+static bool ascii_word(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '_';
+}
+
+static bool ascii_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* A byte before the first digit that leaves the number branch to start there. */
+static bool plain_before(unsigned char c)
+{
+	return c < 0x80 && !ascii_word(c) && c != '.' && c != ',' && c != '+' && c != '-';
+}
+
+/* The first letter of every unit the pattern reads after a blank. */
+static bool spaced_unit_start(unsigned char c)
+{
+	static const char units[] = "%pnumsKMGTB";
+	return c >= 0x80 || memchr(units, c, sizeof units - 1) != NULL;
+}
+
+static bool plain_number_at(const char *s, size_t len, size_t d, struct number_match *m)
+{
+	if (d > 0 && !plain_before((unsigned char)s[d - 1]))
+		return false;
+	size_t e = d;
+	while (e < len && ascii_digit((unsigned char)s[e]))
+		e++;
+	if (e + 1 < len && s[e] == '.' && ascii_digit((unsigned char)s[e + 1])) {
+		e++;
+		while (e < len && ascii_digit((unsigned char)s[e]))
+			e++;
+	}
+	*m = (struct number_match){d, e, d, e, NO_SPAN, NO_SPAN, NO_SPAN, NO_SPAN, NO_SPAN, NO_SPAN, false};
+	if (e == len)
+		return true;
+	unsigned char c = (unsigned char)s[e], next = e + 1 < len ? (unsigned char)s[e + 1] : 0;
+	bool at_end = e + 1 == len;
+	if (c == '%' || (c == 'x' && (at_end || (next < 0x80 && !ascii_word(next))))) {
+		m->unit_start = e;
+		m->unit_end = m->end = e + 1;
+		return true;
+	}
+	if (c == ' ')
+		return at_end || !spaced_unit_start(next);
+	if (c == '.' || c == ',')
+		return at_end || !ascii_digit(next);
+	return c < 0x80 && !ascii_word(c) && c != '-' && c != ':';
+}
+
 /* Where a match that reads the digit at `digit` can start, at or after
  * offset: every branch of the pattern starts with an optional sign ("-",
  * "+" or U+2212) and then a digit, so only the sign right before the
@@ -438,7 +551,16 @@ static size_t sign_before(const char *s, size_t offset, size_t digit)
 	return digit;
 }
 
-size_t numtok_scan(const char *text, size_t len, struct num_token **out)
+/* Counted for the tests only: a thread-local add costs nothing next to a scan. */
+static _Thread_local size_t plain_matches;
+
+size_t numtok_plain_matches(void)
+{
+	return plain_matches;
+}
+
+/* numtok_scan, with plain numbers decided without PCRE2 when `fast`. */
+static size_t scan(const char *text, size_t len, struct num_token **out, bool fast)
 {
 	*out = NULL;
 	size_t digit = next_digit(text, 0, len);
@@ -468,15 +590,24 @@ size_t numtok_scan(const char *text, size_t len, struct num_token **out)
 		if (digit == len)
 			break;
 		size_t from = sign_before(subject, offset, digit);
-		int rc = pcre2_match(code, (PCRE2_SPTR)subject, len, from, PCRE2_NO_UTF_CHECK, md, NULL);
-		if (rc == PCRE2_ERROR_NOMATCH)
-			break;
-		if (rc < 0)
-			abort(); /* no input can exhaust this pattern's limits: a bug or no memory */
+		struct number_match m;
+		if (fast && from == digit && plain_number_at(subject, len, digit, &m)) {
+			plain_matches++;
+		} else {
+			int rc = pcre2_match(code, (PCRE2_SPTR)subject, len, from, PCRE2_NO_UTF_CHECK, md, NULL);
+			if (rc == PCRE2_ERROR_NOMATCH)
+				break;
+			if (rc < 0)
+				abort(); /* no input can exhaust this pattern's limits: a bug or no memory */
+			offset = ov[1]; /* every branch consumes at least one digit */
+			if (group_matched(ov, groups.skip))
+				continue;
+			match_from_ovector(ov, &groups, &m);
+		}
+		offset = m.end;
 		struct num_token t;
-		if (!group_matched(ov, groups.skip) && make_token(subject, ov, &groups, &t))
+		if (make_token(subject, &m, &t))
 			push_token(local, &tokens, &n, &cap, &t);
-		offset = ov[1]; /* every branch consumes at least one digit */
 	}
 	free(standin);
 	if (n && !tokens) { /* all of them on the stack */
@@ -485,6 +616,16 @@ size_t numtok_scan(const char *text, size_t len, struct num_token **out)
 	}
 	*out = tokens;
 	return n;
+}
+
+size_t numtok_scan(const char *text, size_t len, struct num_token **out)
+{
+	return scan(text, len, out, true);
+}
+
+size_t numtok_scan_pattern_only(const char *text, size_t len, struct num_token **out)
+{
+	return scan(text, len, out, false);
 }
 
 /* ---- decimal rounding and formatting ---- */

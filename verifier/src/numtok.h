@@ -98,6 +98,15 @@ struct num_token {
  * be NULL when len is 0. */
 size_t numtok_scan(const char *text, size_t len, struct num_token **out);
 
+/* The same scan with every number found by the PCRE2 pattern: numtok_scan
+ * decides the plainest numbers ("32788", "1.810", "4.16x" between blanks)
+ * without it, and this is what it must agree with, token for token (for
+ * the tests that compare the two). */
+size_t numtok_scan_pattern_only(const char *text, size_t len, struct num_token **out);
+/* How many numbers the calling thread's numtok_scan calls have decided
+ * without the pattern so far (for the same tests). */
+size_t numtok_plain_matches(void);
+
 /* Formats `value` the way `like` was printed in orig_text (the text like was
  * scanned from): the same number of decimals (rounding half away from zero
  * on the decimal value; for exponent notation, the same mantissa decimals,
