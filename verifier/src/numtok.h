@@ -103,9 +103,10 @@ size_t numtok_scan(const char *text, size_t len, struct num_token **out);
  * without it, and this is what it must agree with, token for token (for
  * the tests that compare the two). */
 size_t numtok_scan_pattern_only(const char *text, size_t len, struct num_token **out);
-/* How many numbers the calling thread's numtok_scan calls have decided
- * without the pattern so far (for the same tests). */
-size_t numtok_plain_matches(void);
+/* How many runs of digits the calling thread's numtok_scan calls have
+ * decided without the pattern so far, as a number or as none (for the
+ * same tests). */
+size_t numtok_plain_decisions(void);
 
 /* Formats `value` the way `like` was printed in orig_text (the text like was
  * scanned from): the same number of decimals (rounding half away from zero
