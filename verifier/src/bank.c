@@ -29,10 +29,7 @@ static void add_line_from(struct bank *b, struct seen_lines *seen, const struct 
 	 * line): its tokens are the course cache's, each line tokenised once
 	 * and shared with place_find and with a page citing the lesson; a
 	 * file not in the cache (update loads its own) is scanned here */
-	size_t d = 0;
-	while (d < len && (unsigned char)(s[d] - '0') > 9)
-		d++;
-	if (d == len) /* no digit, no number (numtok_scan's own first test) */
+	if (numtok_first_digit(s, len) == len) /* no digit, no number (numtok_scan's own first test) */
 		return;
 	if (!strmap_add(&seen->map, s, len, line, &first) && course_evidence_tokens(ev, first, &shared, &n))
 		; /* the same text as line `first`: the same numbers at the same offsets */
@@ -58,6 +55,18 @@ static const char *keep_where(struct bank *b, char *text)
 	return text;
 }
 
+/* a, b and c joined, malloc'd: the where texts of every page's bank,
+ * without printf's cost (two passes over its format) for three strings. */
+static char *join3(const char *a, const char *b, const char *c)
+{
+	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
+	char *s = xmalloc(la + lb + lc + 1);
+	memcpy(s, a, la);
+	memcpy(s + la, b, lb);
+	memcpy(s + la + lb, c, lc + 1);
+	return s;
+}
+
 /* The numbers of the recorded command lines: an argument such as the 128
  * of `./demo 4 128` is a fact of the run as much as its output is. */
 static void add_commands(struct bank *b, const struct evfile *ev)
@@ -74,7 +83,7 @@ static void add_commands(struct bank *b, const struct evfile *ev)
 		/* offsets stay those of the whole line, so the column is right */
 		struct num_token *toks;
 		size_t n = numtok_scan(text, len, &toks);
-		const char *where = keep_where(b, xasprintf("the recorded %s: command line", k));
+		const char *where = keep_where(b, join3("the recorded ", k, ": command line"));
 		for (size_t t = 0; t < n; t++) {
 			if (toks[t].start < klen)
 				continue; /* "run.v2:" is no number of the command */
@@ -96,7 +105,7 @@ static void add_other_streams(struct bank *b, struct seen_lines *seen, const str
 			if (n == 0)
 				continue;
 			const char *where = r == 0 ? "stderr"
-						   : keep_where(b, xasprintf("run %s, %s", run->name, err ? "stderr" : "stdout"));
+						   : keep_where(b, join3("run ", run->name, err ? ", stderr" : ", stdout"));
 			for (size_t k = 0; k < n; k++) {
 				size_t len;
 				const char *s = evidence_run_line(e, run, err, k, &len);
@@ -112,6 +121,12 @@ void bank_add_evidence(struct bank *b, const struct evfile *ev)
 	if (!ev || ev->state != LOAD_OK)
 		return;
 	struct seen_lines seen = {0};
+	/* every line it may hold, so it never grows (each growth hashes all
+	 * its lines again) */
+	size_t lines = ev->ev->n_stdout + 3;
+	for (size_t r = 0; r < ev->ev->n_runs; r++)
+		lines += ev->ev->runs[r].n_stdout + ev->ev->runs[r].n_stderr;
+	strmap_reserve(&seen.map, lines);
 	static const char *const header_keys[] = {"driver", "cuda", "compute-capability"};
 	for (size_t i = 0; i < ARRAY_LEN(header_keys); i++) {
 		size_t line;

@@ -669,6 +669,11 @@ static size_t scan(const char *text, size_t len, struct num_token **out, bool fa
 	return n;
 }
 
+size_t numtok_first_digit(const char *text, size_t len)
+{
+	return next_digit(text, 0, len);
+}
+
 size_t numtok_scan(const char *text, size_t len, struct num_token **out)
 {
 	return scan(text, len, out, true);

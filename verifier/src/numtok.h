@@ -98,6 +98,11 @@ struct num_token {
  * be NULL when len is 0. */
 size_t numtok_scan(const char *text, size_t len, struct num_token **out);
 
+/* The offset of the first ASCII digit of text[0..len), or len: a text
+ * without one holds no number (the scan's own first test, for callers
+ * that skip work on such a line). */
+size_t numtok_first_digit(const char *text, size_t len);
+
 /* The same scan with every number found by the PCRE2 pattern: numtok_scan
  * decides the plainest numbers ("32788", "1.810", "4.16x" between blanks)
  * without it, and this is what it must agree with, token for token (for
