@@ -36,8 +36,9 @@ static bool is_letter(char c)
 }
 
 /* The row name of a line with tokens t[0..n), as align_place_names
- * writes it (the same rule, without its column search). */
-static char *row_name(const char *s, size_t len, const struct num_token *t, size_t n)
+ * writes it (the same rule, without its column search), written over
+ * what name held. */
+static void row_name_into(struct buf *name, const char *s, size_t len, const struct num_token *t, size_t n)
 {
 	size_t end = len;
 	for (size_t i = 0; i < n; i++) {
@@ -53,8 +54,15 @@ static char *row_name(const char *s, size_t len, const struct num_token *t, size
 	str_trim(s, &a, &b);
 	while (b > a && (s[b - 1] == ',' || s[b - 1] == ':' || s[b - 1] == ' '))
 		b--;
+	name->len = 0;
+	squeeze(name, s + a, b - a);
+}
+
+/* The same, malloc'd. */
+static char *row_name(const char *s, size_t len, const struct num_token *t, size_t n)
+{
 	struct buf name = {0};
-	squeeze(&name, s + a, b - a);
+	row_name_into(&name, s, len, t, n);
 	return buf_detach(&name);
 }
 
@@ -63,6 +71,14 @@ static char *row_name(const char *s, size_t len, const struct num_token *t, size
 static char *key_name(const char *s, const struct num_token *t, size_t i)
 {
 	size_t from = i ? t[i - 1].end : 0, end = t[i].start;
+	/* the common answer first (most numbers have no key): the last byte
+	 * before the number, blanks aside, must be the ':' (a ',' or ';'
+	 * there leaves nothing between it and the number, so no key either) */
+	size_t q = end;
+	while (q > from && (s[q - 1] == ' ' || s[q - 1] == '\t'))
+		q--;
+	if (q == from || s[q - 1] != ':')
+		return NULL;
 	for (size_t p = end; p > from; p--)
 		if (s[p - 1] == ',' || s[p - 1] == ';') {
 			from = p;
@@ -216,19 +232,20 @@ static void memo_add_key(char *key, struct place_hit h)
 	mk->count++;
 }
 
-static void memo_add_row(char *row, size_t k)
+/* row (len bytes) is the caller's; a copy is kept when it is new. */
+static void memo_add_row(const char *row, size_t len, size_t k)
 {
 	size_t at;
 	memo.next_row[k] = SIZE_MAX;
-	if (!strmap_get(&memo.rows, row, strlen(row), &at)) {
-		memo_keep(row);
+	if (!strmap_get(&memo.rows, row, len, &at)) {
+		char *own = xstrndup(row, len);
+		memo_keep(own);
 		at = memo.n_row;
 		memo.row = xgrow(memo.row, &memo.cap_row, memo.n_row + 1, sizeof *memo.row);
 		memo.row[memo.n_row++] = (struct memo_row){k, k};
-		strmap_add(&memo.rows, row, strlen(row), at, NULL);
+		strmap_add(&memo.rows, own, len, at, NULL);
 		return;
 	}
-	free(row);
 	memo.next_row[memo.row[at].last] = k;
 	memo.row[at].last = k;
 }
@@ -245,24 +262,30 @@ static bool memo_for(const struct evfile *ev)
 	memo.ev = ev;
 	memo.gen = course_generation();
 	memo.next_row = xmalloc((ev->ev->n_stdout + 1) * sizeof *memo.next_row);
+	strmap_reserve(&memo.rows, ev->ev->n_stdout); /* a row a line at most: it never grows */
+	struct buf row = {0};                          /* each line's row name, reused */
 	for (size_t k = 0; k < ev->ev->n_stdout; k++) {
 		size_t sl;
 		const char *s = evidence_stdout(ev->ev, k, &sl);
 		const struct num_token *t;
 		size_t nt;
 		if (!course_evidence_tokens(ev, ev->ev->stdout_first + k, &t, &nt)) {
+			buf_free(&row);
 			memo_clear();
 			return false;
 		}
 		memo.next_row[k] = SIZE_MAX;
-		if (nt)
-			memo_add_row(row_name(s, sl, t, nt), k);
+		if (nt) {
+			row_name_into(&row, s, sl, t, nt);
+			memo_add_row(row.s, row.len, k);
+		}
 		for (size_t i = 0; i < nt; i++) {
 			char *key = key_name(s, t, i);
 			if (key)
 				memo_add_key(key, (struct place_hit){ev, k, ev->ev->stdout_first + k, t[i]});
 		}
 	}
+	buf_free(&row);
 	return true;
 }
 
