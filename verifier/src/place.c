@@ -35,10 +35,10 @@ static bool is_letter(char c)
 	return (c | 32) >= 'a' && (c | 32) <= 'z';
 }
 
-/* The row name of a line with tokens t[0..n), as align_place_names
- * writes it (the same rule, without its column search), written over
- * what name held. */
-static void row_name_into(struct buf *name, const char *s, size_t len, const struct num_token *t, size_t n)
+/* Where the row name of a line with tokens t[0..n) stands, before
+ * squeezing: as align_place_names writes it (the same rule, without its
+ * column search). */
+static void row_span(const char *s, size_t len, const struct num_token *t, size_t n, size_t *a, size_t *b)
 {
 	size_t end = len;
 	for (size_t i = 0; i < n; i++) {
@@ -50,25 +50,26 @@ static void row_name_into(struct buf *name, const char *s, size_t len, const str
 			break;
 		}
 	}
-	size_t a = 0, b = end;
-	str_trim(s, &a, &b);
-	while (b > a && (s[b - 1] == ',' || s[b - 1] == ':' || s[b - 1] == ' '))
-		b--;
+	*a = 0;
+	*b = end;
+	str_trim(s, a, b);
+	while (*b > *a && (s[*b - 1] == ',' || s[*b - 1] == ':' || s[*b - 1] == ' '))
+		(*b)--;
+}
+
+/* The row name, squeezed, written over what name held. */
+static void row_name_into(struct buf *name, const char *s, size_t len, const struct num_token *t, size_t n)
+{
+	size_t a, b;
+	row_span(s, len, t, n, &a, &b);
 	name->len = 0;
 	squeeze(name, s + a, b - a);
 }
 
-/* The same, malloc'd. */
-static char *row_name(const char *s, size_t len, const struct num_token *t, size_t n)
-{
-	struct buf name = {0};
-	row_name_into(&name, s, len, t, n);
-	return buf_detach(&name);
-}
-
-/* The key of token i ("KEY:" right before it, after the line start, the
- * previous number, a ',' or a ';'), squeezed, or NULL. */
-static char *key_name(const char *s, const struct num_token *t, size_t i)
+/* Where the key of token i stands ("KEY:" right before it, after the
+ * line start, the previous number, a ',' or a ';'), before squeezing;
+ * false when it has none. */
+static bool key_span(const char *s, const struct num_token *t, size_t i, size_t *ka, size_t *kb)
 {
 	size_t from = i ? t[i - 1].end : 0, end = t[i].start;
 	/* the common answer first (most numbers have no key): the last byte
@@ -78,7 +79,7 @@ static char *key_name(const char *s, const struct num_token *t, size_t i)
 	while (q > from && (s[q - 1] == ' ' || s[q - 1] == '\t'))
 		q--;
 	if (q == from || s[q - 1] != ':')
-		return NULL;
+		return false;
 	for (size_t p = end; p > from; p--)
 		if (s[p - 1] == ',' || s[p - 1] == ';') {
 			from = p;
@@ -87,15 +88,28 @@ static char *key_name(const char *s, const struct num_token *t, size_t i)
 	size_t a = from, b = end;
 	str_trim(s, &a, &b);
 	if (b == a || s[b - 1] != ':')
-		return NULL;
+		return false;
 	b--;
 	str_trim(s, &a, &b);
 	if (b == a)
+		return false;
+	*ka = a;
+	*kb = b;
+	return true;
+}
+
+/* The key of token i, squeezed and malloc'd, or NULL. */
+static char *key_name(const char *s, const struct num_token *t, size_t i)
+{
+	size_t a, b;
+	if (!key_span(s, t, i, &a, &b))
 		return NULL;
 	struct buf name = {0};
 	squeeze(&name, s + a, b - a);
 	return buf_detach(&name);
 }
+
+static bool squeezed_is(const char *s, size_t len, const char *want);
 
 struct wanted {
 	char *row, *column; /* [ROW | COLUMN]; column NULL for [KEY] (row holds the key) */
@@ -250,12 +264,28 @@ static void memo_add_row(const char *row, size_t len, size_t k)
 	memo.row[at].last = k;
 }
 
-/* The memo for ev, built when it is another file or the course moved on;
- * false when ev is not a file of the course cache (no memo then). */
+/* Lookups of one file before its memo is built: a page that names one
+ * place (most do) is answered by reading the lines in place, which costs
+ * about a third of building the memo; a page that asks more (one
+ * place_name a traced number) builds it at the second. */
+#define MEMO_AFTER 1
+static struct {
+	const struct evfile *ev;
+	unsigned long gen;
+	unsigned asked;
+} direct;
+
+/* The memo for ev, built when it is another file or the course moved on
+ * and ev has been asked about MEMO_AFTER times; false when there is none
+ * (not yet, or ev is no file of the course cache). */
 static bool memo_for(const struct evfile *ev)
 {
 	if (memo.ev == ev && memo.gen == course_generation())
 		return true;
+	if (direct.ev != ev || direct.gen != course_generation())
+		direct.ev = ev, direct.gen = course_generation(), direct.asked = 0;
+	if (direct.asked++ < MEMO_AFTER)
+		return false;
 	memo_clear();
 	if (!course_evidence_cached(ev))
 		return false;
@@ -295,7 +325,7 @@ void place_release_memo(void)
 }
 
 /* Whether s[0..len), squeezed as squeeze() does, is want (itself
- * squeezed): compared in place, without the copy. */
+ * squeezed), as strcmp would say: compared in place, without the copy. */
 static bool squeezed_is(const char *s, size_t len, const char *want)
 {
 	size_t a = 0, e = len, w = 0;
@@ -304,6 +334,8 @@ static bool squeezed_is(const char *s, size_t len, const char *want)
 		bool blank = s[i] == ' ' || s[i] == '\t';
 		if (blank && i > a && (s[i - 1] == ' ' || s[i - 1] == '\t'))
 			continue;
+		if (s[i] == '\0') /* where a strcmp of the squeezed copy would stop */
+			return want[w] == '\0';
 		if (want[w] != (blank ? ' ' : s[i]))
 			return false;
 		w++;
@@ -386,19 +418,16 @@ size_t place_find(const struct evfile *ev, const char *text, size_t len, struct 
 		size_t nt;
 		if (!course_evidence_tokens(ev, ev->ev->stdout_first + k, &t, &nt)) /* tokenised once a run */
 			nt = numtok_scan(s, sl, &own), t = own;
+		/* names compared in place, as squeeze() would write them */
+		size_t a, b;
 		if (w.column && nt) {
-			char *row = row_name(s, sl, t, nt);
-			bool same = strcmp(row, w.row) == 0;
-			free(row);
-			if (same)
+			row_span(s, sl, t, nt, &a, &b);
+			if (squeezed_is(s + a, b - a, w.row))
 				column_hits(ev, k, t, nt, w.column, hits, max, &n);
 		}
-		for (size_t i = 0; !w.column && i < nt; i++) {
-			char *key = key_name(s, t, i);
-			if (key && strcmp(key, w.row) == 0)
+		for (size_t i = 0; !w.column && i < nt; i++)
+			if (key_span(s, t, i, &a, &b) && squeezed_is(s + a, b - a, w.row))
 				add_hit(hits, max, &n, (struct place_hit){ev, k, ev->ev->stdout_first + k, t[i]});
-			free(key);
-		}
 		free(own);
 	}
 	free(w.row);
