@@ -151,12 +151,13 @@ static void add_other_streams(struct bank *b, struct seen_lines *seen, const str
 	}
 }
 
-/* The seen-lines map sized for every line of ev the bank may hold, so it
- * never grows (each growth hashes all its lines again). */
-static void seen_reserve(struct seen_lines *seen, const struct evfile *ev)
+/* The seen-lines map sized for every line of ev the bank may hold (the
+ * headers and first stdout alone, or all its streams), so it never grows
+ * (each growth hashes all its lines again). */
+static void seen_reserve(struct seen_lines *seen, const struct evfile *ev, bool all_streams)
 {
 	size_t lines = ev->ev->n_stdout + 3;
-	for (size_t r = 0; r < ev->ev->n_runs; r++)
+	for (size_t r = 0; all_streams && r < ev->ev->n_runs; r++)
 		lines += ev->ev->runs[r].n_stdout + ev->ev->runs[r].n_stderr;
 	strmap_reserve(&seen->map, lines);
 }
@@ -164,7 +165,7 @@ static void seen_reserve(struct seen_lines *seen, const struct evfile *ev)
 static void add_evidence(struct bank *b, const struct evfile *ev)
 {
 	struct seen_lines seen = {0};
-	seen_reserve(&seen, ev);
+	seen_reserve(&seen, ev, true);
 	add_headers_and_stdout(whole(b), &seen, ev);
 	/* after the first run's stdout, so that a number found there too
 	 * still traces to stdout first */
@@ -217,7 +218,7 @@ bool bank_stdout_entries(const struct bank *cb, const struct bank_entry **v, siz
 			if (b->pending[i]->state != LOAD_OK)
 				continue;
 			struct seen_lines seen = {0};
-			seen_reserve(&seen, b->pending[i]);
+			seen_reserve(&seen, b->pending[i], false);
 			add_headers_and_stdout(view, &seen, b->pending[i]);
 			strmap_free(&seen.map);
 		}

@@ -517,8 +517,12 @@ static bool plain_before(unsigned char c)
 /* The first letter of every unit the pattern reads after a blank. */
 static bool spaced_unit_start(unsigned char c)
 {
-	static const char units[] = "%pnumsKMGTB";
-	return c >= 0x80 || memchr(units, c, sizeof units - 1) != NULL;
+	switch (c) {
+	case '%': case 'p': case 'n': case 'u': case 'm': case 's': case 'K': case 'M': case 'G': case 'T': case 'B':
+		return true;
+	default:
+		return c >= 0x80;
+	}
 }
 
 /* What plain_number_at found at a digit. */
@@ -615,16 +619,18 @@ static size_t scan(const char *text, size_t len, struct num_token **out, bool fa
 	size_t digit = next_digit(text, 0, len);
 	if (digit == len) /* no digit, no number (most lines of prose and code) */
 		return 0;
-	size_t first_bad = first_invalid_utf8(text, len);
-	char *standin = first_bad < len ? valid_utf8_copy(text, len, first_bad) : NULL;
-	const char *subject = standin ? standin : text;
-	const struct number_pattern *np = number_pattern();
-	pcre2_code *code = np->code;
-	const struct pattern_groups groups = np->groups;
-	if (!scan_md)
-		scan_md = checked(pcre2_match_data_create_from_pattern(code, NULL));
-	pcre2_match_data *md = scan_md;
-	const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+	/* The text's UTF-8 is checked (and a stand-in made) only when the
+	 * pattern is first asked: the shortcut reads bytes, never characters,
+	 * and declines every byte of 0x80 and up that could decide its
+	 * answer, so it answers alike on the text and on its stand-in. */
+	bool checked_utf8 = false;
+	char *standin = NULL;
+	const char *subject = text;
+	const struct number_pattern *np = NULL;
+	pcre2_code *code = NULL;
+	struct pattern_groups groups = {0};
+	pcre2_match_data *md = NULL;
+	const PCRE2_SIZE *ov = NULL;
 
 	struct num_token local[SCAN_LOCAL];
 	struct num_token *tokens = NULL;
@@ -645,6 +651,19 @@ static size_t scan(const char *text, size_t len, struct num_token **out, bool fa
 		if (plain == PLAIN_NONE)
 			continue; /* offset is past the run */
 		if (plain == PLAIN_ASK) {
+			if (!checked_utf8) {
+				checked_utf8 = true;
+				size_t first_bad = first_invalid_utf8(text, len);
+				if (first_bad < len)
+					subject = standin = valid_utf8_copy(text, len, first_bad);
+				np = number_pattern();
+				code = np->code;
+				groups = np->groups;
+				if (!scan_md)
+					scan_md = checked(pcre2_match_data_create_from_pattern(code, NULL));
+				md = scan_md;
+				ov = pcre2_get_ovector_pointer(md);
+			}
 			int rc = pcre2_match(code, (PCRE2_SPTR)subject, len, from, PCRE2_NO_UTF_CHECK, md, NULL);
 			if (rc == PCRE2_ERROR_NOMATCH)
 				break;

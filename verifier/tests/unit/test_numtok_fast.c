@@ -154,7 +154,12 @@ static void test_edges_agree_and_take_their_path(void **state)
 		{"12\xC3\xA9", 0},
 		{"\xC3\xA9" "12", 0},
 		{"12\xE2\x80\x89" "345", 0},
-		{"12" "\xFF", 1},            /* an invalid byte reads as SUBSTITUTE, punctuation to both paths */
+		/* invalid UTF-8: the shortcut declines a byte of 0x80 and up next to
+		 * digits; the pattern reads it as SUBSTITUTE */
+		{"12" "\xFF", 0},
+		{"5 and 12" "\xFF", 1},
+		{"\xFF" " 5 6", 2},         /* decided without ever checking the text's UTF-8 */
+		{"\xFF" " 5 6" "\xFF", 1},
 		/* glued on the left: no number in the run, decided without the pattern */
 		{"a12", 1},
 		{"_12", 1},
