@@ -19,7 +19,25 @@ struct seen_lines {
 	struct strmap map; /* line text -> file line */
 };
 
-static void add_line_from(struct bank *b, struct seen_lines *seen, const struct evfile *ev, const char *s, size_t len,
+/* The array add_line_from appends to: the bank's own (b->v), or its view
+ * of the first runs' stdout (bank_stdout_entries). */
+struct target {
+	struct bank_entry **v;
+	size_t *n, *cap;
+};
+
+static struct target whole(struct bank *b)
+{
+	return (struct target){&b->v, &b->n, &b->cap};
+}
+
+static void push_entry(struct target t, struct bank_entry e)
+{
+	*t.v = xgrow(*t.v, t.cap, *t.n + 1, sizeof **t.v);
+	(*t.v)[(*t.n)++] = e;
+}
+
+static void add_line_from(struct target b, struct seen_lines *seen, const struct evfile *ev, const char *s, size_t len,
 			  size_t line, size_t stdout_index, const char *where)
 {
 	const struct num_token *shared;
@@ -29,26 +47,41 @@ static void add_line_from(struct bank *b, struct seen_lines *seen, const struct 
 	 * line): its tokens are the course cache's, each line tokenised once
 	 * and shared with place_find and with a page citing the lesson; a
 	 * file not in the cache (update loads its own) is scanned here */
-	size_t d = 0;
-	while (d < len && (unsigned char)(s[d] - '0') > 9)
-		d++;
-	if (d == len) /* no digit, no number (numtok_scan's own first test) */
+	if (numtok_first_digit(s, len) == len) /* no digit, no number (numtok_scan's own first test) */
 		return;
 	if (!strmap_add(&seen->map, s, len, line, &first) && course_evidence_tokens(ev, first, &shared, &n))
 		; /* the same text as line `first`: the same numbers at the same offsets */
 	else if (!course_evidence_tokens(ev, line, &shared, &n))
 		n = numtok_scan(s, len, &toks), shared = toks;
 	if (n)
-		b->v = xgrow(b->v, &b->cap, b->n + n, sizeof *b->v);
+		*b.v = xgrow(*b.v, b.cap, *b.n + n, sizeof **b.v);
 	for (size_t i = 0; i < n; i++)
-		b->v[b->n++] = (struct bank_entry){shared[i], ev, line, stdout_index, where};
+		(*b.v)[(*b.n)++] = (struct bank_entry){shared[i], ev, line, stdout_index, where};
 	free(toks);
 }
 
-static void add_line(struct bank *b, struct seen_lines *seen, const struct evfile *ev, const char *s, size_t len,
-		     size_t line, size_t stdout_index)
+/* The numeric header values and the first run's stdout: every entry
+ * whose where is NULL, in bank order. */
+static void add_headers_and_stdout(struct target b, struct seen_lines *seen, const struct evfile *ev)
 {
-	add_line_from(b, seen, ev, s, len, line, stdout_index, NULL);
+	static const char *const header_keys[] = {"driver", "cuda", "compute-capability"};
+	for (size_t i = 0; i < ARRAY_LEN(header_keys); i++) {
+		size_t line;
+		const char *v = evidence_get(ev->ev, header_keys[i], &line);
+		if (!v)
+			continue;
+		/* the tokenizer reads "cuda: 13.0 (V13.0.88)" as 13.0 (the V
+		 * part is glued to a letter), and a three-part driver version
+		 * as no number at all */
+		size_t len;
+		const char *text = textfile_line(&ev->ev->tf, line, &len);
+		add_line_from(b, seen, ev, text, len, line, SIZE_MAX, NULL);
+	}
+	for (size_t k = 0; k < ev->ev->n_stdout; k++) {
+		size_t len;
+		const char *s = evidence_stdout(ev->ev, k, &len);
+		add_line_from(b, seen, ev, s, len, ev->ev->stdout_first + k, k, NULL);
+	}
 }
 
 static const char *keep_where(struct bank *b, char *text)
@@ -56,6 +89,18 @@ static const char *keep_where(struct bank *b, char *text)
 	b->wheres = xgrow(b->wheres, &b->cap_wheres, b->n_wheres + 1, sizeof *b->wheres);
 	b->wheres[b->n_wheres++] = text;
 	return text;
+}
+
+/* a, b and c joined, malloc'd: the where texts of every page's bank,
+ * without printf's cost (two passes over its format) for three strings. */
+static char *join3(const char *a, const char *b, const char *c)
+{
+	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
+	char *s = xmalloc(la + lb + lc + 1);
+	memcpy(s, a, la);
+	memcpy(s + la, b, lb);
+	memcpy(s + la + lb, c, lc + 1);
+	return s;
 }
 
 /* The numbers of the recorded command lines: an argument such as the 128
@@ -74,12 +119,11 @@ static void add_commands(struct bank *b, const struct evfile *ev)
 		/* offsets stay those of the whole line, so the column is right */
 		struct num_token *toks;
 		size_t n = numtok_scan(text, len, &toks);
-		const char *where = keep_where(b, xasprintf("the recorded %s: command line", k));
+		const char *where = keep_where(b, join3("the recorded ", k, ": command line"));
 		for (size_t t = 0; t < n; t++) {
 			if (toks[t].start < klen)
 				continue; /* "run.v2:" is no number of the command */
-			b->v = xgrow(b->v, &b->cap, b->n + 1, sizeof *b->v);
-			b->v[b->n++] = (struct bank_entry){toks[t], ev, line, SIZE_MAX, where};
+			push_entry(whole(b), (struct bank_entry){toks[t], ev, line, SIZE_MAX, where});
 		}
 		free(toks);
 	}
@@ -96,40 +140,33 @@ static void add_other_streams(struct bank *b, struct seen_lines *seen, const str
 			if (n == 0)
 				continue;
 			const char *where = r == 0 ? "stderr"
-						   : keep_where(b, xasprintf("run %s, %s", run->name, err ? "stderr" : "stdout"));
+						   : keep_where(b, join3("run ", run->name, err ? ", stderr" : ", stdout"));
 			for (size_t k = 0; k < n; k++) {
 				size_t len;
 				const char *s = evidence_run_line(e, run, err, k, &len);
-				add_line_from(b, seen, ev, s, len, (err ? run->stderr_first : run->stdout_first) + k,
+				add_line_from(whole(b), seen, ev, s, len, (err ? run->stderr_first : run->stdout_first) + k,
 					      SIZE_MAX, where);
 			}
 		}
 	}
 }
 
-void bank_add_evidence(struct bank *b, const struct evfile *ev)
+/* The seen-lines map sized for every line of ev the bank may hold (the
+ * headers and first stdout alone, or all its streams), so it never grows
+ * (each growth hashes all its lines again). */
+static void seen_reserve(struct seen_lines *seen, const struct evfile *ev, bool all_streams)
 {
-	if (!ev || ev->state != LOAD_OK)
-		return;
+	size_t lines = ev->ev->n_stdout + 3;
+	for (size_t r = 0; all_streams && r < ev->ev->n_runs; r++)
+		lines += ev->ev->runs[r].n_stdout + ev->ev->runs[r].n_stderr;
+	strmap_reserve(&seen->map, lines);
+}
+
+static void add_evidence(struct bank *b, const struct evfile *ev)
+{
 	struct seen_lines seen = {0};
-	static const char *const header_keys[] = {"driver", "cuda", "compute-capability"};
-	for (size_t i = 0; i < ARRAY_LEN(header_keys); i++) {
-		size_t line;
-		const char *v = evidence_get(ev->ev, header_keys[i], &line);
-		if (!v)
-			continue;
-		/* the tokenizer reads "cuda: 13.0 (V13.0.88)" as 13.0 (the V
-		 * part is glued to a letter), and a three-part driver version
-		 * as no number at all */
-		size_t len;
-		const char *text = textfile_line(&ev->ev->tf, line, &len);
-		add_line(b, &seen, ev, text, len, line, SIZE_MAX);
-	}
-	for (size_t k = 0; k < ev->ev->n_stdout; k++) {
-		size_t len;
-		const char *s = evidence_stdout(ev->ev, k, &len);
-		add_line(b, &seen, ev, s, len, ev->ev->stdout_first + k, k);
-	}
+	seen_reserve(&seen, ev, true);
+	add_headers_and_stdout(whole(b), &seen, ev);
 	/* after the first run's stdout, so that a number found there too
 	 * still traces to stdout first */
 	add_other_streams(b, &seen, ev);
@@ -137,10 +174,19 @@ void bank_add_evidence(struct bank *b, const struct evfile *ev)
 	strmap_free(&seen.map);
 }
 
+void bank_add_evidence(struct bank *b, const struct evfile *ev)
+{
+	if (!ev || ev->state != LOAD_OK)
+		return;
+	b->stdout_stale |= b->stdout_built; /* the view no longer holds all */
+	add_evidence(b, ev);
+}
+
 void bank_defer_evidence(struct bank *b, const struct evfile *ev)
 {
 	if (!ev || ev->state != LOAD_OK)
 		return;
+	b->stdout_stale |= b->stdout_built;
 	b->pending = xgrow(b->pending, &b->cap_pending, b->n_pending + 1, sizeof *b->pending);
 	b->pending[b->n_pending++] = ev;
 }
@@ -155,7 +201,33 @@ void bank_ready(const struct bank *cb)
 	size_t n = b->n_pending;
 	b->n_pending = 0;
 	for (size_t i = 0; i < n; i++)
-		bank_add_evidence(b, b->pending[i]);
+		if (b->pending[i]->state == LOAD_OK)
+			add_evidence(b, b->pending[i]); /* the view holds their stdout already, if built */
+}
+
+bool bank_stdout_entries(const struct bank *cb, const struct bank_entry **v, size_t *n)
+{
+	struct bank *b = (struct bank *)cb; /* logically const, as in bank_ready */
+	if (!b->stdout_built) {
+		b->stdout_built = true;
+		struct target view = {&b->stdout_v, &b->n_stdout, &b->cap_stdout};
+		for (size_t i = 0; i < b->n; i++) /* banked already: its own entries */
+			if (!b->v[i].where)
+				push_entry(view, b->v[i]);
+		for (size_t i = 0; i < b->n_pending; i++) { /* deferred: only these lines of them */
+			if (b->pending[i]->state != LOAD_OK)
+				continue;
+			struct seen_lines seen = {0};
+			seen_reserve(&seen, b->pending[i], false);
+			add_headers_and_stdout(view, &seen, b->pending[i]);
+			strmap_free(&seen.map);
+		}
+	}
+	if (b->stdout_stale)
+		return false;
+	*v = b->stdout_v;
+	*n = b->n_stdout;
+	return true;
 }
 
 /* Tracing needs the bank value to round to the page's, so it lies within
@@ -238,6 +310,7 @@ void bank_free(struct bank *b)
 		free(b->wheres[i]);
 	free(b->wheres);
 	free(b->v);
+	free(b->stdout_v);
 	free(b->pending);
 	memset(b, 0, sizeof *b);
 }

@@ -42,6 +42,9 @@ struct bank {
 	size_t n_wheres, cap_wheres;
 	const struct evfile **pending; /* deferred files, not banked yet */
 	size_t n_pending, cap_pending;
+	struct bank_entry *stdout_v;   /* bank_stdout_entries' view */
+	size_t n_stdout, cap_stdout;
+	bool stdout_built, stdout_stale;
 };
 
 /* Adds every number of ev's stdout and its numeric header values. */
@@ -52,6 +55,17 @@ void bank_defer_evidence(struct bank *b, const struct evfile *ev);
  * directly.  The bank is logically const: what it holds does not change,
  * only when it was computed. */
 void bank_ready(const struct bank *b);
+/* The entries whose where is NULL (the first runs' stdout and the numeric
+ * headers), in bank order, as their own array: what a tracer reads first,
+ * and most pages need no more, so a bank whose files are all deferred
+ * banks only those lines of them here (the rest, the other streams and
+ * the command lines, waits for bank_ready).  The view is built at its
+ * first call and kept until bank_free, so its entries never move (a
+ * caller compares them by address); it is the same entries as b->v holds,
+ * at other addresses.  Returns false, and leaves *v and *n alone, when
+ * evidence was added or deferred after the view was built (it no longer
+ * holds them all): read b->v then. */
+bool bank_stdout_entries(const struct bank *b, const struct bank_entry **v, size_t *n);
 /* The first entry the page number traces to (numtok_traces_to), or NULL. */
 const struct bank_entry *bank_find(const struct bank *b, const struct num_token *page);
 /* The first entry with this value at this many decimals (a derivation's

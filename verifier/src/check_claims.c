@@ -194,9 +194,24 @@ static bool could_trace(const struct num_token *page, double half, const struct 
 static size_t candidates(const struct bank *b, const struct num_token *p, const struct bank_entry **out)
 {
 	size_t n = 0;
-	bank_ready(b);
 	double half = trace_half(p);
-	for (int other = 0; other <= 1 && n == 0; other++)
+	/* the first pass reads the stdout view: most numbers trace there, and
+	 * a page whose numbers all do never banks the other streams */
+	const struct bank_entry *first;
+	size_t n_first;
+	bool viewed = bank_stdout_entries(b, &first, &n_first);
+	if (viewed) {
+		for (size_t i = 0; i < n_first; i++)
+			if (could_trace(p, half, &first[i].tok) && numtok_traces_to(p, &first[i].tok)) {
+				if (n < MAX_CANDS)
+					out[n] = &first[i];
+				n++;
+			}
+		if (n)
+			return n;
+	}
+	bank_ready(b);
+	for (int other = viewed; other <= 1 && n == 0; other++) /* viewed: none of the first kind */
 		for (size_t i = 0; i < b->n; i++)
 			if ((b->v[i].where != NULL) == other && could_trace(p, half, &b->v[i].tok) &&
 			    numtok_traces_to(p, &b->v[i].tok)) {

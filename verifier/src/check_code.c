@@ -89,6 +89,7 @@ static void check_snippet(struct page_ctx *ctx, struct page_block *b)
 	}
 	struct lines page = {0}, src = {0};
 	page_lines(b, &page);
+	src.v = xgrow(src.v, &src.cap, sn->n_lines, sizeof *src.v); /* one allocation for the lines pushed below */
 	for (size_t i = 0; i < sn->n_lines; i++) {
 		size_t len;
 		const char *s = textfile_line(&prog->tf, sn->lines[i], &len);
@@ -154,6 +155,7 @@ static struct stdout_index *stdout_of(struct code_cache *c, const struct evfile 
 	const struct evidence_run *run = src->run;
 	size_t n_lines = src->err ? run->n_stderr : run->n_stdout;
 	size_t first_line = src->err ? run->stderr_first : run->stdout_first;
+	x->hay.v = xgrow(x->hay.v, &x->hay.cap, n_lines, sizeof *x->hay.v); /* one allocation for them all */
 	for (size_t k = 0; k < n_lines; k++) {
 		size_t len;
 		const char *s = evidence_run_line(ev->ev, run, src->err, k, &len);

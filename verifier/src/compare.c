@@ -304,11 +304,9 @@ static void make_keys(struct key_ids *ids, const struct lines *l, size_t from, s
 			*k = (struct key){KEY_BLANK, 0};
 			continue;
 		}
-		size_t id;
-		if (!strmap_get(&ids->map, l->v[i].s + a, b - a, &id)) {
+		size_t id; /* one probe: the line's id when known, else the next one */
+		if (strmap_add(&ids->map, l->v[i].s + a, b - a, ids->next, &id))
 			id = ids->next++;
-			strmap_add(&ids->map, l->v[i].s + a, b - a, id, NULL);
-		}
 		*k = (struct key){id, (long)a - prev};
 		prev = (long)a;
 	}
@@ -411,6 +409,7 @@ void lines_index_build(struct lines_index *ix, const struct lines *hay)
 {
 	struct key_ids *ids = xcalloc(1, sizeof *ids);
 	struct keyed *hk = xcalloc(1, sizeof *hk);
+	strmap_reserve(&ids->map, hay->n); /* an id a hay line at most: never regrown */
 	make_keys(ids, hay, 0, hay->n, hk);
 	ix->hay = hay;
 	ix->ids = ids;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "re.h"
+#include "textfile.h"
 #include "util.h"
 
 /* What each keyword takes after it. */
@@ -101,22 +102,95 @@ static void suggest(struct marker *m, const char *word, bool colon, const char *
 		snprintf(m->suggest, sizeof m->suggest, "<!-- %s -->", word);
 }
 
-void marker_parse(const char *text, size_t len, struct marker *m)
+/* A comment's shape: its keyword, whether a ':' follows it, and its
+ * argument (trimmed). */
+struct shape {
+	size_t word_start, word_end;
+	bool colon;
+	size_t arg_start, arg_end;
+};
+
+/* The shape as the pattern reads it; false when the comment is not
+ * word-shaped. */
+static bool shape_by_pattern(const char *text, size_t len, struct shape *sh)
 {
 	/* 1 keyword, 2 colon, 3 argument (lazy, trimmed by the pattern) */
 	static struct re shape = RE_INIT("^<!--[ \\t]*(=|[A-Za-z][A-Za-z_-]*)[ \\t]*(:)?[ \\t]*(.*?)[ \\t]*-->$",
 					  PCRE2_DOTALL);
-	memset(m, 0, sizeof *m);
 	struct re_match g;
 	if (!re_search(&shape, text, len, 0, &g))
+		return false;
+	*sh = (struct shape){g.start[1], g.end[1], re_group_set(&g, 2), g.start[3], g.end[3]};
+	return true;
+}
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * The same shape read by hand, in one pass: the pattern's lazy argument
+ * retries its tail at every byte, some 2,700 instructions a claim.  The
+ * pattern is anchored at both ends and its argument takes any byte, so
+ * its match is fixed by the ends alone: the keyword is the longest run
+ * of [A-Za-z_-] after the blanks (or "=") that stops before the closing
+ * "-->" (the greedy run backs off out of it), then blanks, an optional
+ * ':', blanks, and the argument up to the closing "-->" less its
+ * trailing blanks.  What the hand reading does not cover is left to the
+ * pattern: a text ending in a line break (where "$" also matches before
+ * it) and one that is not valid UTF-8 (which re_search refuses loudly).
+ * test_marker.c compares the two on generated comments.
+ */
+static bool shape_by_hand(const char *text, size_t len, struct shape *sh)
+{
+	if (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+		return shape_by_pattern(text, len, sh);
+	if (len < 7 || memcmp(text, "<!--", 4) != 0 || memcmp(text + len - 3, "-->", 3) != 0)
+		return false;
+	if (utf8_first_invalid(text, len) < len)
+		return shape_by_pattern(text, len, sh);
+	size_t body_end = len - 3, p = 4;
+	while (p < body_end && blank(text[p]))
+		p++;
+	if (p >= body_end)
+		return false;
+	size_t q = p + 1;
+	if (text[p] != '=') {
+		char c = text[p];
+		if (!((c | 32) >= 'a' && (c | 32) <= 'z'))
+			return false;
+		while (q < body_end && (((text[q] | 32) >= 'a' && (text[q] | 32) <= 'z') || text[q] == '_' || text[q] == '-'))
+			q++;
+	}
+	size_t r = q;
+	while (r < body_end && blank(text[r]))
+		r++;
+	bool colon = r < body_end && text[r] == ':';
+	if (colon)
+		r++;
+	while (r < body_end && blank(text[r]))
+		r++;
+	size_t e = body_end;
+	while (e > r && blank(text[e - 1]))
+		e--;
+	*sh = (struct shape){p, q, colon, r, e};
+	return true;
+}
+
+static void parse(const char *text, size_t len, struct marker *m, bool by_hand)
+{
+	memset(m, 0, sizeof *m);
+	struct shape sh;
+	if (!(by_hand ? shape_by_hand(text, len, &sh) : shape_by_pattern(text, len, &sh)))
 		return; /* not word-shaped: an ordinary comment */
-	const char *word = text + g.start[1];
-	size_t wlen = g.end[1] - g.start[1];
-	bool colon = re_group_set(&g, 2);
-	const char *arg = text + g.start[3];
-	size_t alen = g.end[3] - g.start[3];
-	m->arg_start = g.start[3];
-	m->arg_end = g.end[3];
+	const char *word = text + sh.word_start;
+	size_t wlen = sh.word_end - sh.word_start;
+	bool colon = sh.colon;
+	const char *arg = text + sh.arg_start;
+	size_t alen = sh.arg_end - sh.arg_start;
+	m->arg_start = sh.arg_start;
+	m->arg_end = sh.arg_end;
 
 	int k = -1;
 	for (size_t i = 0; i < ARRAY_LEN(keywords); i++)
@@ -168,4 +242,14 @@ void marker_parse(const char *text, size_t len, struct marker *m)
 		m->status = MARKER_MALFORMED;
 		snprintf(m->problem, sizeof m->problem, "a derivation is written '<!-- = EXPR -->', without ':'");
 	}
+}
+
+void marker_parse(const char *text, size_t len, struct marker *m)
+{
+	parse(text, len, m, true);
+}
+
+void marker_parse_pattern_only(const char *text, size_t len, struct marker *m)
+{
+	parse(text, len, m, false);
 }

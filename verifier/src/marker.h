@@ -59,6 +59,9 @@ struct marker {
 
 /* Classifies text[0..len), which must start with "<!--".  Never fails. */
 void marker_parse(const char *text, size_t len, struct marker *m);
+/* The same, with the comment's shape read by the PCRE2 pattern that
+ * marker_parse reads by hand: what it must agree with (for the tests). */
+void marker_parse_pattern_only(const char *text, size_t len, struct marker *m);
 /* True for the kinds that govern a following block. */
 bool marker_is_block(enum marker_kind kind);
 /* True for the inline kinds written in prose: =, cite, ext, the place

@@ -192,20 +192,20 @@ static bool group_matched(const PCRE2_SIZE *ov, int group)
 
 /*
  * The digits of a number without separators or point, and where the point
- * was.  strtod reads "1810e-3" without consulting the locale's decimal
- * point, so the value is the correctly rounded double whatever setlocale
- * the program made.
+ * was.  The value of up to 15 digits is read from `mantissa`; longer ones
+ * are written out as "1810e-3" for strtod, which reads that without
+ * consulting the locale's decimal point, so the value is the correctly
+ * rounded double whatever setlocale the program made.
  */
 struct digit_string {
-	char text[NUMTOK_MAX_DIGITS + 16]; /* digits, then "eN" */
+	uint64_t mantissa; /* the digits as an integer, exact while n_digits <= 15 */
 	int n_digits;
 	int decimals;
 	int sig_digits;
 	bool has_separator;
 };
 
-/* "eN" after the digits, without printf (every number of every line
- * passes here). */
+/* "eN" after the digits, without printf. */
 static void put_exponent(char *at, int e)
 {
 	char tmp[12];
@@ -222,11 +222,13 @@ static void put_exponent(char *at, int e)
 	*at = '\0';
 }
 
-/* false when the number has too many digits to be read.  exponent is the
- * printed power of ten (0 without one). */
-static bool collect_digits(const char *s, size_t len, int exponent, struct digit_string *d)
+/* false when the number has too many digits to be read.  Every number of
+ * every line passes here, so the digits are counted and summed in one
+ * pass, without a copy. */
+static bool collect_digits(const char *s, size_t len, struct digit_string *d)
 {
 	bool after_point = false, seen_nonzero = false;
+	d->mantissa = 0;
 	d->n_digits = d->decimals = d->sig_digits = 0;
 	d->has_separator = false;
 	for (size_t i = 0; i < len; i++) {
@@ -236,7 +238,9 @@ static bool collect_digits(const char *s, size_t len, int exponent, struct digit
 		} else if (c >= '0' && c <= '9') {
 			if (d->n_digits == NUMTOK_MAX_DIGITS)
 				return false;
-			d->text[d->n_digits++] = c;
+			if (d->n_digits < 16) /* 16 digits fit in 64 bits; only 15 are used */
+				d->mantissa = d->mantissa * 10 + (uint64_t)(c - '0');
+			d->n_digits++;
 			d->decimals += after_point;
 			seen_nonzero = seen_nonzero || c != '0';
 			d->sig_digits += seen_nonzero; /* leading zeros are not significant */
@@ -246,27 +250,29 @@ static bool collect_digits(const char *s, size_t len, int exponent, struct digit
 	}
 	if (d->sig_digits == 0)
 		d->sig_digits = 1; /* "0" and "0.00" still show one digit */
-	put_exponent(d->text + d->n_digits, exponent - d->decimals);
 	return true;
 }
 
-/* The correctly rounded double of d (as strtod reads d->text).  Up to 15
- * digits and a power of ten up to 22 both are exact doubles, so one IEEE
- * multiplication or division rounds correctly (Clinger's fast path), the
- * common case; anything else goes to strtod. */
-static double digits_value(const struct digit_string *d, int exponent)
+/* The correctly rounded double of the digits s[0..len) that d describes.
+ * Up to 15 digits and a power of ten up to 22 both are exact doubles, so
+ * one IEEE multiplication or division rounds correctly (Clinger's fast
+ * path), the common case; anything else goes to strtod. */
+static double digits_value(const char *s, size_t len, const struct digit_string *d, int exponent)
 {
 	static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
 				       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 	int e = exponent - d->decimals;
 	if (d->n_digits <= 15 && e >= -22 && e <= 22) {
-		uint64_t m = 0;
-		for (int i = 0; i < d->n_digits; i++)
-			m = m * 10 + (uint64_t)(d->text[i] - '0');
-		double v = (double)m;
+		double v = (double)d->mantissa;
 		return e < 0 ? v / pow10[-e] : v * pow10[e];
 	}
-	return strtod(d->text, NULL);
+	char text[NUMTOK_MAX_DIGITS + 16]; /* the digits, then "eN" */
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] >= '0' && s[i] <= '9')
+			text[n++] = s[i];
+	put_exponent(text + n, e);
+	return strtod(text, NULL);
 }
 
 #define MINUS_SIGN_UTF8 "\xE2\x88\x92" /* U+2212 */
@@ -288,18 +294,53 @@ static void copy_unit(char unit[8], const char *s, size_t len)
 	unit[len] = '\0'; /* every unit in the pattern is at most 7 bytes */
 }
 
+/*
+ * What make_token reads of one number match: the offsets of the match and
+ * of its groups, NO_SPAN for a group that took no part.  Filled from
+ * PCRE2's ovector, or directly by plain_number_at for the common case.
+ */
+#define NO_SPAN SIZE_MAX
+struct number_match {
+	size_t start, end;                  /* the whole match */
+	size_t digits_start, digits_end;    /* (?<digits>) */
+	size_t exponent_start, exponent_end; /* (?<exponent>), or NO_SPAN */
+	size_t sign_start, sign_end;        /* (?<sign>), or NO_SPAN */
+	size_t unit_start, unit_end;        /* (?<unit_attached>) or (?<unit_spaced>), or NO_SPAN */
+	bool hyphen_joined;                 /* (?<hyphen_before>) or (?<hyphen_after>) took part */
+};
+
+static void span_from(const PCRE2_SIZE *ov, int group, size_t *start, size_t *end)
+{
+	bool set = group_matched(ov, group);
+	*start = set ? ov[2 * group] : NO_SPAN;
+	*end = set ? ov[2 * group + 1] : NO_SPAN;
+}
+
+/* The match PCRE2 found (the skip branch excluded: the caller drops it). */
+static void match_from_ovector(const PCRE2_SIZE *ov, const struct pattern_groups *g, struct number_match *m)
+{
+	m->start = ov[0];
+	m->end = ov[1];
+	m->digits_start = ov[2 * g->digits];
+	m->digits_end = ov[2 * g->digits + 1];
+	span_from(ov, g->exponent, &m->exponent_start, &m->exponent_end);
+	span_from(ov, g->sign, &m->sign_start, &m->sign_end);
+	span_from(ov, group_matched(ov, g->unit_attached) ? g->unit_attached : g->unit_spaced, &m->unit_start,
+		  &m->unit_end);
+	m->hyphen_joined = group_matched(ov, g->hyphen_before) || group_matched(ov, g->hyphen_after);
+}
+
 /* Builds the token for one number match; false when it cannot be read. */
-static bool make_token(const char *text, const PCRE2_SIZE *ov, const struct pattern_groups *g,
-		       struct num_token *t)
+static bool make_token(const char *text, const struct number_match *m, struct num_token *t)
 {
 	struct digit_string d;
-	size_t dstart = ov[2 * g->digits], dend = ov[2 * g->digits + 1];
+	size_t dstart = m->digits_start, dend = m->digits_end;
 	int exponent = 0;
-	bool has_exponent = group_matched(ov, g->exponent);
+	bool has_exponent = m->exponent_start != NO_SPAN;
 	if (has_exponent) {
 		/* "e+09": read within the match only (the text need not end in a
 		 * NUL there); at most three digits, so no overflow */
-		size_t p = ov[2 * g->exponent] + 1, end = ov[2 * g->exponent + 1];
+		size_t p = m->exponent_start + 1, end = m->exponent_end;
 		bool negative = p < end && text[p] == '-';
 		if (p < end && (text[p] == '+' || text[p] == '-'))
 			p++;
@@ -308,38 +349,34 @@ static bool make_token(const char *text, const PCRE2_SIZE *ov, const struct patt
 		if (negative)
 			exponent = -exponent;
 	}
-	if (!collect_digits(text + dstart, dend - dstart, exponent, &d))
+	if (!collect_digits(text + dstart, dend - dstart, &d))
 		return false;
 	/* the place of the last printed digit, as decimals: 4.2e+09 -> -8 */
 	int decimals = d.decimals - exponent;
 	if (decimals > NUMTOK_MAX_DIGITS || decimals < -NUMTOK_MAX_DIGITS)
 		return false;
-	double value = digits_value(&d, exponent);
+	double value = digits_value(text + dstart, dend - dstart, &d, exponent);
 	if (!isfinite(value))
 		return false;
 	if (has_exponent)
-		dend = ov[2 * g->exponent + 1];
+		dend = m->exponent_end;
 
 	memset(t, 0, sizeof *t);
-	t->start = ov[0];
-	t->end = ov[1];
+	t->start = m->start;
+	t->end = m->end;
 	t->digits_start = dstart;
 	t->digits_end = dend;
-	bool negative = group_matched(ov, g->sign) &&
-			is_negative_sign(text + ov[2 * g->sign], ov[2 * g->sign + 1] - ov[2 * g->sign]);
+	bool negative = m->sign_start != NO_SPAN && is_negative_sign(text + m->sign_start, m->sign_end - m->sign_start);
 	t->value = negative && value != 0 ? -value : value;
 	t->decimals = decimals;
 	t->sig_digits = d.sig_digits;
 	t->has_exponent = has_exponent;
 	t->exponent = exponent;
-	t->exponent_start = has_exponent ? ov[2 * g->exponent] : dend;
+	t->exponent_start = has_exponent ? m->exponent_start : dend;
 	t->has_separator = d.has_separator;
-	t->hyphen_joined = group_matched(ov, g->hyphen_before) || group_matched(ov, g->hyphen_after);
-	int unit_group = group_matched(ov, g->unit_attached) ? g->unit_attached
-			 : group_matched(ov, g->unit_spaced) ? g->unit_spaced
-							      : -1;
-	if (unit_group >= 0)
-		copy_unit(t->unit, text + ov[2 * unit_group], ov[2 * unit_group + 1] - ov[2 * unit_group]);
+	t->hyphen_joined = m->hyphen_joined;
+	if (m->unit_start != NO_SPAN)
+		copy_unit(t->unit, text + m->unit_start, m->unit_end - m->unit_start);
 	return true;
 }
 
@@ -406,8 +443,8 @@ static size_t next_digit(const char *s, size_t from, size_t len)
 {
 	/* eight bytes at a time: a byte is a digit when its high nibble is 3
 	 * and its low one under 10, both tested in every byte of the word at
-	 * once without carries between bytes; the first such byte is then
-	 * found one by one (any byte order) */
+	 * once without carries between bytes; the first such byte is the
+	 * lowest set bit on a little-endian machine, else found one by one */
 	const uint64_t ones7 = UINT64_C(0x7F7F7F7F7F7F7F7F), highs = UINT64_C(0x8080808080808080);
 	while (len - from >= 8) {
 		uint64_t w;
@@ -415,13 +452,142 @@ static size_t next_digit(const char *s, size_t from, size_t len)
 		uint64_t hi = (w & UINT64_C(0xF0F0F0F0F0F0F0F0)) ^ UINT64_C(0x3030303030303030);
 		uint64_t zero = ~(((hi & ones7) + ones7) | hi) & highs; /* bytes whose hi is 0 */
 		uint64_t lo_ok = ~((w & UINT64_C(0x0F0F0F0F0F0F0F0F)) + UINT64_C(0x7676767676767676)) & highs;
-		if (zero & lo_ok)
+		uint64_t digits = zero & lo_ok; /* exact: the high bit of every digit byte, no other */
+		if (digits) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			return from + (size_t)__builtin_ctzll(digits) / 8; /* the first byte is the lowest */
+#else
 			break;
+#endif
+		}
 		from += 8;
 	}
 	while (from < len && (unsigned char)(s[from] - '0') > 9)
 		from++;
 	return from;
+}
+
+/* ---- the common number without PCRE2 ---- */
+
+/*
+ * Most numbers in program output and prose are plain: digits, maybe a
+ * fraction, between blanks ("   32788  ", "took 1.810 ms", "4.16x").  For
+ * those the pattern's answer can be read off a few bytes around the
+ * digits, and matching it (about 1,300 instructions a number, JIT or not,
+ * most of them in its Unicode lookbehinds) is the bulk of a scan.
+ * plain_number_at decides such a number itself, and digits glued to a
+ * word on the left (no number at all), and declines all else, which then
+ * goes to the pattern as before, so the tokens are the same for every
+ * input (test_numtok_fast.c compares both paths).
+ *
+ * Why each accepted case gives the pattern's match at `d`, with PCRE2
+ * searching from d (the caller starts the search there when no sign
+ * precedes the digit):
+ *  - the byte before d is ASCII and none of [A-Za-z0-9_.,+-]: neither the
+ *    number branch's (?<![\w.]) nor (?<![0-9][,...]) refuses it, no sign or
+ *    hyphen_before can take part, and the match cannot start earlier;
+ *  - the integer digits are followed by neither "-" nor ":" (the skip
+ *    branch needs one of them straight after at most four digits) nor a
+ *    separator followed by a digit, so the atomic digits group takes the
+ *    whole run ([0-9]++), then ".digits" if there is one;
+ *  - after that comes a byte that cannot start an exponent, a second
+ *    point or group, or a unit other than the two handled ("%", and "x"
+ *    not followed by a word character), and that makes (?!\w) hold; a
+ *    blank qualifies only when what follows it cannot start a spaced
+ *    unit.  Bytes of 0x80 and up (Unicode letters, spaces, signs and
+ *    units) are always declined.
+ */
+
+static bool ascii_word(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '_';
+}
+
+static bool ascii_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* A byte before the first digit that leaves the number branch to start there. */
+static bool plain_before(unsigned char c)
+{
+	return c < 0x80 && !ascii_word(c) && c != '.' && c != ',' && c != '+' && c != '-';
+}
+
+/* The first letter of every unit the pattern reads after a blank. */
+static bool spaced_unit_start(unsigned char c)
+{
+	switch (c) {
+	case '%': case 'p': case 'n': case 'u': case 'm': case 's': case 'K': case 'M': case 'G': case 'T': case 'B':
+		return true;
+	default:
+		return c >= 0x80;
+	}
+}
+
+/* What plain_number_at found at a digit. */
+enum plain {
+	PLAIN_ASK,    /* not decided: ask the pattern */
+	PLAIN_NUMBER, /* the match is this number */
+	PLAIN_NONE,   /* no match starts in this run of digits */
+};
+
+static bool ascii_letter(unsigned char c)
+{
+	return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
+}
+
+/*
+ * Digits glued on the left ("sm_90", "V13", "0.88" of "13.0.88", "H200")
+ * start no match, nor does any digit of their run: the number branch and
+ * the clock need a non-word byte and no "." before their first digit, and
+ * the date branch, which does start after a letter ("v2026-11-30"), needs
+ * exactly four digits and a "-" (declined here).
+ */
+static bool glued_run(const char *s, size_t len, size_t d, size_t e)
+{
+	unsigned char c = (unsigned char)s[d - 1];
+	if (c == '.' || ascii_digit(c))
+		return true;
+	if (!ascii_letter(c) && c != '_')
+		return false;
+	return !(e - d == 4 && e < len && s[e] == '-');
+}
+
+static enum plain plain_number_at(const char *s, size_t len, size_t d, struct number_match *m, size_t *resume)
+{
+	size_t e = d;
+	while (e < len && ascii_digit((unsigned char)s[e]))
+		e++;
+	if (d > 0 && !plain_before((unsigned char)s[d - 1])) {
+		if (!glued_run(s, len, d, e))
+			return PLAIN_ASK;
+		*resume = e;
+		return PLAIN_NONE;
+	}
+	if (e + 1 < len && s[e] == '.' && ascii_digit((unsigned char)s[e + 1])) {
+		e++;
+		while (e < len && ascii_digit((unsigned char)s[e]))
+			e++;
+	}
+	*m = (struct number_match){d, e, d, e, NO_SPAN, NO_SPAN, NO_SPAN, NO_SPAN, NO_SPAN, NO_SPAN, false};
+	if (e == len)
+		return PLAIN_NUMBER;
+	unsigned char c = (unsigned char)s[e], next = e + 1 < len ? (unsigned char)s[e + 1] : 0;
+	bool at_end = e + 1 == len;
+	if (c == '%' || (c == 'x' && (at_end || (next < 0x80 && !ascii_word(next))))) {
+		m->unit_start = e;
+		m->unit_end = m->end = e + 1;
+		return PLAIN_NUMBER;
+	}
+	bool plain;
+	if (c == ' ')
+		plain = at_end || !spaced_unit_start(next);
+	else if (c == '.' || c == ',')
+		plain = at_end || !ascii_digit(next);
+	else
+		plain = c < 0x80 && !ascii_word(c) && c != '-' && c != ':';
+	return plain ? PLAIN_NUMBER : PLAIN_ASK;
 }
 
 /* Where a match that reads the digit at `digit` can start, at or after
@@ -438,22 +604,33 @@ static size_t sign_before(const char *s, size_t offset, size_t digit)
 	return digit;
 }
 
-size_t numtok_scan(const char *text, size_t len, struct num_token **out)
+/* Counted for the tests only: a thread-local add costs nothing next to a scan. */
+static _Thread_local size_t plain_decisions;
+
+size_t numtok_plain_decisions(void)
+{
+	return plain_decisions;
+}
+
+/* numtok_scan, with plain numbers decided without PCRE2 when `fast`. */
+static size_t scan(const char *text, size_t len, struct num_token **out, bool fast)
 {
 	*out = NULL;
 	size_t digit = next_digit(text, 0, len);
 	if (digit == len) /* no digit, no number (most lines of prose and code) */
 		return 0;
-	size_t first_bad = first_invalid_utf8(text, len);
-	char *standin = first_bad < len ? valid_utf8_copy(text, len, first_bad) : NULL;
-	const char *subject = standin ? standin : text;
-	const struct number_pattern *np = number_pattern();
-	pcre2_code *code = np->code;
-	const struct pattern_groups groups = np->groups;
-	if (!scan_md)
-		scan_md = checked(pcre2_match_data_create_from_pattern(code, NULL));
-	pcre2_match_data *md = scan_md;
-	const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+	/* The text's UTF-8 is checked (and a stand-in made) only when the
+	 * pattern is first asked: the shortcut reads bytes, never characters,
+	 * and declines every byte of 0x80 and up that could decide its
+	 * answer, so it answers alike on the text and on its stand-in. */
+	bool checked_utf8 = false;
+	char *standin = NULL;
+	const char *subject = text;
+	const struct number_pattern *np = NULL;
+	pcre2_code *code = NULL;
+	struct pattern_groups groups = {0};
+	pcre2_match_data *md = NULL;
+	const PCRE2_SIZE *ov = NULL;
 
 	struct num_token local[SCAN_LOCAL];
 	struct num_token *tokens = NULL;
@@ -468,15 +645,39 @@ size_t numtok_scan(const char *text, size_t len, struct num_token **out)
 		if (digit == len)
 			break;
 		size_t from = sign_before(subject, offset, digit);
-		int rc = pcre2_match(code, (PCRE2_SPTR)subject, len, from, PCRE2_NO_UTF_CHECK, md, NULL);
-		if (rc == PCRE2_ERROR_NOMATCH)
-			break;
-		if (rc < 0)
-			abort(); /* no input can exhaust this pattern's limits: a bug or no memory */
+		struct number_match m;
+		enum plain plain = fast && from == digit ? plain_number_at(subject, len, digit, &m, &offset) : PLAIN_ASK;
+		plain_decisions += plain != PLAIN_ASK;
+		if (plain == PLAIN_NONE)
+			continue; /* offset is past the run */
+		if (plain == PLAIN_ASK) {
+			if (!checked_utf8) {
+				checked_utf8 = true;
+				size_t first_bad = first_invalid_utf8(text, len);
+				if (first_bad < len)
+					subject = standin = valid_utf8_copy(text, len, first_bad);
+				np = number_pattern();
+				code = np->code;
+				groups = np->groups;
+				if (!scan_md)
+					scan_md = checked(pcre2_match_data_create_from_pattern(code, NULL));
+				md = scan_md;
+				ov = pcre2_get_ovector_pointer(md);
+			}
+			int rc = pcre2_match(code, (PCRE2_SPTR)subject, len, from, PCRE2_NO_UTF_CHECK, md, NULL);
+			if (rc == PCRE2_ERROR_NOMATCH)
+				break;
+			if (rc < 0)
+				abort(); /* no input can exhaust this pattern's limits: a bug or no memory */
+			offset = ov[1]; /* every branch consumes at least one digit */
+			if (group_matched(ov, groups.skip))
+				continue;
+			match_from_ovector(ov, &groups, &m);
+		}
+		offset = m.end;
 		struct num_token t;
-		if (!group_matched(ov, groups.skip) && make_token(subject, ov, &groups, &t))
+		if (make_token(subject, &m, &t))
 			push_token(local, &tokens, &n, &cap, &t);
-		offset = ov[1]; /* every branch consumes at least one digit */
 	}
 	free(standin);
 	if (n && !tokens) { /* all of them on the stack */
@@ -485,6 +686,21 @@ size_t numtok_scan(const char *text, size_t len, struct num_token **out)
 	}
 	*out = tokens;
 	return n;
+}
+
+size_t numtok_first_digit(const char *text, size_t len)
+{
+	return next_digit(text, 0, len);
+}
+
+size_t numtok_scan(const char *text, size_t len, struct num_token **out)
+{
+	return scan(text, len, out, true);
+}
+
+size_t numtok_scan_pattern_only(const char *text, size_t len, struct num_token **out)
+{
+	return scan(text, len, out, false);
 }
 
 /* ---- decimal rounding and formatting ---- */

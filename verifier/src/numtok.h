@@ -98,6 +98,21 @@ struct num_token {
  * be NULL when len is 0. */
 size_t numtok_scan(const char *text, size_t len, struct num_token **out);
 
+/* The offset of the first ASCII digit of text[0..len), or len: a text
+ * without one holds no number (the scan's own first test, for callers
+ * that skip work on such a line). */
+size_t numtok_first_digit(const char *text, size_t len);
+
+/* The same scan with every number found by the PCRE2 pattern: numtok_scan
+ * decides the plainest numbers ("32788", "1.810", "4.16x" between blanks)
+ * without it, and this is what it must agree with, token for token (for
+ * the tests that compare the two). */
+size_t numtok_scan_pattern_only(const char *text, size_t len, struct num_token **out);
+/* How many runs of digits the calling thread's numtok_scan calls have
+ * decided without the pattern so far, as a number or as none (for the
+ * same tests). */
+size_t numtok_plain_decisions(void);
+
 /* Formats `value` the way `like` was printed in orig_text (the text like was
  * scanned from): the same number of decimals (rounding half away from zero
  * on the decimal value; for exponent notation, the same mantissa decimals,

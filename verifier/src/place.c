@@ -35,9 +35,10 @@ static bool is_letter(char c)
 	return (c | 32) >= 'a' && (c | 32) <= 'z';
 }
 
-/* The row name of a line with tokens t[0..n), as align_place_names
- * writes it (the same rule, without its column search). */
-static char *row_name(const char *s, size_t len, const struct num_token *t, size_t n)
+/* Where the row name of a line with tokens t[0..n) stands, before
+ * squeezing: as align_place_names writes it (the same rule, without its
+ * column search). */
+static void row_span(const char *s, size_t len, const struct num_token *t, size_t n, size_t *a, size_t *b)
 {
 	size_t end = len;
 	for (size_t i = 0; i < n; i++) {
@@ -49,20 +50,36 @@ static char *row_name(const char *s, size_t len, const struct num_token *t, size
 			break;
 		}
 	}
-	size_t a = 0, b = end;
-	str_trim(s, &a, &b);
-	while (b > a && (s[b - 1] == ',' || s[b - 1] == ':' || s[b - 1] == ' '))
-		b--;
-	struct buf name = {0};
-	squeeze(&name, s + a, b - a);
-	return buf_detach(&name);
+	*a = 0;
+	*b = end;
+	str_trim(s, a, b);
+	while (*b > *a && (s[*b - 1] == ',' || s[*b - 1] == ':' || s[*b - 1] == ' '))
+		(*b)--;
 }
 
-/* The key of token i ("KEY:" right before it, after the line start, the
- * previous number, a ',' or a ';'), squeezed, or NULL. */
-static char *key_name(const char *s, const struct num_token *t, size_t i)
+/* The row name, squeezed, written over what name held. */
+static void row_name_into(struct buf *name, const char *s, size_t len, const struct num_token *t, size_t n)
+{
+	size_t a, b;
+	row_span(s, len, t, n, &a, &b);
+	name->len = 0;
+	squeeze(name, s + a, b - a);
+}
+
+/* Where the key of token i stands ("KEY:" right before it, after the
+ * line start, the previous number, a ',' or a ';'), before squeezing;
+ * false when it has none. */
+static bool key_span(const char *s, const struct num_token *t, size_t i, size_t *ka, size_t *kb)
 {
 	size_t from = i ? t[i - 1].end : 0, end = t[i].start;
+	/* the common answer first (most numbers have no key): the last byte
+	 * before the number, blanks aside, must be the ':' (a ',' or ';'
+	 * there leaves nothing between it and the number, so no key either) */
+	size_t q = end;
+	while (q > from && (s[q - 1] == ' ' || s[q - 1] == '\t'))
+		q--;
+	if (q == from || s[q - 1] != ':')
+		return false;
 	for (size_t p = end; p > from; p--)
 		if (s[p - 1] == ',' || s[p - 1] == ';') {
 			from = p;
@@ -71,15 +88,28 @@ static char *key_name(const char *s, const struct num_token *t, size_t i)
 	size_t a = from, b = end;
 	str_trim(s, &a, &b);
 	if (b == a || s[b - 1] != ':')
-		return NULL;
+		return false;
 	b--;
 	str_trim(s, &a, &b);
 	if (b == a)
+		return false;
+	*ka = a;
+	*kb = b;
+	return true;
+}
+
+/* The key of token i, squeezed and malloc'd, or NULL. */
+static char *key_name(const char *s, const struct num_token *t, size_t i)
+{
+	size_t a, b;
+	if (!key_span(s, t, i, &a, &b))
 		return NULL;
 	struct buf name = {0};
 	squeeze(&name, s + a, b - a);
 	return buf_detach(&name);
 }
+
+static bool squeezed_is(const char *s, size_t len, const char *want);
 
 struct wanted {
 	char *row, *column; /* [ROW | COLUMN]; column NULL for [KEY] (row holds the key) */
@@ -216,53 +246,76 @@ static void memo_add_key(char *key, struct place_hit h)
 	mk->count++;
 }
 
-static void memo_add_row(char *row, size_t k)
+/* row (len bytes) is the caller's; a copy is kept when it is new. */
+static void memo_add_row(const char *row, size_t len, size_t k)
 {
 	size_t at;
 	memo.next_row[k] = SIZE_MAX;
-	if (!strmap_get(&memo.rows, row, strlen(row), &at)) {
-		memo_keep(row);
+	if (!strmap_get(&memo.rows, row, len, &at)) {
+		char *own = xstrndup(row, len);
+		memo_keep(own);
 		at = memo.n_row;
 		memo.row = xgrow(memo.row, &memo.cap_row, memo.n_row + 1, sizeof *memo.row);
 		memo.row[memo.n_row++] = (struct memo_row){k, k};
-		strmap_add(&memo.rows, row, strlen(row), at, NULL);
+		strmap_add(&memo.rows, own, len, at, NULL);
 		return;
 	}
-	free(row);
 	memo.next_row[memo.row[at].last] = k;
 	memo.row[at].last = k;
 }
 
-/* The memo for ev, built when it is another file or the course moved on;
- * false when ev is not a file of the course cache (no memo then). */
+/* Lookups of one file before its memo is built: a page that names one
+ * place (most do) is answered by reading the lines in place, which costs
+ * about a third of building the memo; a page that asks more (one
+ * place_name a traced number) builds it at the second. */
+#define MEMO_AFTER 1
+static struct {
+	const struct evfile *ev;
+	unsigned long gen;
+	unsigned asked;
+} direct;
+
+/* The memo for ev, built when it is another file or the course moved on
+ * and ev has been asked about MEMO_AFTER times; false when there is none
+ * (not yet, or ev is no file of the course cache). */
 static bool memo_for(const struct evfile *ev)
 {
 	if (memo.ev == ev && memo.gen == course_generation())
 		return true;
+	if (direct.ev != ev || direct.gen != course_generation())
+		direct.ev = ev, direct.gen = course_generation(), direct.asked = 0;
+	if (direct.asked++ < MEMO_AFTER)
+		return false;
 	memo_clear();
 	if (!course_evidence_cached(ev))
 		return false;
 	memo.ev = ev;
 	memo.gen = course_generation();
 	memo.next_row = xmalloc((ev->ev->n_stdout + 1) * sizeof *memo.next_row);
+	strmap_reserve(&memo.rows, ev->ev->n_stdout); /* a row a line at most: it never grows */
+	struct buf row = {0};                          /* each line's row name, reused */
 	for (size_t k = 0; k < ev->ev->n_stdout; k++) {
 		size_t sl;
 		const char *s = evidence_stdout(ev->ev, k, &sl);
 		const struct num_token *t;
 		size_t nt;
 		if (!course_evidence_tokens(ev, ev->ev->stdout_first + k, &t, &nt)) {
+			buf_free(&row);
 			memo_clear();
 			return false;
 		}
 		memo.next_row[k] = SIZE_MAX;
-		if (nt)
-			memo_add_row(row_name(s, sl, t, nt), k);
+		if (nt) {
+			row_name_into(&row, s, sl, t, nt);
+			memo_add_row(row.s, row.len, k);
+		}
 		for (size_t i = 0; i < nt; i++) {
 			char *key = key_name(s, t, i);
 			if (key)
 				memo_add_key(key, (struct place_hit){ev, k, ev->ev->stdout_first + k, t[i]});
 		}
 	}
+	buf_free(&row);
 	return true;
 }
 
@@ -272,7 +325,7 @@ void place_release_memo(void)
 }
 
 /* Whether s[0..len), squeezed as squeeze() does, is want (itself
- * squeezed): compared in place, without the copy. */
+ * squeezed), as strcmp would say: compared in place, without the copy. */
 static bool squeezed_is(const char *s, size_t len, const char *want)
 {
 	size_t a = 0, e = len, w = 0;
@@ -281,6 +334,8 @@ static bool squeezed_is(const char *s, size_t len, const char *want)
 		bool blank = s[i] == ' ' || s[i] == '\t';
 		if (blank && i > a && (s[i - 1] == ' ' || s[i - 1] == '\t'))
 			continue;
+		if (s[i] == '\0') /* where a strcmp of the squeezed copy would stop */
+			return want[w] == '\0';
 		if (want[w] != (blank ? ' ' : s[i]))
 			return false;
 		w++;
@@ -363,19 +418,16 @@ size_t place_find(const struct evfile *ev, const char *text, size_t len, struct 
 		size_t nt;
 		if (!course_evidence_tokens(ev, ev->ev->stdout_first + k, &t, &nt)) /* tokenised once a run */
 			nt = numtok_scan(s, sl, &own), t = own;
+		/* names compared in place, as squeeze() would write them */
+		size_t a, b;
 		if (w.column && nt) {
-			char *row = row_name(s, sl, t, nt);
-			bool same = strcmp(row, w.row) == 0;
-			free(row);
-			if (same)
+			row_span(s, sl, t, nt, &a, &b);
+			if (squeezed_is(s + a, b - a, w.row))
 				column_hits(ev, k, t, nt, w.column, hits, max, &n);
 		}
-		for (size_t i = 0; !w.column && i < nt; i++) {
-			char *key = key_name(s, t, i);
-			if (key && strcmp(key, w.row) == 0)
+		for (size_t i = 0; !w.column && i < nt; i++)
+			if (key_span(s, t, i, &a, &b) && squeezed_is(s + a, b - a, w.row))
 				add_hit(hits, max, &n, (struct place_hit){ev, k, ev->ev->stdout_first + k, t[i]});
-			free(key);
-		}
 		free(own);
 	}
 	free(w.row);

@@ -85,6 +85,17 @@ bool strmap_add(struct strmap *m, const char *key, size_t len, size_t value, siz
 	return true;
 }
 
+void strmap_reserve(struct strmap *m, size_t n)
+{
+	if (m->cap)
+		return; /* grown already: it keeps growing as it must */
+	size_t cap = 16;
+	while (4 * n > 3 * cap)
+		cap *= 2;
+	m->slots = xcalloc(cap, sizeof *m->slots);
+	m->cap = cap;
+}
+
 void strmap_free(struct strmap *m)
 {
 	free(m->slots);

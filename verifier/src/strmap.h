@@ -41,6 +41,9 @@ bool strmap_get(const struct strmap *m, const char *key, size_t len, size_t *val
  * added; false when present (then *old, when given, receives its value and
  * the map is unchanged). */
 bool strmap_add(struct strmap *m, const char *key, size_t len, size_t value, size_t *old);
+/* Makes room for n keys in all, so that adding up to n never grows (nor
+ * rehashes) the map; an empty map only. */
+void strmap_reserve(struct strmap *m, size_t n);
 void strmap_free(struct strmap *m);
 
 #endif

@@ -63,14 +63,20 @@ char *xstrndup(const char *s, size_t n)
 
 char *xvasprintf(const char *fmt, va_list ap)
 {
+	/* most results are short: formatted once into the stack and copied,
+	 * instead of once to measure and once more to write */
+	char small[256];
 	va_list copy;
 	va_copy(copy, ap);
-	int n = vsnprintf(NULL, 0, fmt, copy);
+	int n = vsnprintf(small, sizeof small, fmt, copy);
 	va_end(copy);
 	if (n < 0)
 		out_of_memory(0);
 	char *p = xmalloc((size_t)n + 1);
-	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	if ((size_t)n < sizeof small)
+		memcpy(p, small, (size_t)n + 1);
+	else
+		vsnprintf(p, (size_t)n + 1, fmt, ap);
 	return p;
 }
 

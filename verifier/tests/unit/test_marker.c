@@ -1,7 +1,9 @@
 /*
  * test_marker.c - classifying one HTML comment: every keyword with and
  * without its argument, the exact argument span, near misses with their
- * suggestion, author's notes, and each malformed shape.
+ * suggestion, author's notes, and each malformed shape; and the shape
+ * read by hand against the shape read by the pattern (marker_parse
+ * against marker_parse_pattern_only), on edge texts and generated ones.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -356,6 +358,77 @@ static int release_patterns(void **state)
 	return 0;
 }
 
+/* ---- the hand reading against the pattern ---- */
+
+static void assert_same_as_pattern(const char *text, size_t len)
+{
+	struct marker a, b;
+	memset(&a, 0x5A, sizeof a);
+	memset(&b, 0xA5, sizeof b);
+	marker_parse(text, len, &a);
+	marker_parse_pattern_only(text, len, &b);
+	bool same = a.kind == b.kind && a.status == b.status && a.arg_start == b.arg_start && a.arg_end == b.arg_end &&
+		    strcmp(a.problem, b.problem) == 0 && strcmp(a.suggest, b.suggest) == 0;
+	if (!same)
+		print_error("text: \"%.*s\": hand %d/%d [%zu,%zu) '%s', pattern %d/%d [%zu,%zu) '%s'\n", (int)len, text,
+			    a.kind, a.status, a.arg_start, a.arg_end, a.problem, b.kind, b.status, b.arg_start, b.arg_end,
+			    b.problem);
+	assert_true(same);
+}
+
+/* The edges of the hand reading: where the keyword stops before the
+ * closing "-->", blanks and ':' around it, a closing line break, text
+ * that is not a comment at both ends, overlapping ends. */
+static void test_hand_shape_edges(void **state)
+{
+	(void)state;
+	static const char *const edges[] = {
+		"<!--a-->", "<!--ab-c-->", "<!--note-->", "<!-- note-- -->", "<!--claim:-->", "<!-- claim : [a] < [b] -->",
+		"<!--\tat:\t[x]\t-->", "<!-- = 1 + 2 -->", "<!--=-->", "<!--==-->", "<!-- =: x -->", "<!-- -->", "<!---->",
+		"<!--->", "<!-->", "<!-- at: [x] -->\n", "<!-- at: [x] -->\r\n", "<!-- at: [x] -->x", "x<!-- at -->",
+		"<!-- at: [x] --> -->", "<!-- at: a -- b -->", "<!-- snipet: k -->", "<!-- 5 -->", "<!-- _a -->",
+		"<!-- a_b-c: d -->", "<!-- at: \xC2\xB5s -->", "<!-- at: \xFF -->", "<!-- at:\n[x] -->",
+		"<!-- transcript -->", "<!-- build: x -->", "<!-- at [x] -->", "<!--at:[x]-->", "<!-- at:  -->",
+		"<!-- quote -->", "<!-- range: [a] -->",
+	};
+	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+		if (!strstr(edges[i], "\xFF")) /* the pattern refuses invalid UTF-8 loudly: both do */
+			assert_same_as_pattern(edges[i], strlen(edges[i]));
+}
+
+static void test_hand_shape_generated(void **state)
+{
+	(void)state;
+	static const char *const pieces[] = {
+		"<!--", "-->", " ", "\t", ":", "=", "-", "_", "a", "at", "claim", "cite", "range", "snippet", "build",
+		"[x | y]", "1", "\n", "--", ">", "<", "note", "Z", "\xC2\xB5",
+	};
+	uint64_t x = 0x9E3779B97F4A7C15u;
+	char text[256];
+	for (int round = 0; round < 200000; round++) {
+		size_t len = 0;
+		/* most texts shaped like comments: an opening, pieces, a closing */
+		bool framed = round % 4 != 0;
+		if (framed) {
+			memcpy(text, "<!--", 4);
+			len = 4;
+		}
+		x ^= x >> 12, x ^= x << 25, x ^= x >> 27;
+		size_t count = (x * 0x2545F4CB4F6CDD1Du) % 10;
+		for (size_t k = 0; k < count; k++) {
+			x ^= x >> 12, x ^= x << 25, x ^= x >> 27;
+			const char *p = pieces[(x * 0x2545F4CB4F6CDD1Du) % (sizeof pieces / sizeof pieces[0])];
+			memcpy(text + len, p, strlen(p));
+			len += strlen(p);
+		}
+		if (framed) {
+			memcpy(text + len, "-->", 3);
+			len += 3;
+		}
+		assert_same_as_pattern(text, len);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -381,6 +454,8 @@ int main(void)
 		cmocka_unit_test(test_length_is_respected),
 		cmocka_unit_test(test_marker_is_block),
 		cmocka_unit_test(test_marker_kind_name),
+		cmocka_unit_test(test_hand_shape_edges),
+		cmocka_unit_test(test_hand_shape_generated),
 	};
 	return cmocka_run_group_tests(tests, NULL, release_patterns);
 }
