@@ -554,8 +554,22 @@ char *lessonfiles_changed(const struct evidence *ev, const struct lesson_files *
 	return said;
 }
 
+/* Patterns that compiled, the last few judged: every lesson of a course
+ * tends to carry the same Expect:, and regcomp costs as much as reading
+ * the program.  Only a pattern that compiled is kept (its answer is just
+ * true); one that fails is compiled again each time, for regerror's
+ * message.  Per thread, fixed size; a longer pattern is not kept. */
+#define VALID_KEPT 8
+#define VALID_MAX 256
+static _Thread_local char valid_kept[VALID_KEPT][VALID_MAX];
+static _Thread_local unsigned valid_next;
+
 bool lessonfiles_expect_valid(const char *pattern, char *msg, size_t msg_size)
 {
+	size_t len = strlen(pattern);
+	for (unsigned i = 0; len < VALID_MAX && i < VALID_KEPT; i++)
+		if (valid_kept[i][0] && strcmp(valid_kept[i], pattern) == 0)
+			return true;
 	regex_t re;
 	int e = regcomp(&re, pattern, REG_EXTENDED | REG_NEWLINE | REG_NOSUB);
 	if (e != 0) {
@@ -563,5 +577,9 @@ bool lessonfiles_expect_valid(const char *pattern, char *msg, size_t msg_size)
 		return false;
 	}
 	regfree(&re);
+	if (len > 0 && len < VALID_MAX) { /* "" is the empty slot: compiled each time (cheap) */
+		memcpy(valid_kept[valid_next], pattern, len + 1);
+		valid_next = (valid_next + 1) % VALID_KEPT;
+	}
 	return true;
 }
