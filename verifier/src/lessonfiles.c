@@ -356,7 +356,10 @@ static void find_program(struct lesson_files *f, const char *lesson)
 
 /* Each file hashed once: the program by proghdr_source_sha256() (or by
  * known, when it has the hash of these very bytes), the others by their
- * bytes. */
+ * bytes.  With known (the course cache, which gives every file's bytes
+ * back and loads the program next), the program's bytes become its text,
+ * kept with the header parsed to hash it (program_text, program_hdr):
+ * one normalisation and one parse of the program a run, not two. */
 static void set_sha(struct lesson_files *f, lessonfiles_known_fn known, void *arg)
 {
 	for (size_t i = 0; i < f->n; i++) {
@@ -365,11 +368,16 @@ static void set_sha(struct lesson_files *f, lessonfiles_known_fn known, void *ar
 			continue;
 		if (i != f->program) {
 			sha256_hex(p->data, p->len, p->sha);
-		} else if (!known || !known(p->path, p->data, p->len, p->sha, arg)) {
+		} else if (!known) {
 			struct textfile tf;
 			textfile_from_memory(p->data, p->len, p->path, &tf);
 			proghdr_source_sha256(&tf, p->sha);
 			textfile_free(&tf);
+		} else if (!known(p->path, p->data, p->len, p->sha, arg)) {
+			textfile_take(p->data, p->len, p->path, &f->program_text);
+			p->data = NULL;
+			proghdr_parse(&f->program_text, &f->program_hdr);
+			proghdr_source_sha256_parsed(&f->program_text, &f->program_hdr, p->sha);
 		}
 	}
 	if (f->n == 1 && f->program == 0) {
@@ -474,8 +482,21 @@ void lessonfiles_free(struct lesson_files *f)
 		free(f->v[i].data);
 	}
 	free(f->v);
+	textfile_free(&f->program_text);
+	proghdr_free(&f->program_hdr);
 	memset(f, 0, sizeof *f);
 	f->program = SIZE_MAX;
+}
+
+bool lessonfiles_take_program(struct lesson_files *f, struct textfile *tf, struct proghdr *hdr)
+{
+	if (!f->program_text.data)
+		return false;
+	*tf = f->program_text;
+	*hdr = f->program_hdr;
+	memset(&f->program_text, 0, sizeof f->program_text);
+	memset(&f->program_hdr, 0, sizeof f->program_hdr);
+	return true;
 }
 
 void lessonfiles_header(struct buf *h, const struct lesson_files *f)

@@ -203,6 +203,13 @@ void textfile_from_memory(const char *data, size_t len, const char *display, str
 	normalise_and_index(tf, raw, len);
 }
 
+void textfile_take(char *raw, size_t len, const char *display, struct textfile *tf)
+{
+	memset(tf, 0, sizeof *tf);
+	tf->path = xstrdup(display);
+	normalise_and_index(tf, raw, len);
+}
+
 void textfile_free(struct textfile *tf)
 {
 	free(tf->path);
