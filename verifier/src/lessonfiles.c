@@ -122,7 +122,9 @@ static int entry_type(const char *path, const struct entry *e, mode_t *type)
 }
 
 /* Reads at most max bytes of a plain file (opened without following a
- * link).  0, or -1 with *why. */
+ * link), into a buffer of the size fstat gives: one read where the file
+ * is as large as it says (a 64 KiB chunk copied into a growing buffer
+ * cost a copy of every lesson file).  0, or -1 with *why. */
 static int read_bytes(const char *fs, size_t max, char **data, size_t *len, char **why)
 {
 	int fd = open(fs, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -130,24 +132,43 @@ static int read_bytes(const char *fs, size_t max, char **data, size_t *len, char
 		*why = xstrdup(strerror(errno));
 		return -1;
 	}
-	struct buf b = {0};
-	buf_append(&b, "", 0);
-	char chunk[65536];
-	ssize_t got;
-	while ((got = read(fd, chunk, sizeof chunk)) > 0) {
-		buf_append(&b, chunk, (size_t)got);
-		if (b.len > max)
-			break;
-	}
-	int e = errno;
-	close(fd);
-	if (got < 0 || b.len > max) {
-		*why = got < 0 ? xstrdup(strerror(e)) : xstrdup("the lesson's files are larger than 64 MiB in all");
-		buf_free(&b);
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		*why = xstrdup(strerror(errno));
+		close(fd);
 		return -1;
 	}
-	*len = b.len;
-	*data = buf_detach(&b);
+	/* room for the size, one byte more (to see a file that grew) and the NUL */
+	size_t size = (size_t)st.st_size, cap = (size_t)st.st_size <= max ? size + 2 : max + 2, n = 0;
+	char *b = xmalloc(cap);
+	ssize_t got = 0;
+	int e = 0;
+	while (n <= max) {
+		if (n + 1 >= cap) {
+			cap = cap > max / 2 ? max + 2 : cap * 2;
+			b = xrealloc(b, cap);
+		}
+		size_t want = cap - n - 1;
+		got = read(fd, b + n, want);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			e = errno;
+			break;
+		}
+		n += (size_t)got;
+		if ((size_t)got < want && n == size) /* short at the size fstat gave: the end */
+			break;
+	}
+	close(fd);
+	if (got < 0 || n > max) {
+		*why = got < 0 ? xstrdup(strerror(e)) : xstrdup("the lesson's files are larger than 64 MiB in all");
+		free(b);
+		return -1;
+	}
+	b[n] = '\0';
+	*len = n;
+	*data = b;
 	return 0;
 }
 
