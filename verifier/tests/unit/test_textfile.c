@@ -10,7 +10,10 @@
 
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "textfile.h"
 
@@ -56,12 +59,58 @@ static void test_file_flags_first_bad_byte(void **state)
 	textfile_free(&tf);
 }
 
+/* textfile_read (one read of the stat'd size) gives what
+ * textfile_from_memory gives for the same bytes: the whole file, however
+ * large, normalised (BOM dropped, CR and CRLF made LF); an empty file is
+ * empty; a folder or a missing file is refused with its reason. */
+static void read_back(const char *bytes, size_t len)
+{
+	char path[] = "/tmp/test-textfile-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, bytes, len), (ssize_t)len);
+	close(fd);
+	struct textfile got, want;
+	const char *why = NULL;
+	assert_int_equal(textfile_read(path, "x.txt", &got, &why), 0);
+	textfile_from_memory(bytes, len, "x.txt", &want);
+	assert_int_equal(got.len, want.len);
+	assert_memory_equal(got.data, want.data, want.len + 1);
+	assert_int_equal(got.n_lines, want.n_lines);
+	assert_int_equal(got.had_bom, want.had_bom);
+	assert_int_equal(got.had_cr, want.had_cr);
+	textfile_free(&got);
+	textfile_free(&want);
+	unlink(path);
+}
+
+static void test_read_whole_file(void **state)
+{
+	(void)state;
+	read_back("", 0);
+	read_back("one line, no LF", 15);
+	read_back("\xEF\xBB\xBF" "a\r\nb\rc\n", 10);
+	size_t n = 300000; /* past any single buffer a reader might use */
+	char *big = malloc(n);
+	for (size_t i = 0; i < n; i++)
+		big[i] = i % 61 == 60 ? '\n' : i % 97 == 96 ? '\r' : (char)('a' + i % 26);
+	read_back(big, n);
+	free(big);
+	struct textfile tf;
+	const char *why = NULL;
+	assert_int_equal(textfile_read("/tmp", "tmp", &tf, &why), -1);
+	assert_string_equal(why, "is a directory");
+	assert_int_equal(textfile_read("/nonexistent/x", "x", &tf, &why), -1);
+	assert_non_null(why);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid_text),
 		cmocka_unit_test(test_invalid_sequences),
 		cmocka_unit_test(test_file_flags_first_bad_byte),
+		cmocka_unit_test(test_read_whole_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
