@@ -104,6 +104,35 @@ static void test_read_whole_file(void **state)
 	assert_non_null(why);
 }
 
+/* The line index against the rule it keeps (a line starts at 0 and after
+ * every LF but a final one), for LFs at every place around the 16-byte
+ * steps the index takes: first, last, doubled, at a step's edge. */
+static void test_line_index(void **state)
+{
+	(void)state;
+	char text[80];
+	for (unsigned seed = 0; seed < 3000; seed++) {
+		size_t len = seed % 71;
+		unsigned x = seed * 2654435761u;
+		for (size_t i = 0; i < len; i++) {
+			x = x * 1103515245u + 12345u;
+			text[i] = (x >> 16) % (seed % 5 + 2) == 0 ? '\n' : 'a';
+		}
+		struct textfile tf;
+		textfile_from_memory(text, len, "x", &tf);
+		size_t want = 0;
+		for (size_t p = 0; p < len; p++) {
+			if (p == 0 || (text[p - 1] == '\n')) {
+				assert_true(want < tf.n_lines);
+				assert_int_equal(tf.line_start[want], p);
+				want++;
+			}
+		}
+		assert_int_equal(tf.n_lines, want);
+		textfile_free(&tf);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -111,6 +140,7 @@ int main(void)
 		cmocka_unit_test(test_invalid_sequences),
 		cmocka_unit_test(test_file_flags_first_bad_byte),
 		cmocka_unit_test(test_read_whole_file),
+		cmocka_unit_test(test_line_index),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
