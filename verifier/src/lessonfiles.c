@@ -248,16 +248,16 @@ static int walk_folder(struct walk *w, const char *rel, bool optional)
 {
 	char *fs;
 	const char *reason;
-	enum repo_status rs = repo_resolve(rel, &fs, &reason);
+	mode_t type;
+	enum repo_status rs = repo_resolve_type(rel, &fs, &reason, &type);
 	if (rs == REPO_MISSING && optional)
 		return 0;
 	if (rs != REPO_OK) {
 		w->why = xasprintf("%s/: %s", rel, reason);
 		return -1;
 	}
-	struct stat st;
 	int r;
-	if (lstat(fs, &st) != 0 || !S_ISDIR(st.st_mode))
+	if (!S_ISDIR(type)) /* a link is not a folder here (lstat's type) */
 		r = optional ? 0 : (w->why = xasprintf("%s/ is not a folder", rel), -1);
 	else
 		r = walk(w, fs, rel, 1);

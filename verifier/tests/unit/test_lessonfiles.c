@@ -150,6 +150,37 @@ static void test_program_text_crlf_bom(void **state)
 	check_program_text("\xEF\xBB\xBF// Build: nvcc -o a a.cu\r\n// Run: ./a\r\nint main() {}\r", true);
 }
 
+/* repo_resolve_type: the entry's own type, from the resolution's look or
+ * an lstat after realpath; a lesson folder that is a link (to a folder
+ * inside the repository) is refused as no folder, as before the type
+ * came from the resolution. */
+static void test_resolve_type_and_linked_lesson(void **state)
+{
+	(void)state;
+	char *dir = course_with("// Build: nvcc -o a a.cu\nint main() {}\n");
+	char path[256], *fs;
+	const char *why;
+	mode_t type = 1;
+	assert_int_equal(repo_resolve_type("programs/l1", &fs, &why, &type), REPO_OK);
+	assert_true(S_ISDIR(type));
+	free(fs);
+	assert_int_equal(repo_resolve_type("programs/l1/a.cu", &fs, &why, &type), REPO_OK);
+	assert_true(S_ISREG(type));
+	free(fs);
+	assert_int_equal(repo_resolve_type("programs/none", &fs, &why, &type), REPO_MISSING);
+	snprintf(path, sizeof path, "%s/programs/l2", dir);
+	assert_int_equal(symlink("l1", path), 0);
+	assert_int_equal(repo_resolve_type("programs/l2", &fs, &why, &type), REPO_OK);
+	assert_true(S_ISLNK(type));
+	free(fs);
+	struct lesson_files f;
+	char *err = NULL;
+	assert_int_equal(lessonfiles_collect("l2", &f, &err), -1);
+	assert_string_equal(err, "programs/l2/ is not a folder");
+	free(err);
+	drop_course(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +188,7 @@ int main(void)
 		cmocka_unit_test(test_expect_cache_evicts),
 		cmocka_unit_test(test_program_text_lf),
 		cmocka_unit_test(test_program_text_crlf_bom),
+		cmocka_unit_test(test_resolve_type_and_linked_lesson),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
