@@ -9,6 +9,9 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h> /* baseline on x86-64 */
+#endif
 
 #include "util.h"
 
@@ -46,8 +49,18 @@ size_t utf8_first_invalid(const char *text, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)text;
 	for (size_t i = 0; i < len;) {
-		/* ASCII, the bulk of every course file, 32 bytes at a time,
-		 * then eight */
+		/* ASCII, the bulk of every course file, 64 bytes at a time
+		 * (SSE2: one byte mask for the lot), then 32, then eight */
+#ifdef __SSE2__
+		while (len - i >= 64) {
+			const __m128i *q = (const __m128i *)(s + i);
+			__m128i any = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(q), _mm_loadu_si128(q + 1)),
+						   _mm_or_si128(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3)));
+			if (_mm_movemask_epi8(any))
+				break;
+			i += 64;
+		}
+#endif
 		while (len - i >= 32) {
 			uint64_t w[4];
 			memcpy(w, s + i, sizeof w);

@@ -43,6 +43,25 @@ static void test_invalid_sequences(void **state)
 	assert_first_invalid("a\x80", 2, 1);            /* a lone continuation byte */
 }
 
+/* The first bad byte at every offset of a long ASCII run, and valid
+ * multi-byte sequences across the block steps the scan takes. */
+static void test_first_invalid_in_long_text(void **state)
+{
+	(void)state;
+	char text[300];
+	for (size_t at = 0; at < sizeof text; at++) {
+		memset(text, 'a', sizeof text);
+		text[at] = (char)0xFF;
+		assert_first_invalid(text, sizeof text, at);
+		memset(text, 'a', sizeof text);
+		if (at + 1 < sizeof text) {
+			text[at] = (char)0xC3; /* U+00E9, valid, straddling any step */
+			text[at + 1] = (char)0xA9;
+			assert_first_invalid(text, sizeof text, sizeof text);
+		}
+	}
+}
+
 static void test_file_flags_first_bad_byte(void **state)
 {
 	(void)state;
@@ -138,6 +157,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid_text),
 		cmocka_unit_test(test_invalid_sequences),
+		cmocka_unit_test(test_first_invalid_in_long_text),
 		cmocka_unit_test(test_file_flags_first_bad_byte),
 		cmocka_unit_test(test_read_whole_file),
 		cmocka_unit_test(test_line_index),
