@@ -276,13 +276,56 @@ static bool known_file(struct course *c, const char *relpath)
 	return false;
 }
 
+static bool entry_find(struct course *c, const char *name, size_t *at);
+
+/* programs/LESSON/NAME (a README a lesson's walk leaves out) where the
+ * listing of programs/ found LESSON a real folder (d_type): only NAME is
+ * looked at, one lstat, as repo_resolve would after finding the folders
+ * real; a link or any other error is left to repo_resolve, which judges
+ * it (and says why) as before.  Returns true with the answer in *rs. */
+static bool resolve_in_lesson(struct course *c, const char *relpath, char **fs, const char **why,
+			      enum repo_status *rs)
+{
+	if (c->programs_dir.state != FOLDER_OK || !c->entry_sorted || strncmp(relpath, "programs/", 9) != 0)
+		return false;
+	const char *lesson = relpath + 9, *slash = strchr(lesson, '/');
+	if (!slash || slash == lesson || lesson[0] == '.' || !slash[1] || slash[1] == '.' || strchr(slash + 1, '/'))
+		return false; /* "." and ".." (and hidden names) the long way */
+	char *name = xstrndup(lesson, (size_t)(slash - lesson));
+	size_t at;
+	bool real = entry_find(c, name, &at) && c->entries[at].type == DT_DIR;
+	free(name);
+	if (!real)
+		return false;
+	char *path = xasprintf("%s/%s", repo_root(), relpath);
+	struct stat st;
+	int rc = lstat(path, &st), err = errno;
+	if (rc == 0 && !S_ISLNK(st.st_mode)) {
+		*fs = path;
+		*rs = REPO_OK;
+		return true;
+	}
+	free(path);
+	if (rc == 0 || err != ENOENT) /* a link, or a reason repo_resolve gives */
+		return false;
+	*fs = NULL;
+	*why = strerror(ENOENT);
+	errno = ENOENT;
+	*rs = REPO_MISSING;
+	return true;
+}
+
 enum repo_status course_resolve(const char *relpath, char **fs, const char **why)
 {
+	struct course *c = model();
 	/* root/relpath is then its path, inside the repository */
-	if (known_file(model(), relpath)) {
+	if (known_file(c, relpath)) {
 		*fs = xasprintf("%s/%s", repo_root(), relpath);
 		return REPO_OK;
 	}
+	enum repo_status rs;
+	if (resolve_in_lesson(c, relpath, fs, why, &rs))
+		return rs;
 	return repo_resolve(relpath, fs, why);
 }
 
