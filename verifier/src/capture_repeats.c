@@ -8,12 +8,13 @@
 
 void repeats_seal(const char *values, const char *stdout_text, size_t stdout_len, char out[SHA256_HEX_LEN + 1])
 {
-	struct buf b = {0};
-	buf_puts(&b, values);
-	buf_putc(&b, '\n');
-	buf_append(&b, stdout_text, stdout_len);
-	sha256_hex(b.s, b.len, out);
-	buf_free(&b);
+	/* the pieces fed in turn: the stdout lines are not copied after the
+	 * values to be hashed (the digest is that of the joined bytes) */
+	struct sha256_ctx *c = sha256_begin();
+	sha256_update(c, values, strlen(values));
+	sha256_update(c, "\n", 1);
+	sha256_update(c, stdout_text, stdout_len);
+	sha256_end(c, out);
 }
 
 static bool is_digit(char c)

@@ -58,7 +58,7 @@ static void sha_unpack(const struct program_slot *sl, char hex[SHA256_HEX_LEN + 
 }
 
 /* course_lesson_files()'s entry for a lesson: its files' paths and
- * hashes (f), and the bytes of its program until course_program() takes
+ * hashes (f), and the text of its program until course_program() takes
  * them (or course_page_done() gives them back): the one read of the
  * lesson's files serves staleness, the program's parse and its hash.
  * f is kept for the lessons used last (LF_KEPT, as evidence and programs
@@ -123,12 +123,20 @@ struct page_facts {
 	size_t n_evidence;
 };
 
-/* A lesson program's bytes as read, NULL when taken. */
+/* A lesson program's text and header as its files' read made them
+ * (lessonfiles_take_program), until its first read takes them (tf.data
+ * NULL then). */
 struct held {
 	struct lesson_files_entry *e;
-	char *bytes;
-	size_t len;
+	struct textfile tf;
+	struct proghdr hdr;
 };
+
+static void held_free(struct held *h)
+{
+	textfile_free(&h->tf);
+	proghdr_free(&h->hdr);
+}
 
 #define EV_KEPT 4
 #define PROG_KEPT 4
@@ -270,13 +278,56 @@ static bool known_file(struct course *c, const char *relpath)
 	return false;
 }
 
+static bool entry_find(struct course *c, const char *name, size_t *at);
+
+/* programs/LESSON/NAME (a README a lesson's walk leaves out) where the
+ * listing of programs/ found LESSON a real folder (d_type): only NAME is
+ * looked at, one lstat, as repo_resolve would after finding the folders
+ * real; a link or any other error is left to repo_resolve, which judges
+ * it (and says why) as before.  Returns true with the answer in *rs. */
+static bool resolve_in_lesson(struct course *c, const char *relpath, char **fs, const char **why,
+			      enum repo_status *rs)
+{
+	if (c->programs_dir.state != FOLDER_OK || !c->entry_sorted || strncmp(relpath, "programs/", 9) != 0)
+		return false;
+	const char *lesson = relpath + 9, *slash = strchr(lesson, '/');
+	if (!slash || slash == lesson || lesson[0] == '.' || !slash[1] || slash[1] == '.' || strchr(slash + 1, '/'))
+		return false; /* "." and ".." (and hidden names) the long way */
+	char *name = xstrndup(lesson, (size_t)(slash - lesson));
+	size_t at;
+	bool real = entry_find(c, name, &at) && c->entries[at].type == DT_DIR;
+	free(name);
+	if (!real)
+		return false;
+	char *path = xasprintf("%s/%s", repo_root(), relpath);
+	struct stat st;
+	int rc = lstat(path, &st), err = errno;
+	if (rc == 0 && !S_ISLNK(st.st_mode)) {
+		*fs = path;
+		*rs = REPO_OK;
+		return true;
+	}
+	free(path);
+	if (rc == 0 || err != ENOENT) /* a link, or a reason repo_resolve gives */
+		return false;
+	*fs = NULL;
+	*why = strerror(ENOENT);
+	errno = ENOENT;
+	*rs = REPO_MISSING;
+	return true;
+}
+
 enum repo_status course_resolve(const char *relpath, char **fs, const char **why)
 {
+	struct course *c = model();
 	/* root/relpath is then its path, inside the repository */
-	if (known_file(model(), relpath)) {
+	if (known_file(c, relpath)) {
 		*fs = xasprintf("%s/%s", repo_root(), relpath);
 		return REPO_OK;
 	}
+	enum repo_status rs;
+	if (resolve_in_lesson(c, relpath, fs, why, &rs))
+		return rs;
 	return repo_resolve(relpath, fs, why);
 }
 
@@ -331,7 +382,7 @@ static char *program_lesson(const char *relpath)
 static struct held *held_of(const struct lesson_files_entry *e)
 {
 	for (size_t i = 0; i < cur->n_holding; i++)
-		if (cur->holding[i].e == e && cur->holding[i].bytes)
+		if (cur->holding[i].e == e && cur->holding[i].tf.data)
 			return &cur->holding[i];
 	return NULL;
 }
@@ -346,9 +397,10 @@ static bool take_held(struct program *p)
 	struct held *h = held_of(e);
 	if (!h || !e->f || strcmp(e->program, p->path) != 0) /* held: f is whole until course_page_done */
 		return false;
-	textfile_from_memory(h->bytes, h->len, p->path, &p->tf);
-	free(h->bytes);
-	h->bytes = NULL;
+	p->tf = h->tf; /* moved: normalised and parsed once, when hashed */
+	p->hdr = h->hdr;
+	memset(&h->tf, 0, sizeof h->tf);
+	memset(&h->hdr, 0, sizeof h->hdr);
 	memcpy(p->sha256, e->f->v[e->f->program].sha, sizeof p->sha256);
 	return true;
 }
@@ -374,6 +426,7 @@ static void load_program(struct program *p, bool report)
 	p->state = LOAD_OK;
 	if (report ? textfile_report_encoding(&p->tf, "program") : p->tf.not_utf8) { /* no parser sees it */
 		p->state = LOAD_MALFORMED;
+		proghdr_free(&p->hdr); /* the held one: a malformed program has no header */
 		return;
 	}
 	p->resident = true;
@@ -381,7 +434,8 @@ static void load_program(struct program *p, bool report)
 		snippet_scan(&p->tf, true, &p->snippets);
 		p->snippets_read = true;
 	}
-	proghdr_parse(&p->tf, &p->hdr);
+	if (!held) /* a held text came with its header */
+		proghdr_parse(&p->tf, &p->hdr);
 	if (report) {
 		if (!held)
 			proghdr_source_sha256_parsed(&p->tf, &p->hdr, p->sha256);
@@ -834,7 +888,7 @@ void course_page_done(void)
 	c->n_tokenised = 0; /* each resident file's numbers go with its text */
 	/* lesson bytes no program took */
 	for (size_t i = 0; i < c->n_holding; i++)
-		free(c->holding[i].bytes);
+		held_free(&c->holding[i]);
 	c->n_holding = 0;
 	/* and the files of lessons not among the last few used */
 	struct lesson_files_entry **out = xmalloc((c->n_lf_used + 1) * sizeof *out);
@@ -1297,11 +1351,9 @@ static bool known_program_sha(const char *path, const char *data, size_t len, ch
 	return true;
 }
 
-/* The lesson's files, read and hashed once a run (programs/common/ once
- * for all lessons); the bytes go at once, but the program's, held for
- * its first course_program() until course_page_done. */
 /* Reads e's files (e->rc, e->why, e->f), the bytes given back at once
- * but the program's, held for its first course_program() until
+ * but the program's, whose text (normalised and parsed when it was
+ * hashed) is held for its first course_program() until
  * course_page_done. */
 static void collect_files(struct course *c, struct lesson_files_entry *e)
 {
@@ -1325,17 +1377,21 @@ static void collect_files(struct course *c, struct lesson_files_entry *e)
 		size_t tl = strlen(tail);
 		e->n_cu += strncmp(lf->path, dir, dl) == 0 && !strchr(tail, '/') && tl > 3 &&
 			   strcmp(tail + tl - 3, ".cu") == 0;
-		/* the program's bytes wait for its first read (given back at
-		 * course_page_done when it was read already) */
-		if (i == e->f->program && lf->data && !held_of(e)) {
-			c->holding = xgrow(c->holding, &c->cap_holding, c->n_holding + 1, sizeof *c->holding);
-			c->holding[c->n_holding++] = (struct held){e, lf->data, lf->len};
-		} else {
-			free(lf->data);
-		}
+		free(lf->data);
 		lf->data = NULL;
 	}
 	free(dir);
+	/* the program's text waits for its first read (given back at
+	 * course_page_done when it was read already) */
+	struct held h = {e, {0}, {0}};
+	if (lessonfiles_take_program(e->f, &h.tf, &h.hdr)) {
+		if (held_of(e)) {
+			held_free(&h);
+		} else {
+			c->holding = xgrow(c->holding, &c->cap_holding, c->n_holding + 1, sizeof *c->holding);
+			c->holding[c->n_holding++] = h;
+		}
+	}
 	if (!e->program && e->f->program != SIZE_MAX)
 		e->program = xstrdup(e->f->v[e->f->program].path);
 	if (e->f->n) /* and the array's room to grow */
@@ -1706,7 +1762,7 @@ static void release_lesson_files(struct course *c)
 	free(c->lesson_files);
 	strmap_free(&c->lesson_files_index);
 	for (size_t i = 0; i < c->n_holding; i++)
-		free(c->holding[i].bytes);
+		held_free(&c->holding[i]);
 	free(c->holding);
 	free(c->lf_used);
 	lessonfiles_common_free(&c->common);

@@ -118,9 +118,15 @@ int evidence_parse(struct evidence *ev, struct evidence_problem *prob)
 		if (strmap_get(&ev->keys, s, k, &(size_t){0}))
 			return problem(prob, D_EVIDENCE_MALFORMED, n, 1, "header field '%.*s' is repeated",
 				       (int)k, s);
-		char *key = xstrndup(s, k);
+		/* key and value in one block (value after the key's NUL): one
+		 * allocation a field, freed with the key */
+		char *key = xmalloc(len);
+		memcpy(key, s, k);
+		key[k] = '\0';
+		memcpy(key + k + 1, s + k + 2, len - k - 2);
+		key[len - 1] = '\0';
 		ev->fields = xgrow(ev->fields, &cap, ev->n_fields + 1, sizeof *ev->fields);
-		ev->fields[ev->n_fields] = (struct evidence_field){key, xstrndup(s + k + 2, len - k - 2), n};
+		ev->fields[ev->n_fields] = (struct evidence_field){key, key + k + 1, n};
 		strmap_add(&ev->keys, key, k, ev->n_fields++, NULL);
 	}
 	ev->stdout_line = n;
@@ -301,8 +307,7 @@ int evidence_load(const char *fspath, const char *display, struct evidence *ev,
 void evidence_free(struct evidence *ev)
 {
 	for (size_t i = 0; i < ev->n_fields; i++) {
-		free(ev->fields[i].key);
-		free(ev->fields[i].value);
+		free(ev->fields[i].key); /* the value shares its block */
 	}
 	free(ev->fields);
 	for (size_t i = 0; i < ev->n_runs; i++)

@@ -38,7 +38,7 @@
 #define EVIDENCE_MAGIC "coursecheck-evidence 1"
 
 struct evidence_field {
-	char *key;
+	char *key;   /* one block: the key, its NUL, the value (freed with key) */
 	char *value;
 	size_t line;
 };

@@ -243,8 +243,16 @@ static const enum diag_kind fact_diags[] = {
 	[FACT_CUDA_V] = D_FACT_CUDA, [FACT_CC] = D_FACT_CC,      [FACT_FLAG] = D_FACT_FLAG,
 };
 
+/* The recorded build command's words, made at the first flag a
+ * paragraph names (most name none: a map a check for nothing cost more
+ * than the rest of the facts). */
+struct build_map {
+	struct strmap words;
+	bool made;
+};
+
 /* Judges one fact; reports a disagreement.  Returns whether it holds. */
-static bool judge(const struct fact_text *t, const struct evfile *ev, const struct strmap *build, const struct fact *f)
+static bool judge(const struct fact_text *t, const struct evfile *ev, struct build_map *build, const struct fact *f)
 {
 	const char *s = t->s + f->start;
 	size_t len = f->end - f->start;
@@ -254,7 +262,13 @@ static bool judge(const struct fact_text *t, const struct evfile *ev, const stru
 	if (f->kind == FACT_GPU)
 		return true; /* found only where the evidence's name stands, wrapped or not */
 	if (f->kind == FACT_FLAG) {
-		if (strmap_get(build, s, len, &(size_t){0}))
+		if (!build->made) {
+			const char *cmd = evidence_get(ev->ev, "build", NULL);
+			if (cmd)
+				build_words(cmd, &build->words);
+			build->made = true;
+		}
+		if (strmap_get(&build->words, s, len, &(size_t){0}))
 			return true;
 		d = diag_begin(D_FACT_FLAG, loc_of(t, f->start, f->end), "flag '%.*s' is not in the recorded build command",
 			       (int)len, s);
@@ -309,10 +323,7 @@ size_t facts_check(const struct fact_text *t, const struct evfile *ev, struct le
 		*ranges = n ? xmalloc(n * sizeof **ranges) : NULL;
 		*n_ranges = n;
 	}
-	struct strmap build = {0};
-	const char *cmd = evidence_get(ev->ev, "build", NULL);
-	if (cmd)
-		build_words(cmd, &build);
+	struct build_map build = {{0}, false};
 	for (size_t i = 0; i < n; i++) {
 		bool ok = judge(t, ev, &build, &facts[i]);
 		if (lg)
@@ -323,7 +334,7 @@ size_t facts_check(const struct fact_text *t, const struct evfile *ev, struct le
 									   ? facts[i + 1].end + 1
 									   : facts[i].end};
 	}
-	strmap_free(&build);
+	strmap_free(&build.words);
 	free(facts);
 	return n + 1;
 }

@@ -122,7 +122,9 @@ static int entry_type(const char *path, const struct entry *e, mode_t *type)
 }
 
 /* Reads at most max bytes of a plain file (opened without following a
- * link).  0, or -1 with *why. */
+ * link), into a buffer of the size fstat gives: one read where the file
+ * is as large as it says (a 64 KiB chunk copied into a growing buffer
+ * cost a copy of every lesson file).  0, or -1 with *why. */
 static int read_bytes(const char *fs, size_t max, char **data, size_t *len, char **why)
 {
 	int fd = open(fs, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -130,24 +132,43 @@ static int read_bytes(const char *fs, size_t max, char **data, size_t *len, char
 		*why = xstrdup(strerror(errno));
 		return -1;
 	}
-	struct buf b = {0};
-	buf_append(&b, "", 0);
-	char chunk[65536];
-	ssize_t got;
-	while ((got = read(fd, chunk, sizeof chunk)) > 0) {
-		buf_append(&b, chunk, (size_t)got);
-		if (b.len > max)
-			break;
-	}
-	int e = errno;
-	close(fd);
-	if (got < 0 || b.len > max) {
-		*why = got < 0 ? xstrdup(strerror(e)) : xstrdup("the lesson's files are larger than 64 MiB in all");
-		buf_free(&b);
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		*why = xstrdup(strerror(errno));
+		close(fd);
 		return -1;
 	}
-	*len = b.len;
-	*data = buf_detach(&b);
+	/* room for the size, one byte more (to see a file that grew) and the NUL */
+	size_t size = (size_t)st.st_size, cap = (size_t)st.st_size <= max ? size + 2 : max + 2, n = 0;
+	char *b = xmalloc(cap);
+	ssize_t got = 0;
+	int e = 0;
+	while (n <= max) {
+		if (n + 1 >= cap) {
+			cap = cap > max / 2 ? max + 2 : cap * 2;
+			b = xrealloc(b, cap);
+		}
+		size_t want = cap - n - 1;
+		got = read(fd, b + n, want);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			e = errno;
+			break;
+		}
+		n += (size_t)got;
+		if ((size_t)got < want && n == size) /* short at the size fstat gave: the end */
+			break;
+	}
+	close(fd);
+	if (got < 0 || n > max) {
+		*why = got < 0 ? xstrdup(strerror(e)) : xstrdup("the lesson's files are larger than 64 MiB in all");
+		free(b);
+		return -1;
+	}
+	b[n] = '\0';
+	*len = n;
+	*data = b;
 	return 0;
 }
 
@@ -227,16 +248,16 @@ static int walk_folder(struct walk *w, const char *rel, bool optional)
 {
 	char *fs;
 	const char *reason;
-	enum repo_status rs = repo_resolve(rel, &fs, &reason);
+	mode_t type;
+	enum repo_status rs = repo_resolve_type(rel, &fs, &reason, &type);
 	if (rs == REPO_MISSING && optional)
 		return 0;
 	if (rs != REPO_OK) {
 		w->why = xasprintf("%s/: %s", rel, reason);
 		return -1;
 	}
-	struct stat st;
 	int r;
-	if (lstat(fs, &st) != 0 || !S_ISDIR(st.st_mode))
+	if (!S_ISDIR(type)) /* a link is not a folder here (lstat's type) */
 		r = optional ? 0 : (w->why = xasprintf("%s/ is not a folder", rel), -1);
 	else
 		r = walk(w, fs, rel, 1);
@@ -356,7 +377,10 @@ static void find_program(struct lesson_files *f, const char *lesson)
 
 /* Each file hashed once: the program by proghdr_source_sha256() (or by
  * known, when it has the hash of these very bytes), the others by their
- * bytes. */
+ * bytes.  With known (the course cache, which gives every file's bytes
+ * back and loads the program next), the program's bytes become its text,
+ * kept with the header parsed to hash it (program_text, program_hdr):
+ * one normalisation and one parse of the program a run, not two. */
 static void set_sha(struct lesson_files *f, lessonfiles_known_fn known, void *arg)
 {
 	for (size_t i = 0; i < f->n; i++) {
@@ -365,11 +389,16 @@ static void set_sha(struct lesson_files *f, lessonfiles_known_fn known, void *ar
 			continue;
 		if (i != f->program) {
 			sha256_hex(p->data, p->len, p->sha);
-		} else if (!known || !known(p->path, p->data, p->len, p->sha, arg)) {
+		} else if (!known) {
 			struct textfile tf;
 			textfile_from_memory(p->data, p->len, p->path, &tf);
 			proghdr_source_sha256(&tf, p->sha);
 			textfile_free(&tf);
+		} else if (!known(p->path, p->data, p->len, p->sha, arg)) {
+			textfile_take(p->data, p->len, p->path, &f->program_text);
+			p->data = NULL;
+			proghdr_parse(&f->program_text, &f->program_hdr);
+			proghdr_source_sha256_parsed(&f->program_text, &f->program_hdr, p->sha);
 		}
 	}
 	if (f->n == 1 && f->program == 0) {
@@ -474,8 +503,21 @@ void lessonfiles_free(struct lesson_files *f)
 		free(f->v[i].data);
 	}
 	free(f->v);
+	textfile_free(&f->program_text);
+	proghdr_free(&f->program_hdr);
 	memset(f, 0, sizeof *f);
 	f->program = SIZE_MAX;
+}
+
+bool lessonfiles_take_program(struct lesson_files *f, struct textfile *tf, struct proghdr *hdr)
+{
+	if (!f->program_text.data)
+		return false;
+	*tf = f->program_text;
+	*hdr = f->program_hdr;
+	memset(&f->program_text, 0, sizeof f->program_text);
+	memset(&f->program_hdr, 0, sizeof f->program_hdr);
+	return true;
 }
 
 void lessonfiles_header(struct buf *h, const struct lesson_files *f)
@@ -554,8 +596,22 @@ char *lessonfiles_changed(const struct evidence *ev, const struct lesson_files *
 	return said;
 }
 
+/* Patterns that compiled, the last few judged: every lesson of a course
+ * tends to carry the same Expect:, and regcomp costs as much as reading
+ * the program.  Only a pattern that compiled is kept (its answer is just
+ * true); one that fails is compiled again each time, for regerror's
+ * message.  Per thread, fixed size; a longer pattern is not kept. */
+#define VALID_KEPT 8
+#define VALID_MAX 256
+static _Thread_local char valid_kept[VALID_KEPT][VALID_MAX];
+static _Thread_local unsigned valid_next;
+
 bool lessonfiles_expect_valid(const char *pattern, char *msg, size_t msg_size)
 {
+	size_t len = strlen(pattern);
+	for (unsigned i = 0; len < VALID_MAX && i < VALID_KEPT; i++)
+		if (valid_kept[i][0] && strcmp(valid_kept[i], pattern) == 0)
+			return true;
 	regex_t re;
 	int e = regcomp(&re, pattern, REG_EXTENDED | REG_NEWLINE | REG_NOSUB);
 	if (e != 0) {
@@ -563,5 +619,9 @@ bool lessonfiles_expect_valid(const char *pattern, char *msg, size_t msg_size)
 		return false;
 	}
 	regfree(&re);
+	if (len > 0 && len < VALID_MAX) { /* "" is the empty slot: compiled each time (cheap) */
+		memcpy(valid_kept[valid_next], pattern, len + 1);
+		valid_next = (valid_next + 1) % VALID_KEPT;
+	}
 	return true;
 }

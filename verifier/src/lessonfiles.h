@@ -37,7 +37,9 @@
 #include <stddef.h>
 
 #include "evidence.h"
+#include "proghdr.h"
 #include "sha256.h"
+#include "textfile.h"
 
 #define LESSONFILES_COMMON "common"
 #define LESSONFILES_MAX_FILES 256
@@ -57,6 +59,14 @@ struct lesson_files {
 	size_t n;
 	size_t program;        /* index of the program, SIZE_MAX when none */
 	char sha[SHA256_HEX_LEN + 1]; /* source-sha256 */
+	/* With a known function (the course cache), the program's text and
+	 * header as they were parsed to hash it, for the caller to take
+	 * (lessonfiles_take_program) rather than normalise and parse the same
+	 * bytes again; the program's data is then NULL (its bytes became the
+	 * text).  Empty (program_text.data NULL) without known, when known had
+	 * the hash, or once taken.  Owned by f until taken. */
+	struct textfile program_text;
+	struct proghdr program_hdr;
 };
 
 /* Whether a folder under programs/ is a lesson (not the shared folder,
@@ -83,6 +93,11 @@ typedef bool (*lessonfiles_known_fn)(const char *path, const char *data, size_t 
 				     char sha[SHA256_HEX_LEN + 1], void *arg);
 int lessonfiles_collect_known(const char *lesson, struct lesson_files *f, char **why, lessonfiles_known_fn known,
 			      void *arg);
+
+/* Moves f's program text and header (see struct lesson_files) to *tf and
+ * *hdr, which the caller then owns: true, or false (nothing moved) when f
+ * holds none. */
+bool lessonfiles_take_program(struct lesson_files *f, struct textfile *tf, struct proghdr *hdr);
 
 /* programs/common/ read once for every lesson's collect: its files
  * (paths, lengths and SHA-256 of their bytes; data NULL: the bytes are

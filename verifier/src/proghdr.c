@@ -218,8 +218,18 @@ static void take_run(const struct textfile *tf, size_t *n, size_t start, struct 
 static bool has_word(const char *s, size_t len, const char *word)
 {
 	size_t w = strlen(word);
-	for (size_t i = 0; i + w <= len; i++) {
-		if (memcmp(s + i, word, w) != 0)
+	/* memchr finds each candidate by its first byte (every header line
+	 * is searched: a memcmp at every byte cost more than the rest of the
+	 * parse, and memmem's set-up as much on lines this short); the
+	 * boundaries are judged in s itself, so a candidate after another
+	 * sees the byte before it */
+	for (size_t from = 0; w && from + w <= len;) {
+		const char *hit = memchr(s + from, word[0], len - from - w + 1);
+		if (!hit)
+			break;
+		size_t i = (size_t)(hit - s);
+		from = i + 1;
+		if (memcmp(hit, word, w) != 0)
 			continue;
 		bool left = i == 0 || !((s[i - 1] | 32) >= 'a' && (s[i - 1] | 32) <= 'z');
 		bool right = i + w == len || !((s[i + w] | 32) >= 'a' && (s[i + w] | 32) <= 'z');

@@ -238,7 +238,7 @@ static void remember_dir(const char *path, size_t len)
  * component that cannot be read) is left to realpath(), which gives the
  * answer and its reason as before; a missing one (ENOENT after real
  * folders: realpath would stop there too) sets *missing. */
-static bool resolves_as_is(const char *joined, size_t root_len, int *missing)
+static bool resolves_as_is(const char *joined, size_t root_len, int *missing, mode_t *last_type)
 {
 	*missing = 0;
 	for (size_t at = root_len + 1;;) {
@@ -254,6 +254,8 @@ static bool resolves_as_is(const char *joined, size_t root_len, int *missing)
 				*missing = ENOENT;
 			if (rc != 0 || S_ISLNK(st.st_mode) || (!last && !S_ISDIR(st.st_mode)))
 				return false;
+			if (last)
+				*last_type = st.st_mode & S_IFMT;
 			if (!last)
 				remember_dir(joined, end);
 		}
@@ -263,9 +265,12 @@ static bool resolves_as_is(const char *joined, size_t root_len, int *missing)
 	}
 }
 
-enum repo_status repo_resolve(const char *relpath, char **fspath, const char **why)
+/* repo_resolve(), with the type of the path's own entry (lstat's) in
+ * *type where the resolution looked at it, else 0. */
+static enum repo_status resolve(const char *relpath, char **fspath, const char **why, mode_t *type)
 {
 	*fspath = NULL;
+	*type = 0;
 	if (relpath[0] == '\0') {
 		*why = "empty path";
 		return REPO_REFUSED;
@@ -280,7 +285,7 @@ enum repo_status repo_resolve(const char *relpath, char **fspath, const char **w
 	}
 	char *joined = xasprintf("%s/%s", repo_root(), relpath);
 	int missing = 0;
-	if (root && plain_components(relpath) && resolves_as_is(joined, strlen(root), &missing)) {
+	if (root && plain_components(relpath) && resolves_as_is(joined, strlen(root), &missing, type)) {
 		*fspath = joined;
 		return REPO_OK;
 	}
@@ -306,6 +311,21 @@ enum repo_status repo_resolve(const char *relpath, char **fspath, const char **w
 	}
 	*fspath = joined;
 	return REPO_OK;
+}
+
+enum repo_status repo_resolve(const char *relpath, char **fspath, const char **why)
+{
+	mode_t type;
+	return resolve(relpath, fspath, why, &type);
+}
+
+enum repo_status repo_resolve_type(const char *relpath, char **fspath, const char **why, mode_t *type)
+{
+	enum repo_status rs = resolve(relpath, fspath, why, type);
+	struct stat st;
+	if (rs == REPO_OK && *type == 0) /* resolved by realpath: the entry itself not looked at yet */
+		*type = lstat(*fspath, &st) == 0 ? st.st_mode & S_IFMT : 0;
+	return rs;
 }
 
 static bool digits(const char *s, int n, int *value)

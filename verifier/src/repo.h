@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 enum repo_status {
 	REPO_OK,
@@ -51,6 +52,12 @@ const char *repo_root(void);
  * root.  On REPO_OK *fspath is a malloc'd path the caller frees; otherwise
  * *why says why in words (static or strerror text). */
 enum repo_status repo_resolve(const char *relpath, char **fspath, const char **why);
+/* As repo_resolve(); on REPO_OK *type is also the type (S_IFMT bits) of
+ * the entry itself, as lstat() gives it (a link is S_IFLNK), or 0 when it
+ * cannot be read.  The resolution's own look at the entry answers where
+ * it took one, so a caller that must refuse links or non-folders asks
+ * the disk once, not twice. */
+enum repo_status repo_resolve_type(const char *relpath, char **fspath, const char **why, mode_t *type);
 
 /* An evidence file name: run-YYYY-MM-DD.txt or run-YYYY-MM-DD-N.txt (N >= 2). */
 bool repo_evidence_name_parse(const char *name, int *ymd, int *seq);

@@ -39,6 +39,11 @@ struct textfile {
 int textfile_read(const char *fspath, const char *display, struct textfile *tf, const char **why);
 /* Takes a copy of an in-memory text (used by tests and by update). */
 void textfile_from_memory(const char *data, size_t len, const char *display, struct textfile *tf);
+/* As textfile_from_memory(), but takes raw itself instead of a copy: raw
+ * is malloc'd with room for len + 1 bytes (the NUL), and belongs to tf
+ * from here (normalised in place; tf->data is raw, or freed with tf).
+ * For a caller done with the bytes as read (the course cache's program). */
+void textfile_take(char *raw, size_t len, const char *display, struct textfile *tf);
 void textfile_free(struct textfile *tf);
 
 /* Reports a text that is not UTF-8 text (a NUL byte, or a byte outside a

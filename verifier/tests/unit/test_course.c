@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,6 +286,40 @@ static void test_link_refused(void **state)
 	assert_non_null(strstr(why, "programs/a/b.cu is a symbolic link"));
 }
 
+/* A file beside a lesson's files (its README) resolved as repo_resolve
+ * would: present, missing (ENOENT's reason), a link out refused, a link
+ * inside taken; a lesson that is a link or a dotted name the long way. */
+static void test_resolve_beside_lesson(void **state)
+{
+	struct fixture *f = *state;
+	put(f, "programs/a/README.md", "# a\n");
+	link_to(f, "/etc/passwd", "programs/a/out.md");
+	link_to(f, "README.md", "programs/a/in.md");
+	link_to(f, "a", "programs/b");
+	open_course(f);
+	static const char *const paths[] = {"programs/a/README.md", "programs/a/none.md", "programs/a/out.md",
+					    "programs/a/in.md", "programs/b/README.md", "programs/b/none.md",
+					    "programs/a/../a/README.md", "programs/a/./README.md", "programs/./a/README.md"};
+	for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+		char *fs1 = NULL, *fs2 = NULL;
+		const char *why1 = NULL, *why2 = NULL;
+		enum repo_status a = course_resolve(paths[i], &fs1, &why1);
+		enum repo_status b = repo_resolve(paths[i], &fs2, &why2);
+		assert_int_equal(a, b);
+		if (a == REPO_OK)
+			assert_string_equal(fs1, fs2);
+		else
+			assert_string_equal(why1, why2);
+		free(fs1);
+		free(fs2);
+	}
+	char *fs = NULL;
+	const char *why = NULL;
+	assert_int_equal(course_resolve("programs/a/none.md", &fs, &why), REPO_MISSING);
+	assert_string_equal(why, strerror(ENOENT));
+	assert_int_equal(course_resolve("programs/a/out.md", &fs, &why), REPO_REFUSED);
+}
+
 /* The lesson's files of f's course, c.h made unreadable first, as seen
  * by the user running this: true when they cannot be told, with the file
  * named, as a read error rather than a refusal. */
@@ -355,6 +390,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lesson_files_pushed_out, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_folders, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_link_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resolve_beside_lesson, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_page_facts, setup, teardown),
 	};

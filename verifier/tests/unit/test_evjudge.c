@@ -56,7 +56,7 @@ static void one_file(struct lesson_files *f, struct lesson_file *v, const char *
 	memset(v, 0, sizeof *v);
 	v->path = (char *)PROG;
 	snprintf(v->sha, sizeof v->sha, "%s", sha);
-	*f = (struct lesson_files){v, 1, 0, {0}};
+	*f = (struct lesson_files){.v = v, .n = 1, .program = 0};
 	snprintf(f->sha, sizeof f->sha, "%s", sha);
 }
 

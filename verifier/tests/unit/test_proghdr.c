@@ -317,6 +317,25 @@ static void test_verified_paragraph_ends_with_header(void **state)
 	release(&tf, &h);
 }
 
+/* "Verified" as a word only: inside a longer word (before or after,
+ * several on one line) it starts no paragraph. */
+static void test_verified_whole_word(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse("// Build: make\n"
+	      "// xVerified, VerifiedX, VerifiedVerified\n"
+	      "// Unverified, then -Verified- on an H200.\n",
+	      &tf, &h);
+	assert_non_null(h.verified);
+	assert_int_equal(h.verified_line, 3);
+	release(&tf, &h);
+	parse("// Build: make\n// xVerifiedVerifiedy\nint x;\n", &tf, &h);
+	assert_null(h.verified);
+	release(&tf, &h);
+}
+
 static void test_verified_single_line(void **state)
 {
 	(void)state;
@@ -509,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_unreadable_lines),
 		cmocka_unit_test(test_prose_that_starts_with_run),
 		cmocka_unit_test(test_runs_are_bounded),
+		cmocka_unit_test(test_verified_whole_word),
 	};
 	return cmocka_run_group_tests(tests, NULL, release_patterns);
 }

@@ -101,10 +101,24 @@ static void test_lookup_grouped(void **state)
 	assert_false(repeats_lookup(spec, 3, 8, &v, &len));
 }
 
+/* The seal is the SHA-256 of the values, one LF and the stdout lines
+ * joined, as evidence already committed records it (digests from
+ * sha256sum): fed in pieces, it must come out the same. */
+static void test_seal_digest(void **state)
+{
+	(void)state;
+	char out[SHA256_HEX_LEN + 1];
+	repeats_seal("3:21=1,049,708;1,049,712", "sum 1,049,708\nok\n", 17, out);
+	assert_string_equal(out, "999b5823c3fd8d7bbcc16045adf66b3037908e4a6d0f7630cdbf77826a4cc99b");
+	repeats_seal("1:1=1,2", "", 0, out);
+	assert_string_equal(out, "3bffbc120414eb2838b7bf362b440c170ecd68139b08bd9e38524a41766d787e");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain_values),
+		cmocka_unit_test(test_seal_digest),
 		cmocka_unit_test(test_every_number_capture_reads),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_separator),

@@ -10,7 +10,10 @@
 
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "textfile.h"
 
@@ -40,6 +43,25 @@ static void test_invalid_sequences(void **state)
 	assert_first_invalid("a\x80", 2, 1);            /* a lone continuation byte */
 }
 
+/* The first bad byte at every offset of a long ASCII run, and valid
+ * multi-byte sequences across the block steps the scan takes. */
+static void test_first_invalid_in_long_text(void **state)
+{
+	(void)state;
+	char text[300];
+	for (size_t at = 0; at < sizeof text; at++) {
+		memset(text, 'a', sizeof text);
+		text[at] = (char)0xFF;
+		assert_first_invalid(text, sizeof text, at);
+		memset(text, 'a', sizeof text);
+		if (at + 1 < sizeof text) {
+			text[at] = (char)0xC3; /* U+00E9, valid, straddling any step */
+			text[at + 1] = (char)0xA9;
+			assert_first_invalid(text, sizeof text, sizeof text);
+		}
+	}
+}
+
 static void test_file_flags_first_bad_byte(void **state)
 {
 	(void)state;
@@ -56,12 +78,89 @@ static void test_file_flags_first_bad_byte(void **state)
 	textfile_free(&tf);
 }
 
+/* textfile_read (one read of the stat'd size) gives what
+ * textfile_from_memory gives for the same bytes: the whole file, however
+ * large, normalised (BOM dropped, CR and CRLF made LF); an empty file is
+ * empty; a folder or a missing file is refused with its reason. */
+static void read_back(const char *bytes, size_t len)
+{
+	char path[] = "/tmp/test-textfile-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, bytes, len), (ssize_t)len);
+	close(fd);
+	struct textfile got, want;
+	const char *why = NULL;
+	assert_int_equal(textfile_read(path, "x.txt", &got, &why), 0);
+	textfile_from_memory(bytes, len, "x.txt", &want);
+	assert_int_equal(got.len, want.len);
+	assert_memory_equal(got.data, want.data, want.len + 1);
+	assert_int_equal(got.n_lines, want.n_lines);
+	assert_int_equal(got.had_bom, want.had_bom);
+	assert_int_equal(got.had_cr, want.had_cr);
+	textfile_free(&got);
+	textfile_free(&want);
+	unlink(path);
+}
+
+static void test_read_whole_file(void **state)
+{
+	(void)state;
+	read_back("", 0);
+	read_back("one line, no LF", 15);
+	read_back("\xEF\xBB\xBF" "a\r\nb\rc\n", 10);
+	size_t n = 300000; /* past any single buffer a reader might use */
+	char *big = malloc(n);
+	for (size_t i = 0; i < n; i++)
+		big[i] = i % 61 == 60 ? '\n' : i % 97 == 96 ? '\r' : (char)('a' + i % 26);
+	read_back(big, n);
+	free(big);
+	struct textfile tf;
+	const char *why = NULL;
+	assert_int_equal(textfile_read("/tmp", "tmp", &tf, &why), -1);
+	assert_string_equal(why, "is a directory");
+	assert_int_equal(textfile_read("/nonexistent/x", "x", &tf, &why), -1);
+	assert_non_null(why);
+}
+
+/* The line index against the rule it keeps (a line starts at 0 and after
+ * every LF but a final one), for LFs at every place around the 16-byte
+ * steps the index takes: first, last, doubled, at a step's edge. */
+static void test_line_index(void **state)
+{
+	(void)state;
+	char text[80];
+	for (unsigned seed = 0; seed < 3000; seed++) {
+		size_t len = seed % 71;
+		unsigned x = seed * 2654435761u;
+		for (size_t i = 0; i < len; i++) {
+			x = x * 1103515245u + 12345u;
+			text[i] = (x >> 16) % (seed % 5 + 2) == 0 ? '\n' : 'a';
+		}
+		struct textfile tf;
+		textfile_from_memory(text, len, "x", &tf);
+		size_t want = 0;
+		for (size_t p = 0; p < len; p++) {
+			if (p == 0 || (text[p - 1] == '\n')) {
+				assert_true(want < tf.n_lines);
+				assert_int_equal(tf.line_start[want], p);
+				want++;
+			}
+		}
+		assert_int_equal(tf.n_lines, want);
+		textfile_free(&tf);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid_text),
 		cmocka_unit_test(test_invalid_sequences),
+		cmocka_unit_test(test_first_invalid_in_long_text),
 		cmocka_unit_test(test_file_flags_first_bad_byte),
+		cmocka_unit_test(test_read_whole_file),
+		cmocka_unit_test(test_line_index),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
