@@ -161,9 +161,16 @@ evidence: $(BUILD)/coursecheck-capture
 # ---- tests ---------------------------------------------------------------
 UNIT_TESTS = $(patsubst verifier/tests/unit/%.c,$(BUILD)/asan/unit/%,$(wildcard verifier/tests/unit/test_*.c))
 
-$(BUILD)/asan/unit/test_%: verifier/tests/unit/test_%.c $(wildcard verifier/tests/unit/*.h) $(addprefix $(BUILD)/asan/obj/,$(LIB_SRCS:.c=.o))
+# The unit tests link the sanitized objects from one archive: each test
+# takes the objects it calls, not all of them (a link 0.40 -> 0.23 CPU s,
+# the binary 6.4 -> 0.7 MB); no object of the verifier runs a constructor.
+ASAN_LIB = $(BUILD)/asan/libcoursecheck.a
+$(ASAN_LIB): $(addprefix $(BUILD)/asan/obj/,$(LIB_SRCS:.c=.o))
+	@rm -f $@
+	$(AR) rcs $@ $^
+$(BUILD)/asan/unit/test_%: verifier/tests/unit/test_%.c $(wildcard verifier/tests/unit/*.h) $(ASAN_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -Iverifier/tests/unit $< $(filter %.o,$^) $(LDFLAGS) $(FULL_LIBS) \
+	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -Iverifier/tests/unit $< $(ASAN_LIB) $(LDFLAGS) $(FULL_LIBS) \
 		$(shell pkg-config --cflags --libs cmocka) -o $@
 
 unit: $(UNIT_TESTS)
