@@ -248,7 +248,7 @@ arch-test: $(BUILD)/asan/coursecheck $(BUILD)/asan/coursecheck-capture
 # Every suite ends on "NAME: N passed, N failed"; the last line repeats
 # what was skipped.  The binaries (plain and sanitized), the unit tests and
 # the fuzz replayers are built first on every core (TEST_JOBS), then the
-# suites run TEST_SUITES_JOBS at a time (default 2; 1 runs them one by
+# suites run TEST_SUITES_JOBS at a time (default 3; 1 runs them one by
 # one), each one's output printed whole in this order
 # (verifier/tests/run-suites.sh).  The golden suite compares -j 1's output
 # with expected.txt and, from the same setup of each case, -j 4's (what
@@ -256,9 +256,12 @@ arch-test: $(BUILD)/asan/coursecheck $(BUILD)/asan/coursecheck-capture
 # again); course-test's mutation test compares -j 4 with -j 1 at each
 # mutation.
 TEST_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
-TEST_SUITES_JOBS ?= 2
-# the longest first, so that the short ones fill the other slot
-TEST_SUITES = course-test hostile broken-variants-build golden capture-test slurm-test programs \
+TEST_SUITES_JOBS ?= 3
+# the longest first (CPU seconds), so that the short ones fill the other
+# slots; slurm-test and capture-test early, as they mostly wait (a Slurm
+# job's scheduling, capture's time limits): a third slot keeps both cores
+# busy while they do
+TEST_SUITES = broken-variants-build hostile slurm-test course-test capture-test golden programs \
 	review-test fuzz-replay report-test arch-test wiring-test reference-overlap unit deps-test folder-test \
 	man-test install-test
 test: $(DEPS_FULL) $(DEPS_TEST)
