@@ -26,6 +26,12 @@
 #         fail it. Such variants are run too where a GPU is present, and
 #         their run gate is expected to pass: the report says so.
 #
+# The builds run BV_JOBS at a time (default: the online CPUs), each in a
+# folder of its own; the checks and runs that follow go one at a time, in
+# order, so the report and the GPU runs are as they were one build at a time.
+# A code-gated variant's PTX is the one its own build made (nvcc -keep), not
+# a second compile: the same cicc run with the same options.
+#
 # Without nvcc it says so and exits 0 (nothing can be built). With
 # --compile-only, or when nvidia-smi finds no GPU, nothing is run and each
 # run-gated variant is reported as "built, not run". Exit status: 0 when every
@@ -80,15 +86,53 @@ gate_pattern() {
 }
 
 # The program's Build: line, with MACRO (may be empty) added after nvcc and
-# the output renamed to OUT.
-build_line() { # FILE MACRO OUT
+# the output renamed to OUT; KEEP (optional) a folder for nvcc -keep, where
+# the build leaves its intermediate files (the PTX among them).
+build_line() { # FILE MACRO OUT [KEEP]
     line=$(sed -n 's|^// Build: *||p' "$1" | head -n 1)
     [ -n "$line" ] || return 1
     line=$(printf '%s\n' "$line" | sed "s|-o [^ ]*|-o $3|")
     if [ -n "$2" ]; then
         line=$(printf '%s\n' "$line" | sed "s|^nvcc |nvcc -D$2 |")
     fi
+    if [ -n "${4:-}" ]; then
+        line=$(printf '%s\n' "$line" | sed "s|^nvcc |nvcc -keep -keep-dir $4 |")
+    fi
     printf '%s\n' "$line"
+}
+
+# The PTX a -keep build left in KEEP: its one .ptx file (none for the
+# device link); fails when there is not exactly one.
+kept_ptx() { # KEEP
+    set -- "$1"/*.ptx
+    [ $# -eq 1 ] && [ -f "$1" ] || return 1
+    printf '%s\n' "$1"
+}
+
+# The builds, BV_JOBS at a time: start_build LOG CMD runs CMD in $dir in the
+# background, its output in LOG and its exit status in LOG.rc; wait_builds
+# waits for them all.
+jobs_max=${BV_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+[ "$jobs_max" -ge 1 ] 2>/dev/null || jobs_max=1
+running=""
+start_build() { # LOG CMD
+    log=$1 bcmd=$2
+    # shellcheck disable=SC2086
+    set -- $running
+    if [ $# -ge "$jobs_max" ]; then
+        wait "$1" 2>/dev/null # the oldest
+        shift
+    fi
+    running="$*"
+    ( (cd "$dir" && eval "$bcmd") >"$log" 2>&1; echo $? >"$log.rc" ) &
+    running="$running $!"
+}
+wait_builds() {
+    for p in $running; do wait "$p" 2>/dev/null; done
+    running=""
+}
+built() { # LOG: whether that build ended with status 0
+    [ "$(cat "$1.rc" 2>/dev/null)" = 0 ]
 }
 
 # PTX check of day 27's gated kernels. Prints what it found; 0 when sound.
@@ -137,22 +181,60 @@ failures=0
 report() { printf '%s\n' "$*"; }
 
 lessons=${*:-day27-memory-model day31-scan-1 day32-scan-2}
+
+# 1. every build, BV_JOBS at a time, each variant in a folder of its own
+#    (nvcc -keep names its files after the source)
+for lesson in $lessons; do
+    spec=$(variants "$lesson") || continue
+    prog=${spec%% *}
+    src="$root/programs/$lesson/$prog"
+    dir="$scratch/$lesson"
+    mkdir -p "$dir" && cp "$src" "$dir/" || { : >"$dir.copy-failed"; continue; }
+    # the shared header, where the lesson's #include "../common/..." finds it
+    if [ -d "$root/programs/common" ] && [ ! -d "$scratch/common" ]; then
+        cp -R "$root/programs/common" "$scratch/" || { : >"$dir.copy-failed"; continue; }
+    fi
+    if [ "$lesson" = day27-memory-model ]; then
+        # the control: the lesson's own build, for the code gate; its PTX
+        # alone (-ptx) unless the SASS is checked too (one build for both)
+        if [ "$have_sass" -eq 1 ]; then
+            mkdir -p "$dir/lesson.keep"
+            cmd=$(build_line "$src" "" lesson-bin lesson.keep)
+        else
+            cmd=$(build_line "$src" "" lesson-ptx.ptx | sed 's|-o lesson-ptx.ptx|-ptx -o lesson-ptx.ptx|')
+        fi
+        [ -z "$cmd" ] || start_build "$dir/control.log" "$cmd"
+    fi
+    for entry in ${spec#* }; do
+        kind=${entry%%:*}
+        macro=${entry#*:}
+        name=$(printf '%s' "$macro" | tr 'A-Z_' 'a-z-')
+        keep=""
+        if [ "$kind" = code ]; then
+            keep=$name.keep
+            mkdir -p "$dir/$keep"
+        fi
+        cmd=$(build_line "$src" "$macro" "$name" $keep) || continue
+        start_build "$dir/$name.build.log" "$cmd"
+    done
+done
+wait_builds
+
+# 2. the report, lesson by lesson in order: the gates checked and, on a GPU,
+#    each variant run, one at a time
 for lesson in $lessons; do
     spec=$(variants "$lesson") || { report "$lesson: no broken variants known"; failures=$((failures + 1)); continue; }
     prog=${spec%% *}
     src="$root/programs/$lesson/$prog"
     dir="$scratch/$lesson"
-    mkdir -p "$dir" && cp "$src" "$dir/" || { failures=$((failures + 1)); continue; }
-    # the shared header, where the lesson's #include "../common/..." finds it
-    if [ -d "$root/programs/common" ]; then
-        cp -R "$root/programs/common" "$scratch/" || { failures=$((failures + 1)); continue; }
-    fi
+    [ ! -e "$dir.copy-failed" ] || { failures=$((failures + 1)); continue; }
 
     if [ "$lesson" = day27-memory-model ]; then
         # The control: the lesson's own build must pass the code gate.
-        cmd=$(build_line "$src" "" lesson-ptx.ptx | sed 's|-o lesson-ptx.ptx|-ptx -o lesson-ptx.ptx|')
-        if (cd "$dir" && eval "$cmd") >"$dir/control.log" 2>&1; then
-            if why=$(ptx_sound "$dir/lesson-ptx.ptx"); then
+        ptx=$dir/lesson-ptx.ptx
+        [ "$have_sass" -eq 0 ] || ptx=$(kept_ptx "$dir/lesson.keep") || ptx=
+        if built "$dir/control.log" && [ -n "$ptx" ]; then
+            if why=$(ptx_sound "$ptx"); then
                 report "$lesson (lesson build): code gate passes: $why"
             else
                 report "$lesson (lesson build): code gate FAILS on the correct program: $why"
@@ -162,10 +244,8 @@ for lesson in $lessons; do
             report "$lesson (lesson build): PTX build FAILED"; failures=$((failures + 1))
         fi
         if [ "$have_sass" -eq 1 ]; then
-            cmd=$(build_line "$src" "" lesson-bin)
             why=""
-            if (cd "$dir" && eval "$cmd") >>"$dir/control.log" 2>&1 &&
-                why=$(sass_sound "$dir/lesson-bin"); then
+            if built "$dir/control.log" && why=$(sass_sound "$dir/lesson-bin"); then
                 report "$lesson (lesson build): SASS check passes: $why"
             else
                 report "$lesson (lesson build): SASS check FAILS on the correct program: ${why:-build failed}"
@@ -179,7 +259,7 @@ for lesson in $lessons; do
         macro=${entry#*:}
         name=$(printf '%s' "$macro" | tr 'A-Z_' 'a-z-')
         cmd=$(build_line "$src" "$macro" "$name") || { report "$lesson $macro: no Build: line"; failures=$((failures + 1)); continue; }
-        if ! (cd "$dir" && eval "$cmd") >"$dir/$name.build.log" 2>&1; then
+        if ! built "$dir/$name.build.log"; then
             report "$lesson $macro: BUILD FAILED ($cmd)"
             sed 's/^/    /' "$dir/$name.build.log" | head -n 20
             failures=$((failures + 1))
@@ -187,11 +267,10 @@ for lesson in $lessons; do
         fi
         line="$lesson $macro: build ok"
         if [ "$kind" = code ]; then
-            pcmd=$(printf '%s\n' "$cmd" | sed "s|-o $name|-ptx -o $name.ptx|")
-            if ! (cd "$dir" && eval "$pcmd") >>"$dir/$name.build.log" 2>&1; then
-                report "$line; PTX BUILD FAILED"; failures=$((failures + 1)); continue
-            fi
-            if why=$(ptx_sound "$dir/$name.ptx"); then
+            ptx=$(kept_ptx "$dir/$name.keep") || {
+                report "$line; PTX BUILD FAILED (no PTX kept by the build)"; failures=$((failures + 1)); continue
+            }
+            if why=$(ptx_sound "$ptx"); then
                 line="$line; code gate PASSED ($why) -> NOT failed as required"
                 failures=$((failures + 1))
             else

@@ -11,7 +11,12 @@
 # `cwd` names the folder, inside the case, to run it from (the course is then
 # found upward).  UPDATE=1 rewrites expected.txt instead (review the diff).
 # JOBS=N runs every `verify` case with `-j N` after `verify`: the expected
-# output is that of one process, whatever N (make jobs-test).
+# output is that of one process, whatever N (make jobs-test).  ALSO_JOBS=N
+# runs each `verify` case twice from one setup, as given and with `-j N`
+# (in a copy, `cp -a`, of the set-up folder and of what its setup.sh made
+# beside it, so neither run sees what the other wrote), each compared with
+# expected.txt: the golden suite and
+# jobs-test's golden half in one pass (make test).
 #
 #   run-golden.sh BINARY CASES [NAME...]
 set -u
@@ -20,8 +25,32 @@ cases=$(cd "$2" && pwd)
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/golden.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT INT TERM
-pass=0 fail=0
+also=${ALSO_JOBS:-}
+# the -j N copies: a folder of the same length of name, as in jobs-test
+scratch_j=
+[ -z "$also" ] || scratch_j=$(mktemp -d "${TMPDIR:-/tmp}/golden.XXXXXX")
+trap 'rm -rf "$scratch" $scratch_j' EXIT INT TERM
+pass=0 fail=0 pass_j=0 fail_j=0
+
+# run_case WORK ARGS: $out, the output of `coursecheck ARGS` run in WORK (or
+# its `cwd`) as the case says, with its last line [exit N] and the count masked
+run_case() {
+	# an optional file `env` holds arguments of env(1): NAME=VALUE, -u NAME
+	envargs=
+	[ -f "$src/env" ] && envargs=$(cat "$src/env")
+	dir=.
+	[ -f "$src/cwd" ] && dir=$(cat "$src/cwd")
+	# shellcheck disable=SC2086
+	out=$(cd "$1/$dir" && NO_COLOR=1 env $envargs "$bin" $2 2>&1; echo "[exit $?]")
+	# The summary's check count is internal: a new check would churn every
+	# case. It is kept only in cases about counting (a file named
+	# keep-check-count).
+	if [ ! -f "$src/keep-check-count" ]; then
+		# the same count in the reports: JSON and SARIF "checks", JUnit's property
+		out=$(printf '%s\n' "$out" | sed -E -e 's/, [0-9]+ checks?:/, N checks:/' \
+			-e 's/"checks": [0-9]+/"checks": N/' -e 's/name="checks" value="[0-9]+"/name="checks" value="N"/')
+	fi
+}
 names=${*:-$(ls "$cases")}
 for name in $names; do
 	src=$cases/$name
@@ -31,9 +60,13 @@ for name in $names; do
 	if [ -f "$src/base" ]; then
 		cp -R "$here/fixtures/$(cat "$src/base")/." "$work/"
 	fi
-	# the case's own files, without the runner's control files
-	(cd "$src" && find . -mindepth 1 -maxdepth 1 ! -name expected.txt ! -name args ! -name base ! -name setup.sh ! -name keep-check-count ! -name env ! -name cwd \
-		-exec cp -R {} "$work/" \;)
+	# the case's own files, without the runner's control files: one cp
+	# (the names in a subshell's "$@": any character a name may hold)
+	(cd "$src" && set -- && for f in * .[!.]* ..?*; do
+		case $f in expected.txt | args | base | setup.sh | keep-check-count | env | cwd) continue ;; esac
+		[ -e "$f" ] || [ -L "$f" ] || continue
+		set -- "$@" "$f"
+	done && { [ $# = 0 ] || cp -R "$@" "$work/"; })
 	# setup scripts may seal hand-made evidence: $SEAL ROOT FILE
 	export SEAL="$here/seal-evidence.sh" COURSECHECK="$bin"
 	if [ -f "$src/setup.sh" ]; then
@@ -44,22 +77,18 @@ for name in $names; do
 	if [ -n "${JOBS:-}" ]; then
 		case $args in verify | "verify "*) args="verify -j $JOBS${args#verify}" ;; esac
 	fi
-	# shellcheck disable=SC2086
-	# an optional file `env` holds arguments of env(1): NAME=VALUE, -u NAME
-	envargs=
-	[ -f "$src/env" ] && envargs=$(cat "$src/env")
-	# shellcheck disable=SC2086
-	dir=.
-	[ -f "$src/cwd" ] && dir=$(cat "$src/cwd")
-	out=$(cd "$work/$dir" && NO_COLOR=1 env $envargs "$bin" $args 2>&1; echo "[exit $?]")
-	# The summary's check count is internal: a new check would churn every
-	# case. It is kept only in cases about counting (a file named
-	# keep-check-count).
-	if [ ! -f "$src/keep-check-count" ]; then
-		# the same count in the reports: JSON and SARIF "checks", JUnit's property
-		out=$(printf '%s\n' "$out" | sed -E -e 's/, [0-9]+ checks?:/, N checks:/' \
-			-e 's/"checks": [0-9]+/"checks": N/' -e 's/name="checks" value="[0-9]+"/name="checks" value="N"/')
+	args_j=
+	if [ -n "$also" ]; then
+		case $args in verify | "verify "*)
+			args_j="verify -j $also${args#verify}"
+			# and what setup.sh made beside it (../NAME.outside), for its links
+			for o in "$work" "$work".*; do
+				[ -e "$o" ] || [ -L "$o" ] || continue
+				cp -a "$o" "$scratch_j/" || { echo "FAIL $name (-j $also): '$o' could not be copied"; fail_j=$((fail_j + 1)); args_j=; }
+			done ;;
+		esac
 	fi
+	run_case "$work" "$args"
 	if [ "${UPDATE:-}" = 1 ]; then
 		printf '%s\n' "$out" > "$src/expected.txt"
 		echo "updated $name"
@@ -72,6 +101,16 @@ for name in $names; do
 		printf '%s\n' "$out" | diff -u "$src/expected.txt" - | sed 's/^/    /' | head -60
 		fail=$((fail + 1))
 	fi
+	[ -n "$args_j" ] && [ "${UPDATE:-}" != 1 ] || continue
+	run_case "$scratch_j/$name" "$args_j"
+	if [ -f "$src/expected.txt" ] && [ "$out" = "$(cat "$src/expected.txt")" ]; then
+		pass_j=$((pass_j + 1))
+	else
+		echo "FAIL $name (-j $also)"
+		printf '%s\n' "$out" | diff -u "$src/expected.txt" - | sed 's/^/    /' | head -60
+		fail_j=$((fail_j + 1))
+	fi
 done
 echo "golden: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+[ -z "$also" ] || echo "golden -j $also: $pass_j passed, $fail_j failed (each verify case again with -j $also)"
+[ "$fail" = 0 ] && [ "$fail_j" = 0 ]

@@ -14,7 +14,8 @@
 #     repository), waiting on that event for at most 5 s;
 #   - evidence/ holds only whole, sealed run-*.txt files (the verifier's
 #     parser, EVCHECK), none ever changed, and temporaries only where they
-#     were named, never listed by `git status`;
+#     were named (or such a one left from before, when this capture was
+#     killed before its start swept the folder), never listed by `git status`;
 #   - build/capture/ holds at most the killed capture's scratch folder
 #     (the capture's start swept the one before).
 # At the end one capture runs to its end: then nothing is left at all.
@@ -64,11 +65,16 @@ wait_lesson_gone() {
 }
 SEEN=$W/seen
 : >"$SEEN"
+# the temporaries there at the last look: a capture killed before its start
+# swept the folder leaves an earlier named-mode kill's temporary in place
+TEMPS=$W/temps
+: >"$TEMPS"
 # check_evidence WHEN MODE [LESSON]: only whole, sealed, unchanged runs (and
 # temporaries in LESSON's folder, every folder without LESSON, only where
 # MODE is named).  Prints the number of temporaries.
 check_evidence() {
 	temps=0
+	: >"$TEMPS.new"
 	for f in "$R"/evidence/*/* "$R"/evidence/*/.[!.]*; do
 		[ -e "$f" ] || continue
 		b=${f##*/}
@@ -92,8 +98,11 @@ check_evidence() {
 			if [ -n "${3:-}" ]; then
 				case $f in "$R/evidence/$3/"*) ;; *) judged=no ;; esac
 			fi
-			[ $judged = no ] || [ "$2" = named ] ||
+			# nor one of the same name there at the last look: this
+			# capture was killed before its start swept the folder
+			[ $judged = no ] || [ "$2" = named ] || grep -qxF "$f" "$TEMPS" ||
 				fail "$1: a temporary file $f was left, though the file system has O_TMPFILE"
+			echo "$f" >>"$TEMPS.new"
 			temps=$((temps + 1))
 			;;
 		*) fail "$1: a stray file $f in evidence/" ;;
@@ -101,6 +110,7 @@ check_evidence() {
 	done
 	listed=$(cd "$R" && git status --porcelain --untracked-files=all 2>/dev/null | grep coursecheck-tmp)
 	[ -z "$listed" ] || fail "$1: git status lists a temporary file: $listed"
+	mv "$TEMPS.new" "$TEMPS"
 	echo "$temps"
 }
 scratch_count() {
@@ -155,6 +165,8 @@ done <"$W/moments"
 # One capture to its end sweeps what the last kill left.
 (cd "$R" && "$CAP" hello big) >/dev/null 2>"$W/last.err" || fail "the last capture failed: $(tail -n 1 "$W/last.err")"
 waited=$(wait_lesson_gone "after the last capture") || { echo "$waited"; exit 1; }
+# it ran to its end: none may be left, not even one there before it
+: >"$TEMPS"
 left=$(check_evidence "after the last capture" anon) || { echo "$left"; exit 1; }
 s=$(scratch_count)
 [ "$s" -eq 0 ] || fail "after the last capture: $s scratch folders are left"

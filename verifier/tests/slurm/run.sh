@@ -40,14 +40,28 @@ done
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/slurm-tests.XXXXXX") || exit 2
 D=$T/cluster
-stop_cluster() {
-	for f in "$D/slurmd.pid" "$D/slurmctld.pid" "$D/munged.pid"; do
+# stop_pids PIDFILE...: SIGTERM to each, then SIGKILL to those still there
+# 3 s later; looked at every 0.05 s, so that it returns once they are gone
+stop_pids() {
+	ps=
+	for f in "$@"; do
 		[ -s "$f" ] || continue
 		p=$(cat "$f")
-		kill "$p" 2>/dev/null
-		for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$p" 2>/dev/null || break; sleep 0.3; done
-		kill -9 "$p" 2>/dev/null
+		kill "$p" 2>/dev/null && ps="$ps $p"
 	done
+	for _ in $(seq 1 60); do
+		alive=
+		for p in $ps; do kill -0 "$p" 2>/dev/null && alive="$alive $p"; done
+		ps=$alive
+		[ -n "$ps" ] || return 0
+		sleep 0.05
+	done
+	for p in $ps; do kill -9 "$p" 2>/dev/null; done
+}
+# the two Slurm daemons at once, then munged, which they talk through
+stop_cluster() {
+	stop_pids "$D/slurmd.pid" "$D/slurmctld.pid"
+	stop_pids "$D/munged.pid"
 }
 cleanup() {
 	stop_cluster
@@ -117,12 +131,12 @@ slurmctld -f "$D/slurm.conf" -i >"$D/logs/slurmctld.out" 2>&1 ||
 slurmd -f "$D/slurm.conf" >"$D/logs/slurmd.out" 2>&1 ||
 	skip "slurmd did not start: $(why_not "$D/logs/slurmd.out" "$D/logs/slurmd.log")"
 up=
-for _ in $(seq 1 60); do
+for _ in $(seq 1 300); do
 	if sinfo -h -o %t 2>/dev/null | grep -q idle; then
 		up=1
 		break
 	fi
-	sleep 0.5
+	sleep 0.1
 done
 [ -n "$up" ] || skip "the node did not come up: $(tail -n 1 "$D/logs/slurmctld.log" 2>/dev/null)"
 
@@ -262,9 +276,9 @@ check "--no-wait exit status $RC, not 0" [ "$RC" -eq 0 ]
 check "--no-wait printed no job id" [ -n "$job" ]
 check "--no-wait does not say how to collect" err_has "coursecheck capture --collect $job"
 # wait for the hanging task to start, then cancel it alone
-for _ in $(seq 1 120); do
+for _ in $(seq 1 600); do
 	[ -f "$R/build/slurm/$job/1.node" ] && break
-	sleep 0.25
+	sleep 0.05
 done
 check "the hanging task never started" [ -f "$R/build/slurm/$job/1.node" ]
 sleep 1
