@@ -103,6 +103,45 @@ bool textfile_report_encoding(const struct textfile *tf, const char *what)
 	return true;
 }
 
+/* Records where each line starts: 0, and the byte after every '\n' but a
+ * final one.  Every file read goes through here, so the newlines are
+ * found 32 bytes a step (SSE2: one bit mask, each set bit a line) rather
+ * than by a memchr call a line (about 35 instructions a line under
+ * callgrind for the ~40-byte lines of a course). */
+static void index_lines(struct textfile *tf)
+{
+	const char *s = tf->data;
+	size_t len = tf->len, n = 0, i = 0;
+	/* the index sized for lines of about 32 bytes, grown only past that */
+	size_t cap = len / 32 + 8;
+	size_t *ls = xmalloc(cap * sizeof *ls);
+	if (len)
+		ls[n++] = 0;
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n');
+	for (; len - i >= 32; i += 32) {
+		const __m128i *q = (const __m128i *)(s + i);
+		uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(q), nl)) |
+			     (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(q + 1), nl)) << 16;
+		for (; m; m &= m - 1) {
+			if (n == cap)
+				ls = xgrow(ls, &cap, n + 1, sizeof *ls);
+			ls[n++] = i + (size_t)__builtin_ctz(m) + 1;
+		}
+	}
+#endif
+	for (; i < len; i++)
+		if (s[i] == '\n') {
+			if (n == cap)
+				ls = xgrow(ls, &cap, n + 1, sizeof *ls);
+			ls[n++] = i + 1;
+		}
+	if (n && ls[n - 1] == len) /* a final '\n' ends the last line, starts none */
+		n--;
+	tf->line_start = ls;
+	tf->n_lines = n;
+}
+
 static void normalise_and_index(struct textfile *tf, char *raw, size_t n)
 {
 	size_t i = 0, o = 0;
@@ -135,17 +174,7 @@ static void normalise_and_index(struct textfile *tf, char *raw, size_t n)
 	tf->not_utf8_at = utf8_first_invalid(raw, o);
 	tf->not_utf8 = tf->not_utf8_at < o;
 
-	/* the index sized for lines of about 32 bytes, grown only past that */
-	size_t cap = o / 32 + 8;
-	tf->line_start = xmalloc(cap * sizeof *tf->line_start);
-	tf->n_lines = 0;
-	for (size_t p = 0; p < o;) {
-		if (tf->n_lines == cap)
-			tf->line_start = xgrow(tf->line_start, &cap, tf->n_lines + 1, sizeof *tf->line_start);
-		tf->line_start[tf->n_lines++] = p;
-		const char *nl = memchr(raw + p, '\n', o - p);
-		p = nl ? (size_t)(nl - raw) + 1 : o;
-	}
+	index_lines(tf);
 }
 
 int textfile_read(const char *fspath, const char *display, struct textfile *tf, const char **why)

@@ -124,14 +124,15 @@ static void test_read_whole_file(void **state)
 }
 
 /* The line index against the rule it keeps (a line starts at 0 and after
- * every LF but a final one), for LFs at every place around the 16-byte
- * steps the index takes: first, last, doubled, at a step's edge. */
+ * every LF but a final one), for LFs at every place around the 32-byte
+ * steps the index takes: first, last, doubled, at a step's edge,
+ * and past the index's first size (every other byte an LF). */
 static void test_line_index(void **state)
 {
 	(void)state;
-	char text[80];
+	char text[150];
 	for (unsigned seed = 0; seed < 3000; seed++) {
-		size_t len = seed % 71;
+		size_t len = seed % 141;
 		unsigned x = seed * 2654435761u;
 		for (size_t i = 0; i < len; i++) {
 			x = x * 1103515245u + 12345u;
