@@ -96,6 +96,9 @@ int evidence_parse(struct evidence *ev, struct evidence_problem *prob)
 	if (len != strlen(EVIDENCE_MAGIC) || memcmp(s, EVIDENCE_MAGIC, len) != 0)
 		return problem(prob, D_EVIDENCE_MALFORMED, 1, 1, "first line is not '%s'", EVIDENCE_MAGIC);
 
+	/* room in the key map for a usual header (the course's have about
+	 * 36 fields) from the start: no rehash as it fills */
+	strmap_reserve(&ev->keys, 48);
 	size_t cap = 0, n = 2;
 	for (;; n++) {
 		if (n > tf->n_lines)
@@ -113,11 +116,6 @@ int evidence_parse(struct evidence *ev, struct evidence_problem *prob)
 		if (k == 0 || k + 1 >= len || s[k] != ':' || s[k + 1] != ' ')
 			return problem(prob, D_EVIDENCE_MALFORMED, n, k + 1,
 				       "header line is not 'key: value' (key in lowercase letters, digits, - and .)");
-		/* the key set is a hash map: a repeat check against every earlier
-		 * key was quadratic in the number of fields */
-		if (strmap_get(&ev->keys, s, k, &(size_t){0}))
-			return problem(prob, D_EVIDENCE_MALFORMED, n, 1, "header field '%.*s' is repeated",
-				       (int)k, s);
 		/* key and value in one block (value after the key's NUL): one
 		 * allocation a field, freed with the key */
 		char *key = xmalloc(len);
@@ -125,9 +123,17 @@ int evidence_parse(struct evidence *ev, struct evidence_problem *prob)
 		key[k] = '\0';
 		memcpy(key + k + 1, s + k + 2, len - k - 2);
 		key[len - 1] = '\0';
+		/* the key set is a hash map (a repeat check against every earlier
+		 * key was quadratic in the number of fields), and the add is the
+		 * repeat check: a key there already is not added */
+		if (!strmap_add(&ev->keys, key, k, ev->n_fields, NULL)) {
+			free(key);
+			return problem(prob, D_EVIDENCE_MALFORMED, n, 1, "header field '%.*s' is repeated",
+				       (int)k, s);
+		}
 		ev->fields = xgrow(ev->fields, &cap, ev->n_fields + 1, sizeof *ev->fields);
 		ev->fields[ev->n_fields] = (struct evidence_field){key, key + k + 1, n};
-		strmap_add(&ev->keys, key, k, ev->n_fields++, NULL);
+		ev->n_fields++;
 	}
 	ev->stdout_line = n;
 	ev->body_offset = tf->line_start[n - 1];
@@ -204,7 +210,13 @@ static int first_run(struct evidence *ev, struct evidence_problem *prob)
 	size_t line = 0;
 	const char *names = evidence_get(ev, "runs", &line);
 	const char *p = names ? names : "main";
-	ev->runs = xcalloc(MAX_RUNS, sizeof *ev->runs);
+	/* as many runs as the names (one more than the spaces, at most one
+	 * past MAX_RUNS so that the limit below still refuses), not MAX_RUNS
+	 * zeroed for the one run of most evidence */
+	size_t room = 1;
+	for (const char *q = p; *q && room <= MAX_RUNS; q++)
+		room += *q == ' ';
+	ev->runs = xcalloc(room, sizeof *ev->runs);
 	while (*p) {
 		size_t k = strcspn(p, " ");
 		if (!is_run_name(p, k) || ev->n_runs == MAX_RUNS)
