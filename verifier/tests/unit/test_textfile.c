@@ -124,7 +124,7 @@ static void test_read_whole_file(void **state)
 }
 
 /* The line index against the rule it keeps (a line starts at 0 and after
- * every LF but a final one), for LFs at every place around the 32-byte
+ * every LF but a final one), for LFs at every place around the 64-byte
  * steps the index takes: first, last, doubled, at a step's edge,
  * and past the index's first size (every other byte an LF). */
 static void test_line_index(void **state)
