@@ -469,7 +469,8 @@ static void test_filter_against_model(void **state)
 		"// see http://x//y", "", "x // end snippet", "   ", "//", "// snip",
 		"/*// snippet: z*/", "a/b/c // end snippet: s0", "\t \t", "///",
 	};
-	static const char *const misspelt[] = {"// snipet: x", "// end-snippet", "\t// Snippet: X", "  //snippet q"};
+	static const char *const misspelt[] = {"// snipet: x", "// end-snippet", "\t// Snippet: X", "  //snippet q",
+					       "//endsnippet", "// END SNIPPET"};
 	char text[8192];
 	for (unsigned seed = 1; seed <= 400; seed++) {
 		unsigned x = seed * 2654435761u;
