@@ -156,6 +156,12 @@ bool fact_flag_in_build(const char *build, const char *flag, size_t len)
  * the paragraph and the command (not their product). */
 static void build_words(const char *build, struct strmap *words)
 {
+	/* room for them all from the start (no rehash as it fills): at most
+	 * a word a blank and one more, and an item a word and a comma */
+	size_t most = 2;
+	for (const char *c = build; *c; c++)
+		most += *c == ' ' || *c == '\t' ? 2 : *c == ',';
+	strmap_reserve(words, most);
 	const char *p = build;
 	while (*p) {
 		while (*p == ' ' || *p == '\t')
@@ -163,7 +169,9 @@ static void build_words(const char *build, struct strmap *words)
 		size_t w = strcspn(p, " \t");
 		if (w)
 			strmap_add(words, p, w, 0, NULL);
-		for (const char *q = p; q < p + w;) {
+		/* a word without a comma is its one item, added just now */
+		bool commas = memchr(p, ',', w) != NULL;
+		for (const char *q = p; commas && q < p + w;) {
 			size_t item = strcspn(q, ",");
 			if (item > (size_t)(p + w - q))
 				item = (size_t)(p + w - q);

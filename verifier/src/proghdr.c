@@ -263,11 +263,15 @@ void proghdr_parse(const struct textfile *tf, struct proghdr *h)
 		const char *body = s + start;
 		size_t blen = end - start;
 		size_t key_line = n;
-		if (str_starts_with(body, blen, "Build:"))
+		/* most header lines are prose: one look at the first byte
+		 * (B, E or R, as each key starts) before the three prefix
+		 * compares */
+		bool key = blen && (body[0] == 'B' || body[0] == 'E' || body[0] == 'R');
+		if (key && str_starts_with(body, blen, "Build:"))
 			take_value(tf, &n, start, 6, "Build:", &h->build, h);
-		else if (str_starts_with(body, blen, "Expect:"))
+		else if (key && str_starts_with(body, blen, "Expect:"))
 			take_value(tf, &n, start, 7, "Expect:", &h->expect, h);
-		else if (str_starts_with(body, blen, "Run"))
+		else if (key && str_starts_with(body, blen, "Run"))
 			take_run(tf, &n, start, h);
 		if (n != key_line) { /* continuation lines: commands, not prose */
 			h->last_line = n;

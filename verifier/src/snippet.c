@@ -2,6 +2,7 @@
 #include "snippet.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +24,15 @@ struct scan {
 	struct snippet_set *set;
 	size_t *open; /* stack of indices into set->v */
 	size_t depth, open_cap, set_cap;
+	size_t *markers; /* the marker lines, ascending (the scan goes down the file) */
+	size_t n_markers, markers_cap;
 };
+
+static void mark(struct scan *s, size_t n)
+{
+	s->markers = xgrow(s->markers, &s->markers_cap, s->n_markers + 1, sizeof *s->markers);
+	s->markers[s->n_markers++] = n;
+}
 
 static void problem(struct scan *s, enum diag_kind kind, size_t line, size_t col, const char *hint,
 		    const char *fmt, ...) PRINTF_LIKE(6, 7);
@@ -89,6 +98,34 @@ static bool mentions_snip(const char *line, size_t len)
 	return false;
 }
 
+/* mentions_snip over the head's first 8 bytes of its line, without
+ * finding the line's end first: "snip" holds no LF, so a match that
+ * starts before the LF ends before it. */
+static bool head_mentions_snip(const char *h, const char *end)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* the head's 8 bytes as one word, every letter made lower case: "snip"
+	 * at each of the 5 starts is one compare (|0x20 makes s, n, i, p of
+	 * S, N, I, P and of no other byte), and a match counts only with no
+	 * LF before it (its own four bytes hold none) */
+	if (end - h >= 8) {
+		uint64_t w;
+		memcpy(&w, h, sizeof w);
+		w |= UINT64_C(0x2020202020202020);
+		const uint32_t snip = (uint32_t)'s' | (uint32_t)'n' << 8 | (uint32_t)'i' << 16 | (uint32_t)'p' << 24;
+		for (unsigned i = 0; i <= 4; i++)
+			if ((uint32_t)(w >> (8 * i)) == snip)
+				return !memchr(h, '\n', i);
+		return false;
+	}
+#endif
+	for (size_t i = 0; i <= 4 && h + i + 4 <= end && h[i] != '\n'; i++)
+		if ((h[i] | 0x20) == 's' && (h[i + 1] | 0x20) == 'n' && (h[i + 2] | 0x20) == 'i' &&
+		    (h[i + 3] | 0x20) == 'p')
+			return true;
+	return false;
+}
+
 static void open_snippet(struct scan *s, size_t n, const char *name, size_t name_len, size_t col)
 {
 	struct snippet_set *set = s->set;
@@ -126,30 +163,48 @@ static void close_snippet(struct scan *s, size_t n, const char *name, size_t nam
  * is not itself a marker line.  As every marker line is dropped, a
  * snippet's text is a contiguous range of the file's non-marker lines:
  * one array for the file, a range of it for each snippet (linear, however
- * many snippets overlap or stay open to the end). */
-static void collect_lines(const struct textfile *tf, struct snippet_set *set, const bool *is_marker)
+ * many snippets overlap or stay open to the end).  Markers are a few
+ * lines of a file: the array is filled a run between two markers at a
+ * time, and a snippet's range found from the markers above its lines. */
+static size_t before_line(const struct scan *s, size_t n)
 {
-	/* before[n]: how many non-marker lines come before line n */
-	size_t *before = xmalloc((tf->n_lines + 2) * sizeof *before);
+	/* how many non-marker lines come before line n: n - 1 less the
+	 * markers above it (a binary search: a file may be all markers) */
+	size_t lo = 0, hi = s->n_markers;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->markers[mid] < n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return n - 1 - lo;
+}
+
+static void collect_lines(const struct textfile *tf, struct snippet_set *set, const struct scan *s)
+{
+	if (set->n == 0) /* no snippet: no text to hand out */
+		return;
 	set->text_lines = xmalloc((tf->n_lines + 1) * sizeof *set->text_lines);
-	size_t k = 0;
-	for (size_t n = 1; n <= tf->n_lines + 1; n++) {
-		before[n] = k;
-		if (n <= tf->n_lines && !is_marker[n])
+	size_t k = 0, from = 1;
+	for (size_t m = 0; m <= s->n_markers; m++) {
+		size_t to = m < s->n_markers ? s->markers[m] : tf->n_lines + 1; /* the run from..to-1 */
+		for (size_t n = from; n < to; n++)
 			set->text_lines[k++] = n;
+		from = to + 1;
 	}
 	for (size_t i = 0; i < set->n; i++) {
 		struct snippet *sn = &set->v[i];
 		size_t last = sn->end_line ? sn->end_line : tf->n_lines + 1;
-		sn->lines = set->text_lines + before[sn->start_line + 1 <= last ? sn->start_line + 1 : last];
-		sn->n_lines = before[last] - before[sn->start_line + 1 <= last ? sn->start_line + 1 : last];
+		size_t first = before_line(s, sn->start_line + 1 <= last ? sn->start_line + 1 : last);
+		sn->lines = set->text_lines + first;
+		sn->n_lines = before_line(s, last) - first;
 	}
-	free(before);
 }
 
 /* Line n, whose first non-blank bytes are "//": a marker, a near miss or
  * neither. */
-static void scan_line(struct scan *s, const struct textfile *tf, size_t n, bool *is_marker)
+static void scan_line(struct scan *s, const struct textfile *tf, size_t n)
 {
 	size_t len;
 	const char *line = textfile_line(tf, n, &len);
@@ -169,14 +224,14 @@ static void scan_line(struct scan *s, const struct textfile *tf, size_t n, bool 
 	struct re_match g;
 	size_t col = indent_col(line, len);
 	if (re_search(&start_re, line, len, 0, &g)) {
-		is_marker[n] = true;
+		mark(s, n);
 		open_snippet(s, n, line + g.start[1], g.end[1] - g.start[1], col);
 	} else if (re_search(&end_re, line, len, 0, &g)) {
-		is_marker[n] = true;
+		mark(s, n);
 		bool named = re_group_set(&g, 1);
 		close_snippet(s, n, named ? line + g.start[1] : NULL, named ? g.end[1] - g.start[1] : 0, col);
 	} else if (near_miss(line, len)) {
-		is_marker[n] = true;
+		mark(s, n);
 		problem(s, D_SNIPPET_MISSPELT, n, col,
 			"snippet markers are spelled '// snippet: NAME' and '// end snippet' (or '// end snippet: NAME')",
 			"this comment looks like a snippet marker but is not one");
@@ -187,27 +242,37 @@ size_t snippet_scan(const struct textfile *tf, bool report, struct snippet_set *
 {
 	memset(set, 0, sizeof *set);
 	struct scan s = {.tf = tf, .report = report, .set = set};
-	bool *is_marker = xcalloc(tf->n_lines + 2, sizeof *is_marker);
 	/* cheap filter: every marker and near miss is a line that starts
-	 * (after blanks) with '//', as all three patterns are anchored so.
-	 * Such lines are found by looking for "//" in the text, not by
-	 * reading every line's indentation: the first "//" of a line is its
-	 * start when only blanks come before it, and the line is done. */
+	 * (after blanks) with '//', as all three patterns are anchored so,
+	 * and whose head after the slashes and blanks holds "snip" within
+	 * its first 8 bytes (what scan_line asks first).  Such lines are
+	 * found by looking for "//" in the text and only blanks before it
+	 * back to the line's start, not by reading every line: the line's
+	 * number (a search of the index) only for the few that pass. */
 	const char *data = tf->data, *end = tf->data + tf->len;
-	size_t n = 1;
-	for (const char *p = data; tf->n_lines && (p = memchr(p, '/', (size_t)(end - p))) != NULL;) {
+	for (const char *p = data; (p = memchr(p, '/', (size_t)(end - p))) != NULL;) {
 		if (p + 1 == end || p[1] != '/') {
 			p++; /* a lone '/': a division, a path */
 			continue;
 		}
-		size_t off = (size_t)(p - data);
-		while (n < tf->n_lines && tf->line_start[n] <= off)
-			n++;
-		bool leads = true;
-		for (size_t i = tf->line_start[n - 1]; i < off && leads; i++)
-			leads = data[i] == ' ' || data[i] == '\t';
-		if (leads)
-			scan_line(&s, tf, n, is_marker);
+		const char *b = p;
+		while (b > data && (b[-1] == ' ' || b[-1] == '\t'))
+			b--;
+		const char *h = p + 2;
+		if (b > data && b[-1] != '\n') {
+			p = h; /* "//" after code: a line comment, a URL */
+			continue;
+		}
+		while (h < end && *h == '/')
+			h++;
+		while (h < end && (*h == ' ' || *h == '\t'))
+			h++;
+		if (!head_mentions_snip(h, end)) {
+			p = h;
+			continue;
+		}
+		size_t n = textfile_line_of(tf, (size_t)(p - data));
+		scan_line(&s, tf, n);
 		p = n < tf->n_lines ? data + tf->line_start[n] : end;
 	}
 	for (size_t i = 0; i < s.depth; i++) {
@@ -217,8 +282,8 @@ size_t snippet_scan(const struct textfile *tf, bool report, struct snippet_set *
 		problem(&s, D_SNIPPET_UNTERMINATED, sn->start_line, indent_col(line, len),
 			"add '// end snippet' after its last line", "snippet '%s' is never closed", sn->name);
 	}
-	collect_lines(tf, set, is_marker);
-	free(is_marker);
+	collect_lines(tf, set, &s);
+	free(s.markers);
 	free(s.open);
 	return set->problems;
 }

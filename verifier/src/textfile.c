@@ -103,6 +103,53 @@ bool textfile_report_encoding(const struct textfile *tf, const char *what)
 	return true;
 }
 
+#ifdef __SSE2__
+/* One bit for each '\n' among the 16 bytes at p. */
+static inline uint64_t nl_mask16(const char *p)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)p);
+	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+}
+#endif
+
+/* Records where each line starts: 0, and the byte after every '\n' but a
+ * final one.  Every file read goes through here, so the newlines are
+ * found 64 bytes a step (SSE2: one bit mask, each set bit a line) rather
+ * than by a memchr call a line (about 35 instructions a line under
+ * callgrind for the ~40-byte lines of a course). */
+static void index_lines(struct textfile *tf)
+{
+	const char *s = tf->data;
+	size_t len = tf->len, n = 0, i = 0;
+	/* the index sized for lines of about 32 bytes, grown only past that */
+	size_t cap = len / 32 + 8;
+	size_t *ls = xmalloc(cap * sizeof *ls);
+	if (len)
+		ls[n++] = 0;
+#ifdef __SSE2__
+	for (; len - i >= 64; i += 64) {
+		/* a block holds at most 64 line starts: room made once a block,
+		 * not checked a line */
+		if (cap - n < 64)
+			ls = xgrow(ls, &cap, n + 64, sizeof *ls);
+		uint64_t m = nl_mask16(s + i) | nl_mask16(s + i + 16) << 16 | nl_mask16(s + i + 32) << 32 |
+			     nl_mask16(s + i + 48) << 48;
+		for (; m; m &= m - 1)
+			ls[n++] = i + (size_t)__builtin_ctzll(m) + 1;
+	}
+#endif
+	for (; i < len; i++)
+		if (s[i] == '\n') {
+			if (n == cap)
+				ls = xgrow(ls, &cap, n + 1, sizeof *ls);
+			ls[n++] = i + 1;
+		}
+	if (n && ls[n - 1] == len) /* a final '\n' ends the last line, starts none */
+		n--;
+	tf->line_start = ls;
+	tf->n_lines = n;
+}
+
 static void normalise_and_index(struct textfile *tf, char *raw, size_t n)
 {
 	size_t i = 0, o = 0;
@@ -135,17 +182,7 @@ static void normalise_and_index(struct textfile *tf, char *raw, size_t n)
 	tf->not_utf8_at = utf8_first_invalid(raw, o);
 	tf->not_utf8 = tf->not_utf8_at < o;
 
-	/* the index sized for lines of about 32 bytes, grown only past that */
-	size_t cap = o / 32 + 8;
-	tf->line_start = xmalloc(cap * sizeof *tf->line_start);
-	tf->n_lines = 0;
-	for (size_t p = 0; p < o;) {
-		if (tf->n_lines == cap)
-			tf->line_start = xgrow(tf->line_start, &cap, tf->n_lines + 1, sizeof *tf->line_start);
-		tf->line_start[tf->n_lines++] = p;
-		const char *nl = memchr(raw + p, '\n', o - p);
-		p = nl ? (size_t)(nl - raw) + 1 : o;
-	}
+	index_lines(tf);
 }
 
 int textfile_read(const char *fspath, const char *display, struct textfile *tf, const char **why)

@@ -663,6 +663,30 @@ static void test_runs_section_missing(void **state)
 	assert_problem((struct edit){.raw_line = "runs: main main"}, D_EVIDENCE_MALFORMED, 16, 7, "twice");
 }
 
+/* The runs are allocated for the names the runs: line holds (one more
+ * than its spaces): 64 names are read (the next problem is the second
+ * run's missing fields), 65 refused at the limit, and runs of spaces
+ * or a space at the end never write past the names counted (ASan). */
+static void test_runs_sized_by_names(void **state)
+{
+	(void)state;
+	char raw[1024];
+	size_t used = (size_t)snprintf(raw, sizeof raw, "runs: main");
+	for (int i = 1; i < 64; i++)
+		used += (size_t)snprintf(raw + used, sizeof raw - used, " r%d", i);
+	assert_problem((struct edit){.raw_line = raw}, D_EVIDENCE_MALFORMED, STDOUT_LINE + 1, 1,
+		       "run 'r1' has no");
+	snprintf(raw + used, sizeof raw - used, " r64");
+	assert_problem((struct edit){.raw_line = raw}, D_EVIDENCE_MALFORMED, 16, 7, "at most 64 run names");
+	assert_problem((struct edit){.raw_line = "runs: main  racecheck"}, D_EVIDENCE_MALFORMED, 16, 7, "run names");
+	assert_problem((struct edit){.raw_line = "runs:  main"}, D_EVIDENCE_MALFORMED, 16, 7, "run names");
+	struct evidence ev;
+	struct evidence_problem prob;
+	assert_int_equal(parse_edit((struct edit){.raw_line = "runs: main "}, &ev, &prob), 0);
+	assert_int_equal(ev.n_runs, 1);
+	evidence_free(&ev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -685,6 +709,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_magic),
 		cmocka_unit_test(test_header_line_without_colon_space),
 		cmocka_unit_test(test_repeated_key),
+		cmocka_unit_test(test_runs_sized_by_names),
 		cmocka_unit_test(test_each_required_key_missing),
 		cmocka_unit_test(test_unknown_key_is_not_required),
 		cmocka_unit_test(test_bad_sha_hex),

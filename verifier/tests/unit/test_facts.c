@@ -204,6 +204,64 @@ static void test_check_many_flags(void **state)
 	buf_free(&b);
 }
 
+/* The build command's word map (made once a paragraph, sized from the
+ * command's blanks and commas, a comma-less word not split again)
+ * against fact_flag_in_build's plain reading of the command, on random
+ * commands of words, comma-joined words (with empty items) and runs of
+ * blanks and tabs: each flag is reported exactly when that reading does
+ * not find it. */
+static void test_check_flags_as_build_reads(void **state)
+{
+	(void)state;
+	static const char *const words[] = {"-O3", "-Wall,-Wextra", "-a,,-b", "-x,", ",-y", "-G",
+					    "-lineinfo", "-Xptxas", "-v,-warn-spills", "--use_fast_math"};
+	static const char *const flags[] = {"-O3", "-Wall", "-Wextra", "-Wall,-Wextra", "-a", "-b", "-x", "-y",
+					    "-G", "-v", "-warn-spills", "-lineinfo", "--use_fast_math", "-O",
+					    "-Xptxas", "-v,-warn-spills", "-a,,-b"};
+	static const char *const gaps[] = {" ", "\t", "  ", " \t "};
+	struct evfile *saved = malloc(sizeof *saved);
+	*saved = ev;
+	unsigned x = 5;
+#define RND(n) ((x = x * 1103515245u + 12345u), (x >> 16) % (n))
+	for (int round = 0; round < 300; round++) {
+		char build[512] = "nvcc";
+		size_t used = 4;
+		for (unsigned i = 0, n = RND(8); i < n; i++) {
+			const char *gap = gaps[RND(4)];
+			used += (size_t)snprintf(build + used, sizeof build - used, "%s%s", gap,
+						 words[RND(sizeof words / sizeof *words)]);
+		}
+		char text[2048];
+		snprintf(text, sizeof text,
+			 "coursecheck-evidence 1\nlesson: day31-scan-1\nprogram: programs/day31-scan-1/scan.cu\n"
+			 "source-sha256: 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n"
+			 "build: %s\nrun: ./scan\ngpu: NVIDIA H200\ncompute-capability: 9.0\ndriver: 580.159.04\n"
+			 "cuda: 13.0 (V13.0.88)\ncaptured: 2026-11-30T10:05:12Z\nnode: gpu-node-1\nexit: 0\n"
+			 "body-sha256: 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n"
+			 "stdout: 0\nstderr: 0\n",
+			 build);
+		struct evidence local;
+		memset(&local, 0, sizeof local);
+		textfile_from_memory(text, strlen(text), saved->path, &local.tf);
+		struct evidence_problem prob;
+		assert_int_equal(evidence_parse(&local, &prob), 0);
+		ev.ev = &local;
+		const char *flag = flags[RND(sizeof flags / sizeof *flags)];
+		char para[128];
+		snprintf(para, sizeof para, "On an NVIDIA H200 with %s here.\n", flag);
+		size_t before = reported(D_FACT_FLAG);
+		check(para, 1, NULL, NULL);
+		bool in = fact_flag_in_build(build, flag, strlen(flag));
+		if (reported(D_FACT_FLAG) - before != (in ? 0u : 1u))
+			print_error("build '%s', flag '%s' before %zu after %zu\n%s\n", build, flag, before, reported(D_FACT_FLAG), output());
+		assert_int_equal(reported(D_FACT_FLAG) - before, in ? 0 : 1);
+		evidence_free(&local);
+		ev = *saved;
+	}
+#undef RND
+	free(saved);
+}
+
 static void test_strmap(void **state)
 {
 	(void)state;
@@ -244,6 +302,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_check_gpu_missing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_wrapped_span_stays_on_its_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_many_flags, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_flags_as_build_reads, setup, teardown),
 		cmocka_unit_test(test_strmap),
 	};
 	return cmocka_run_group_tests(tests, load_evidence, free_evidence);

@@ -453,6 +453,90 @@ static int release_patterns(void **state)
 	return 0;
 }
 
+/* ---- the "//" filter against a model of the markers ---- */
+
+/* snippet_scan looks only at lines whose "//" has nothing but blanks
+ * before it back to the line's start and whose head holds "snip": random
+ * files of markers, near misses and lines that only look like them
+ * ("//" after code or after a lone '/', in a block comment, a URL) at the
+ * file's first and last line, with and without a final LF, against what
+ * a line-by-line reading says each snippet holds. */
+static void test_filter_against_model(void **state)
+{
+	(void)state;
+	static const char *const plain[] = {
+		"int x = a / b;", "  y = 1; // snippet: fake", "/ // snippet: q", "\t// a comment",
+		"// see http://x//y", "", "x // end snippet", "   ", "//", "// snip",
+		"/*// snippet: z*/", "a/b/c // end snippet: s0", "\t \t", "///",
+	};
+	static const char *const misspelt[] = {"// snipet: x", "// end-snippet", "\t// Snippet: X", "  //snippet q",
+					       "//endsnippet", "// END SNIPPET"};
+	char text[8192];
+	for (unsigned seed = 1; seed <= 400; seed++) {
+		unsigned x = seed * 2654435761u;
+#define RND(n) ((x = x * 1103515245u + 12345u), (x >> 16) % (n))
+		size_t used = 0, n_lines = 1 + RND(40), depth = 0, n_snip = 0, problems = 0;
+		size_t open[8], start[64], end[64];
+		bool marker[64] = {false};
+		for (size_t n = 1; n <= n_lines; n++) {
+			size_t line_at = used;
+			unsigned r = RND(10);
+			const char *indent = RND(3) == 0 ? " \t" : RND(2) ? "    " : "";
+			if (r < 2 && depth < 8 && n_snip < 64) {
+				used += (size_t)snprintf(text + used, sizeof text - used, "%s//%s snippet: s%zu", indent,
+							 RND(2) ? "" : "\t", n_snip);
+				start[n_snip] = n, end[n_snip] = 0;
+				open[depth++] = n_snip++;
+				marker[n] = true;
+			} else if (r < 4 && depth > 0) {
+				size_t top = open[--depth];
+				if (RND(2))
+					used += (size_t)snprintf(text + used, sizeof text - used, "%s// end snippet: s%zu  ",
+								 indent, top);
+				else
+					used += (size_t)snprintf(text + used, sizeof text - used, "%s// end snippet", indent);
+				end[top] = n;
+				marker[n] = true;
+			} else if (r == 4) {
+				used += (size_t)snprintf(text + used, sizeof text - used, "%s",
+							 misspelt[RND(sizeof misspelt / sizeof *misspelt)]);
+				problems++;
+				marker[n] = true;
+			} else {
+				used += (size_t)snprintf(text + used, sizeof text - used, "%s", plain[RND(sizeof plain / sizeof *plain)]);
+				marker[n] = false;
+			}
+			/* the last line without its LF, unless empty (it would be no line) */
+			if (n < n_lines || RND(2) || used == line_at)
+				text[used++] = '\n';
+		}
+#undef RND
+		text[used] = '\0';
+		problems += depth; /* each left open */
+		struct textfile tf;
+		struct snippet_set set;
+		assert_int_equal(scan(text, false, &tf, &set), problems);
+		assert_int_equal(set.n, n_snip);
+		for (size_t i = 0; i < n_snip; i++) {
+			char name[32];
+			snprintf(name, sizeof name, "s%zu", i);
+			const struct snippet *sn = snippet_find(&set, name);
+			assert_non_null(sn);
+			assert_int_equal(sn->start_line, start[i]);
+			assert_int_equal(sn->end_line, end[i]);
+			size_t k = 0, last = end[i] ? end[i] : n_lines + 1;
+			for (size_t n = start[i] + 1; n < last; n++)
+				if (!marker[n]) {
+					assert_true(k < sn->n_lines);
+					assert_int_equal(sn->lines[k], n);
+					k++;
+				}
+			assert_int_equal(sn->n_lines, k);
+		}
+		release(&tf, &set);
+	}
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -476,6 +560,7 @@ int main(void)
 		T(test_ordinary_comments_are_not_flagged),
 		T(test_markers_among_other_slashes),
 		T(test_report_false_counts_silently),
+		T(test_filter_against_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, release_patterns);
 }

@@ -124,14 +124,15 @@ static void test_read_whole_file(void **state)
 }
 
 /* The line index against the rule it keeps (a line starts at 0 and after
- * every LF but a final one), for LFs at every place around the 16-byte
- * steps the index takes: first, last, doubled, at a step's edge. */
+ * every LF but a final one), for LFs at every place around the 64-byte
+ * steps the index takes: first, last, doubled, at a step's edge,
+ * and past the index's first size (every other byte an LF). */
 static void test_line_index(void **state)
 {
 	(void)state;
-	char text[80];
+	char text[150];
 	for (unsigned seed = 0; seed < 3000; seed++) {
-		size_t len = seed % 71;
+		size_t len = seed % 141;
 		unsigned x = seed * 2654435761u;
 		for (size_t i = 0; i < len; i++) {
 			x = x * 1103515245u + 12345u;
@@ -152,6 +153,72 @@ static void test_line_index(void **state)
 	}
 }
 
+/* Reading a text against its rules written out plainly here: BOM
+ * dropped, CRLF and lone CR made LF, a NUL flagged, the first byte
+ * outside UTF-8 searched from the start, lines indexed.  Random texts of
+ * LF, CR, NUL, valid and broken UTF-8 at every place around the 64-byte
+ * steps of the line index and the UTF-8 check, with and without a BOM. */
+static void test_read_as_plain_passes(void **state)
+{
+	(void)state;
+	static const char *const pieces[] = {"a", "bc", "\n", "\r", "\r\n", "\0", "\xC3\xA9", "\xFF", "\xE2\x82",
+					     "\xF0\x9F\x98\x80", "0123456789abcdef0123456789abcdef"};
+	static const size_t piece_len[] = {1, 2, 1, 1, 2, 1, 2, 1, 2, 4, 32};
+	unsigned x = 11;
+#define RND(n) ((x = x * 1103515245u + 12345u), (x >> 16) % (n))
+	for (int round = 0; round < 4000; round++) {
+		char text[2048];
+		size_t len = 0;
+		if (RND(4) == 0) {
+			memcpy(text, "\xEF\xBB\xBF", 3);
+			len = 3;
+		}
+		/* mostly ASCII, so that the odd byte falls in a later block */
+		unsigned odd_every = 1 + RND(40);
+		for (unsigned k = 0, pieces_n = RND(40); k < pieces_n; k++) {
+			size_t which = RND(odd_every) == 0 ? RND(10) : RND(2) ? 10 : RND(3);
+			memcpy(text + len, pieces[which], piece_len[which]);
+			len += piece_len[which];
+		}
+		/* the passes it replaced */
+		char want[2048];
+		size_t i = 0, o = 0;
+		bool bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0, cr = false, nul = false;
+		for (i = bom ? 3 : 0; i < len; i++) {
+			char c = text[i];
+			if (c == '\r') {
+				cr = true;
+				if (i + 1 < len && text[i + 1] == '\n')
+					continue;
+				c = '\n';
+			}
+			nul |= c == '\0';
+			want[o++] = c;
+		}
+		struct textfile tf;
+		textfile_from_memory(text, len, "x", &tf);
+		assert_int_equal(tf.len, o);
+		assert_memory_equal(tf.data, want, o);
+		assert_int_equal(tf.data[o], '\0');
+		assert_int_equal(tf.had_bom, bom);
+		assert_int_equal(tf.had_cr, cr);
+		assert_int_equal(tf.has_nul, nul);
+		size_t bad = utf8_first_invalid(want, o);
+		assert_int_equal(tf.not_utf8_at, bad);
+		assert_int_equal(tf.not_utf8, bad < o);
+		size_t lines = 0;
+		for (size_t p = 0; p < o; p++)
+			if (p == 0 || want[p - 1] == '\n') {
+				assert_true(lines < tf.n_lines);
+				assert_int_equal(tf.line_start[lines], p);
+				lines++;
+			}
+		assert_int_equal(tf.n_lines, lines);
+		textfile_free(&tf);
+	}
+#undef RND
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_file_flags_first_bad_byte),
 		cmocka_unit_test(test_read_whole_file),
 		cmocka_unit_test(test_line_index),
+		cmocka_unit_test(test_read_as_plain_passes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
