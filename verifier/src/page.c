@@ -530,6 +530,30 @@ static size_t line_cells(const char *s, size_t len)
 	return n;
 }
 
+/*
+ * Every level a line opens takes at least one byte of it ('>'), and every
+ * cell past the first a '|', less the first cell's and the last's, so a
+ * line of len bytes opens at most len levels and holds at most len - 1
+ * cells (or one).  A line no longer than a limit cannot pass it: with
+ * `shortcut`, such a line is not measured (most lines are shorter than
+ * PAGE_MAX_COLUMNS + 2 bytes, and every line of the page passes here).
+ */
+enum page_line_bound page_line_bound(const char *s, size_t len, bool shortcut, size_t *measure)
+{
+	*measure = 0;
+	size_t depth = shortcut && len <= PAGE_MAX_NESTING ? 0 : line_nesting(s, len);
+	if (depth > PAGE_MAX_NESTING) {
+		*measure = depth;
+		return PAGE_LINE_DEEP;
+	}
+	size_t cells = shortcut && len <= PAGE_MAX_COLUMNS + 1 ? 1 : line_cells(s, len);
+	if (cells > PAGE_MAX_COLUMNS) {
+		*measure = cells;
+		return PAGE_LINE_WIDE;
+	}
+	return PAGE_LINE_READ;
+}
+
 static void table_too_wide(struct page *pg, size_t line, size_t cells, size_t more_lines)
 {
 	struct diag *d = diag_begin_to(pg->to, D_TABLE_WIDE, textfile_loc_line(pg->tf, line, 1, 0),
@@ -560,20 +584,19 @@ static void bound_lines(struct page *pg, char *md, size_t from)
 		size_t off = tf->line_start[n - 1];
 		if (off < from)
 			continue;
-		size_t len;
+		size_t len, measure;
 		textfile_line(tf, n, &len);
-		size_t depth = line_nesting(md + off, len);
-		size_t cells = depth <= PAGE_MAX_NESTING ? line_cells(md + off, len) : 0;
-		if (depth > PAGE_MAX_NESTING) {
+		enum page_line_bound bound = page_line_bound(md + off, len, true, &measure);
+		if (bound == PAGE_LINE_DEEP) {
 			if (deep)
 				deep_more++;
 			else
-				deep = n, deep_depth = depth;
-		} else if (cells > PAGE_MAX_COLUMNS) {
+				deep = n, deep_depth = measure;
+		} else if (bound == PAGE_LINE_WIDE) {
 			if (wide)
 				wide_more++;
 			else
-				wide = n, wide_cells = cells;
+				wide = n, wide_cells = measure;
 		} else {
 			continue;
 		}

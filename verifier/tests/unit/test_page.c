@@ -282,6 +282,67 @@ static void test_segments_at_raw_offsets(void **state)
 	release(&p);
 }
 
+/* page_line_bound's shortcut (a line too short to pass a limit is not
+ * measured) against measuring every line: the lines at each limit's
+ * edge, one byte short and one past, built of the bytes that count the
+ * most (">" levels, "|" cells, with and without a first and last cell),
+ * then random lines of those bytes and the ones that stop a count. */
+static void expect_same_bound(const char *s, size_t len)
+{
+	size_t fast_m, slow_m;
+	enum page_line_bound fast = page_line_bound(s, len, true, &fast_m);
+	enum page_line_bound slow = page_line_bound(s, len, false, &slow_m);
+	if (fast != slow || fast_m != slow_m)
+		fail_msg("line of %zu bytes '%.*s': shortcut %d (%zu), measured %d (%zu)", len, (int)len, s, fast,
+			 fast_m, slow, slow_m);
+}
+
+static void test_line_bound_shortcut_agrees_with_measuring(void **state)
+{
+	(void)state;
+	char line[400];
+	size_t edges = 0;
+	for (size_t len = 0; len <= 2 * PAGE_MAX_COLUMNS + 4; len++) {
+		static const char *const fills[] = {">", "|", "a|", "|a", "- ", "1. ", "> ", "\\|"};
+		for (size_t f = 0; f < sizeof fills / sizeof *fills; f++) {
+			size_t flen = strlen(fills[f]);
+			for (size_t i = 0; i < len; i++)
+				line[i] = fills[f][i % flen];
+			expect_same_bound(line, len);
+			/* the most cells for the length: a first and a last one around pipes */
+			if (len >= 2) {
+				memset(line, '|', len);
+				line[0] = line[len - 1] = 'a';
+				expect_same_bound(line, len);
+			}
+			size_t m;
+			edges += page_line_bound(line, len, false, &m) != PAGE_LINE_READ;
+		}
+	}
+	assert_true(edges > 0); /* the edges include lines past each limit */
+	/* each limit's first line that passes it, so a shortcut one byte too long fails */
+	size_t m;
+	memset(line, '>', PAGE_MAX_NESTING + 1);
+	assert_int_equal(page_line_bound(line, PAGE_MAX_NESTING + 1, true, &m), PAGE_LINE_DEEP);
+	memset(line, '|', PAGE_MAX_COLUMNS + 2);
+	line[0] = line[PAGE_MAX_COLUMNS + 1] = 'a';
+	assert_int_equal(page_line_bound(line, PAGE_MAX_COLUMNS + 2, true, &m), PAGE_LINE_WIDE);
+	assert_int_equal(m, PAGE_MAX_COLUMNS + 1);
+
+	static const char alphabet[] = ">>>|||--**++ \t\\1.)a";
+	uint64_t seed = 0x9E3779B97F4A7C15ULL;
+	for (int round = 0; round < 100000; round++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		size_t len = (size_t)(seed >> 33) % (2 * PAGE_MAX_COLUMNS + 8);
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			/* mostly one byte repeated, so that some lines pass a limit */
+			line[i] = (seed >> 60) < 12 ? (i ? line[i - 1] : '|') : alphabet[(seed >> 33) % (sizeof alphabet - 1)];
+		}
+		expect_same_bound(line, len);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +357,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_wide_table_row_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_inline_markers_each_at_their_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_segments_at_raw_offsets, setup, teardown),
+		cmocka_unit_test(test_line_bound_shortcut_agrees_with_measuring),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
