@@ -22,6 +22,9 @@
 
 #include "diag_capture.h"
 
+#include <dirent.h>
+#include <sys/stat.h>
+
 struct parsed {
 	struct textfile tf;
 	struct page pg;
@@ -343,6 +346,145 @@ static void test_line_bound_shortcut_agrees_with_measuring(void **state)
 	}
 }
 
+/* ---- the page arena against cmark-gfm's default allocator ---- */
+
+/* The whole tree with its source positions, rendered with the default
+ * allocator whichever one built it. */
+static char *tree_xml(const struct page *pg)
+{
+	return cmark_render_xml_with_mem(pg->doc, CMARK_OPT_SOURCEPOS, cmark_get_default_mem_allocator());
+}
+
+static void expect_same_segments(const struct page *a, const struct page *b, cmark_node *na, cmark_node *nb)
+{
+	struct seg *sa, *sb;
+	size_t n = page_segments(a, na, &sa), m = page_segments(b, nb, &sb);
+	assert_int_equal(n, m);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(sa[i].kind, sb[i].kind);
+		assert_int_equal(sa[i].len, sb[i].len);
+		assert_memory_equal(sa[i].s, sb[i].s, sa[i].len);
+		assert_int_equal(sa[i].raw_off, sb[i].raw_off);
+		assert_int_equal(sa[i].marker.kind, sb[i].marker.kind);
+	}
+	free(sa);
+	free(sb);
+}
+
+/* text parsed by page_parse (in the arena: no other page is held) and,
+ * while that page is live, by page_parse_malloc: the same blocks, markers,
+ * code, segments and tree. */
+static void expect_arena_agrees(const char *text, size_t len, const char *name)
+{
+	struct textfile tf;
+	textfile_from_memory(text, len, name, &tf);
+	struct page a, b, c;
+	page_parse(&tf, 1, DIAG_DROP, &a);
+	page_parse(&tf, 1, DIAG_DROP, &c); /* a holds the arena: the default allocator */
+	page_parse_malloc(&tf, 1, DIAG_DROP, &b);
+	assert_int_equal(a.in_arena, tf.len <= 1024u * 1024u);
+	assert_false(c.in_arena);
+	assert_false(b.in_arena);
+	page_free(&c);
+	assert_int_equal(a.problems, b.problems);
+	assert_int_equal(a.unread, b.unread);
+	assert_int_equal(a.n_blocks, b.n_blocks);
+	for (size_t i = 0; i < a.n_blocks; i++) {
+		const struct page_block *x = &a.blocks[i], *y = &b.blocks[i];
+		assert_int_equal(x->kind, y->kind);
+		assert_int_equal(x->line, y->line);
+		assert_int_equal(x->end_line, y->end_line);
+		assert_int_equal(x->marker.kind, y->marker.kind);
+		assert_string_equal(x->marker_arg, y->marker_arg);
+		assert_int_equal(x->marker_line, y->marker_line);
+		assert_int_equal(x->marker_col, y->marker_col);
+		assert_int_equal(x->code_len, y->code_len);
+		if (x->code_len)
+			assert_memory_equal(x->code, y->code, x->code_len);
+		assert_int_equal(x->code_first_line, y->code_first_line);
+		if (x->kind == BK_TEXT)
+			expect_same_segments(&a, &b, x->node, y->node);
+	}
+	if (a.doc || b.doc) {
+		char *xa = tree_xml(&a), *xb = tree_xml(&b);
+		if (strcmp(xa, xb) != 0)
+			fail_msg("%s: the arena's tree differs from the default allocator's", name);
+		free(xa);
+		free(xb);
+	}
+	page_free(&a);
+	page_free(&b);
+	textfile_free(&tf);
+}
+
+static size_t arena_tree(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return 0;
+	if (S_ISDIR(st.st_mode)) {
+		DIR *d = opendir(path);
+		if (!d)
+			return 0;
+		size_t files = 0;
+		struct dirent *e;
+		while ((e = readdir(d)) != NULL) {
+			if (e->d_name[0] == '.')
+				continue;
+			char child[4096];
+			snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+			files += arena_tree(child);
+		}
+		closedir(d);
+		return files;
+	}
+	size_t n = strlen(path);
+	bool page = strstr(path, "fuzz/corpus/page") || (n > 3 && strcmp(path + n - 3, ".md") == 0);
+	if (!S_ISREG(st.st_mode) || !page || st.st_size > 8 * 1024 * 1024)
+		return 0;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	char *text = malloc((size_t)st.st_size + 1);
+	assert_non_null(text);
+	size_t len = fread(text, 1, (size_t)st.st_size, f);
+	fclose(f);
+	/* a page that is not UTF-8, or holds a NUL, is refused when read: no
+	 * parser sees it */
+	if (utf8_first_invalid(text, len) < len || memchr(text, '\0', len)) {
+		free(text);
+		return 0;
+	}
+	expect_arena_agrees(text, len, path);
+	free(text);
+	return 1;
+}
+
+/* Run from the repository root, as make unit does: the fuzz corpus of
+ * pages, the course's pages, every golden case's pages, and pages made to
+ * grow cmark's buffers past a chunk (a long paragraph, a long code block,
+ * a wide table, many small blocks) and past the arena's size limit. */
+static void test_arena_agrees_with_default_allocator(void **state)
+{
+	(void)state;
+	assert_true(arena_tree("verifier/tests/fuzz/corpus/page") > 0);
+	assert_true(arena_tree("pages") > 0);
+	assert_true(arena_tree("verifier/tests/cases") > 0);
+	static const char *const units[] = {
+		"word *em* `code` [link](u) ", "```c\nint x = 1;\n```\n\n", "| a | b | c |\n|---|---|---|\n| 1 | 2 | 3 |\n\n",
+		"- item 4.2 ms\n  - nested 17\n", "<!-- = 2 * 3 -->\n6 and 7\n\n", "> quote\n> more 1.5x\n\n",
+	};
+	for (size_t u = 0; u < sizeof units / sizeof *units; u++)
+		for (size_t times = 1; times <= 40000; times *= 20) {
+			char *text = repeat(units[u], times, "\nend\n");
+			expect_arena_agrees(text, strlen(text), "pages/grown.md");
+			free(text);
+		}
+	char *big = repeat("a paragraph line of prose with 12 numbers\n", 30000, ""); /* past 1 MiB */
+	expect_arena_agrees(big, strlen(big), "pages/big.md");
+	free(big);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +500,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_inline_markers_each_at_their_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_segments_at_raw_offsets, setup, teardown),
 		cmocka_unit_test(test_line_bound_shortcut_agrees_with_measuring),
+		cmocka_unit_test(test_arena_agrees_with_default_allocator),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
