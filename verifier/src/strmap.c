@@ -16,7 +16,7 @@
  * overlap the word before; a shorter one its first and last 4 bytes, or
  * its first, middle and last byte.  Each covers every tail byte, and
  * reads no byte outside the key. */
-uint64_t strmap_hash(const char *s, size_t len)
+static inline uint64_t hash(const char *s, size_t len)
 {
 	uint64_t h = 14695981039346656037ULL ^ (uint64_t)len;
 	size_t i = 0;
@@ -44,10 +44,16 @@ uint64_t strmap_hash(const char *s, size_t len)
 	return h;
 }
 
-/* The slot that holds key, or the empty slot where it would go. */
+uint64_t strmap_hash(const char *s, size_t len)
+{
+	return hash(s, len);
+}
+
+/* The slot that holds key, or the empty slot where it would go (the
+ * hash inlined: every look-up of the tool passes here). */
 static struct strmap_slot *probe(struct strmap_slot *slots, size_t cap, const char *key, size_t len)
 {
-	size_t i = (size_t)strmap_hash(key, len) & (cap - 1);
+	size_t i = (size_t)hash(key, len) & (cap - 1);
 	for (;;) {
 		struct strmap_slot *s = &slots[i];
 		if (!s->key || (s->len == len && memcmp(s->key, key, len) == 0))
