@@ -10,7 +10,10 @@
 
 void lines_push(struct lines *l, const char *s, size_t len, size_t src_line)
 {
-	l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v);
+	/* every line of every code block and transcript is pushed: xgrow is
+	 * called only when the array is full, not once a line */
+	if (l->n == l->cap)
+		l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v);
 	l->v[l->n++] = (struct line){s, len, src_line};
 }
 

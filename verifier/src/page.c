@@ -530,6 +530,30 @@ static size_t line_cells(const char *s, size_t len)
 	return n;
 }
 
+/*
+ * Every level a line opens takes at least one byte of it ('>'), and every
+ * cell past the first a '|', less the first cell's and the last's, so a
+ * line of len bytes opens at most len levels and holds at most len - 1
+ * cells (or one).  A line no longer than a limit cannot pass it: with
+ * `shortcut`, such a line is not measured (most lines are shorter than
+ * PAGE_MAX_COLUMNS + 2 bytes, and every line of the page passes here).
+ */
+enum page_line_bound page_line_bound(const char *s, size_t len, bool shortcut, size_t *measure)
+{
+	*measure = 0;
+	size_t depth = shortcut && len <= PAGE_MAX_NESTING ? 0 : line_nesting(s, len);
+	if (depth > PAGE_MAX_NESTING) {
+		*measure = depth;
+		return PAGE_LINE_DEEP;
+	}
+	size_t cells = shortcut && len <= PAGE_MAX_COLUMNS + 1 ? 1 : line_cells(s, len);
+	if (cells > PAGE_MAX_COLUMNS) {
+		*measure = cells;
+		return PAGE_LINE_WIDE;
+	}
+	return PAGE_LINE_READ;
+}
+
 static void table_too_wide(struct page *pg, size_t line, size_t cells, size_t more_lines)
 {
 	struct diag *d = diag_begin_to(pg->to, D_TABLE_WIDE, textfile_loc_line(pg->tf, line, 1, 0),
@@ -560,20 +584,19 @@ static void bound_lines(struct page *pg, char *md, size_t from)
 		size_t off = tf->line_start[n - 1];
 		if (off < from)
 			continue;
-		size_t len;
+		size_t len, measure;
 		textfile_line(tf, n, &len);
-		size_t depth = line_nesting(md + off, len);
-		size_t cells = depth <= PAGE_MAX_NESTING ? line_cells(md + off, len) : 0;
-		if (depth > PAGE_MAX_NESTING) {
+		enum page_line_bound bound = page_line_bound(md + off, len, true, &measure);
+		if (bound == PAGE_LINE_DEEP) {
 			if (deep)
 				deep_more++;
 			else
-				deep = n, deep_depth = depth;
-		} else if (cells > PAGE_MAX_COLUMNS) {
+				deep = n, deep_depth = measure;
+		} else if (bound == PAGE_LINE_WIDE) {
 			if (wide)
 				wide_more++;
 			else
-				wide = n, wide_cells = cells;
+				wide = n, wide_cells = measure;
 		} else {
 			continue;
 		}
@@ -585,7 +608,162 @@ static void bound_lines(struct page *pg, char *md, size_t from)
 		table_too_wide(pg, wide, wide_cells, wide_more);
 }
 
-void page_parse(const struct textfile *tf, size_t first_body_line, enum diag_dest to, struct page *pg)
+/* ---- the page arena ------------------------------------------------- */
+
+/*
+ * cmark-gfm allocates every node, literal and buffer of a page through a
+ * cmark_mem, and frees each one again when the page is done: about 170
+ * callocs, reallocs and frees a page, a third of cmark's own work.  One
+ * page at a time (verify's workers are forked, never threaded; update
+ * and the tests may hold a second page, which then takes the default
+ * allocator) takes its memory from a bump arena: a block is cut from the
+ * arena's newest chunk, a realloc of the newest block grows it in place,
+ * a free does nothing, and page_free drops the page's blocks at once
+ * without walking the tree.  The arena keeps its newest chunk for the
+ * next page, unless it is over PAGE_ARENA_KEEP.  A page over
+ * PAGE_ARENA_MAX_TEXT bytes takes the default allocator (the arena reuses
+ * nothing a page frees, so its size grows with all that cmark ever
+ * allocated for the page; the course's pages are a few kilobytes).
+ * cmark-gfm's own arena (cmark_get_arena_mem_allocator) would not do:
+ * it is one per process, its table extension marks and drops it around
+ * every header row it tries, and it zeroes a new 4 MiB chunk a page.
+ */
+#define PAGE_ARENA_MAX_TEXT (1024u * 1024u)
+#define PAGE_ARENA_KEEP (4u * 1024u * 1024u)
+#define PAGE_ARENA_FIRST (64u * 1024u)
+
+struct arena_chunk {
+	struct arena_chunk *prev;
+	size_t size, used;
+	_Alignas(16) unsigned char data[];
+};
+
+/* Each block is preceded by its size (for realloc's copy), in a header
+ * that keeps the block 16-byte aligned. */
+#define ARENA_HEADER 16u
+
+/* Under AddressSanitizer, the arena's memory that is no block of a live
+ * page is poisoned, so a read of a page's tree after page_free is caught
+ * as it was when cmark freed every node. */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define ARENA_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define ARENA_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define ARENA_POISON(p, n) ((void)(p), (void)(n))
+#define ARENA_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+static struct arena_chunk *arena_top; /* blocks are cut from this one */
+static unsigned char *arena_last;     /* the newest block, which realloc may grow in place */
+static bool arena_held;               /* a page's tree is in the arena */
+
+static size_t arena_round(size_t n)
+{
+	if (n > SIZE_MAX / 4)
+		abort(); /* no page asks that much: cmark's own allocator aborts too */
+	return (n + 15u) & ~(size_t)15u;
+}
+
+static void *arena_alloc(size_t size)
+{
+	size_t need = ARENA_HEADER + arena_round(size);
+	struct arena_chunk *c = arena_top;
+	if (!c || c->size - c->used < need) {
+		size_t sz = c ? 2 * c->size : PAGE_ARENA_FIRST;
+		if (sz < need)
+			sz = need;
+		c = xmalloc(sizeof *c + sz);
+		c->prev = arena_top;
+		c->size = sz;
+		c->used = 0;
+		ARENA_POISON(c->data, sz);
+		arena_top = c;
+	}
+	unsigned char *p = c->data + c->used;
+	c->used += need;
+	ARENA_UNPOISON(p, need);
+	memcpy(p, &size, sizeof size);
+	arena_last = p + ARENA_HEADER;
+	return arena_last;
+}
+
+static size_t arena_size_of(const unsigned char *block)
+{
+	size_t size;
+	memcpy(&size, block - ARENA_HEADER, sizeof size);
+	return size;
+}
+
+static void *arena_calloc(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		abort();
+	void *p = arena_alloc(n * size);
+	memset(p, 0, n * size);
+	return p;
+}
+
+static void *arena_realloc(void *ptr, size_t size)
+{
+	if (!ptr)
+		return arena_alloc(size);
+	unsigned char *block = ptr;
+	size_t old = arena_size_of(block);
+	if (size <= old)
+		return ptr; /* shrinking: the block stays as large as it was */
+	if (block == arena_last) {
+		/* the newest block of the newest chunk: grown where it is */
+		size_t start = (size_t)(block - arena_top->data), end = start + arena_round(size);
+		if (end <= arena_top->size) {
+			ARENA_UNPOISON(arena_top->data + arena_top->used, end - arena_top->used);
+			arena_top->used = end;
+			memcpy(block - ARENA_HEADER, &size, sizeof size);
+			return ptr;
+		}
+	}
+	void *grown = arena_alloc(size);
+	memcpy(grown, ptr, old);
+	return grown;
+}
+
+static void arena_free(void *ptr)
+{
+	(void)ptr; /* dropped with the page */
+}
+
+static cmark_mem page_arena_mem = {arena_calloc, arena_realloc, arena_free};
+
+/* Drops every block: the newest chunk is kept for the next page (when not
+ * over PAGE_ARENA_KEEP), the others freed. */
+static void arena_drop(void)
+{
+	struct arena_chunk *keep = arena_top && arena_top->size <= PAGE_ARENA_KEEP ? arena_top : NULL;
+	struct arena_chunk *c = keep ? keep->prev : arena_top;
+	while (c) {
+		struct arena_chunk *prev = c->prev;
+		free(c);
+		c = prev;
+	}
+	if (keep) {
+		keep->prev = NULL;
+		keep->used = 0;
+		ARENA_POISON(keep->data, keep->size);
+	}
+	arena_top = keep;
+	arena_last = NULL;
+}
+
+static cmark_mem *page_allocator(struct page *pg, size_t text_len, bool may_use_arena)
+{
+	if (!may_use_arena || arena_held || text_len > PAGE_ARENA_MAX_TEXT)
+		return cmark_get_default_mem_allocator();
+	arena_held = pg->in_arena = true;
+	return &page_arena_mem;
+}
+
+static void parse(const struct textfile *tf, size_t first_body_line, enum diag_dest to, struct page *pg,
+		  bool may_use_arena)
 {
 	memset(pg, 0, sizeof *pg);
 	pg->tf = tf;
@@ -600,7 +778,8 @@ void page_parse(const struct textfile *tf, size_t first_body_line, enum diag_des
 			md[i] = ' ';
 	bound_lines(pg, md, skip);
 	cmark_gfm_core_extensions_ensure_registered();
-	cmark_parser *parser = cmark_parser_new(CMARK_OPT_SOURCEPOS);
+	cmark_parser *parser =
+		cmark_parser_new_with_mem(CMARK_OPT_SOURCEPOS, page_allocator(pg, tf->len, may_use_arena));
 	cmark_syntax_extension *table = cmark_find_syntax_extension("table");
 	if (table)
 		cmark_parser_attach_syntax_extension(parser, table);
@@ -613,13 +792,27 @@ void page_parse(const struct textfile *tf, size_t first_body_line, enum diag_des
 	walk_document(&w, pg->doc);
 }
 
+void page_parse(const struct textfile *tf, size_t first_body_line, enum diag_dest to, struct page *pg)
+{
+	parse(tf, first_body_line, to, pg, true);
+}
+
+void page_parse_malloc(const struct textfile *tf, size_t first_body_line, enum diag_dest to, struct page *pg)
+{
+	parse(tf, first_body_line, to, pg, false);
+}
+
 void page_free(struct page *pg)
 {
 	for (size_t i = 0; i < pg->n_blocks; i++)
 		free(pg->blocks[i].marker_arg);
 	free(pg->blocks);
-	if (pg->doc)
+	if (pg->in_arena) {
+		arena_drop(); /* the tree and the parser's buffers, at once */
+		arena_held = false;
+	} else if (pg->doc) {
 		cmark_node_free(pg->doc);
+	}
 	memset(pg, 0, sizeof *pg);
 }
 

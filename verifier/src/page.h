@@ -66,12 +66,26 @@ struct page {
 	size_t problems;           /* structural problems reported */
 	size_t unread;             /* lines blanked past a limit (page-nesting, table-too-wide): not read */
 	enum diag_dest to;         /* where page_parse reported (the caller's) */
+	bool in_arena;             /* doc's nodes are in the page arena (page.c) */
 };
 
 /* Parses tf from first_body_line on (the front matter before it is not
  * Markdown).  to: where its problems go (DIAG_DROP for update, which
  * reads a page only to rewrite it: verify reports them). */
 void page_parse(const struct textfile *tf, size_t first_body_line, enum diag_dest to, struct page *pg);
+/* page_parse with cmark-gfm's default allocator, what page_parse takes
+ * for a page too large for its arena or while another page holds it: the
+ * same page model (the tests compare the two). */
+void page_parse_malloc(const struct textfile *tf, size_t first_body_line, enum diag_dest to, struct page *pg);
+
+/* What page_parse does with one line before cmark-gfm sees it: reads it,
+ * or blanks it as opening more than PAGE_MAX_NESTING levels (*measure:
+ * how many) or holding more than PAGE_MAX_COLUMNS cells (*measure: how
+ * many).  `shortcut` leaves unmeasured a line too short to pass either
+ * limit (what page_parse does); false measures every line (the tests
+ * compare the two). */
+enum page_line_bound { PAGE_LINE_READ, PAGE_LINE_DEEP, PAGE_LINE_WIDE };
+enum page_line_bound page_line_bound(const char *s, size_t len, bool shortcut, size_t *measure);
 void page_free(struct page *pg);
 
 /* Inline segments of a prose block, in order, for the number checks. */

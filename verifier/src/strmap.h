@@ -45,5 +45,8 @@ bool strmap_add(struct strmap *m, const char *key, size_t len, size_t value, siz
  * rehashes) the map; an empty map only. */
 void strmap_reserve(struct strmap *m, size_t n);
 void strmap_free(struct strmap *m);
+/* The hash the map places keys by (for the tests: every byte of a key
+ * counts, and none outside it is read). */
+uint64_t strmap_hash(const char *s, size_t len);
 
 #endif

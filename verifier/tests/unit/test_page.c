@@ -22,6 +22,9 @@
 
 #include "diag_capture.h"
 
+#include <dirent.h>
+#include <sys/stat.h>
+
 struct parsed {
 	struct textfile tf;
 	struct page pg;
@@ -282,6 +285,206 @@ static void test_segments_at_raw_offsets(void **state)
 	release(&p);
 }
 
+/* page_line_bound's shortcut (a line too short to pass a limit is not
+ * measured) against measuring every line: the lines at each limit's
+ * edge, one byte short and one past, built of the bytes that count the
+ * most (">" levels, "|" cells, with and without a first and last cell),
+ * then random lines of those bytes and the ones that stop a count. */
+static void expect_same_bound(const char *s, size_t len)
+{
+	size_t fast_m, slow_m;
+	enum page_line_bound fast = page_line_bound(s, len, true, &fast_m);
+	enum page_line_bound slow = page_line_bound(s, len, false, &slow_m);
+	if (fast != slow || fast_m != slow_m)
+		fail_msg("line of %zu bytes '%.*s': shortcut %d (%zu), measured %d (%zu)", len, (int)len, s, fast,
+			 fast_m, slow, slow_m);
+}
+
+static void test_line_bound_shortcut_agrees_with_measuring(void **state)
+{
+	(void)state;
+	char line[400];
+	size_t edges = 0;
+	for (size_t len = 0; len <= 2 * PAGE_MAX_COLUMNS + 4; len++) {
+		static const char *const fills[] = {">", "|", "a|", "|a", "- ", "1. ", "> ", "\\|"};
+		for (size_t f = 0; f < sizeof fills / sizeof *fills; f++) {
+			size_t flen = strlen(fills[f]);
+			for (size_t i = 0; i < len; i++)
+				line[i] = fills[f][i % flen];
+			expect_same_bound(line, len);
+			/* the most cells for the length: a first and a last one around pipes */
+			if (len >= 2) {
+				memset(line, '|', len);
+				line[0] = line[len - 1] = 'a';
+				expect_same_bound(line, len);
+			}
+			size_t m;
+			edges += page_line_bound(line, len, false, &m) != PAGE_LINE_READ;
+		}
+	}
+	assert_true(edges > 0); /* the edges include lines past each limit */
+	/* each limit's first line that passes it, so a shortcut one byte too long fails */
+	size_t m;
+	memset(line, '>', PAGE_MAX_NESTING + 1);
+	assert_int_equal(page_line_bound(line, PAGE_MAX_NESTING + 1, true, &m), PAGE_LINE_DEEP);
+	memset(line, '|', PAGE_MAX_COLUMNS + 2);
+	line[0] = line[PAGE_MAX_COLUMNS + 1] = 'a';
+	assert_int_equal(page_line_bound(line, PAGE_MAX_COLUMNS + 2, true, &m), PAGE_LINE_WIDE);
+	assert_int_equal(m, PAGE_MAX_COLUMNS + 1);
+
+	static const char alphabet[] = ">>>|||--**++ \t\\1.)a";
+	uint64_t seed = 0x9E3779B97F4A7C15ULL;
+	for (int round = 0; round < 100000; round++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		size_t len = (size_t)(seed >> 33) % (2 * PAGE_MAX_COLUMNS + 8);
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			/* mostly one byte repeated, so that some lines pass a limit */
+			line[i] = (seed >> 60) < 12 ? (i ? line[i - 1] : '|') : alphabet[(seed >> 33) % (sizeof alphabet - 1)];
+		}
+		expect_same_bound(line, len);
+	}
+}
+
+/* ---- the page arena against cmark-gfm's default allocator ---- */
+
+/* The whole tree with its source positions, rendered with the default
+ * allocator whichever one built it. */
+static char *tree_xml(const struct page *pg)
+{
+	return cmark_render_xml_with_mem(pg->doc, CMARK_OPT_SOURCEPOS, cmark_get_default_mem_allocator());
+}
+
+static void expect_same_segments(const struct page *a, const struct page *b, cmark_node *na, cmark_node *nb)
+{
+	struct seg *sa, *sb;
+	size_t n = page_segments(a, na, &sa), m = page_segments(b, nb, &sb);
+	assert_int_equal(n, m);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(sa[i].kind, sb[i].kind);
+		assert_int_equal(sa[i].len, sb[i].len);
+		assert_memory_equal(sa[i].s, sb[i].s, sa[i].len);
+		assert_int_equal(sa[i].raw_off, sb[i].raw_off);
+		assert_int_equal(sa[i].marker.kind, sb[i].marker.kind);
+	}
+	free(sa);
+	free(sb);
+}
+
+/* text parsed by page_parse (in the arena: no other page is held) and,
+ * while that page is live, by page_parse_malloc: the same blocks, markers,
+ * code, segments and tree. */
+static void expect_arena_agrees(const char *text, size_t len, const char *name)
+{
+	struct textfile tf;
+	textfile_from_memory(text, len, name, &tf);
+	struct page a, b, c;
+	page_parse(&tf, 1, DIAG_DROP, &a);
+	page_parse(&tf, 1, DIAG_DROP, &c); /* a holds the arena: the default allocator */
+	page_parse_malloc(&tf, 1, DIAG_DROP, &b);
+	assert_int_equal(a.in_arena, tf.len <= 1024u * 1024u);
+	assert_false(c.in_arena);
+	assert_false(b.in_arena);
+	page_free(&c);
+	assert_int_equal(a.problems, b.problems);
+	assert_int_equal(a.unread, b.unread);
+	assert_int_equal(a.n_blocks, b.n_blocks);
+	for (size_t i = 0; i < a.n_blocks; i++) {
+		const struct page_block *x = &a.blocks[i], *y = &b.blocks[i];
+		assert_int_equal(x->kind, y->kind);
+		assert_int_equal(x->line, y->line);
+		assert_int_equal(x->end_line, y->end_line);
+		assert_int_equal(x->marker.kind, y->marker.kind);
+		assert_string_equal(x->marker_arg, y->marker_arg);
+		assert_int_equal(x->marker_line, y->marker_line);
+		assert_int_equal(x->marker_col, y->marker_col);
+		assert_int_equal(x->code_len, y->code_len);
+		if (x->code_len)
+			assert_memory_equal(x->code, y->code, x->code_len);
+		assert_int_equal(x->code_first_line, y->code_first_line);
+		if (x->kind == BK_TEXT)
+			expect_same_segments(&a, &b, x->node, y->node);
+	}
+	if (a.doc || b.doc) {
+		char *xa = tree_xml(&a), *xb = tree_xml(&b);
+		if (strcmp(xa, xb) != 0)
+			fail_msg("%s: the arena's tree differs from the default allocator's", name);
+		free(xa);
+		free(xb);
+	}
+	page_free(&a);
+	page_free(&b);
+	textfile_free(&tf);
+}
+
+static size_t arena_tree(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return 0;
+	if (S_ISDIR(st.st_mode)) {
+		DIR *d = opendir(path);
+		if (!d)
+			return 0;
+		size_t files = 0;
+		struct dirent *e;
+		while ((e = readdir(d)) != NULL) {
+			if (e->d_name[0] == '.')
+				continue;
+			char child[4096];
+			snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+			files += arena_tree(child);
+		}
+		closedir(d);
+		return files;
+	}
+	size_t n = strlen(path);
+	bool page = strstr(path, "fuzz/corpus/page") || (n > 3 && strcmp(path + n - 3, ".md") == 0);
+	if (!S_ISREG(st.st_mode) || !page || st.st_size > 8 * 1024 * 1024)
+		return 0;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	char *text = malloc((size_t)st.st_size + 1);
+	assert_non_null(text);
+	size_t len = fread(text, 1, (size_t)st.st_size, f);
+	fclose(f);
+	/* a page that is not UTF-8, or holds a NUL, is refused when read: no
+	 * parser sees it */
+	if (utf8_first_invalid(text, len) < len || memchr(text, '\0', len)) {
+		free(text);
+		return 0;
+	}
+	expect_arena_agrees(text, len, path);
+	free(text);
+	return 1;
+}
+
+/* Run from the repository root, as make unit does: the fuzz corpus of
+ * pages, the course's pages, every golden case's pages, and pages made to
+ * grow cmark's buffers past a chunk (a long paragraph, a long code block,
+ * a wide table, many small blocks) and past the arena's size limit. */
+static void test_arena_agrees_with_default_allocator(void **state)
+{
+	(void)state;
+	assert_true(arena_tree("verifier/tests/fuzz/corpus/page") > 0);
+	assert_true(arena_tree("pages") > 0);
+	assert_true(arena_tree("verifier/tests/cases") > 0);
+	static const char *const units[] = {
+		"word *em* `code` [link](u) ", "```c\nint x = 1;\n```\n\n", "| a | b | c |\n|---|---|---|\n| 1 | 2 | 3 |\n\n",
+		"- item 4.2 ms\n  - nested 17\n", "<!-- = 2 * 3 -->\n6 and 7\n\n", "> quote\n> more 1.5x\n\n",
+	};
+	for (size_t u = 0; u < sizeof units / sizeof *units; u++)
+		for (size_t times = 1; times <= 40000; times *= 20) {
+			char *text = repeat(units[u], times, "\nend\n");
+			expect_arena_agrees(text, strlen(text), "pages/grown.md");
+			free(text);
+		}
+	char *big = repeat("a paragraph line of prose with 12 numbers\n", 30000, ""); /* past 1 MiB */
+	expect_arena_agrees(big, strlen(big), "pages/big.md");
+	free(big);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +499,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_wide_table_row_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_inline_markers_each_at_their_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_segments_at_raw_offsets, setup, teardown),
+		cmocka_unit_test(test_line_bound_shortcut_agrees_with_measuring),
+		cmocka_unit_test(test_arena_agrees_with_default_allocator),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
