@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 
 #include "numtok.h"
+#include "file_tree.h"
 
 static void print_text(const char *text, size_t len)
 {
@@ -230,30 +231,10 @@ static char *read_whole(const char *path, size_t *len)
 	return buf;
 }
 
-/* Compares the file whole and each of its lines; returns the files seen. */
-static size_t compare_tree(const char *path)
+/* Compares the file whole and each of its lines (a file_tree_fn). */
+static size_t compare_file(const char *path, const struct stat *st)
 {
-	struct stat st;
-	if (stat(path, &st) != 0)
-		return 0;
-	if (S_ISDIR(st.st_mode)) {
-		DIR *d = opendir(path);
-		if (!d)
-			return 0;
-		size_t files = 0;
-		struct dirent *e;
-		while ((e = readdir(d)) != NULL) {
-			if (e->d_name[0] == '.')
-				continue;
-			char child[4096];
-			snprintf(child, sizeof child, "%s/%s", path, e->d_name);
-			files += compare_tree(child);
-		}
-		closedir(d);
-		return files;
-	}
-	if (!S_ISREG(st.st_mode))
-		return 0;
+	(void)st;
 	size_t len;
 	char *text = read_whole(path, &len);
 	if (!text)
@@ -273,11 +254,11 @@ static size_t compare_tree(const char *path)
 static void test_corpus_and_course_agree(void **state)
 {
 	(void)state;
-	assert_true(compare_tree("verifier/tests/fuzz/corpus/numtok") > 0);
-	compare_tree("verifier/tests/fuzz/regressions/numtok");
-	assert_true(compare_tree("evidence") > 0);
-	assert_true(compare_tree("pages") > 0);
-	compare_tree("verifier/tests/cases");
+	assert_true(file_tree_visit("verifier/tests/fuzz/corpus/numtok", compare_file) > 0);
+	file_tree_visit("verifier/tests/fuzz/regressions/numtok", compare_file);
+	assert_true(file_tree_visit("evidence", compare_file) > 0);
+	assert_true(file_tree_visit("pages", compare_file) > 0);
+	file_tree_visit("verifier/tests/cases", compare_file);
 }
 
 /* ---- random texts ---- */

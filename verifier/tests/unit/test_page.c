@@ -21,6 +21,7 @@
 #include "util.h"
 
 #include "diag_capture.h"
+#include "file_tree.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -417,37 +418,19 @@ static void expect_arena_agrees(const char *text, size_t len, const char *name)
 	textfile_free(&tf);
 }
 
-static size_t arena_tree(const char *path)
+/* Parses a page both ways (a file_tree_fn); other files are passed by. */
+static size_t arena_file(const char *path, const struct stat *st)
 {
-	struct stat st;
-	if (stat(path, &st) != 0)
-		return 0;
-	if (S_ISDIR(st.st_mode)) {
-		DIR *d = opendir(path);
-		if (!d)
-			return 0;
-		size_t files = 0;
-		struct dirent *e;
-		while ((e = readdir(d)) != NULL) {
-			if (e->d_name[0] == '.')
-				continue;
-			char child[4096];
-			snprintf(child, sizeof child, "%s/%s", path, e->d_name);
-			files += arena_tree(child);
-		}
-		closedir(d);
-		return files;
-	}
 	size_t n = strlen(path);
 	bool page = strstr(path, "fuzz/corpus/page") || (n > 3 && strcmp(path + n - 3, ".md") == 0);
-	if (!S_ISREG(st.st_mode) || !page || st.st_size > 8 * 1024 * 1024)
+	if (!page || st->st_size > 8 * 1024 * 1024)
 		return 0;
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return 0;
-	char *text = malloc((size_t)st.st_size + 1);
+	char *text = malloc((size_t)st->st_size + 1);
 	assert_non_null(text);
-	size_t len = fread(text, 1, (size_t)st.st_size, f);
+	size_t len = fread(text, 1, (size_t)st->st_size, f);
 	fclose(f);
 	/* a page that is not UTF-8, or holds a NUL, is refused when read: no
 	 * parser sees it */
@@ -467,9 +450,9 @@ static size_t arena_tree(const char *path)
 static void test_arena_agrees_with_default_allocator(void **state)
 {
 	(void)state;
-	assert_true(arena_tree("verifier/tests/fuzz/corpus/page") > 0);
-	assert_true(arena_tree("pages") > 0);
-	assert_true(arena_tree("verifier/tests/cases") > 0);
+	assert_true(file_tree_visit("verifier/tests/fuzz/corpus/page", arena_file) > 0);
+	assert_true(file_tree_visit("pages", arena_file) > 0);
+	assert_true(file_tree_visit("verifier/tests/cases", arena_file) > 0);
 	static const char *const units[] = {
 		"word *em* `code` [link](u) ", "```c\nint x = 1;\n```\n\n", "| a | b | c |\n|---|---|---|\n| 1 | 2 | 3 |\n\n",
 		"- item 4.2 ms\n  - nested 17\n", "<!-- = 2 * 3 -->\n6 and 7\n\n", "> quote\n> more 1.5x\n\n",
