@@ -255,6 +255,21 @@ const struct bank_entry *bank_find(const struct bank *b, const struct num_token 
 	return NULL;
 }
 
+const struct bank_entry *bank_find_stdout_first(const struct bank *b, const struct num_token *page)
+{
+	const struct bank_entry *v;
+	size_t n;
+	/* one file and nothing banked: add_evidence would put the view's
+	 * entries first, in the view's order (more files interleave) */
+	if (b->n == 0 && b->n_pending == 1 && bank_stdout_entries(b, &v, &n)) {
+		double half = trace_half(page);
+		for (size_t i = 0; i < n; i++)
+			if (could_trace(page, half, &v[i].tok) && numtok_traces_to(page, &v[i].tok))
+				return &v[i];
+	}
+	return bank_find(b, page);
+}
+
 const struct bank_entry *bank_find_value(const struct bank *b, double value, int decimals)
 {
 	bank_ready(b);

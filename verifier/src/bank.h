@@ -68,6 +68,15 @@ void bank_ready(const struct bank *b);
 bool bank_stdout_entries(const struct bank *b, const struct bank_entry **v, size_t *n);
 /* The first entry the page number traces to (numtok_traces_to), or NULL. */
 const struct bank_entry *bank_find(const struct bank *b, const struct num_token *page);
+/* bank_find's answer, read first from the stdout view when the bank is
+ * one evidence file deferred and not banked yet (a cited lesson's): that
+ * file's headers and first stdout come before its other streams and
+ * command lines in bank order, so the first of them the number traces
+ * to is bank_find's entry, and only a number tracing to none of them
+ * banks the rest.  The entry may then be the view's (the same entry at
+ * another address: compare what it holds, not where).  Any other bank:
+ * bank_find. */
+const struct bank_entry *bank_find_stdout_first(const struct bank *b, const struct num_token *page);
 /* The first entry with this value at this many decimals (a derivation's
  * literal), or NULL. */
 const struct bank_entry *bank_find_value(const struct bank *b, double value, int decimals);

@@ -42,7 +42,8 @@ static void note_nearest(struct diag *d, const struct bank *b, double value)
 static bool trace_in(struct numbers *nb, const struct bank *b, const struct pnum *p, size_t line, enum ledger_kind kind,
 		     const char *how)
 {
-	const struct bank_entry *e = bank_find(b, &p->tok);
+	/* the entry is read for what it holds, never compared by address */
+	const struct bank_entry *e = bank_find_stdout_first(b, &p->tok);
 	if (!e)
 		return false;
 	char *claim = prose_text(p);
@@ -203,12 +204,12 @@ static void load_cited(struct cited *c)
 	size_t n;
 	if (course_cite_page(c->lesson, &evidence, &n)) {
 		c->exists = true;
-		for (size_t e = 0; e < n; e++)
-			bank_add_evidence(&c->bank, course_evidence(evidence[e]));
+		for (size_t e = 0; e < n; e++) /* banked at its first look-up: mostly its stdout only */
+			bank_defer_evidence(&c->bank, course_evidence(evidence[e]));
 	} else if (c->exists) {
 		char *newest = course_newest_evidence(c->lesson);
 		if (newest)
-			bank_add_evidence(&c->bank, course_evidence(newest));
+			bank_defer_evidence(&c->bank, course_evidence(newest));
 		free(newest);
 	}
 }

@@ -3,7 +3,10 @@
  * whole bank: the same entries, in the same order, as the whole bank's
  * entries whose where is NULL; built from deferred files without banking
  * their other streams and command lines; kept at fixed addresses; and
- * refused once evidence is added after it was built.
+ * refused once evidence is added after it was built; and
+ * bank_find_stdout_first giving bank_find's entry for every kind of
+ * number (first stdout, headers, stderr, a later run, a command line,
+ * none), banking the rest only when the view has no answer.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +20,7 @@
 #include <string.h>
 
 #include "bank.h"
+#include "numtok.h"
 
 /* Two runs: the second prints most lines of the first again, plus its
  * own; numbers on the command lines and in stderr too. */
@@ -49,7 +53,7 @@ static const char text_b[] =
 	"body-sha256: 0000000000000000000000000000000000000000000000000000000000000000\n"
 	"stdout: 2\n"
 	"blocks: 4099\n"
-	"bandwidth 3.2 TB/s\n"
+	"bandwidth 3.2 TB/s, 7 passes\n"
 	"stderr: 0\n";
 
 static struct evidence ev_a, ev_b;
@@ -114,8 +118,8 @@ static void test_view_of_deferred_files(void **state)
 	assert_true(bank_stdout_entries(&b, &v, &n));
 	assert_int_equal(b.n, 0); /* nothing else banked for it */
 	/* 13.0 and 9.0 of each header, a's three stdout lines (1049187, 32, 0,
-	 * 0.0, 1.810), b's two (4099, 3.2) */
-	assert_int_equal(n, 2 * 2 + 5 + 2);
+	 * 0.0, 1.810), b's two (4099, 3.2, 7) */
+	assert_int_equal(n, 2 * 2 + 5 + 3);
 	const struct bank_entry *again;
 	size_t n_again;
 	assert_true(bank_stdout_entries(&b, &again, &n_again));
@@ -163,12 +167,75 @@ static void test_view_refused_after_more_evidence(void **state)
 	bank_free(&b);
 }
 
+/* The page number text as the tokenizer reads it (one number). */
+static struct num_token page_number(const char *text)
+{
+	struct num_token *toks;
+	size_t n = numtok_scan(text, strlen(text), &toks);
+	assert_int_equal(n, 1);
+	struct num_token t = toks[0];
+	free(toks);
+	return t;
+}
+
+static void assert_same_find(const struct bank_entry *x, const struct bank_entry *y, const char *text)
+{
+	if (!x || !y) {
+		if (x != y)
+			fail_msg("%s: one lookup found it, the other did not", text);
+		return;
+	}
+	/* banks of their own: each keeps its where texts, so compare them as text */
+	bool same_where = x->where == y->where || (x->where && y->where && strcmp(x->where, y->where) == 0);
+	if (x->ev != y->ev || x->line != y->line || x->stdout_index != y->stdout_index || x->tok.start != y->tok.start ||
+	    x->tok.end != y->tok.end || x->tok.value != y->tok.value || !same_where)
+		fail_msg("%s: line %zu col %zu against line %zu col %zu", text, x->line, x->tok.start, y->line, y->tok.start);
+}
+
+static void test_find_stdout_first(void **state)
+{
+	(void)state;
+	/* first stdout, a header, stderr, the later run only, a command
+	 * line only, in both runs (first stdout wins), and nowhere; 7 is in
+	 * a's stderr and b's stdout, so a view-first lookup over both files
+	 * would take b's where bank order gives a's */
+	static const char *const numbers[] = {"1,049,187", "1.810", "32", "9.0", "7", "3120", "64",
+					      "128", "1.811", "0.3", "99999"};
+	static const bool in_view[] = {true, true, true, true, false, false, false, false, false, false, false};
+	struct bank whole = {0};
+	bank_add_evidence(&whole, &file_a);
+	for (size_t i = 0; i < sizeof numbers / sizeof *numbers; i++) {
+		struct num_token t = page_number(numbers[i]);
+		struct bank one = {0};
+		bank_defer_evidence(&one, &file_a);
+		const struct bank_entry *fast = bank_find_stdout_first(&one, &t);
+		assert_same_find(fast, bank_find(&whole, &t), numbers[i]);
+		/* a number the view holds banks nothing more */
+		if (in_view[i])
+			assert_int_equal(one.n, 0);
+		else
+			assert_true(one.n > 0);
+		bank_free(&one);
+		/* two files interleave their streams: plain bank_find order */
+		struct bank two = {0}, two_whole = {0};
+		bank_defer_evidence(&two, &file_a);
+		bank_defer_evidence(&two, &file_b);
+		bank_add_evidence(&two_whole, &file_a);
+		bank_add_evidence(&two_whole, &file_b);
+		assert_same_find(bank_find_stdout_first(&two, &t), bank_find(&two_whole, &t), numbers[i]);
+		bank_free(&two);
+		bank_free(&two_whole);
+	}
+	bank_free(&whole);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_view_of_deferred_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_view_of_banked_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_view_refused_after_more_evidence, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_find_stdout_first, setup, teardown),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	numtok_release_patterns();
