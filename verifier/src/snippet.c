@@ -119,11 +119,9 @@ static bool head_mentions_snip(const char *h, const char *end)
 		return false;
 	}
 #endif
-	for (size_t i = 0; i <= 4 && h + i + 4 <= end && h[i] != '\n'; i++)
-		if ((h[i] | 0x20) == 's' && (h[i + 1] | 0x20) == 'n' && (h[i + 2] | 0x20) == 'i' &&
-		    (h[i + 3] | 0x20) == 'p')
-			return true;
-	return false;
+	size_t k = end - h < 8 ? (size_t)(end - h) : 8; /* the head's first 8 bytes, up to its LF */
+	const char *lf = memchr(h, '\n', k);
+	return mentions_snip(h, lf ? (size_t)(lf - h) : k);
 }
 
 static void open_snippet(struct scan *s, size_t n, const char *name, size_t name_len, size_t col)

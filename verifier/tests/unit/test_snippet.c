@@ -361,6 +361,30 @@ static void test_near_misses(void **state)
 	assert_output_has("hint: snippet markers are spelled '// snippet: NAME' and '// end snippet'");
 }
 
+/* A near miss as the file's last bytes, fewer than 8 after its slashes
+ * (the head is read byte by byte there, not as one word), and a "snip"
+ * that starts past the head's first 8 bytes, which is no near miss. */
+static void test_near_miss_at_file_end(void **state)
+{
+	(void)state;
+	static const char *const texts[] = {"int a;\n// snipet", "int a;\n//SNIPET\n", "int a;\n//\tsnipet"};
+	for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+		size_t before = reported(D_SNIPPET_MISSPELT);
+		struct textfile tf;
+		struct snippet_set set;
+		scan(texts[i], true, &tf, &set);
+		if (reported(D_SNIPPET_MISSPELT) != before + 1)
+			fail_msg("\"%s\": not reported", texts[i]);
+		release(&tf, &set);
+	}
+	size_t before = reported(D_SNIPPET_MISSPELT);
+	struct textfile tf;
+	struct snippet_set set;
+	scan("int a;\n// a long note, snipet\n", true, &tf, &set);
+	assert_int_equal(reported(D_SNIPPET_MISSPELT), before);
+	release(&tf, &set);
+}
+
 static void test_ordinary_comments_are_not_flagged(void **state)
 {
 	(void)state;
@@ -556,6 +580,7 @@ int main(void)
 		T(test_end_without_start),
 		T(test_end_after_close_is_unmatched),
 		T(test_mismatched_end_name),
+		T(test_near_miss_at_file_end),
 		T(test_near_misses),
 		T(test_ordinary_comments_are_not_flagged),
 		T(test_markers_among_other_slashes),
