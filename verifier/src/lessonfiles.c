@@ -138,37 +138,13 @@ static int read_bytes(const char *fs, size_t max, char **data, size_t *len, char
 		close(fd);
 		return -1;
 	}
-	/* room for the size, one byte more (to see a file that grew) and the NUL */
-	size_t size = (size_t)st.st_size, cap = (size_t)st.st_size <= max ? size + 2 : max + 2, n = 0;
-	char *b = xmalloc(cap);
-	ssize_t got = 0;
-	int e = 0;
-	while (n <= max) {
-		if (n + 1 >= cap) {
-			cap = cap > max / 2 ? max + 2 : cap * 2;
-			b = xrealloc(b, cap);
-		}
-		size_t want = cap - n - 1;
-		got = read(fd, b + n, want);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			e = errno;
-			break;
-		}
-		n += (size_t)got;
-		if ((size_t)got < want && n == size) /* short at the size fstat gave: the end */
-			break;
-	}
+	int r = textfile_read_fd(fd, (size_t)st.st_size, max, data, len);
+	int e = errno;
 	close(fd);
-	if (got < 0 || n > max) {
-		*why = got < 0 ? xstrdup(strerror(e)) : xstrdup("the lesson's files are larger than 64 MiB in all");
-		free(b);
+	if (r != 0) {
+		*why = r < 0 ? xstrdup(strerror(e)) : xstrdup("the lesson's files are larger than 64 MiB in all");
 		return -1;
 	}
-	b[n] = '\0';
-	*len = n;
-	*data = b;
 	return 0;
 }
 

@@ -185,6 +185,48 @@ static void normalise_and_index(struct textfile *tf, char *raw, size_t n)
 	index_lines(tf);
 }
 
+int textfile_read_fd(int fd, size_t size, size_t max, char **data, size_t *len)
+{
+	/* room for the file, its NUL and one byte more: the read that finds
+	 * the end needs no bigger buffer.  read(2), not stdio: one read of
+	 * the whole file (stdio read a page file 4 KiB at a time, and asked
+	 * fstat again) */
+	size_t cap = (size <= max ? size : max) + 2, n = 0;
+	char *b = xmalloc(cap);
+	for (;;) {
+		if (n + 1 >= cap) { /* n <= max here, so cap < max + 2: it grows */
+			cap = cap > max / 2 ? max + 2 : cap * 2;
+			b = xrealloc(b, cap);
+		}
+		size_t want = cap - n - 1;
+		ssize_t got = read(fd, b + n, want);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = errno;
+			free(b);
+			errno = e ? e : EIO;
+			return -1;
+		}
+		n += (size_t)got;
+		if (n > max) {
+			free(b);
+			return 1;
+		}
+		/* a regular file reads short only at its end: short at the size
+		 * stat gave is the end, without a read more to see 0; a file that
+		 * changed size since reads on until read says 0 */
+		if (got == 0 || ((size_t)got < want && n == size))
+			break;
+	}
+	if (cap - n > 64) /* the doubling that found the end: the course cache keeps every file */
+		b = xrealloc(b, n + 1);
+	b[n] = '\0';
+	*data = b;
+	*len = n;
+	return 0;
+}
+
 int textfile_read(const char *fspath, const char *display, struct textfile *tf, const char **why)
 {
 	memset(tf, 0, sizeof *tf);
@@ -211,44 +253,15 @@ int textfile_read(const char *fspath, const char *display, struct textfile *tf, 
 		*why = strerror(errno);
 		return -1;
 	}
-	/* room for the file, its NUL and one byte more: the read that finds
-	 * the end needs no bigger buffer.  read(2), not stdio: one read of
-	 * the whole file (stdio read a page file 4 KiB at a time, and asked
-	 * fstat again) */
-	size_t cap = (size_t)st.st_size + 2, n = 0;
-	char *raw = xmalloc(cap);
-	for (;;) {
-		if (n + 1 >= cap) {
-			if (cap > TEXTFILE_MAX_BYTES) {
-				close(fd);
-				free(raw);
-				*why = textfile_too_large;
-				return -1;
-			}
-			cap *= 2;
-			raw = xrealloc(raw, cap);
-		}
-		size_t want = cap - n - 1;
-		ssize_t got = read(fd, raw + n, want);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			int e = errno;
-			close(fd);
-			free(raw);
-			*why = strerror(e ? e : EIO);
-			return -1;
-		}
-		n += (size_t)got;
-		/* a regular file reads short only at its end: short at the size
-		 * stat gave is the end, without a read more to see 0; a file that
-		 * changed size since reads on until read says 0 */
-		if (got == 0 || ((size_t)got < want && n == (size_t)st.st_size))
-			break;
-	}
+	char *raw;
+	size_t n;
+	int r = textfile_read_fd(fd, (size_t)st.st_size, TEXTFILE_MAX_BYTES, &raw, &n);
+	int e = errno;
 	close(fd);
-	if (cap - n > 64) /* the doubling that found the end: the course cache keeps every file */
-		raw = xrealloc(raw, n + 1);
+	if (r != 0) {
+		*why = r > 0 ? textfile_too_large : strerror(e);
+		return -1;
+	}
 	tf->path = xstrdup(display);
 	normalise_and_index(tf, raw, n);
 	return 0;

@@ -37,6 +37,12 @@ struct textfile {
  * strerror() description ("No such file or directory", "file is larger
  * than 64 MiB", "is a directory").  display is copied. */
 int textfile_read(const char *fspath, const char *display, struct textfile *tf, const char **why);
+/* Reads fd (a regular file stat'd at size bytes) to its end into a
+ * malloc'd buffer with a NUL after the bytes, in as few read(2)s as the
+ * size allows: 0 with *data and *len; 1 when it holds more than max
+ * bytes; -1 with errno on a read error.  Nothing is allocated on
+ * failure; fd stays open (the caller's). */
+int textfile_read_fd(int fd, size_t size, size_t max, char **data, size_t *len);
 /* Takes a copy of an in-memory text (used by tests and by update). */
 void textfile_from_memory(const char *data, size_t len, const char *display, struct textfile *tf);
 /* As textfile_from_memory(), but takes raw itself instead of a copy: raw

@@ -219,6 +219,40 @@ static void test_read_as_plain_passes(void **state)
 #undef RND
 }
 
+/* textfile_read_fd, the one whole-file read of textfile_read and the
+ * lesson files: the bytes whatever size the caller was told (a file that
+ * grew or shrank since its stat), a NUL after them, and more than max
+ * refused, nothing kept. */
+static void test_read_fd_sizes_and_limit(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/test_textfile_fd.XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	char bytes[300];
+	for (size_t i = 0; i < sizeof bytes; i++)
+		bytes[i] = (char)('a' + i % 26);
+	assert_int_equal(write(fd, bytes, sizeof bytes), (ssize_t)sizeof bytes);
+	static const size_t told[] = {0, 1, 10, 299, 300, 301, 5000};
+	for (size_t t = 0; t < sizeof told / sizeof *told; t++) {
+		char *data = NULL;
+		size_t len = 0;
+		assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+		assert_int_equal(textfile_read_fd(fd, told[t], 300, &data, &len), 0);
+		assert_int_equal(len, sizeof bytes);
+		assert_memory_equal(data, bytes, sizeof bytes);
+		assert_int_equal(data[len], '\0');
+		free(data);
+		/* one byte over the limit, whatever the size said */
+		data = NULL;
+		assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+		assert_int_equal(textfile_read_fd(fd, told[t], 299, &data, &len), 1);
+		assert_null(data);
+	}
+	close(fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_read_whole_file),
 		cmocka_unit_test(test_line_index),
 		cmocka_unit_test(test_read_as_plain_passes),
+		cmocka_unit_test(test_read_fd_sizes_and_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
