@@ -29,6 +29,9 @@
 # Rounds are interleaved (round 1 runs every tool on every workload, then
 # round 2 ...) so that a change in the machine's load hits all of them alike;
 # medians are reported, with peak memory, ratios and the load average.
+# The one-core ratio to floor+hash is given twice: as the ratio of the two
+# medians, and as the median of each round's own ratio (the two runs of a
+# round are back to back, so it is the figure a drifting node moves least).
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 rounds=${2:-3}
@@ -197,6 +200,17 @@ load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 			for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
 			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 		}
+		# the median of the per-round ratios s_i / r_i: the i-th figure of
+		# each list is from the same round, minutes apart at most, so a
+		# round the node ran slow in moves both (a ratio of medians takes
+		# each side from a different round)
+		function paired(s, r,   a, b, n, i, q) {
+			n = split(s, a, " ")
+			if (split(r, b, " ") != n) return 0
+			q = ""
+			for (i = 1; i <= n; i++) if (b[i] > 0) q = q " " a[i] / b[i]
+			return q == "" ? 0 : median(q)
+		}
 		END {
 			printf "| workload | floor ms | floor+hash ms | coursecheck -j1 ms | coursecheck all cores ms | -j1 / floor+hash | all cores / floor | peak MiB (-j1) |\n"
 			printf "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
@@ -256,10 +270,11 @@ load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 				if (i1 && i2) printf "| %s instructions 100 -> 1,000 lessons (within 11x) | %.1fx |\n", sh, i2 / i1
 				m2 = m["cc-j1 " sh "-1000"]; m3 = m["cc-j1 " sh "-10000"]
 				if (m2 && m3) printf "| %s peak memory 10,000 / 1,000 lessons (at most 2x) | %.2fx (%.1f / %.1f MiB) |\n", sh, m3 / m2, m3 / 1024, m2 / 1024
-				fh = median(t["floor-hash " sh "-1000"])
-				if (fh && t2) printf "| %s -j1 / floor+hash at 1,000, time (within 2x) | %.2fx |\n", sh, t2 / fh
-				fh = median(t["floor-hash " sh "-10000"])
-				if (fh && t3) printf "| %s -j1 / floor+hash at 10,000, time (within 2x) | %.2fx |\n", sh, t3 / fh
+				for (n = 1000; n <= 10000; n *= 10) {
+					fh = median(t["floor-hash " sh "-" n]); c1 = median(t["cc-j1 " sh "-" n])
+					if (fh && c1) printf "| %s -j1 / floor+hash at %s, time (within 2x) | %.2fx (ratio of medians), %.2fx (median of the rounds%s ratios) |\n", \
+						sh, n == 1000 ? "1,000" : "10,000", c1 / fh, paired(t["cc-j1 " sh "-" n], t["floor-hash " sh "-" n]), "\047"
+				}
 				if (ir["floor-hash " sh "-1000"] && i2) printf "| %s -j1 / floor+hash at 1,000, instructions (within 2x) | %.2fx |\n", sh, i2 / ir["floor-hash " sh "-1000"]
 			}
 			for (n = 100; n <= 10000; n *= 10) {
