@@ -207,6 +207,16 @@ static struct {
 	size_t *next_row;
 	char **str;
 	size_t n_str, cap_str;
+	/* the columns: each stdout line's header line (align_header_lines),
+	 * and each header line's words, split at its first column_hits
+	 * (built_words[h]): a page's claims name the cells of a few tables
+	 * many times, and each name walked the lines up to the rule and
+	 * the header from its start again, once a number of the row */
+	size_t n_lines; /* stdout lines of ev, as memo_for saw them */
+	size_t *header;
+	struct align_word **words;
+	size_t *n_words;
+	bool *built_words;
 } memo;
 
 static void memo_clear(void)
@@ -219,6 +229,12 @@ static void memo_clear(void)
 	for (size_t i = 0; i < memo.n_str; i++)
 		free(memo.str[i]);
 	free(memo.str);
+	for (size_t i = 0; i < memo.n_lines; i++) /* the file may be gone: its count kept */
+		free(memo.words[i]);
+	free(memo.words);
+	free(memo.n_words);
+	free(memo.built_words);
+	free(memo.header);
 	memset(&memo, 0, sizeof memo);
 }
 
@@ -292,6 +308,12 @@ static bool memo_for(const struct evfile *ev)
 	memo.ev = ev;
 	memo.gen = course_generation();
 	memo.next_row = xmalloc((ev->ev->n_stdout + 1) * sizeof *memo.next_row);
+	memo.header = xmalloc((ev->ev->n_stdout + 1) * sizeof *memo.header);
+	align_header_lines(ev->ev, memo.header);
+	memo.words = xcalloc(ev->ev->n_stdout + 1, sizeof *memo.words);
+	memo.n_words = xcalloc(ev->ev->n_stdout + 1, sizeof *memo.n_words);
+	memo.built_words = xcalloc(ev->ev->n_stdout + 1, sizeof *memo.built_words);
+	memo.n_lines = ev->ev->n_stdout;
 	strmap_reserve(&memo.rows, ev->ev->n_stdout); /* a row a line at most: it never grows */
 	struct buf row = {0};                          /* each line's row name, reused */
 	for (size_t k = 0; k < ev->ev->n_stdout; k++) {
@@ -343,6 +365,18 @@ static bool squeezed_is(const char *s, size_t len, const char *want)
 	return want[w] == '\0';
 }
 
+/* Whether the header word w[0..wl) over a number, as align_column_name
+ * gives it (at most 255 bytes, to a NUL) and squeezed, is column. */
+static bool column_is(const char *w, size_t wl, const char *column)
+{
+	const char *nul = memchr(w, '\0', wl);
+	if (nul)
+		wl = (size_t)(nul - w);
+	if (wl > 255)
+		wl = 255;
+	return squeezed_is(w, wl, column);
+}
+
 /* The hits of [ROW | COLUMN] on stdout line k (tokens t[0..nt)): each
  * number whose column name (align_column_name's, as written into its
  * 256-byte buffer, squeezed) is column.  The header line is found once
@@ -356,15 +390,28 @@ static void column_hits(const struct evfile *ev, size_t k, const struct num_toke
 	for (size_t i = 0; i < nt; i++) {
 		const char *w;
 		size_t wl;
-		if (!align_header_word(ev->ev, header, &t[i], &w, &wl))
-			continue;
-		/* the name as align_column_name gives it: at most 255 bytes, to a NUL */
-		const char *nul = memchr(w, '\0', wl);
-		if (nul)
-			wl = (size_t)(nul - w);
-		if (wl > 255)
-			wl = 255;
-		if (squeezed_is(w, wl, column))
+		if (align_header_word(ev->ev, header, &t[i], &w, &wl) && column_is(w, wl, column))
+			add_hit(hits, max, n, (struct place_hit){ev, k, ev->ev->stdout_first + k, t[i]});
+	}
+}
+
+/* column_hits through the memo's header lines and words: the same hits
+ * (the words are the ones align_header_word walks, align.h). */
+static void memo_column_hits(const struct evfile *ev, size_t k, const struct num_token *t, size_t nt,
+			     const char *column, struct place_hit *hits, size_t max, size_t *n)
+{
+	size_t header = memo.header[k];
+	if (header == SIZE_MAX || !column[0])
+		return;
+	if (!memo.built_words[header]) {
+		memo.built_words[header] = true;
+		memo.n_words[header] = align_header_words(ev->ev, header, &memo.words[header]);
+	}
+	size_t hl;
+	const char *h = evidence_stdout(ev->ev, header, &hl);
+	for (size_t i = 0; i < nt; i++) {
+		const struct align_word *w = align_word_over(memo.words[header], memo.n_words[header], &t[i]);
+		if (w && column_is(h + w->start, w->end - w->start, column))
 			add_hit(hits, max, n, (struct place_hit){ev, k, ev->ev->stdout_first + k, t[i]});
 	}
 }
@@ -390,7 +437,7 @@ static size_t find_memo(const struct evfile *ev, const struct wanted *w, struct 
 		const struct num_token *t;
 		size_t nt;
 		course_evidence_tokens(ev, ev->ev->stdout_first + k, &t, &nt);
-		column_hits(ev, k, t, nt, w->column, hits, max, &n);
+		memo_column_hits(ev, k, t, nt, w->column, hits, max, &n);
 	}
 	return n;
 }
