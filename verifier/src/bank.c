@@ -37,6 +37,8 @@ static void push_entry(struct target t, struct bank_entry e)
 	(*t.v)[(*t.n)++] = e;
 }
 
+/* seen may be NULL: every line is then read by its own number (see
+ * bank_stdout_entries). */
 static void add_line_from(struct target b, struct seen_lines *seen, const struct evfile *ev, const char *s, size_t len,
 			  size_t line, size_t stdout_index, const char *where)
 {
@@ -49,7 +51,7 @@ static void add_line_from(struct target b, struct seen_lines *seen, const struct
 	 * file not in the cache (update loads its own) is scanned here */
 	if (numtok_first_digit(s, len) == len) /* no digit, no number (numtok_scan's own first test) */
 		return;
-	if (!strmap_add(&seen->map, s, len, line, &first) && course_evidence_tokens(ev, first, &shared, &n))
+	if (seen && !strmap_add(&seen->map, s, len, line, &first) && course_evidence_tokens(ev, first, &shared, &n))
 		; /* the same text as line `first`: the same numbers at the same offsets */
 	else if (!course_evidence_tokens(ev, line, &shared, &n))
 		n = numtok_scan(s, len, &toks), shared = toks;
@@ -215,11 +217,20 @@ bool bank_stdout_entries(const struct bank *cb, const struct bank_entry **v, siz
 			if (!b->v[i].where)
 				push_entry(view, b->v[i]);
 		for (size_t i = 0; i < b->n_pending; i++) { /* deferred: only these lines of them */
-			if (b->pending[i]->state != LOAD_OK)
+			const struct evfile *ev = b->pending[i];
+			if (ev->state != LOAD_OK)
 				continue;
+			/* a file of the course cache has each line's tokens already
+			 * (or makes them once), so the seen-lines map would only
+			 * hash every line to spare the first stdout's rare repeated
+			 * line a scan: the same tokens either way */
+			if (course_evidence_cached(ev)) {
+				add_headers_and_stdout(view, NULL, ev);
+				continue;
+			}
 			struct seen_lines seen = {0};
-			seen_reserve(&seen, b->pending[i], false);
-			add_headers_and_stdout(view, &seen, b->pending[i]);
+			seen_reserve(&seen, ev, false);
+			add_headers_and_stdout(view, &seen, ev);
 			strmap_free(&seen.map);
 		}
 	}
