@@ -472,7 +472,10 @@ size_t place_find(const struct evfile *ev, const char *text, size_t len, struct 
 			if (squeezed_is(s + a, b - a, w.row))
 				column_hits(ev, k, t, nt, w.column, hits, max, &n);
 		}
-		for (size_t i = 0; !w.column && i < nt; i++)
+		/* a key ends in a ':' of the line: most lines (a table's rows)
+		 * have none, and key_span would look before each number */
+		bool keyed = !w.column && nt && memchr(s, ':', sl);
+		for (size_t i = 0; keyed && i < nt; i++)
 			if (key_span(s, t, i, &a, &b) && squeezed_is(s + a, b - a, w.row))
 				add_hit(hits, max, &n, (struct place_hit){ev, k, ev->ev->stdout_first + k, t[i]});
 		free(own);
