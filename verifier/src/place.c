@@ -14,20 +14,29 @@
 
 /* ---- names --------------------------------------------------------------- */
 
-/* s[0..len) trimmed, with every run of blanks made one space, into b. */
-static void squeeze(struct buf *b, const char *s, size_t len)
+/* s[0..len) trimmed, with every run of blanks made one space, written
+ * to out (room for len bytes and a NUL: the squeezed text is never
+ * longer); returns its length.  A blank right after an out that already
+ * ends in one (after_space) is dropped too. */
+static size_t squeeze_to(char *out, bool after_space, const char *s, size_t len)
 {
-	size_t a = 0, e = len;
+	size_t a = 0, e = len, n = 0;
 	str_trim(s, &a, &e);
-	/* room for all of it at once: the squeezed text is never longer */
-	b->s = xgrow(b->s, &b->cap, b->len + (e - a) + 1, 1);
 	for (size_t i = a; i < e; i++) {
 		bool blank = s[i] == ' ' || s[i] == '\t';
-		if (blank && b->len && b->s[b->len - 1] == ' ')
+		if (blank && (n ? out[n - 1] == ' ' : after_space))
 			continue;
-		b->s[b->len++] = blank ? ' ' : s[i];
+		out[n++] = blank ? ' ' : s[i];
 	}
-	b->s[b->len] = '\0';
+	out[n] = '\0';
+	return n;
+}
+
+/* s[0..len) squeezed as squeeze_to does, appended to b. */
+static void squeeze(struct buf *b, const char *s, size_t len)
+{
+	b->s = xgrow(b->s, &b->cap, b->len + len + 1, 1);
+	b->len += squeeze_to(b->s + b->len, b->len && b->s[b->len - 1] == ' ', s, len);
 }
 
 static bool is_letter(char c)
@@ -111,46 +120,47 @@ static char *key_name(const char *s, const struct num_token *t, size_t i)
 
 static bool squeezed_is(const char *s, size_t len, const char *want);
 
+/* A place as asked, squeezed, in its own arrays: place_find runs once a
+ * place of every claim and annotation, and four mallocs a call were most
+ * of what it did before its memo answered.  A place is at most
+ * EXPR_MAX_PLACE bytes (parse_wanted refuses a longer one first), and
+ * unescaping and squeezing never lengthen it. */
 struct wanted {
-	char *row, *column; /* [ROW | COLUMN]; column NULL for [KEY] (row holds the key) */
+	char *row, *column; /* [ROW | COLUMN]; column NULL for [KEY] (row holds the key); into the arrays */
+	char row_text[EXPR_MAX_PLACE + 1], column_text[EXPR_MAX_PLACE + 1];
 };
 
 static bool parse_parts(const char *text, size_t len, struct wanted *w, char *err, size_t errlen);
 
 static bool parse_wanted(const char *raw, size_t raw_len, struct wanted *w, char *err, size_t errlen)
 {
-	memset(w, 0, sizeof *w);
+	w->row = w->column = NULL;
 	if (raw_len > EXPR_MAX_PLACE) {
 		snprintf(err, errlen, "a place is %zu bytes long, over the limit of %d bytes", raw_len, EXPR_MAX_PLACE);
 		return false;
 	}
 	/* in a table cell the page writes the separator as "\|" */
-	char *text = xmalloc(raw_len + 1);
+	char text[EXPR_MAX_PLACE + 1];
 	size_t len = 0;
 	for (size_t i = 0; i < raw_len; i++)
 		if (!(raw[i] == '\\' && i + 1 < raw_len && raw[i + 1] == '|'))
 			text[len++] = raw[i];
 	text[len] = '\0';
-	bool ok = parse_parts(text, len, w, err, errlen);
-	free(text);
-	return ok;
+	return parse_parts(text, len, w, err, errlen);
 }
 
 static bool parse_parts(const char *text, size_t len, struct wanted *w, char *err, size_t errlen)
 {
 	const char *bar = memchr(text, '|', len);
-	struct buf a = {0}, b = {0};
-	squeeze(&a, text, bar ? (size_t)(bar - text) : len);
+	size_t a = squeeze_to(w->row_text, false, text, bar ? (size_t)(bar - text) : len), b = 0;
 	if (bar)
-		squeeze(&b, bar + 1, len - (size_t)(bar + 1 - text));
-	if (!a.len || (bar && !b.len) || (bar && memchr(bar + 1, '|', len - (size_t)(bar + 1 - text)))) {
+		b = squeeze_to(w->column_text, false, bar + 1, len - (size_t)(bar + 1 - text));
+	if (!a || (bar && !b) || (bar && memchr(bar + 1, '|', len - (size_t)(bar + 1 - text)))) {
 		snprintf(err, errlen, "a place is [ROW | COLUMN] or [KEY], with no part empty");
-		buf_free(&a);
-		buf_free(&b);
 		return false;
 	}
-	w->row = buf_detach(&a);
-	w->column = bar ? buf_detach(&b) : NULL;
+	w->row = w->row_text;
+	w->column = bar ? w->column_text : NULL;
 	return true;
 }
 
@@ -449,12 +459,8 @@ size_t place_find(const struct evfile *ev, const char *text, size_t len, struct 
 	if (!parse_wanted(text, len, &w, err, errlen))
 		return SIZE_MAX;
 	size_t n = 0;
-	if (max <= MEMO_HITS && memo_for(ev)) {
-		n = find_memo(ev, &w, hits, max);
-		free(w.row);
-		free(w.column);
-		return n;
-	}
+	if (max <= MEMO_HITS && memo_for(ev))
+		return find_memo(ev, &w, hits, max);
 	if (!w.column)
 		find_header(ev, w.row, hits, max, &n);
 	for (size_t k = 0; k < ev->ev->n_stdout; k++) {
@@ -480,8 +486,6 @@ size_t place_find(const struct evfile *ev, const char *text, size_t len, struct 
 				add_hit(hits, max, &n, (struct place_hit){ev, k, ev->ev->stdout_first + k, t[i]});
 		free(own);
 	}
-	free(w.row);
-	free(w.column);
 	return n;
 }
 
@@ -599,12 +603,15 @@ unsigned place_repeats(const struct place_hit *hit)
 void place_env_init(struct place_env *pe, const struct evfile *ev, const struct textfile *page, const char *base,
 		    size_t base_raw, size_t page_line)
 {
-	memset(pe, 0, sizeof *pe);
+	/* the fields, not the arrays: entries past n are never read, and
+	 * zeroing 64 hits cost more than most claims' lookups */
 	pe->ev = ev;
 	pe->page = page;
 	pe->base = base;
 	pe->base_raw = base_raw;
 	pe->page_line = page_line;
+	pe->reported = false;
+	pe->n = 0;
 }
 
 static struct diag_loc page_loc(const struct place_env *pe, const char *text, size_t len)
