@@ -49,7 +49,9 @@ static void add_line_from(struct target b, struct seen_lines *seen, const struct
 	 * line): its tokens are the course cache's, each line tokenised once
 	 * and shared with place_find and with a page citing the lesson; a
 	 * file not in the cache (update loads its own) is scanned here */
-	if (numtok_first_digit(s, len) == len) /* no digit, no number (numtok_scan's own first test) */
+	/* no digit, no number (numtok_scan's own first test): spares such a
+	 * line the seen-lines map; without the map the tokens say it */
+	if (seen && numtok_first_digit(s, len) == len)
 		return;
 	if (seen && !strmap_add(&seen->map, s, len, line, &first) && course_evidence_tokens(ev, first, &shared, &n))
 		; /* the same text as line `first`: the same numbers at the same offsets */
