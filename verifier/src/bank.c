@@ -283,15 +283,40 @@ const struct bank_entry *bank_find_stdout_first(const struct bank *b, const stru
 	return bank_find(b, page);
 }
 
+/* Whether e holds value at this many decimals (scale 10^decimals, as
+ * bank_find_value computes it). */
+static bool holds_value(const struct bank_entry *e, double value, double scale)
+{
+	return llround(e->tok.value * scale) == llround(value * scale) && fabs(e->tok.value - value) <= 0.5 / scale;
+}
+
+static double value_scale(int decimals)
+{
+	return pow(10, decimals > 15 ? 15 : decimals);
+}
+
 const struct bank_entry *bank_find_value(const struct bank *b, double value, int decimals)
 {
 	bank_ready(b);
-	double scale = pow(10, decimals > 15 ? 15 : decimals);
+	double scale = value_scale(decimals);
 	for (size_t i = 0; i < b->n; i++)
-		if (llround(b->v[i].tok.value * scale) == llround(value * scale) &&
-		    fabs(b->v[i].tok.value - value) <= 0.5 / scale)
+		if (holds_value(&b->v[i], value, scale))
 			return &b->v[i];
 	return NULL;
+}
+
+const struct bank_entry *bank_find_value_stdout_first(const struct bank *b, double value, int decimals)
+{
+	const struct bank_entry *v;
+	size_t n;
+	/* as bank_find_stdout_first: one deferred file, nothing banked */
+	if (b->n == 0 && b->n_pending == 1 && bank_stdout_entries(b, &v, &n)) {
+		double scale = value_scale(decimals);
+		for (size_t i = 0; i < n; i++)
+			if (holds_value(&v[i], value, scale))
+				return &v[i];
+	}
+	return bank_find_value(b, value, decimals);
 }
 
 static double rel_diff(double a, double b)

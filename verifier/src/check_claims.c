@@ -706,7 +706,7 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 	for (size_t i = 0; i < r.n_literals; i++) {
 		const struct expr_literal *l = &r.literals[i];
 		bool needs_trace = l->decimals > 0 || fabs(l->value) >= 100;
-		if (expr_literal_is_free(l->value) || !needs_trace || bank_find_value(u->bank, l->value, l->decimals))
+		if (expr_literal_is_free(l->value) || !needs_trace || bank_find_value_stdout_first(u->bank, l->value, l->decimals))
 			continue;
 		anchored = false;
 		struct diag_loc lat = arg_raw != SIZE_MAX ? textfile_loc(&ctx->tf, arg_raw + l->start, l->end - l->start) : at;
@@ -739,7 +739,7 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 		}
 		for (size_t i = 0; i < r.n_literals; i++) {
 			const struct expr_literal *l = &r.literals[i];
-			const struct bank_entry *e = bank_find_value(u->bank, l->value, l->decimals);
+			const struct bank_entry *e = bank_find_value_stdout_first(u->bank, l->value, l->decimals);
 			if (e && !expr_literal_is_free(l->value) && (l->decimals > 0 || fabs(l->value) >= 100))
 				diag_note(d, textfile_loc_line(&e->ev->ev->tf, e->line, bank_entry_col(e), e->tok.end - e->tok.start),
 					  "literal %.*s is this evidence number", (int)(l->end - l->start), arg + l->start);
@@ -763,7 +763,7 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 		const struct expr_literal *l = &r.literals[i];
 		if (expr_literal_is_free(l->value) || !(l->decimals > 0 || fabs(l->value) >= 100))
 			continue;
-		const struct bank_entry *e = bank_find_value(u->bank, l->value, l->decimals);
+		const struct bank_entry *e = bank_find_value_stdout_first(u->bank, l->value, l->decimals);
 		char *what = xasprintf("literal %.*s", (int)(l->end - l->start), arg + l->start);
 		if (e)
 			check_ledger_ref(le, e, NULL, NULL, what);

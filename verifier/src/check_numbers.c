@@ -126,7 +126,7 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 		bool needs_trace = l->decimals > 0 || fabs(l->value) >= 100;
 		if (expr_literal_is_free(l->value) || !needs_trace)
 			continue;
-		if ((origin[i] = bank_find_value(&nb->bank, l->value, l->decimals)))
+		if ((origin[i] = bank_find_value_stdout_first(&nb->bank, l->value, l->decimals)))
 			continue;
 		ok = false;
 		struct diag_loc lat = arg_raw != SIZE_MAX ? textfile_loc(&ctx->tf, arg_raw + l->start, l->end - l->start) : at;
