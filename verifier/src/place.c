@@ -466,6 +466,10 @@ size_t place_find(const struct evfile *ev, const char *text, size_t len, struct 
 	for (size_t k = 0; k < ev->ev->n_stdout; k++) {
 		size_t sl;
 		const char *s = evidence_stdout(ev->ev, k, &sl);
+		/* a key ends in a ':' of the line: most lines (a table's rows)
+		 * have none, and need not even be looked at for a [KEY] */
+		if (!w.column && !memchr(s, ':', sl))
+			continue;
 		const struct num_token *t;
 		struct num_token *own = NULL;
 		size_t nt;
@@ -478,10 +482,7 @@ size_t place_find(const struct evfile *ev, const char *text, size_t len, struct 
 			if (squeezed_is(s + a, b - a, w.row))
 				column_hits(ev, k, t, nt, w.column, hits, max, &n);
 		}
-		/* a key ends in a ':' of the line: most lines (a table's rows)
-		 * have none, and key_span would look before each number */
-		bool keyed = !w.column && nt && memchr(s, ':', sl);
-		for (size_t i = 0; keyed && i < nt; i++)
+		for (size_t i = 0; !w.column && i < nt; i++)
 			if (key_span(s, t, i, &a, &b) && squeezed_is(s + a, b - a, w.row))
 				add_hit(hits, max, &n, (struct place_hit){ev, k, ev->ev->stdout_first + k, t[i]});
 		free(own);
