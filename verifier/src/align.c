@@ -186,6 +186,18 @@ static bool is_rule(const char *s, size_t len)
 	return dashes >= 3;
 }
 
+void align_header_lines(const struct evidence *ev, size_t *hdr)
+{
+	size_t rule = SIZE_MAX; /* the last rule among lines 1 .. k-1 */
+	for (size_t k = 0; k < ev->n_stdout; k++) {
+		hdr[k] = rule == SIZE_MAX ? SIZE_MAX : rule - 1;
+		size_t rl;
+		const char *rs = evidence_stdout(ev, k, &rl);
+		if (k >= 1 && is_rule(rs, rl))
+			rule = k;
+	}
+}
+
 size_t align_header_line(const struct evidence *ev, size_t k)
 {
 	for (size_t r = k; r-- > 1;) {
@@ -197,6 +209,21 @@ size_t align_header_line(const struct evidence *ev, size_t k)
 	return SIZE_MAX;
 }
 
+/* The header word at or after *p in h[0..hl): [*p, *q), one span of
+ * align_header_word's walk (*q == *p past the last word). */
+static void next_header_word(const char *h, size_t hl, size_t *p, size_t *q)
+{
+	while (*p < hl && h[*p] == ' ')
+		(*p)++;
+	*q = *p;
+	while (*q < hl && h[*q] != ' ')
+		(*q)++;
+	/* words of one header cell are one space apart */
+	while (*q + 1 < hl && h[*q] == ' ' && h[*q + 1] != ' ')
+		for ((*q)++; *q < hl && h[*q] != ' '; (*q)++)
+			;
+}
+
 bool align_header_word(const struct evidence *ev, size_t header, const struct num_token *tok, const char **word,
 		       size_t *len)
 {
@@ -205,24 +232,45 @@ bool align_header_word(const struct evidence *ev, size_t header, const struct nu
 	size_t hl;
 	const char *h = evidence_stdout(ev, header, &hl);
 	/* the header word whose span overlaps [tok->start, tok->end) */
-	for (size_t p = 0; p < hl;) {
-		while (p < hl && h[p] == ' ')
-			p++;
-		size_t q = p;
-		while (q < hl && h[q] != ' ')
-			q++;
-		/* words of one header cell are one space apart */
-		while (q + 1 < hl && h[q] == ' ' && h[q + 1] != ' ')
-			for (q++; q < hl && h[q] != ' '; q++)
-				;
+	for (size_t p = 0, q; p < hl; p = q) {
+		next_header_word(h, hl, &p, &q);
 		if (q > p && p < tok->end && q > tok->start) {
 			*word = h + p;
 			*len = q - p;
 			return true;
 		}
-		p = q;
 	}
 	return false;
+}
+
+size_t align_header_words(const struct evidence *ev, size_t header, struct align_word **out)
+{
+	*out = NULL;
+	if (header == SIZE_MAX)
+		return 0;
+	size_t hl, n = 0, cap = 0;
+	const char *h = evidence_stdout(ev, header, &hl);
+	for (size_t p = 0, q; p < hl; p = q) {
+		next_header_word(h, hl, &p, &q);
+		if (q > p) {
+			*out = xgrow(*out, &cap, n + 1, sizeof **out);
+			(*out)[n++] = (struct align_word){p, q};
+		}
+	}
+	return n;
+}
+
+const struct align_word *align_word_over(const struct align_word *words, size_t n, const struct num_token *tok)
+{
+	/* the words are in line order and apart: the first overlapping one
+	 * is align_header_word's */
+	for (size_t i = 0; i < n; i++) {
+		if (words[i].start >= tok->end)
+			return NULL;
+		if (words[i].end > tok->start)
+			return &words[i];
+	}
+	return NULL;
 }
 
 void align_column_name(const struct evidence *ev, size_t k, const struct num_token *tok, char *col, size_t col_len)

@@ -53,5 +53,18 @@ void align_column_name(const struct evidence *ev, size_t k, const struct num_tok
 size_t align_header_line(const struct evidence *ev, size_t k);
 bool align_header_word(const struct evidence *ev, size_t header, const struct num_token *tok, const char **word,
 		       size_t *len);
+/* The same answers once per evidence or header line, for a caller asking
+ * about many lines and numbers (place.c's memo): hdr[k] is
+ * align_header_line(ev, k) for every stdout line k (hdr holds n_stdout),
+ * found in one pass; the words of header line `header` in line order, as
+ * align_header_word walks them (*out malloc'd, freed by the caller; NULL
+ * and 0 when none or header is SIZE_MAX); and of those the one
+ * align_header_word gives for tok, or NULL. */
+struct align_word {
+	size_t start, end; /* byte offsets in the header line */
+};
+void align_header_lines(const struct evidence *ev, size_t *hdr);
+size_t align_header_words(const struct evidence *ev, size_t header, struct align_word **out);
+const struct align_word *align_word_over(const struct align_word *words, size_t n, const struct num_token *tok);
 
 #endif

@@ -37,6 +37,8 @@ static void push_entry(struct target t, struct bank_entry e)
 	(*t.v)[(*t.n)++] = e;
 }
 
+/* seen may be NULL: every line is then read by its own number (see
+ * bank_stdout_entries). */
 static void add_line_from(struct target b, struct seen_lines *seen, const struct evfile *ev, const char *s, size_t len,
 			  size_t line, size_t stdout_index, const char *where)
 {
@@ -47,9 +49,11 @@ static void add_line_from(struct target b, struct seen_lines *seen, const struct
 	 * line): its tokens are the course cache's, each line tokenised once
 	 * and shared with place_find and with a page citing the lesson; a
 	 * file not in the cache (update loads its own) is scanned here */
-	if (numtok_first_digit(s, len) == len) /* no digit, no number (numtok_scan's own first test) */
+	/* no digit, no number (numtok_scan's own first test): spares such a
+	 * line the seen-lines map; without the map the tokens say it */
+	if (seen && numtok_first_digit(s, len) == len)
 		return;
-	if (!strmap_add(&seen->map, s, len, line, &first) && course_evidence_tokens(ev, first, &shared, &n))
+	if (seen && !strmap_add(&seen->map, s, len, line, &first) && course_evidence_tokens(ev, first, &shared, &n))
 		; /* the same text as line `first`: the same numbers at the same offsets */
 	else if (!course_evidence_tokens(ev, line, &shared, &n))
 		n = numtok_scan(s, len, &toks), shared = toks;
@@ -215,11 +219,20 @@ bool bank_stdout_entries(const struct bank *cb, const struct bank_entry **v, siz
 			if (!b->v[i].where)
 				push_entry(view, b->v[i]);
 		for (size_t i = 0; i < b->n_pending; i++) { /* deferred: only these lines of them */
-			if (b->pending[i]->state != LOAD_OK)
+			const struct evfile *ev = b->pending[i];
+			if (ev->state != LOAD_OK)
 				continue;
+			/* a file of the course cache has each line's tokens already
+			 * (or makes them once), so the seen-lines map would only
+			 * hash every line to spare the first stdout's rare repeated
+			 * line a scan: the same tokens either way */
+			if (course_evidence_cached(ev)) {
+				add_headers_and_stdout(view, NULL, ev);
+				continue;
+			}
 			struct seen_lines seen = {0};
-			seen_reserve(&seen, b->pending[i], false);
-			add_headers_and_stdout(view, &seen, b->pending[i]);
+			seen_reserve(&seen, ev, false);
+			add_headers_and_stdout(view, &seen, ev);
 			strmap_free(&seen.map);
 		}
 	}
@@ -270,15 +283,40 @@ const struct bank_entry *bank_find_stdout_first(const struct bank *b, const stru
 	return bank_find(b, page);
 }
 
+/* Whether e holds value at this many decimals (scale 10^decimals, as
+ * bank_find_value computes it). */
+static bool holds_value(const struct bank_entry *e, double value, double scale)
+{
+	return llround(e->tok.value * scale) == llround(value * scale) && fabs(e->tok.value - value) <= 0.5 / scale;
+}
+
+static double value_scale(int decimals)
+{
+	return pow(10, decimals > 15 ? 15 : decimals);
+}
+
 const struct bank_entry *bank_find_value(const struct bank *b, double value, int decimals)
 {
 	bank_ready(b);
-	double scale = pow(10, decimals > 15 ? 15 : decimals);
+	double scale = value_scale(decimals);
 	for (size_t i = 0; i < b->n; i++)
-		if (llround(b->v[i].tok.value * scale) == llround(value * scale) &&
-		    fabs(b->v[i].tok.value - value) <= 0.5 / scale)
+		if (holds_value(&b->v[i], value, scale))
 			return &b->v[i];
 	return NULL;
+}
+
+const struct bank_entry *bank_find_value_stdout_first(const struct bank *b, double value, int decimals)
+{
+	const struct bank_entry *v;
+	size_t n;
+	/* as bank_find_stdout_first: one deferred file, nothing banked */
+	if (b->n == 0 && b->n_pending == 1 && bank_stdout_entries(b, &v, &n)) {
+		double scale = value_scale(decimals);
+		for (size_t i = 0; i < n; i++)
+			if (holds_value(&v[i], value, scale))
+				return &v[i];
+	}
+	return bank_find_value(b, value, decimals);
 }
 
 static double rel_diff(double a, double b)

@@ -80,6 +80,13 @@ const struct bank_entry *bank_find_stdout_first(const struct bank *b, const stru
 /* The first entry with this value at this many decimals (a derivation's
  * literal), or NULL. */
 const struct bank_entry *bank_find_value(const struct bank *b, double value, int decimals);
+/* bank_find_value's answer read first from the stdout view, as
+ * bank_find_stdout_first does for a page number (the same conditions, and
+ * the entry may be the view's: compare what it holds).  A page's
+ * derivations and claims name stdout numbers, and banking the other
+ * streams and command lines for them cost more than all the rest of the
+ * bank. */
+const struct bank_entry *bank_find_value_stdout_first(const struct bank *b, double value, int decimals);
 /* Up to max entries nearest to value by relative difference, distinct
  * values, nearest first.  Returns how many were written to out. */
 size_t bank_nearest(const struct bank *b, double value, const struct bank_entry **out, size_t max);

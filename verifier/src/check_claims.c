@@ -172,6 +172,9 @@ static size_t seg_of(const struct claims_unit *u, const struct pnum *p, size_t *
  * costs no more than a few dozen. */
 #define MAX_CANDS 16
 #define MAX_GROUP 32
+/* A unit or group of fewer numbers than this keeps its arrays on the
+ * stack (a calloc and a free of each came once a paragraph). */
+#define TRACE_LOCAL 16
 
 /* Half a unit of page's last digit, the most a bank value that rounds
  * to it can differ by (computed once a page number, not once an entry). */
@@ -233,8 +236,11 @@ static bool same_line(const struct bank_entry *a, const struct bank_entry *b)
 static void trace_group(const struct claims_unit *u, const size_t *idx, size_t m, const struct bank_entry *anchors,
 			size_t n_anchors, struct claims_trace *out)
 {
-	const struct bank_entry *(*c)[MAX_CANDS] = xcalloc(m + 1, sizeof *c);
-	size_t *nc = xcalloc(m + 1, sizeof *nc);
+	const struct bank_entry *c_local[TRACE_LOCAL][MAX_CANDS];
+	size_t nc_local[TRACE_LOCAL];
+	bool local = m < TRACE_LOCAL;
+	const struct bank_entry *(*c)[MAX_CANDS] = local ? c_local : xcalloc(m + 1, sizeof *c);
+	size_t *nc = local ? nc_local : xcalloc(m + 1, sizeof *nc);
 	for (size_t i = 0; i < m; i++)
 		nc[i] = candidates(u->bank, &u->nums[idx[i]].tok, c[i]);
 	/* the line holding most of the group's numbers (each counted once) */
@@ -292,8 +298,10 @@ static void trace_group(const struct claims_unit *u, const size_t *idx, size_t m
 		t->off_line = shared && m >= 3 && best_count == m - 1 + (n_anchors ? 1 : 0);
 		t->ambiguous = nc[i] > 1 || t->off_line;
 	}
-	free(c);
-	free(nc);
+	if (!local) {
+		free(c);
+		free(nc);
+	}
 }
 
 /* The place a place-bound number names, quietly (its own check reports). */
@@ -326,13 +334,17 @@ void claims_trace_unit(const struct claims_unit *u, const bool *want, struct cla
 		return;
 	struct sentences st;
 	sentences_find(u, &st);
-	size_t *sid = xcalloc(u->n_nums + 1, sizeof *sid);
-	size_t *idx = xcalloc(u->n_nums + 1, sizeof *idx);
+	/* a unit of a few numbers (nearly all) keeps these on the stack */
+	size_t sid_local[TRACE_LOCAL], idx_local[TRACE_LOCAL];
+	struct bank_entry anchors_local[TRACE_LOCAL];
+	bool local = u->n_nums < TRACE_LOCAL;
+	size_t *sid = local ? sid_local : xcalloc(u->n_nums + 1, sizeof *sid);
+	size_t *idx = local ? idx_local : xcalloc(u->n_nums + 1, sizeof *idx);
 	size_t cursor = 0;
 	for (size_t i = 0; i < u->n_nums; i++)
 		sid[i] = u->seg_cell ? 0 : sentence_at(u, &st, seg_of(u, &u->nums[i], &cursor), u->nums[i].tok.start);
 	/* numbers come in text order, so a sentence's numbers are consecutive */
-	struct bank_entry *anchors = xcalloc(u->n_nums + 1, sizeof *anchors);
+	struct bank_entry *anchors = local ? anchors_local : xcalloc(u->n_nums + 1, sizeof *anchors);
 	for (size_t i = 0; i < u->n_nums;) {
 		size_t j = i, m = 0, n_anchors = 0;
 		while (j < u->n_nums && sid[j] == sid[i]) {
@@ -346,9 +358,11 @@ void claims_trace_unit(const struct claims_unit *u, const bool *want, struct cla
 			trace_group(u, idx, m, anchors, n_anchors, out);
 		i = j;
 	}
-	free(anchors);
-	free(idx);
-	free(sid);
+	if (!local) {
+		free(anchors);
+		free(idx);
+		free(sid);
+	}
 	sentences_free(&st);
 }
 
@@ -706,7 +720,7 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 	for (size_t i = 0; i < r.n_literals; i++) {
 		const struct expr_literal *l = &r.literals[i];
 		bool needs_trace = l->decimals > 0 || fabs(l->value) >= 100;
-		if (expr_literal_is_free(l->value) || !needs_trace || bank_find_value(u->bank, l->value, l->decimals))
+		if (expr_literal_is_free(l->value) || !needs_trace || bank_find_value_stdout_first(u->bank, l->value, l->decimals))
 			continue;
 		anchored = false;
 		struct diag_loc lat = arg_raw != SIZE_MAX ? textfile_loc(&ctx->tf, arg_raw + l->start, l->end - l->start) : at;
@@ -739,7 +753,7 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 		}
 		for (size_t i = 0; i < r.n_literals; i++) {
 			const struct expr_literal *l = &r.literals[i];
-			const struct bank_entry *e = bank_find_value(u->bank, l->value, l->decimals);
+			const struct bank_entry *e = bank_find_value_stdout_first(u->bank, l->value, l->decimals);
 			if (e && !expr_literal_is_free(l->value) && (l->decimals > 0 || fabs(l->value) >= 100))
 				diag_note(d, textfile_loc_line(&e->ev->ev->tf, e->line, bank_entry_col(e), e->tok.end - e->tok.start),
 					  "literal %.*s is this evidence number", (int)(l->end - l->start), arg + l->start);
@@ -763,7 +777,7 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 		const struct expr_literal *l = &r.literals[i];
 		if (expr_literal_is_free(l->value) || !(l->decimals > 0 || fabs(l->value) >= 100))
 			continue;
-		const struct bank_entry *e = bank_find_value(u->bank, l->value, l->decimals);
+		const struct bank_entry *e = bank_find_value_stdout_first(u->bank, l->value, l->decimals);
 		char *what = xasprintf("literal %.*s", (int)(l->end - l->start), arg + l->start);
 		if (e)
 			check_ledger_ref(le, e, NULL, NULL, what);

@@ -126,7 +126,7 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 		bool needs_trace = l->decimals > 0 || fabs(l->value) >= 100;
 		if (expr_literal_is_free(l->value) || !needs_trace)
 			continue;
-		if ((origin[i] = bank_find_value(&nb->bank, l->value, l->decimals)))
+		if ((origin[i] = bank_find_value_stdout_first(&nb->bank, l->value, l->decimals)))
 			continue;
 		ok = false;
 		struct diag_loc lat = arg_raw != SIZE_MAX ? textfile_loc(&ctx->tf, arg_raw + l->start, l->end - l->start) : at;
@@ -314,10 +314,22 @@ static void check_annotated(struct numbers *nb, const struct pnum *p, const stru
 
 /* The numbers of a unit (a paragraph or a plain table's row), in order:
  * annotated ones by their annotation, the rest traced together. */
+/* A unit of up to this many numbers (nearly every sentence and row) keeps
+ * its want and trace arrays on the stack: a calloc and a free of each
+ * came once a paragraph and a row. */
+#define UNIT_LOCAL 16
+
 static void check_unit_numbers(struct numbers *nb, const struct claims_unit *u)
 {
-	bool *want = xcalloc(u->n_nums + 1, sizeof *want);
-	struct claims_trace *tr = xcalloc(u->n_nums + 1, sizeof *tr);
+	bool want_local[UNIT_LOCAL];
+	struct claims_trace tr_local[UNIT_LOCAL];
+	bool local = u->n_nums < UNIT_LOCAL;
+	bool *want = local ? want_local : xcalloc(u->n_nums + 1, sizeof *want);
+	struct claims_trace *tr = local ? tr_local : xcalloc(u->n_nums + 1, sizeof *tr);
+	if (local) {
+		memset(want, 0, (u->n_nums + 1) * sizeof *want);
+		memset(tr, 0, (u->n_nums + 1) * sizeof *tr);
+	}
 	for (size_t i = 0; i < u->n_nums; i++)
 		want[i] = !u->nums[i].annot && !u->nums[i].range_low && !prose_skip_reason(&u->nums[i].tok);
 	claims_trace_unit(u, want, tr);
@@ -344,8 +356,10 @@ static void check_unit_numbers(struct numbers *nb, const struct claims_unit *u)
 		else
 			untraced(nb, p, u->line);
 	}
-	free(tr);
-	free(want);
+	if (!local) {
+		free(tr);
+		free(want);
+	}
 }
 
 static void check_prose(struct numbers *nb, cmark_node *node)

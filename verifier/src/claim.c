@@ -73,6 +73,11 @@ static bool word_at(const struct cparser *p, size_t at, const char *w)
 
 static bool logic_word_at(const struct cparser *p, size_t at)
 {
+	/* asked at every byte of every side: the first letter decides for
+	 * all but a, o and n */
+	char c = at < p->len ? p->text[at] : '\0';
+	if (c != 'a' && c != 'o' && c != 'n')
+		return false;
 	return word_at(p, at, "and") || word_at(p, at, "or") || word_at(p, at, "not");
 }
 

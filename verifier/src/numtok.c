@@ -636,12 +636,14 @@ static size_t scan(const char *text, size_t len, struct num_token **out, bool fa
 	struct num_token *tokens = NULL;
 	size_t n = 0, cap = 0;
 	size_t offset = 0;
-	while (offset < len) {
+	for (bool first = true; offset < len; first = false) {
 		/* A match starts at its first digit or at the sign just before
 		 * it: the search starts there (the lookbehinds still see what
 		 * precedes it), the same leftmost match without trying the
-		 * bytes before it, none of which can start one. */
-		digit = next_digit(subject, offset, len);
+		 * bytes before it, none of which can start one.  The first
+		 * digit is the one found above (subject is still text). */
+		if (!first)
+			digit = next_digit(subject, offset, len);
 		if (digit == len)
 			break;
 		size_t from = sign_before(subject, offset, digit);

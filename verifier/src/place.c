@@ -14,20 +14,29 @@
 
 /* ---- names --------------------------------------------------------------- */
 
-/* s[0..len) trimmed, with every run of blanks made one space, into b. */
-static void squeeze(struct buf *b, const char *s, size_t len)
+/* s[0..len) trimmed, with every run of blanks made one space, written
+ * to out (room for len bytes and a NUL: the squeezed text is never
+ * longer); returns its length.  A blank right after an out that already
+ * ends in one (after_space) is dropped too. */
+static size_t squeeze_to(char *out, bool after_space, const char *s, size_t len)
 {
-	size_t a = 0, e = len;
+	size_t a = 0, e = len, n = 0;
 	str_trim(s, &a, &e);
-	/* room for all of it at once: the squeezed text is never longer */
-	b->s = xgrow(b->s, &b->cap, b->len + (e - a) + 1, 1);
 	for (size_t i = a; i < e; i++) {
 		bool blank = s[i] == ' ' || s[i] == '\t';
-		if (blank && b->len && b->s[b->len - 1] == ' ')
+		if (blank && (n ? out[n - 1] == ' ' : after_space))
 			continue;
-		b->s[b->len++] = blank ? ' ' : s[i];
+		out[n++] = blank ? ' ' : s[i];
 	}
-	b->s[b->len] = '\0';
+	out[n] = '\0';
+	return n;
+}
+
+/* s[0..len) squeezed as squeeze_to does, appended to b. */
+static void squeeze(struct buf *b, const char *s, size_t len)
+{
+	b->s = xgrow(b->s, &b->cap, b->len + len + 1, 1);
+	b->len += squeeze_to(b->s + b->len, b->len && b->s[b->len - 1] == ' ', s, len);
 }
 
 static bool is_letter(char c)
@@ -111,46 +120,47 @@ static char *key_name(const char *s, const struct num_token *t, size_t i)
 
 static bool squeezed_is(const char *s, size_t len, const char *want);
 
+/* A place as asked, squeezed, in its own arrays: place_find runs once a
+ * place of every claim and annotation, and four mallocs a call were most
+ * of what it did before its memo answered.  A place is at most
+ * EXPR_MAX_PLACE bytes (parse_wanted refuses a longer one first), and
+ * unescaping and squeezing never lengthen it. */
 struct wanted {
-	char *row, *column; /* [ROW | COLUMN]; column NULL for [KEY] (row holds the key) */
+	char *row, *column; /* [ROW | COLUMN]; column NULL for [KEY] (row holds the key); into the arrays */
+	char row_text[EXPR_MAX_PLACE + 1], column_text[EXPR_MAX_PLACE + 1];
 };
 
 static bool parse_parts(const char *text, size_t len, struct wanted *w, char *err, size_t errlen);
 
 static bool parse_wanted(const char *raw, size_t raw_len, struct wanted *w, char *err, size_t errlen)
 {
-	memset(w, 0, sizeof *w);
+	w->row = w->column = NULL;
 	if (raw_len > EXPR_MAX_PLACE) {
 		snprintf(err, errlen, "a place is %zu bytes long, over the limit of %d bytes", raw_len, EXPR_MAX_PLACE);
 		return false;
 	}
 	/* in a table cell the page writes the separator as "\|" */
-	char *text = xmalloc(raw_len + 1);
+	char text[EXPR_MAX_PLACE + 1];
 	size_t len = 0;
 	for (size_t i = 0; i < raw_len; i++)
 		if (!(raw[i] == '\\' && i + 1 < raw_len && raw[i + 1] == '|'))
 			text[len++] = raw[i];
 	text[len] = '\0';
-	bool ok = parse_parts(text, len, w, err, errlen);
-	free(text);
-	return ok;
+	return parse_parts(text, len, w, err, errlen);
 }
 
 static bool parse_parts(const char *text, size_t len, struct wanted *w, char *err, size_t errlen)
 {
 	const char *bar = memchr(text, '|', len);
-	struct buf a = {0}, b = {0};
-	squeeze(&a, text, bar ? (size_t)(bar - text) : len);
+	size_t a = squeeze_to(w->row_text, false, text, bar ? (size_t)(bar - text) : len), b = 0;
 	if (bar)
-		squeeze(&b, bar + 1, len - (size_t)(bar + 1 - text));
-	if (!a.len || (bar && !b.len) || (bar && memchr(bar + 1, '|', len - (size_t)(bar + 1 - text)))) {
+		b = squeeze_to(w->column_text, false, bar + 1, len - (size_t)(bar + 1 - text));
+	if (!a || (bar && !b) || (bar && memchr(bar + 1, '|', len - (size_t)(bar + 1 - text)))) {
 		snprintf(err, errlen, "a place is [ROW | COLUMN] or [KEY], with no part empty");
-		buf_free(&a);
-		buf_free(&b);
 		return false;
 	}
-	w->row = buf_detach(&a);
-	w->column = bar ? buf_detach(&b) : NULL;
+	w->row = w->row_text;
+	w->column = bar ? w->column_text : NULL;
 	return true;
 }
 
@@ -207,6 +217,16 @@ static struct {
 	size_t *next_row;
 	char **str;
 	size_t n_str, cap_str;
+	/* the columns: each stdout line's header line (align_header_lines),
+	 * and each header line's words, split at its first column_hits
+	 * (built_words[h]): a page's claims name the cells of a few tables
+	 * many times, and each name walked the lines up to the rule and
+	 * the header from its start again, once a number of the row */
+	size_t n_lines; /* stdout lines of ev, as memo_for saw them */
+	size_t *header;
+	struct align_word **words;
+	size_t *n_words;
+	bool *built_words;
 } memo;
 
 static void memo_clear(void)
@@ -219,6 +239,12 @@ static void memo_clear(void)
 	for (size_t i = 0; i < memo.n_str; i++)
 		free(memo.str[i]);
 	free(memo.str);
+	for (size_t i = 0; i < memo.n_lines; i++) /* the file may be gone: its count kept */
+		free(memo.words[i]);
+	free(memo.words);
+	free(memo.n_words);
+	free(memo.built_words);
+	free(memo.header);
 	memset(&memo, 0, sizeof memo);
 }
 
@@ -292,6 +318,12 @@ static bool memo_for(const struct evfile *ev)
 	memo.ev = ev;
 	memo.gen = course_generation();
 	memo.next_row = xmalloc((ev->ev->n_stdout + 1) * sizeof *memo.next_row);
+	memo.header = xmalloc((ev->ev->n_stdout + 1) * sizeof *memo.header);
+	align_header_lines(ev->ev, memo.header);
+	memo.words = xcalloc(ev->ev->n_stdout + 1, sizeof *memo.words);
+	memo.n_words = xcalloc(ev->ev->n_stdout + 1, sizeof *memo.n_words);
+	memo.built_words = xcalloc(ev->ev->n_stdout + 1, sizeof *memo.built_words);
+	memo.n_lines = ev->ev->n_stdout;
 	strmap_reserve(&memo.rows, ev->ev->n_stdout); /* a row a line at most: it never grows */
 	struct buf row = {0};                          /* each line's row name, reused */
 	for (size_t k = 0; k < ev->ev->n_stdout; k++) {
@@ -343,6 +375,18 @@ static bool squeezed_is(const char *s, size_t len, const char *want)
 	return want[w] == '\0';
 }
 
+/* Whether the header word w[0..wl) over a number, as align_column_name
+ * gives it (at most 255 bytes, to a NUL) and squeezed, is column. */
+static bool column_is(const char *w, size_t wl, const char *column)
+{
+	const char *nul = memchr(w, '\0', wl);
+	if (nul)
+		wl = (size_t)(nul - w);
+	if (wl > 255)
+		wl = 255;
+	return squeezed_is(w, wl, column);
+}
+
 /* The hits of [ROW | COLUMN] on stdout line k (tokens t[0..nt)): each
  * number whose column name (align_column_name's, as written into its
  * 256-byte buffer, squeezed) is column.  The header line is found once
@@ -356,15 +400,28 @@ static void column_hits(const struct evfile *ev, size_t k, const struct num_toke
 	for (size_t i = 0; i < nt; i++) {
 		const char *w;
 		size_t wl;
-		if (!align_header_word(ev->ev, header, &t[i], &w, &wl))
-			continue;
-		/* the name as align_column_name gives it: at most 255 bytes, to a NUL */
-		const char *nul = memchr(w, '\0', wl);
-		if (nul)
-			wl = (size_t)(nul - w);
-		if (wl > 255)
-			wl = 255;
-		if (squeezed_is(w, wl, column))
+		if (align_header_word(ev->ev, header, &t[i], &w, &wl) && column_is(w, wl, column))
+			add_hit(hits, max, n, (struct place_hit){ev, k, ev->ev->stdout_first + k, t[i]});
+	}
+}
+
+/* column_hits through the memo's header lines and words: the same hits
+ * (the words are the ones align_header_word walks, align.h). */
+static void memo_column_hits(const struct evfile *ev, size_t k, const struct num_token *t, size_t nt,
+			     const char *column, struct place_hit *hits, size_t max, size_t *n)
+{
+	size_t header = memo.header[k];
+	if (header == SIZE_MAX || !column[0])
+		return;
+	if (!memo.built_words[header]) {
+		memo.built_words[header] = true;
+		memo.n_words[header] = align_header_words(ev->ev, header, &memo.words[header]);
+	}
+	size_t hl;
+	const char *h = evidence_stdout(ev->ev, header, &hl);
+	for (size_t i = 0; i < nt; i++) {
+		const struct align_word *w = align_word_over(memo.words[header], memo.n_words[header], &t[i]);
+		if (w && column_is(h + w->start, w->end - w->start, column))
 			add_hit(hits, max, n, (struct place_hit){ev, k, ev->ev->stdout_first + k, t[i]});
 	}
 }
@@ -390,7 +447,7 @@ static size_t find_memo(const struct evfile *ev, const struct wanted *w, struct 
 		const struct num_token *t;
 		size_t nt;
 		course_evidence_tokens(ev, ev->ev->stdout_first + k, &t, &nt);
-		column_hits(ev, k, t, nt, w->column, hits, max, &n);
+		memo_column_hits(ev, k, t, nt, w->column, hits, max, &n);
 	}
 	return n;
 }
@@ -402,17 +459,17 @@ size_t place_find(const struct evfile *ev, const char *text, size_t len, struct 
 	if (!parse_wanted(text, len, &w, err, errlen))
 		return SIZE_MAX;
 	size_t n = 0;
-	if (max <= MEMO_HITS && memo_for(ev)) {
-		n = find_memo(ev, &w, hits, max);
-		free(w.row);
-		free(w.column);
-		return n;
-	}
+	if (max <= MEMO_HITS && memo_for(ev))
+		return find_memo(ev, &w, hits, max);
 	if (!w.column)
 		find_header(ev, w.row, hits, max, &n);
 	for (size_t k = 0; k < ev->ev->n_stdout; k++) {
 		size_t sl;
 		const char *s = evidence_stdout(ev->ev, k, &sl);
+		/* a key ends in a ':' of the line: most lines (a table's rows)
+		 * have none, and need not even be looked at for a [KEY] */
+		if (!w.column && !memchr(s, ':', sl))
+			continue;
 		const struct num_token *t;
 		struct num_token *own = NULL;
 		size_t nt;
@@ -430,8 +487,6 @@ size_t place_find(const struct evfile *ev, const char *text, size_t len, struct 
 				add_hit(hits, max, &n, (struct place_hit){ev, k, ev->ev->stdout_first + k, t[i]});
 		free(own);
 	}
-	free(w.row);
-	free(w.column);
 	return n;
 }
 
@@ -549,12 +604,15 @@ unsigned place_repeats(const struct place_hit *hit)
 void place_env_init(struct place_env *pe, const struct evfile *ev, const struct textfile *page, const char *base,
 		    size_t base_raw, size_t page_line)
 {
-	memset(pe, 0, sizeof *pe);
+	/* the fields, not the arrays: entries past n are never read, and
+	 * zeroing 64 hits cost more than most claims' lookups */
 	pe->ev = ev;
 	pe->page = page;
 	pe->base = base;
 	pe->base_raw = base_raw;
 	pe->page_line = page_line;
+	pe->reported = false;
+	pe->n = 0;
 }
 
 static struct diag_loc page_loc(const struct place_env *pe, const char *text, size_t len)

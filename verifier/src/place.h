@@ -80,7 +80,9 @@ struct place_env {
 	double values[PLACE_ENV_MAX];
 	size_t n;
 };
-/* Fills env for evidence ev; the diagnostic fields are optional. */
+/* Fills env for evidence ev; the diagnostic fields are optional.  The
+ * arrays are left as they are: only their first n entries are ever set
+ * or read. */
 void place_env_init(struct place_env *pe, const struct evfile *ev, const struct textfile *page, const char *base,
 		    size_t base_raw, size_t page_line);
 /* The expr_env that resolves through pe. */

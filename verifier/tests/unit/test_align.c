@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "align.h"
+#include "file_tree.h"
 #include "numtok.h"
 #include "sha256.h"
 #include "util.h"
@@ -179,6 +180,106 @@ static void test_place_names(void **state)
 	evidence_free(&a);
 }
 
+/* align_header_lines, align_header_words and align_word_over against
+ * align_header_line and align_header_word, the general path, on every
+ * line of ev and every number of it, and on every span [a, b) of bytes
+ * (a number anywhere, over a word or a gap or its edges).  Returns the
+ * numbers compared. */
+static size_t assert_header_paths_agree(const struct evidence *ev)
+{
+	size_t compared = 0;
+	size_t *hdr = malloc((ev->n_stdout + 1) * sizeof *hdr);
+	assert_non_null(hdr);
+	align_header_lines(ev, hdr);
+	for (size_t k = 0; k < ev->n_stdout; k++) {
+		size_t header = align_header_line(ev, k);
+		assert_int_equal(hdr[k], header);
+		struct align_word *words;
+		size_t nw = align_header_words(ev, header, &words), hl = 0;
+		if (header != SIZE_MAX)
+			evidence_stdout(ev, header, &hl);
+		else
+			assert_int_equal(nw, 0);
+		for (size_t a = 0; a <= hl + 1; a++)
+			for (size_t b = a + 1; b <= hl + 2; b++) {
+				struct num_token tok = {.start = a, .end = b};
+				const char *w = NULL;
+				size_t wl = 0;
+				bool general = align_header_word(ev, header, &tok, &w, &wl);
+				const struct align_word *fast = align_word_over(words, nw, &tok);
+				assert_int_equal(general, fast != NULL);
+				if (fast) {
+					const char *h = evidence_stdout(ev, header, &(size_t){0});
+					assert_ptr_equal(w, h + fast->start);
+					assert_int_equal(wl, fast->end - fast->start);
+				}
+				compared++;
+			}
+		free(words);
+	}
+	free(hdr);
+	return compared;
+}
+
+static void test_header_fast_path_agrees(void **state)
+{
+	(void)state;
+	static const char *const HOSTILE[] = {
+		"",
+		"   ---",
+		"a b  c\t d   e f",
+		"  --  ",
+		"x  y",
+		"----",
+		" two words  and\tthree   ",
+		"  - - -  ",
+		"10 20",
+		"header  with  spaced  cells  ",
+		"-------  -- ------",
+		"---",
+		"  99  1 2 3",
+	};
+	struct evidence ev;
+	make(&ev, OLD, 6);
+	assert_true(assert_header_paths_agree(&ev) > 0);
+	evidence_free(&ev);
+	make(&ev, HOSTILE, sizeof HOSTILE / sizeof *HOSTILE);
+	assert_true(assert_header_paths_agree(&ev) > 0);
+	evidence_free(&ev);
+}
+
+/* The same over the course's evidence files (a file_tree_fn). */
+static size_t compare_evidence_file(const char *path, const struct stat *st)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f || st->st_size > 4 << 20) {
+		if (f)
+			fclose(f);
+		return 0;
+	}
+	char *text = malloc((size_t)st->st_size + 1);
+	assert_non_null(text);
+	size_t len = fread(text, 1, (size_t)st->st_size, f);
+	fclose(f);
+	struct evidence ev;
+	memset(&ev, 0, sizeof ev);
+	textfile_from_memory(text, len, path, &ev.tf);
+	free(text);
+	struct evidence_problem prob;
+	size_t used = 0;
+	if (evidence_parse(&ev, &prob) == 0)
+		used = assert_header_paths_agree(&ev) > 0;
+	evidence_free(&ev);
+	return used;
+}
+
+static void test_header_fast_path_agrees_on_course(void **state)
+{
+	(void)state;
+	assert_true(file_tree_visit("evidence", compare_evidence_file) > 0);
+	file_tree_visit("verifier/tests/cases", compare_evidence_file);
+}
+
 static int release_patterns(void **state)
 {
 	(void)state;
@@ -195,6 +296,8 @@ int main(void)
 		cmocka_unit_test(test_removed_line_has_no_place),
 		cmocka_unit_test(test_reordered_rows_follow_their_key),
 		cmocka_unit_test(test_place_names),
+		cmocka_unit_test(test_header_fast_path_agrees),
+		cmocka_unit_test(test_header_fast_path_agrees_on_course),
 	};
 	return cmocka_run_group_tests(tests, NULL, release_patterns);
 }

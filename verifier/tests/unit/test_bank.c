@@ -6,7 +6,8 @@
  * refused once evidence is added after it was built; and
  * bank_find_stdout_first giving bank_find's entry for every kind of
  * number (first stdout, headers, stderr, a later run, a command line,
- * none), banking the rest only when the view has no answer.
+ * none), banking the rest only when the view has no answer; and
+ * bank_find_value_stdout_first doing the same for bank_find_value.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -229,6 +230,49 @@ static void test_find_stdout_first(void **state)
 	bank_free(&whole);
 }
 
+/* bank_find_value_stdout_first gives bank_find_value's entry for the
+ * literals of every kind of place (as test_find_stdout_first), at the
+ * decimals a derivation writes, and banks the rest only when the view
+ * has no answer; two files keep plain bank order. */
+static void test_find_value_stdout_first(void **state)
+{
+	(void)state;
+	static const struct {
+		double value;
+		int decimals;
+		bool in_view;
+	} literals[] = {
+		{1049187, 0, true}, {1.81, 3, true}, {1.81, 2, true}, {32, 0, true}, {9.0, 1, true}, {7, 0, false},
+		{3120, 0, false},   {64, 0, false},  {128, 0, false}, {1.811, 3, false}, {0.3, 1, false}, {99999, 0, false},
+		{4099, 0, false},
+	};
+	struct bank whole = {0};
+	bank_add_evidence(&whole, &file_a);
+	for (size_t i = 0; i < sizeof literals / sizeof *literals; i++) {
+		char text[48];
+		snprintf(text, sizeof text, "%.*f", literals[i].decimals, literals[i].value);
+		struct bank one = {0};
+		bank_defer_evidence(&one, &file_a);
+		const struct bank_entry *fast = bank_find_value_stdout_first(&one, literals[i].value, literals[i].decimals);
+		assert_same_find(fast, bank_find_value(&whole, literals[i].value, literals[i].decimals), text);
+		if (literals[i].in_view)
+			assert_int_equal(one.n, 0);
+		else
+			assert_true(one.n > 0);
+		bank_free(&one);
+		struct bank two = {0}, two_whole = {0};
+		bank_defer_evidence(&two, &file_a);
+		bank_defer_evidence(&two, &file_b);
+		bank_add_evidence(&two_whole, &file_a);
+		bank_add_evidence(&two_whole, &file_b);
+		assert_same_find(bank_find_value_stdout_first(&two, literals[i].value, literals[i].decimals),
+				 bank_find_value(&two_whole, literals[i].value, literals[i].decimals), text);
+		bank_free(&two);
+		bank_free(&two_whole);
+	}
+	bank_free(&whole);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +280,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_view_of_banked_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_view_refused_after_more_evidence, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_find_stdout_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_find_value_stdout_first, setup, teardown),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	numtok_release_patterns();

@@ -424,6 +424,58 @@ static void test_result_is_reset_by_eval(void **state)
 	expr_result_free(&r);
 }
 
+/* A literal's value is strtod's of its digits as "DIGITSe-N" (the general
+ * path, which the evaluator takes past 15 digits or 22 decimals), bit for
+ * bit, on both sides of those limits: literals of 1 to 24 digits with the
+ * point anywhere, leading zeros, and the limits' own edges. */
+static void test_literal_values_match_strtod(void **state)
+{
+	(void)state;
+	static const char *const edges[] = {
+		"0", "0.0", "000.000", "1", "9", "0.1", "0.3", "2.675", "1.005", "123456789012345",
+		"1234567890123456", "999999999999999", "9999999999999999", "0.0000000000000000000001",
+		"0.00000000000000000000001", "1.7976931348623157", "4503599627370497", "9007199254740993",
+		"0.000000000000000000000123456789012345", "100000000000000000000000",
+	};
+	unsigned long long seed = 88172645463325252ULL;
+	size_t checked = 0;
+	for (size_t round = 0; round < 20000 + sizeof edges / sizeof *edges; round++) {
+		char text[64];
+		if (round < sizeof edges / sizeof *edges) {
+			snprintf(text, sizeof text, "%s", edges[round]);
+		} else {
+			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+			size_t n = 1 + seed % 24, point = (seed >> 8) % (n + 1), k = 0;
+			for (size_t d = 0; d < n; d++) {
+				if (d == point && d > 0)
+					text[k++] = '.';
+				seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+				text[k++] = (char)('0' + (seed >> 20) % 10);
+			}
+			text[k] = '\0';
+		}
+		char spelled[80];
+		size_t n = 0;
+		int decimals = 0;
+		const char *dot = strchr(text, '.');
+		if (dot)
+			decimals = (int)strlen(dot + 1);
+		for (const char *c = text; *c; c++)
+			if (*c != '.')
+				spelled[n++] = *c;
+		snprintf(spelled + n, sizeof spelled - n, "e-%d", decimals);
+		double want = strtod(spelled, NULL);
+		struct expr_result r;
+		assert_int_equal(expr_eval(text, strlen(text), &r), 0);
+		assert_memory_equal(&r.value, &want, sizeof want);
+		assert_int_equal(r.n_literals, 1);
+		assert_memory_equal(&r.literals[0].value, &want, sizeof want);
+		expr_result_free(&r);
+		checked++;
+	}
+	assert_true(checked > 20000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -452,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_function_calls_count_as_nesting),
 		cmocka_unit_test(test_long_unary_minus_run),
 		cmocka_unit_test(test_result_is_reset_by_eval),
+		cmocka_unit_test(test_literal_values_match_strtod),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -153,6 +153,26 @@ static void test_repeats(void **state)
 	assert_int_equal(place_repeats(&h[0]), 3);
 }
 
+/* A place fills its row and column arrays to the limit and no further:
+ * EXPR_MAX_PLACE bytes of blanks around one part, or of one part, are
+ * read (and name nothing here); a byte more is refused before any copy. */
+static void test_place_at_the_length_limit(void **state)
+{
+	(void)state;
+	struct place_hit h[4];
+	char text[EXPR_MAX_PLACE + 2], err[160] = "";
+	memset(text, 'a', sizeof text);
+	assert_int_equal(place_find(&ev, text, EXPR_MAX_PLACE, h, 4, err, sizeof err), 0);
+	text[EXPR_MAX_PLACE / 2] = '|';
+	assert_int_equal(place_find(&ev, text, EXPR_MAX_PLACE, h, 4, err, sizeof err), 0);
+	memset(text, ' ', sizeof text);
+	memcpy(text + EXPR_MAX_PLACE - 7, "repeats", 7);
+	assert_int_equal(place_find(&ev, text, EXPR_MAX_PLACE, h, 4, err, sizeof err), 1);
+	assert_true(h[0].tok.value == 3);
+	assert_int_equal(place_find(&ev, text, EXPR_MAX_PLACE + 1, h, 4, err, sizeof err), SIZE_MAX);
+	assert_string_equal(err, "a place is 257 bytes long, over the limit of 256 bytes");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +180,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_keys, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeats, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_place_at_the_length_limit, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
