@@ -73,10 +73,12 @@ static size_t concat_format(const char *fmt, va_list ap, char *out)
 {
 	size_t n = 0;
 	for (const char *f = fmt; *f; f++) {
-		if (*f != '%') {
+		if (*f != '%') { /* the literal run up to the next conversion, at once */
+			const char *pct = strchrnul(f, '%');
 			if (out)
-				out[n] = *f;
-			n++;
+				memcpy(out + n, f, (size_t)(pct - f));
+			n += (size_t)(pct - f);
+			f = pct - 1;
 			continue;
 		}
 		const char *s;
