@@ -46,6 +46,11 @@ static bool blank(const struct line *x)
 static size_t leading_ws(const struct line *x)
 {
 	size_t i = 0;
+	/* code is indented in spaces: eight of them at a time, then the rest
+	 * (the lines of every code block and snippet pass here) */
+	static const char spaces[8] = "        ";
+	while (x->len - i >= 8 && memcmp(x->s + i, spaces, 8) == 0)
+		i += 8;
 	while (i < x->len && (x->s[i] == ' ' || x->s[i] == '\t'))
 		i++;
 	return i;
