@@ -919,7 +919,8 @@ static void raw_escaped_annot(struct seg_walk *s, struct seg *g)
  * NULL. */
 static void push_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, size_t len, const struct marker *pre)
 {
-	s->v = xgrow(s->v, &s->cap, s->n + 1, sizeof *s->v);
+	if (s->n == s->cap) /* grown only when full: not a call a segment */
+		s->v = xgrow(s->v, &s->cap, s->n + 1, sizeof *s->v);
 	struct seg *g = &s->v[s->n++];
 	/* not a memset of the whole segment: its marker is 344 bytes, read
 	 * only for an annotation (set whole below); the others get the values
