@@ -541,10 +541,10 @@ static size_t line_nesting(const char *s, size_t len)
  * that are not escaped, less a leading and a trailing one. */
 static size_t line_cells(const char *s, size_t len)
 {
+	if (!memchr(s, '|', len))
+		return 1; /* most lines: no '|', one cell, without the trim or the byte loop */
 	size_t a = 0, b = len;
 	str_trim(s, &a, &b);
-	if (!memchr(s + a, '|', b - a))
-		return 1; /* most lines: no '|', one cell, without the byte loop */
 	size_t n = 1;
 	bool last_pipe = false;
 	for (size_t i = a; i < b; i++) {
