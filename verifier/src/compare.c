@@ -20,6 +20,10 @@ void lines_push(struct lines *l, const char *s, size_t len, size_t src_line)
 void lines_split(struct lines *l, const char *text, size_t len, size_t first_src_line)
 {
 	size_t p = 0, n = first_src_line;
+	/* room for lines of about 24 bytes (a code block's) at once, not
+	 * regrown from 8 a doubling at a time */
+	if (l->cap - l->n < len / 24 + 8)
+		l->v = xgrow(l->v, &l->cap, l->n + len / 24 + 8, sizeof *l->v);
 	while (p < len) {
 		const char *nl = memchr(text + p, '\n', len - p);
 		size_t e = nl ? (size_t)(nl - text) : len;
@@ -42,6 +46,11 @@ static bool blank(const struct line *x)
 static size_t leading_ws(const struct line *x)
 {
 	size_t i = 0;
+	/* code is indented in spaces: eight of them at a time, then the rest
+	 * (the lines of every code block and snippet pass here) */
+	static const char spaces[8] = "        ";
+	while (x->len - i >= 8 && memcmp(x->s + i, spaces, 8) == 0)
+		i += 8;
 	while (i < x->len && (x->s[i] == ' ' || x->s[i] == '\t'))
 		i++;
 	return i;

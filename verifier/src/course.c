@@ -742,9 +742,14 @@ bool course_evidence_tokens(const struct evfile *cev, size_t line, const struct 
 
 static void drop_tokens(struct evfile *e)
 {
-	if (e->line_tok)
+	if (e->line_tok) {
+		/* only the lines tokenised hold tokens (a page asks for its
+		 * stdout lines, a few of the file's): no free(NULL) a line */
+		const size_t *count = line_ntok(e);
 		for (size_t l = 0; l <= e->ev->tf.n_lines; l++)
-			free(e->line_tok[l]);
+			if (count[l] != SIZE_MAX)
+				free(e->line_tok[l]);
+	}
 	free(e->line_tok); /* the counts with it */
 	e->line_tok = NULL;
 }

@@ -86,6 +86,33 @@ static int check_header(struct evidence *ev, struct evidence_problem *prob)
 static int parse_more_runs(struct evidence *ev, struct evidence_problem *prob, size_t after);
 static int first_run(struct evidence *ev, struct evidence_problem *prob);
 
+/* A chunk of header text: the fields' key and value blocks, one after
+ * another (a header of the course's 36 fields fits one). */
+#define EVIDENCE_CHUNK 2048
+struct evidence_chunk {
+	struct evidence_chunk *prev;
+	size_t used, size;
+	char data[];
+};
+
+/* need bytes for a field's key and value, in ev's newest chunk or a new
+ * one (a line longer than a chunk gets one of its own size). */
+static char *field_block(struct evidence *ev, size_t need)
+{
+	struct evidence_chunk *c = ev->chunks;
+	if (!c || c->size - c->used < need) {
+		size_t size = need > EVIDENCE_CHUNK ? need : EVIDENCE_CHUNK;
+		c = xmalloc(sizeof *c + size);
+		c->prev = ev->chunks;
+		c->used = 0;
+		c->size = size;
+		ev->chunks = c;
+	}
+	char *p = c->data + c->used;
+	c->used += need;
+	return p;
+}
+
 int evidence_parse(struct evidence *ev, struct evidence_problem *prob)
 {
 	const struct textfile *tf = &ev->tf;
@@ -100,6 +127,7 @@ int evidence_parse(struct evidence *ev, struct evidence_problem *prob)
 	 * 36 fields) from the start: no rehash as it fills */
 	strmap_reserve(&ev->keys, 48);
 	size_t cap = 0, n = 2;
+	ev->fields = xgrow(ev->fields, &cap, 48, sizeof *ev->fields); /* and the fields, grown only past it */
 	for (;; n++) {
 		if (n > tf->n_lines)
 			return problem(prob, D_EVIDENCE_TRUNCATED, tf->n_lines, 1,
@@ -119,9 +147,9 @@ int evidence_parse(struct evidence *ev, struct evidence_problem *prob)
 		if (k == 0 || k + 1 >= len || s[k] != ':' || s[k + 1] != ' ')
 			return problem(prob, D_EVIDENCE_MALFORMED, n, k + 1,
 				       "header line is not 'key: value' (key in lowercase letters, digits, - and .)");
-		/* key and value in one block (value after the key's NUL): one
-		 * allocation a field, freed with the key */
-		char *key = xmalloc(len);
+		/* key and value in one block (value after the key's NUL), the
+		 * blocks packed into a few chunks: not an allocation a field */
+		char *key = field_block(ev, len);
 		memcpy(key, s, k);
 		key[k] = '\0';
 		memcpy(key + k + 1, s + k + 2, len - k - 2);
@@ -130,7 +158,6 @@ int evidence_parse(struct evidence *ev, struct evidence_problem *prob)
 		 * key was quadratic in the number of fields), and the add is the
 		 * repeat check: a key there already is not added */
 		if (!strmap_add(&ev->keys, key, k, ev->n_fields, NULL)) {
-			free(key);
 			return problem(prob, D_EVIDENCE_MALFORMED, n, 1, "header field '%.*s' is repeated",
 				       (int)k, s);
 		}
@@ -338,8 +365,10 @@ int evidence_load(const char *fspath, const char *display, struct evidence *ev,
 
 void evidence_free(struct evidence *ev)
 {
-	for (size_t i = 0; i < ev->n_fields; i++) {
-		free(ev->fields[i].key); /* the value shares its block */
+	while (ev->chunks) { /* every key and value */
+		struct evidence_chunk *prev = ev->chunks->prev;
+		free(ev->chunks);
+		ev->chunks = prev;
 	}
 	free(ev->fields);
 	for (size_t i = 0; i < ev->n_runs; i++)

@@ -38,7 +38,7 @@
 #define EVIDENCE_MAGIC "coursecheck-evidence 1"
 
 struct evidence_field {
-	char *key;   /* one block: the key, its NUL, the value (freed with key) */
+	char *key;   /* the key, its NUL, the value: in the evidence's chunks */
 	char *value;
 	size_t line;
 };
@@ -59,6 +59,7 @@ struct evidence {
 	struct evidence_field *fields; /* header fields in file order */
 	size_t n_fields;
 	struct strmap keys;            /* key -> index in fields (keys borrowed from fields) */
+	struct evidence_chunk *chunks; /* the fields' keys and values, packed (owned) */
 	size_t stdout_line;            /* the "stdout: N" line */
 	size_t stdout_first;           /* file line of stdout line 0 */
 	size_t n_stdout;

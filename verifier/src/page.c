@@ -367,11 +367,44 @@ static void walk_document(struct walk *w, cmark_node *doc)
  * comment is found in the raw block with a cursor that moves forward, so
  * a block of many bad markers is read once and identical markers on
  * different lines are each reported at their own line. */
+/* Where a comment's first line lies in the block's raw text, searched
+ * from *cursor (moved past it when found): the comment's first line as
+ * written (a comment may wrap, and inside a block quote its later lines
+ * carry '>').  *hit tells whether it was found; the offset is the
+ * cursor's (or the block's last byte) when not. */
+static size_t comment_at(const struct textfile *tf, size_t *cursor, size_t limit, const char *lit, bool *hit)
+{
+	size_t first_len = strcspn(lit, "\n");
+	const char *p = *cursor < limit ? memmem(tf->data + *cursor, limit - *cursor, lit, first_len) : NULL;
+	size_t at = p ? (size_t)(p - tf->data) : *cursor < limit ? *cursor : limit ? limit - 1 : 0;
+	if (p)
+		*cursor = at + first_len;
+	*hit = p != NULL;
+	return at;
+}
+
+/* Comments are found in the raw text only when one is reported: each
+ * search starts where the one before it ended, so the comments passed
+ * over (nearly all: a block's inline markers are annotations) are kept,
+ * a few at a time, and searched for in order before the next one
+ * reported (a memmem a comment was a quarter of this walk). */
+#define PENDING_COMMENTS 16
+
+static void catch_up(const struct textfile *tf, size_t *cursor, size_t limit, const char **pending, size_t *n)
+{
+	bool hit;
+	for (size_t i = 0; i < *n; i++)
+		comment_at(tf, cursor, limit, pending[i], &hit);
+	*n = 0;
+}
+
 static void inline_markers(struct walk *w, cmark_node *block, size_t line, size_t end_line)
 {
 	const struct textfile *tf = w->pg->tf;
 	size_t cursor = page_line_offset(w->pg, line);
 	size_t limit = page_line_offset(w->pg, end_line + 1);
+	const char *pending[PENDING_COMMENTS];
+	size_t n_pending = 0;
 	cmark_iter *it = cmark_iter_new(block);
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
@@ -381,17 +414,17 @@ static void inline_markers(struct walk *w, cmark_node *block, size_t line, size_
 		const char *lit = cmark_node_get_literal(node);
 		if (!lit || strncmp(lit, "<!--", 4) != 0)
 			continue;
-		/* the comment's first line as written (a comment may wrap, and
-		 * inside a block quote its later lines carry '>') */
-		size_t first_len = strcspn(lit, "\n");
-		const char *hit = cursor < limit ? memmem(tf->data + cursor, limit - cursor, lit, first_len) : NULL;
-		size_t at = hit ? (size_t)(hit - tf->data) : cursor < limit ? cursor : limit ? limit - 1 : 0;
-		if (hit)
-			cursor = at + first_len;
 		struct marker m;
 		marker_parse(lit, strlen(lit), &m);
-		if (m.kind == MK_PLAIN || (m.status == MARKER_OK && !marker_is_block(m.kind)))
+		if (m.kind == MK_PLAIN || (m.status == MARKER_OK && !marker_is_block(m.kind))) {
+			if (n_pending == PENDING_COMMENTS)
+				catch_up(tf, &cursor, limit, pending, &n_pending);
+			pending[n_pending++] = lit;
 			continue;
+		}
+		catch_up(tf, &cursor, limit, pending, &n_pending);
+		bool hit;
+		size_t at = comment_at(tf, &cursor, limit, lit, &hit);
 		size_t n = tf->n_lines ? textfile_line_of(tf, at) : 1;
 		size_t col = hit ? at - page_line_offset(w->pg, n) + 1 : 1;
 		if (m.status == MARKER_UNKNOWN) {
@@ -508,10 +541,10 @@ static size_t line_nesting(const char *s, size_t len)
  * that are not escaped, less a leading and a trailing one. */
 static size_t line_cells(const char *s, size_t len)
 {
+	if (!memchr(s, '|', len))
+		return 1; /* most lines: no '|', one cell, without the trim or the byte loop */
 	size_t a = 0, b = len;
 	str_trim(s, &a, &b);
-	if (!memchr(s + a, '|', b - a))
-		return 1; /* most lines: no '|', one cell, without the byte loop */
 	size_t n = 1;
 	bool last_pipe = false;
 	for (size_t i = a; i < b; i++) {
@@ -886,7 +919,8 @@ static void raw_escaped_annot(struct seg_walk *s, struct seg *g)
  * NULL. */
 static void push_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, size_t len, const struct marker *pre)
 {
-	s->v = xgrow(s->v, &s->cap, s->n + 1, sizeof *s->v);
+	if (s->n == s->cap) /* grown only when full: not a call a segment */
+		s->v = xgrow(s->v, &s->cap, s->n + 1, sizeof *s->v);
 	struct seg *g = &s->v[s->n++];
 	/* not a memset of the whole segment: its marker is 344 bytes, read
 	 * only for an annotation (set whole below); the others get the values

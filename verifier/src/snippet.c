@@ -221,10 +221,18 @@ static void scan_line(struct scan *s, const struct textfile *tf, size_t n)
 		return;
 	struct re_match g;
 	size_t col = indent_col(line, len);
-	if (re_search(&start_re, line, len, 0, &g)) {
+	/* the two markers' patterns each start "//[ \t]*" and a literal word:
+	 * only the one whose word is there is run (an end line ran the
+	 * start pattern first, to no end) */
+	size_t w = lead + 2;
+	while (w < len && (line[w] == ' ' || line[w] == '\t'))
+		w++;
+	bool may_start = len - w >= 8 && memcmp(line + w, "snippet:", 8) == 0;
+	bool may_end = len - w >= 11 && memcmp(line + w, "end snippet", 11) == 0;
+	if (may_start && re_search(&start_re, line, len, 0, &g)) {
 		mark(s, n);
 		open_snippet(s, n, line + g.start[1], g.end[1] - g.start[1], col);
-	} else if (re_search(&end_re, line, len, 0, &g)) {
+	} else if (may_end && re_search(&end_re, line, len, 0, &g)) {
 		mark(s, n);
 		bool named = re_group_set(&g, 1);
 		close_snippet(s, n, named ? line + g.start[1] : NULL, named ? g.end[1] - g.start[1] : 0, col);
