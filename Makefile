@@ -275,7 +275,8 @@ test: $(DEPS_FULL) $(DEPS_TEST)
 	@rm -f $(BUILD)/.skipped
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(BUILD)/coursecheck $(BUILD)/coursecheck-capture \
 		$(BUILD)/asan/coursecheck $(BUILD)/asan/coursecheck-capture $(UNIT_TESTS) $(FUZZ_REPLAY_BINS)
-	@MAKE="$(MAKE)" SKIPPED_ALL=$(CURDIR)/$(BUILD)/.skipped GOLDEN_ALSO_JOBS=4 \
+	@sh verifier/tests/python-once.sh $(BUILD)/python
+	@PATH="$(CURDIR)/$(BUILD)/python:$$PATH" MAKE="$(MAKE)" SKIPPED_ALL=$(CURDIR)/$(BUILD)/.skipped GOLDEN_ALSO_JOBS=4 \
 		sh verifier/tests/run-suites.sh $(TEST_SUITES_JOBS) $(TEST_SUITES)
 	@if [ -s $(BUILD)/.skipped ]; then \
 		echo "make test: all suites passed; skipped: $$(paste -sd';' $(BUILD)/.skipped | sed 's/;/; /g')"; \
