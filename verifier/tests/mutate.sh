@@ -90,15 +90,21 @@ set_number() {
 				out = out (i > 1 ? " " : "") e[i] }
 			$0 = "repeat-values: " out }
 		{ print }' "$1" > "$1.new" && mv "$1.new" "$1"
-	COURSECHECK=$bin sh "$seal" "$scratch/repo" "$1" >/dev/null 2>&1
+	# the lesson's files are the course's own (fresh) at every claim
+	# mutation: `lesson-files`, which the seal reads, is asked once a lesson
+	lesson=$(sed -n 's/^lesson: //p' "$1" | head -1)
+	lf=$scratch/lesson-files.$(printf '%s' "$lesson" | tr -c 'A-Za-z0-9._-' _)
+	[ -f "$lf" ] || "$bin" lesson-files --root "$scratch/repo" "$lesson" >"$lf" 2>/dev/null
+	SEAL_LESSON_FILES=$(cat "$lf") COURSECHECK=$bin sh "$seal" "$scratch/repo" "$1" >/dev/null 2>&1
 }
 
 # mutate_claim NAME PAGE LINE OPERANDS: some operand made 0 or 999999 must
 # turn the claim false, reported at its line
 mutate_claim() {
 	for place in $4; do
-		ev=$(echo "$place" | sed 's/:[0-9]*:[0-9]*$//')
-		l=$(echo "$place" | sed 's/.*:\([0-9]*\):[0-9]*$/\1/') c=$(echo "$place" | sed 's/.*://')
+		# PATH:LINE:COL (the ledger's operand), split by the shell
+		ev=${place%:*:*} l=${place%:*} c=${place##*:}
+		l=${l##*:}
 		for v in 0 999999; do
 			fresh; set_number "$scratch/repo/$ev" "$l" "$c" "$v"
 			verify_run "$2"

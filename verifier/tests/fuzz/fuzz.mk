@@ -54,15 +54,24 @@ FUZZ_REPLAY_BINS = $(addprefix $(BUILD)/asan/fuzz/fuzz_,$(FUZZ_ALL))
 REPLAY_OBJS = $(addprefix $(BUILD)/asan/obj/,$(LIB_SRCS:.c=.o))
 REPLAY_ORACLE_OBJS = $(addprefix $(BUILD)/asan/oracle/,$(LIB_SRCS:.c=.o))
 
-$(BUILD)/asan/fuzz/fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DIR)/replay.c $(FUZZ_DIR)/fuzz_util.c $(FUZZ_HDRS) $(REPLAY_OBJS)
+# The driver and the helpers every target links, compiled once (the same
+# flags as before, when each target's link compiled them again: 14
+# compiles less), and each target links the sanitized objects from the
+# archive the unit tests link (only the objects it calls; no object of the
+# verifier runs a constructor): make test 3.5 CPU s less.
+REPLAY_DRIVER = $(BUILD)/asan/fuzzobj/replay.o $(BUILD)/asan/fuzzobj/fuzz_util.o
+$(BUILD)/asan/fuzzobj/%.o: $(FUZZ_DIR)/%.c $(FUZZ_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -I$(FUZZ_DIR) -c $< -o $@
+$(BUILD)/asan/fuzz/fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_HDRS) $(REPLAY_DRIVER) $(ASAN_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -I$(FUZZ_DIR) \
-		$< $(FUZZ_DIR)/replay.c $(FUZZ_DIR)/fuzz_util.c $(REPLAY_OBJS) $(FULL_LIBS) -o $@
-$(BUILD)/asan/fuzz/fuzz_verify: $(FUZZ_DIR)/fuzz_verify.c $(FUZZ_DIR)/replay.c $(FUZZ_DIR)/fuzz_util.c $(FUZZ_HDRS) \
+		$< $(REPLAY_DRIVER) $(ASAN_LIB) $(FULL_LIBS) -o $@
+$(BUILD)/asan/fuzz/fuzz_verify: $(FUZZ_DIR)/fuzz_verify.c $(FUZZ_HDRS) $(REPLAY_DRIVER) \
 		$(REPLAY_ORACLE_OBJS) $(FUZZ_FIXTURE)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -I$(FUZZ_DIR) \
-		$< $(FUZZ_DIR)/replay.c $(FUZZ_DIR)/fuzz_util.c $(FUZZ_EXTRA_verify) $(REPLAY_ORACLE_OBJS) $(FULL_LIBS) -o $@
+		$< $(REPLAY_DRIVER) $(FUZZ_EXTRA_verify) $(REPLAY_ORACLE_OBJS) $(FULL_LIBS) -o $@
 $(BUILD)/asan/oracle/%.o: $(BUILD)/asan/obj/%.o
 	@mkdir -p $(dir $@)
 	@echo "objcopy (path oracle) $@"
