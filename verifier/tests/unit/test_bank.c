@@ -179,6 +179,18 @@ static struct num_token page_number(const char *text)
 	return t;
 }
 
+/* Both files twice: deferred (the lookups under test) and banked whole (the
+ * plain lookups they must agree with), streams interleaved in bank order. */
+static void bank_two_files(struct bank *deferred, struct bank *whole)
+{
+	*deferred = (struct bank){0};
+	*whole = (struct bank){0};
+	bank_defer_evidence(deferred, &file_a);
+	bank_defer_evidence(deferred, &file_b);
+	bank_add_evidence(whole, &file_a);
+	bank_add_evidence(whole, &file_b);
+}
+
 static void assert_same_find(const struct bank_entry *x, const struct bank_entry *y, const char *text)
 {
 	if (!x || !y) {
@@ -218,11 +230,8 @@ static void test_find_stdout_first(void **state)
 			assert_true(one.n > 0);
 		bank_free(&one);
 		/* two files interleave their streams: plain bank_find order */
-		struct bank two = {0}, two_whole = {0};
-		bank_defer_evidence(&two, &file_a);
-		bank_defer_evidence(&two, &file_b);
-		bank_add_evidence(&two_whole, &file_a);
-		bank_add_evidence(&two_whole, &file_b);
+		struct bank two, two_whole;
+		bank_two_files(&two, &two_whole);
 		assert_same_find(bank_find_stdout_first(&two, &t), bank_find(&two_whole, &t), numbers[i]);
 		bank_free(&two);
 		bank_free(&two_whole);
@@ -260,11 +269,8 @@ static void test_find_value_stdout_first(void **state)
 		else
 			assert_true(one.n > 0);
 		bank_free(&one);
-		struct bank two = {0}, two_whole = {0};
-		bank_defer_evidence(&two, &file_a);
-		bank_defer_evidence(&two, &file_b);
-		bank_add_evidence(&two_whole, &file_a);
-		bank_add_evidence(&two_whole, &file_b);
+		struct bank two, two_whole;
+		bank_two_files(&two, &two_whole);
 		assert_same_find(bank_find_value_stdout_first(&two, literals[i].value, literals[i].decimals),
 				 bank_find_value(&two_whole, literals[i].value, literals[i].decimals), text);
 		bank_free(&two);
