@@ -8,10 +8,10 @@
  * stack.
  */
 #include "expr.h"
+#include "numtok.h"
 
 #include <math.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,39 +126,11 @@ static bool finite_or_fail(struct parser *p, double v, size_t op_offset)
 
 static bool parse_expr(struct parser *p, double *out);
 
-/* The value of the literal s[0..len) (digits and at most one point)
- * with `decimals` digits after its point: strtod on "DIGITSe-N", which
- * spells no decimal point and so does not depend on the locale.  Up to
- * 15 digits and 22 decimals, the digits and the power of ten are both
- * exact doubles and one IEEE division rounds correctly (Clinger's fast
- * path, as numtok's digits_value): the same double without the copy and
- * the two passes of printf and strtod, for every literal of every claim. */
-static double literal_value(const char *s, size_t len, int decimals)
-{
-	static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-				       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-	uint64_t mantissa = 0;
-	size_t digits = 0;
-	for (size_t k = 0; k < len && digits <= 15; k++)
-		if (is_digit(s[k]))
-			mantissa = mantissa * 10 + (uint64_t)(s[k] - '0'), digits++;
-	if (digits <= 15 && decimals <= 22)
-		return (double)mantissa / pow10[decimals];
-	char *spelled = checked(malloc(len + 16));
-	size_t n = 0;
-	for (size_t k = 0; k < len; k++)
-		if (is_digit(s[k]))
-			spelled[n++] = s[k];
-	snprintf(spelled + n, 16, "e-%d", decimals);
-	double value = strtod(spelled, NULL);
-	free(spelled);
-	return value;
-}
-
 /*
- * NUMBER := [0-9]+ ("." [0-9]+)?, at p->pos.  The value comes from strtod
- * on "DIGITSe-N", which spells no decimal point and so does not depend on
- * the locale.
+ * NUMBER := [0-9]+ ("." [0-9]+)?, at p->pos.  The value is the digits
+ * times 10^-decimals as numtok values a token (numtok_digits_value: what
+ * strtod gives for "DIGITSe-N", which spells no decimal point and so does
+ * not depend on the locale).
  */
 static bool parse_number(struct parser *p, double *out)
 {
@@ -177,7 +149,7 @@ static bool parse_number(struct parser *p, double *out)
 	if (i < p->len && (p->text[i] == 'e' || p->text[i] == 'E'))
 		return fail(p, i, "exponent notation is not supported");
 
-	double value = literal_value(p->text + start, i - start, decimals);
+	double value = numtok_digits_value(p->text + start, i - start, -decimals);
 	if (!isfinite(value))
 		return fail(p, start, "number is too large");
 	add_literal(p, start, i, value, decimals);

@@ -11,7 +11,9 @@
 
 #include "numtok.h"
 #include "textfile.h"
+#include "util.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -253,26 +255,51 @@ static bool collect_digits(const char *s, size_t len, struct digit_string *d)
 	return true;
 }
 
-/* The correctly rounded double of the digits s[0..len) that d describes.
- * Up to 15 digits and a power of ten up to 22 both are exact doubles, so
- * one IEEE multiplication or division rounds correctly (Clinger's fast
- * path), the common case; anything else goes to strtod. */
-static double digits_value(const char *s, size_t len, const struct digit_string *d, int exponent)
+/* The correctly rounded double of the digits of s[0..len) (mantissa:
+ * the first of them as an integer, exact while n_digits <= 15) times
+ * 10^e.  Up to 15 digits and a power of ten up to 22 both are exact
+ * doubles, so one IEEE multiplication or division rounds correctly
+ * (Clinger's fast path), the common case; anything else goes to strtod
+ * on "DIGITSeN". */
+static double value_of(uint64_t mantissa, int n_digits, const char *s, size_t len, int e)
 {
 	static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
 				       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-	int e = exponent - d->decimals;
-	if (d->n_digits <= 15 && e >= -22 && e <= 22) {
-		double v = (double)d->mantissa;
+	if (n_digits <= 15 && e >= -22 && e <= 22) {
+		double v = (double)mantissa;
 		return e < 0 ? v / pow10[-e] : v * pow10[e];
 	}
-	char text[NUMTOK_MAX_DIGITS + 16]; /* the digits, then "eN" */
+	char local[NUMTOK_MAX_DIGITS + 16]; /* the digits, then "eN" */
+	char *text = (size_t)n_digits <= NUMTOK_MAX_DIGITS ? local : xmalloc((size_t)n_digits + 16);
 	size_t n = 0;
 	for (size_t i = 0; i < len; i++)
 		if (s[i] >= '0' && s[i] <= '9')
 			text[n++] = s[i];
 	put_exponent(text + n, e);
-	return strtod(text, NULL);
+	double v = strtod(text, NULL);
+	if (text != local)
+		free(text);
+	return v;
+}
+
+/* The value of the digits s[0..len) that d describes. */
+static double digits_value(const char *s, size_t len, const struct digit_string *d, int exponent)
+{
+	return value_of(d->mantissa, d->n_digits, s, len, exponent - d->decimals);
+}
+
+double numtok_digits_value(const char *s, size_t len, int exponent)
+{
+	uint64_t mantissa = 0;
+	int n_digits = 0;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] >= '0' && s[i] <= '9') {
+			if (n_digits < 16) /* as scan_digits: only 15 are used */
+				mantissa = mantissa * 10 + (uint64_t)(s[i] - '0');
+			if (n_digits < INT_MAX)
+				n_digits++;
+		}
+	return value_of(mantissa, n_digits, s, len, exponent);
 }
 
 #define MINUS_SIGN_UTF8 "\xE2\x88\x92" /* U+2212 */

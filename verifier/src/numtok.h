@@ -98,6 +98,13 @@ struct num_token {
  * be NULL when len is 0. */
 size_t numtok_scan(const char *text, size_t len, struct num_token **out);
 
+/* The correctly rounded double of the decimal digits of s[0..len) (any
+ * other byte, a point or a separator, passed over) times 10^exponent: what
+ * strtod gives for "DIGITSeEXPONENT", with no copy where the digits and
+ * the power fit Clinger's fast path.  A token's own value, and expr's
+ * literals. */
+double numtok_digits_value(const char *s, size_t len, int exponent);
+
 /* The offset of the first ASCII digit of text[0..len), or len: a text
  * without one holds no number (the scan's own first test, for callers
  * that skip work on such a line). */
