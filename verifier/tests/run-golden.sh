@@ -41,13 +41,8 @@ run_case() {
 	dir=.
 	[ -f "$src/cwd" ] && dir=$(cat "$src/cwd")
 	# env(1) only where the case has an `env` file: one exec less a run
-	if [ -n "$envargs" ]; then
-		# shellcheck disable=SC2086
-		out=$(cd "$1/$dir" && NO_COLOR=1 env $envargs "$bin" $2 2>&1; echo "[exit $?]")
-	else
-		# shellcheck disable=SC2086
-		out=$(cd "$1/$dir" && NO_COLOR=1 "$bin" $2 2>&1; echo "[exit $?]")
-	fi
+	# shellcheck disable=SC2086
+	out=$(cd "$1/$dir" && NO_COLOR=1 ${envargs:+env $envargs} "$bin" $2 2>&1; echo "[exit $?]")
 	# The summary's check count is internal: a new check would churn every
 	# case. It is kept only in cases about counting (a file named
 	# keep-check-count).
