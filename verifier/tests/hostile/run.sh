@@ -23,6 +23,16 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/hostile.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT INT TERM
 pass=0 fail=0
 
+# callgrind DIR: the binary with $args under callgrind in DIR; its output
+# in DIR.out, valgrind's log in DIR.vg; sets rc and ir (empty: no count)
+callgrind() {
+	# shellcheck disable=SC2086
+	(cd "$1" && NO_COLOR=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file="$1.vg" \
+		"$bin" $args >"$1.out" 2>&1)
+	rc=$?
+	ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$1.vg")
+}
+
 # count FAMILY N: runs one input under callgrind; sets ir, rc, out
 count() {
 	w=$scratch/$1-$2
@@ -33,12 +43,8 @@ count() {
 		count_zero
 		return
 	fi
-	# shellcheck disable=SC2086
-	(cd "$w" && NO_COLOR=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file="$w.vg" \
-		"$bin" $args >"$w.out" 2>&1)
-	rc=$?
+	callgrind "$w"
 	out=$w.out
-	ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$w.vg")
 	[ -n "$ir" ]
 }
 
@@ -56,10 +62,8 @@ count_zero() {
 	z=$scratch/zero-$key
 	if mkdir "$z.lock" 2>/dev/null; then
 		rm -rf "$z" && mv "$w" "$z" && mkdir -p "$w" || { : >"$z.ir"; return 1; }
-		# shellcheck disable=SC2086
-		(cd "$z" && NO_COLOR=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file="$z.vg" \
-			"$bin" $args >"$z.out" 2>&1)
-		sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$z.vg" >"$z.ir.tmp"
+		callgrind "$z"
+		printf '%s\n' "$ir" >"$z.ir.tmp"
 		mv "$z.ir.tmp" "$z.ir"
 	else
 		# another family counts it: wait for its count (at most 10 min)
