@@ -223,7 +223,8 @@ static void scan_line(struct scan *s, const struct textfile *tf, size_t n)
 	size_t col = indent_col(line, len);
 	/* the two markers' patterns each start "//[ \t]*" and a literal word:
 	 * only the one whose word is there is run (an end line ran the
-	 * start pattern first, to no end) */
+	 * start pattern first, to no end).  The words are start_re's and
+	 * end_re's: a change to either pattern's word changes them here. */
 	size_t w = lead + 2;
 	while (w < len && (line[w] == ' ' || line[w] == '\t'))
 		w++;
