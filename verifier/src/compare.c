@@ -348,9 +348,9 @@ static size_t *kmp_table(const struct key *p, size_t m)
 }
 
 /* The earliest start >= from where excerpt lines [sf, st) match hay
- * exactly, or SIZE_MAX. */
-static size_t find_segment(const struct lines *ex, size_t sf, size_t st, const struct lines *hay,
-			   const struct keyed *hk, struct key_ids *ids, size_t from)
+ * exactly, by Knuth-Morris-Pratt over the keys, or SIZE_MAX. */
+static size_t find_segment_keyed(const struct lines *ex, size_t sf, size_t st, const struct lines *hay,
+				 const struct keyed *hk, struct key_ids *ids, size_t from)
 {
 	size_t m = st - sf;
 	struct keyed pk;
@@ -381,6 +381,67 @@ static size_t find_segment(const struct lines *ex, size_t sf, size_t st, const s
 	free(fail);
 	free(pk.k);
 	return found;
+}
+
+/*
+ * The same search without keys, for as long as it stays cheap: a start
+ * is tried (segment_match) only where the hay line's core is the
+ * segment's first line's core, as it is wherever the segment matches
+ * (its lines are equal once each side's common indentation is gone, so
+ * their cores are), and every start is looked at in order: the first
+ * that matches is the one the keyed search finds.  A transcript excerpt
+ * usually has one such start, so the hay's keys are never made.  Tries
+ * cost the segment's length each; past SCAN_BUDGET lines of them (a hay
+ * of many equal lines) it stops, true with *at the start to go on from,
+ * and the keyed search takes over: linear either way.  Returns false when
+ * it decided: *at is the match or SIZE_MAX.
+ */
+#define SCAN_BUDGET(hay_n, m) (2 * ((hay_n) + (m)) + 64)
+
+static bool scan_segment(const struct lines *ex, size_t sf, size_t st, const struct lines *hay, size_t from,
+			 size_t *at)
+{
+	size_t m = st - sf, a0, b0, a1, b1;
+	*at = SIZE_MAX;
+	if (m == 0)
+		return false;
+	line_core(&ex->v[sf], &a0, &b0);
+	line_core(&ex->v[st - 1], &a1, &b1);
+	if (a0 == b0 || a1 == b1)
+		return false; /* blank edges never match (see segment_match) */
+	const char *core = ex->v[sf].s + a0;
+	size_t core_len = b0 - a0, spent = 0;
+	for (size_t h = from; h + m <= hay->n; h++) {
+		size_t a, b;
+		line_core(&hay->v[h], &a, &b);
+		if (b - a != core_len || memcmp(hay->v[h].s + a, core, core_len) != 0)
+			continue;
+		if (spent > SCAN_BUDGET(hay->n, m)) {
+			*at = h;
+			return true;
+		}
+		spent += m;
+		bool all;
+		segment_match(ex, sf, st, hay, h, &all);
+		if (all) {
+			*at = h;
+			return false;
+		}
+	}
+	return false;
+}
+
+static void index_keys(struct lines_index *ix);
+
+/* The earliest start >= from where excerpt lines [sf, st) match the
+ * indexed hay exactly, or SIZE_MAX. */
+static size_t find_segment(const struct lines *ex, size_t sf, size_t st, struct lines_index *ix, size_t from)
+{
+	size_t at = from;
+	if (!ix->keyed && !scan_segment(ex, sf, st, ix->hay, from, &at))
+		return at;
+	index_keys(ix);
+	return find_segment_keyed(ex, sf, st, ix->hay, ix->keys, ix->ids, at);
 }
 
 /* Work allowed to the search for the closest run, in line comparisons
@@ -419,11 +480,22 @@ static size_t closest_run(const struct lines *ex, size_t sf, size_t st, const st
  * any placement exists the greedy one does, so this is the whole search. */
 void lines_index_build(struct lines_index *ix, const struct lines *hay)
 {
+	ix->hay = hay;
+	ix->ids = NULL;
+	ix->keys = NULL; /* made by the first search that needs them (index_keys) */
+	ix->keyed = false;
+}
+
+/* The hay's keys, made once. */
+static void index_keys(struct lines_index *ix)
+{
+	if (ix->keys)
+		return;
+	const struct lines *hay = ix->hay;
 	struct key_ids *ids = xcalloc(1, sizeof *ids);
 	struct keyed *hk = xcalloc(1, sizeof *hk);
 	strmap_reserve(&ids->map, hay->n); /* an id a hay line at most: never regrown */
 	make_keys(ids, hay, 0, hay->n, hk);
-	ix->hay = hay;
 	ix->ids = ids;
 	ix->keys = hk;
 }
@@ -444,7 +516,7 @@ static bool place_segments(const struct lines *excerpt, struct lines_index *ix, 
 {
 	size_t next = 0, g = 0;
 	for (; g < n_seg; g++) {
-		size_t at = find_segment(excerpt, seg_from[g], seg_to[g], ix->hay, ix->keys, ix->ids, next);
+		size_t at = find_segment(excerpt, seg_from[g], seg_to[g], ix, next);
 		if (at == SIZE_MAX)
 			break;
 		seg_at[g] = at;

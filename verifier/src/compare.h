@@ -51,13 +51,19 @@ char *lines_diff(const struct lines *a, const char *a_name, const struct lines *
  * the closest run (most equal lines). */
 bool lines_find_excerpt(const struct lines *excerpt, const struct lines *hay, size_t *first, size_t *line_pos);
 
-/* An index of hay for many excerpt searches in it: the keys of its lines,
- * built once (linear in hay).  hay is borrowed and must outlive it, as
- * must the excerpts searched with it (the index keeps their lines' text). */
+/* An index of hay for many excerpt searches in it.  A search first scans
+ * hay for the segment's first line (compare.c: a transcript excerpt
+ * usually has one place to try); where that passes a budget, it goes on
+ * by the keys of hay's lines, made then, once for all searches (linear
+ * in hay).  hay is borrowed and must outlive the index, as must the
+ * excerpts searched with it (the keys keep their lines' text).
+ * lines_index_build makes nothing yet; keyed (false unless set after it)
+ * skips the scan: the keys alone, what test_compare compares it with. */
 struct lines_index {
 	const struct lines *hay;
 	struct key_ids *ids;
 	struct keyed *keys;
+	bool keyed;
 };
 void lines_index_build(struct lines_index *ix, const struct lines *hay);
 void lines_index_free(struct lines_index *ix);
@@ -77,8 +83,9 @@ void lines_excerpt_miss(const struct lines *excerpt, const struct lines *hay, si
  * *ai, before b's line *bi).  Returns false when they are equal. */
 bool lines_first_change(const struct lines *a, const struct lines *b, size_t *ai, size_t *bi);
 
-/* Work is linear in the excerpt and the hay: the exact search is
- * Knuth-Morris-Pratt over line keys (compare.c); the closest run, only
- * looked for after a mismatch, scores windows within a fixed budget. */
+/* Work is linear in the excerpt and the hay: the exact search is a scan
+ * for the first line within a budget, then Knuth-Morris-Pratt over line
+ * keys (compare.c); the closest run, only looked for after a mismatch,
+ * scores windows within a fixed budget. */
 
 #endif

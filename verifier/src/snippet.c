@@ -301,6 +301,21 @@ const struct snippet *snippet_find(const struct snippet_set *set, const char *na
 	return strmap_get(&set->names, name, strlen(name), &i) ? &set->v[i] : NULL;
 }
 
+bool snippet_run(const struct textfile *tf, const struct snippet *sn, const char **s, size_t *len)
+{
+	/* the lines ascend, so they are consecutive when the last is as far
+	 * from the first as their count says */
+	if (sn->n_lines == 0 || sn->lines[sn->n_lines - 1] - sn->lines[0] != sn->n_lines - 1)
+		return false;
+	size_t first = sn->lines[0], last = sn->lines[sn->n_lines - 1];
+	if (last >= tf->n_lines) /* the file's last line: a LF after it only when the file ends in one */
+		return false;
+	size_t from = tf->line_start[first - 1], to = tf->line_start[last]; /* to: past the last line's LF */
+	*s = tf->data + from;
+	*len = to - from;
+	return true;
+}
+
 void snippet_set_free(struct snippet_set *set)
 {
 	for (size_t i = 0; i < set->n; i++)

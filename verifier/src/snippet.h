@@ -39,6 +39,14 @@ struct snippet_set {
  * marker problems; with report, each is printed as a diagnostic. */
 size_t snippet_scan(const struct textfile *tf, bool report, struct snippet_set *set);
 const struct snippet *snippet_find(const struct snippet_set *set, const char *name);
+/* The snippet's text as one run of tf's bytes, each line with its LF, when
+ * it is one: its lines are consecutive lines of tf (no inner marker line
+ * among them) and the last ends in a LF.  Then true, with *s (borrowed
+ * from tf) and *len; false for any other snippet, and for an empty one
+ * (its lines alone tell its text).  The check of a copied snippet
+ * compares the page's block with this run before it splits either into
+ * lines (check_code.c). */
+bool snippet_run(const struct textfile *tf, const struct snippet *sn, const char **s, size_t *len);
 void snippet_set_free(struct snippet_set *set);
 
 #endif

@@ -611,6 +611,76 @@ static void test_excerpt_many_repeats(void **state)
 	buf_free(&hay);
 }
 
+/* The scan for a segment's first line (within its budget) against the
+ * search by keys alone: random hays of few distinct lines (so that first
+ * lines repeat and the budget runs out), indented with spaces or tabs,
+ * with blank lines and trailing blanks, and excerpts cut from them,
+ * re-indented, with "..." for runs and a line changed now and then: the
+ * same answer, the same first line and the same place for every line. */
+static void test_excerpt_scan_against_keys(void **state)
+{
+	(void)state;
+	static const char *const words[] = {"ok", "step 1", "n = 4", "FAIL", "", "ok  "};
+	static const char *const indents[] = {"", "  ", "\t", "    ", " \t"};
+	char hay_text[16384], ex_text[4096];
+	for (unsigned seed = 1; seed <= 600; seed++) {
+		unsigned x = seed * 2654435761u;
+#define RND(n) ((x = x * 1103515245u + 12345u), (x >> 16) % (n))
+		size_t used = 0, n_hay = 1 + RND(seed % 5 == 0 ? 400 : 40);
+		size_t lines_at[512];
+		for (size_t i = 0; i < n_hay; i++) {
+			lines_at[i] = used;
+			const char *indent = indents[RND(sizeof indents / sizeof *indents)];
+			const char *word = words[RND(seed % 3 == 0 ? 2 : sizeof words / sizeof *words)];
+			used += (size_t)snprintf(hay_text + used, sizeof hay_text - used, "%s%s\n", indent, word);
+		}
+		lines_at[n_hay] = used;
+		/* an excerpt: a window of the hay, each line re-indented by the
+		 * same shift, some runs left out as "...", one line changed */
+		size_t from = RND(n_hay), len = 1 + RND(n_hay - from < 12 ? n_hay - from : 12), eu = 0;
+		const char *shift = RND(2) ? "" : RND(2) ? "  " : "\t";
+		for (size_t i = from; i < from + len; i++) {
+			unsigned r = RND(12);
+			if (r == 0 && i > from && i + 1 < from + len) {
+				eu += (size_t)snprintf(ex_text + eu, sizeof ex_text - eu, "...\n");
+				i += RND(3);
+				continue;
+			}
+			if (r == 1) {
+				eu += (size_t)snprintf(ex_text + eu, sizeof ex_text - eu, "%schanged\n", shift);
+				continue;
+			}
+			eu += (size_t)snprintf(ex_text + eu, sizeof ex_text - eu, "%s%.*s", shift,
+					       (int)(lines_at[i + 1] - lines_at[i]), hay_text + lines_at[i]);
+		}
+#undef RND
+		struct lines ex, hay;
+		split(&ex, ex_text);
+		split(&hay, hay_text);
+		lines_normalise(&ex);
+		size_t first_scan = 77, first_keys = 88;
+		size_t *pos_scan = calloc(ex.n + 1, sizeof *pos_scan), *pos_keys = calloc(ex.n + 1, sizeof *pos_keys);
+		struct lines_index scan, keys;
+		lines_index_build(&scan, &hay);
+		lines_index_build(&keys, &hay);
+		keys.keyed = true;
+		bool by_scan = lines_find_excerpt_in(&ex, &scan, &first_scan, pos_scan);
+		bool by_keys = lines_find_excerpt_in(&ex, &keys, &first_keys, pos_keys);
+		if (by_scan != by_keys || first_scan != first_keys)
+			print_error("seed %u: excerpt \"%s\"\n", seed, ex_text);
+		assert_int_equal(by_scan, by_keys);
+		assert_int_equal(first_scan, first_keys);
+		if (by_scan)
+			assert_memory_equal(pos_scan, pos_keys, ex.n * sizeof *pos_scan);
+		lines_index_free(&scan);
+		lines_index_free(&keys);
+		free(pos_scan);
+		free(pos_keys);
+		lines_free(&ex);
+		lines_free(&hay);
+	}
+}
+
 /* issue 11: a line missing from the excerpt is shown alone, and located
  * at the page line where it should have been */
 static void test_excerpt_miss_missing_line(void **state)
@@ -698,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_excerpt_with_64_segments_is_checked),
 		cmocka_unit_test(test_excerpt_indentation_relative),
 		cmocka_unit_test(test_excerpt_many_repeats),
+		cmocka_unit_test(test_excerpt_scan_against_keys),
 		cmocka_unit_test(test_excerpt_miss_missing_line),
 		cmocka_unit_test(test_excerpt_miss_changed_line),
 	};

@@ -76,6 +76,27 @@ static void text_of(const struct textfile *tf, const struct snippet *sn, char *o
 	}
 }
 
+/* snippet_run against the snippet's lines: when it gives a run, the run
+ * is the text of the lines, each with its LF (text_of), byte for byte;
+ * and it gives one for every snippet of consecutive lines that ends
+ * before the file's last line. */
+static void assert_run_is_text(const struct textfile *tf, const struct snippet *sn)
+{
+	char want[8192];
+	text_of(tf, sn, want, sizeof want);
+	const char *run;
+	size_t len;
+	bool consecutive = sn->n_lines > 0;
+	for (size_t i = 1; i < sn->n_lines; i++)
+		consecutive &= sn->lines[i] == sn->lines[i - 1] + 1;
+	bool given = snippet_run(tf, sn, &run, &len);
+	assert_int_equal(given, consecutive && sn->lines[sn->n_lines - 1] < tf->n_lines);
+	if (given) {
+		assert_int_equal(len, strlen(want));
+		assert_memory_equal(run, want, len);
+	}
+}
+
 /* ---- well-formed snippets ---- */
 
 static void test_plain_snippet(void **state)
@@ -160,8 +181,16 @@ static void test_nested_snippets(void **state)
 	assert_int_equal(set.n, 2);
 	assert_string_equal(set.v[0].name, "outer"); /* in order of their start lines */
 	assert_string_equal(set.v[1].name, "inner");
-	assert_snippet(&set, "outer", 1, 8, "2,4,5,7");
-	assert_snippet(&set, "inner", 3, 6, "4,5");
+	const struct snippet *outer = assert_snippet(&set, "outer", 1, 8, "2,4,5,7");
+	const struct snippet *inner = assert_snippet(&set, "inner", 3, 6, "4,5");
+	/* the outer one's text skips the inner markers: no run of the file's
+	 * bytes is it; the inner one's is lines 4 and 5 as they stand */
+	const char *run;
+	size_t len;
+	assert_false(snippet_run(&tf, outer, &run, &len));
+	assert_true(snippet_run(&tf, inner, &run, &len));
+	assert_int_equal(len, 12);
+	assert_memory_equal(run, "    b\n    c\n", 12);
 	release(&tf, &set);
 }
 
@@ -556,6 +585,7 @@ static void test_filter_against_model(void **state)
 					k++;
 				}
 			assert_int_equal(sn->n_lines, k);
+			assert_run_is_text(&tf, sn);
 		}
 		release(&tf, &set);
 	}
