@@ -57,6 +57,20 @@ struct marker {
 	char suggest[160];         /* the comment as it was probably meant, or "" */
 };
 
+/* What a page keeps of a marker once its problems are reported: the
+ * marker less its two texts (24 bytes, not 344: a page keeps one for
+ * each block and each annotation). */
+struct marker_info {
+	enum marker_kind kind;
+	enum marker_status status;
+	size_t arg_start, arg_end;
+};
+
+static inline struct marker_info marker_info_of(const struct marker *m)
+{
+	return (struct marker_info){m->kind, m->status, m->arg_start, m->arg_end};
+}
+
 /* Classifies text[0..len), which must start with "<!--".  Never fails. */
 void marker_parse(const char *text, size_t len, struct marker *m);
 /* The same, with the comment's shape read by the PCRE2 pattern that

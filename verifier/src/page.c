@@ -10,6 +10,13 @@
 #include "diag.h"
 #include "util.h"
 
+/* What page_parse kept of one node's segments (see keep_segments). */
+struct page_segs {
+	cmark_node *node;
+	struct seg *v; /* NULL once handed out */
+	size_t n;
+};
+
 struct walk {
 	struct page *pg;
 	size_t cap;
@@ -138,6 +145,10 @@ static void block_lines(struct walk *w, cmark_node *node, size_t *line, size_t *
 	w->floor = b + 1;
 }
 
+/* The marker_arg of a block no marker governs: one for all (most blocks
+ * have none), never freed. */
+static char no_arg[1];
+
 static struct page_block *add_block(struct walk *w, enum block_kind kind, cmark_node *node)
 {
 	struct page *pg = w->pg;
@@ -147,7 +158,7 @@ static struct page_block *add_block(struct walk *w, enum block_kind kind, cmark_
 	b->kind = kind;
 	b->node = node;
 	block_lines(w, node, &b->line, &b->end_line);
-	b->marker_arg = xstrdup("");
+	b->marker_arg = no_arg;
 	cmark_node_set_user_data(node, (void *)(uintptr_t)pg->n_blocks);
 	return b;
 }
@@ -181,9 +192,8 @@ static void govern(struct walk *w, struct page_block *b, cmark_node *node)
 	const struct textfile *tf = w->pg->tf;
 	size_t len;
 	const char *line = textfile_line(tf, p->line, &len);
-	b->marker = p->m;
-	free(b->marker_arg);
-	b->marker_arg = xstrndup(line + p->col - 1 + p->m.arg_start, p->m.arg_end - p->m.arg_start);
+	b->marker = marker_info_of(&p->m);
+	b->marker_arg = xstrndup(line + p->col - 1 + p->m.arg_start, p->m.arg_end - p->m.arg_start); /* was no_arg */
 	b->marker_line = p->line;
 	b->marker_col = p->col;
 	w->n_pending = 0;
@@ -278,7 +288,7 @@ static void code_block(struct walk *w, cmark_node *node)
 	}
 }
 
-static void inline_markers(struct walk *w, cmark_node *block, size_t line, size_t end_line);
+static void keep_segments(struct walk *w, cmark_node *node, size_t line, size_t end_line, size_t block);
 
 /* The one report of nesting past PAGE_MAX_NESTING, from the raw scan
  * before cmark-gfm or from the walk. */
@@ -333,7 +343,7 @@ static void walk_document(struct walk *w, cmark_node *doc)
 			struct page_block *b = add_block(w, BK_TEXT, node);
 			size_t line = b->line, end = b->end_line;
 			govern(w, b, node);
-			inline_markers(w, node, line, end);
+			keep_segments(w, node, line, end, w->pg->n_blocks);
 			cmark_iter_reset(it, node, CMARK_EVENT_EXIT);
 		} else if (node_is(node, "table")) {
 			struct page_block *b = add_block(w, BK_TABLE, node);
@@ -341,7 +351,7 @@ static void walk_document(struct walk *w, cmark_node *doc)
 			govern(w, b, node);
 			for (cmark_node *row = cmark_node_first_child(node); row; row = cmark_node_next(row))
 				for (cmark_node *cell = cmark_node_first_child(row); cell; cell = cmark_node_next(cell))
-					inline_markers(w, cell, line, end);
+					keep_segments(w, cell, line, end, 0);
 			cmark_iter_reset(it, node, CMARK_EVENT_EXIT);
 		} else {
 			/* containers (lists, items, block quotes) and breaks */
@@ -398,45 +408,40 @@ static void catch_up(const struct textfile *tf, size_t *cursor, size_t limit, co
 	*n = 0;
 }
 
-static void inline_markers(struct walk *w, cmark_node *block, size_t line, size_t end_line)
-{
-	const struct textfile *tf = w->pg->tf;
-	size_t cursor = page_line_offset(w->pg, line);
-	size_t limit = page_line_offset(w->pg, end_line + 1);
+/* The inline comments of one block, checked as the segments are
+ * collected: the block's raw range, the cursor, and the comments passed
+ * over since the last one reported. */
+struct inline_check {
+	struct walk *w;
+	size_t cursor, limit;
 	const char *pending[PENDING_COMMENTS];
-	size_t n_pending = 0;
-	cmark_iter *it = cmark_iter_new(block);
-	cmark_event_type ev;
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *node = cmark_iter_get_node(it);
-		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(node) != CMARK_NODE_HTML_INLINE)
-			continue;
-		const char *lit = cmark_node_get_literal(node);
-		if (!lit || strncmp(lit, "<!--", 4) != 0)
-			continue;
-		struct marker m;
-		marker_parse(lit, strlen(lit), &m);
-		if (m.kind == MK_PLAIN || (m.status == MARKER_OK && !marker_is_block(m.kind))) {
-			if (n_pending == PENDING_COMMENTS)
-				catch_up(tf, &cursor, limit, pending, &n_pending);
-			pending[n_pending++] = lit;
-			continue;
-		}
-		catch_up(tf, &cursor, limit, pending, &n_pending);
-		bool hit;
-		size_t at = comment_at(tf, &cursor, limit, lit, &hit);
-		size_t n = tf->n_lines ? textfile_line_of(tf, at) : 1;
-		size_t col = hit ? at - page_line_offset(w->pg, n) + 1 : 1;
-		if (m.status == MARKER_UNKNOWN) {
-			report_marker(w, D_MARKER_UNKNOWN, n, col, &m);
-		} else {
-			if (m.status == MARKER_OK)
-				snprintf(m.problem, sizeof m.problem, "a %s marker must be alone on its line",
-					 marker_kind_name(m.kind));
-			report_marker(w, D_MARKER_MALFORMED, n, col, &m);
-		}
+	size_t n_pending;
+};
+
+/* One HTML comment of the block (lit, its literal) and its marker m. */
+static void inline_comment(struct inline_check *c, const char *lit, struct marker *m)
+{
+	struct walk *w = c->w;
+	const struct textfile *tf = w->pg->tf;
+	if (m->kind == MK_PLAIN || (m->status == MARKER_OK && !marker_is_block(m->kind))) {
+		if (c->n_pending == PENDING_COMMENTS)
+			catch_up(tf, &c->cursor, c->limit, c->pending, &c->n_pending);
+		c->pending[c->n_pending++] = lit;
+		return;
 	}
-	cmark_iter_free(it);
+	catch_up(tf, &c->cursor, c->limit, c->pending, &c->n_pending);
+	bool hit;
+	size_t at = comment_at(tf, &c->cursor, c->limit, lit, &hit);
+	size_t n = tf->n_lines ? textfile_line_of(tf, at) : 1;
+	size_t col = hit ? at - page_line_offset(w->pg, n) + 1 : 1;
+	if (m->status == MARKER_UNKNOWN) {
+		report_marker(w, D_MARKER_UNKNOWN, n, col, m);
+	} else {
+		if (m->status == MARKER_OK)
+			snprintf(m->problem, sizeof m->problem, "a %s marker must be alone on its line",
+				 marker_kind_name(m->kind));
+		report_marker(w, D_MARKER_MALFORMED, n, col, m);
+	}
 }
 
 /* The block a node is, or lies in (a table's rows and cells), or NULL. */
@@ -838,8 +843,12 @@ void page_parse_malloc(const struct textfile *tf, size_t first_body_line, enum d
 void page_free(struct page *pg)
 {
 	for (size_t i = 0; i < pg->n_blocks; i++)
-		free(pg->blocks[i].marker_arg);
+		if (pg->blocks[i].marker_arg != no_arg)
+			free(pg->blocks[i].marker_arg);
 	free(pg->blocks);
+	for (size_t i = 0; i < pg->n_segs; i++)
+		free(pg->segs[i].v); /* those never asked for */
+	free(pg->segs);
 	if (pg->in_arena) {
 		arena_drop(); /* the tree and the parser's buffers, at once */
 		arena_held = false;
@@ -922,29 +931,29 @@ static void push_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, si
 	if (s->n == s->cap) /* grown only when full: not a call a segment */
 		s->v = xgrow(s->v, &s->cap, s->n + 1, sizeof *s->v);
 	struct seg *g = &s->v[s->n++];
-	/* not a memset of the whole segment: its marker is 344 bytes, read
-	 * only for an annotation (set whole below); the others get the values
-	 * a zeroed one would show */
-	g->marker.kind = (enum marker_kind)0;
-	g->marker.status = (enum marker_status)0;
-	g->marker.arg_start = g->marker.arg_end = 0;
-	g->marker.problem[0] = g->marker.suggest[0] = '\0';
 	g->kind = kind;
 	g->s = lit;
 	g->len = len;
+	g->marker = (struct marker_info){0};
 	g->raw_off = kind == SEG_BREAK ? SIZE_MAX : find_raw(s, lit, len);
 	if (kind == SEG_ANNOT && g->raw_off == SIZE_MAX && memchr(lit, '|', len))
 		raw_escaped_annot(s, g);
-	if (kind == SEG_ANNOT && pre && g->s == lit && g->len == len)
-		g->marker = *pre; /* the same text: parsing it again gives the same */
-	else if (kind == SEG_ANNOT)
-		marker_parse(g->s, g->len, &g->marker);
+	if (kind == SEG_ANNOT && pre && g->s == lit && g->len == len) {
+		g->marker = marker_info_of(pre); /* the same text: parsing it again gives the same */
+	} else if (kind == SEG_ANNOT) {
+		struct marker m;
+		marker_parse(g->s, g->len, &m);
+		g->marker = marker_info_of(&m);
+	}
 }
 
-size_t page_segments(const struct page *pg, cmark_node *node, struct seg **out)
+/* The segments of node; with chk (page_parse's walk), each HTML comment
+ * among them is checked as an inline marker too, its marker parsed once
+ * for both. */
+static size_t collect_segments(const struct page *pg, cmark_node *node, struct seg **out, struct inline_check *chk)
 {
 	struct seg_walk s = {.pg = pg};
-	/* room for most paragraphs at once: each regrowth copies 376-byte segments */
+	/* room for most paragraphs at once */
 	s.cap = 16;
 	s.v = xmalloc(s.cap * sizeof *s.v);
 	size_t line, end;
@@ -978,9 +987,12 @@ size_t page_segments(const struct page *pg, cmark_node *node, struct seg **out)
 			break;
 		case CMARK_NODE_HTML_INLINE: {
 			struct marker m;
-			marker_parse(lit, strlen(lit), &m);
+			size_t len = strlen(lit);
+			marker_parse(lit, len, &m);
 			bool annot = m.status == MARKER_OK && marker_is_inline(m.kind);
-			push_seg(&s, annot ? SEG_ANNOT : SEG_OPAQUE, lit, strlen(lit), &m);
+			push_seg(&s, annot ? SEG_ANNOT : SEG_OPAQUE, lit, len, &m);
+			if (chk && strncmp(lit, "<!--", 4) == 0)
+				inline_comment(chk, lit, &m); /* after push_seg: it may rewrite m's problem */
 			break;
 		}
 		case CMARK_NODE_SOFTBREAK:
@@ -994,4 +1006,68 @@ size_t page_segments(const struct page *pg, cmark_node *node, struct seg **out)
 	cmark_iter_free(it);
 	*out = s.v;
 	return s.n;
+}
+
+/* ---- the segments page_parse keeps ------------------------------------
+ *
+ * The walk reads each paragraph, heading and table cell once: its inline
+ * markers are checked from the segments it collects, and the segments
+ * are kept for page_segments, which the number checks ask once a node
+ * (it was a second walk of every block, and a second parse of each
+ * annotation).  A block finds its entry through segs_at; a cell, which
+ * is no block, through its cmark user data, tagged so that node_block
+ * never takes it for a block's index.
+ */
+
+#define SEGS_CELL_TAG ((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 1))
+
+/* block: the node's block index + 1, or 0 for a table cell; line and
+ * end_line: the range its inline markers are searched in (a cell's, its
+ * table's). */
+static void keep_segments(struct walk *w, cmark_node *node, size_t line, size_t end_line, size_t block)
+{
+	struct page *pg = w->pg;
+	struct inline_check chk = {.w = w,
+				   .cursor = page_line_offset(pg, line),
+				   .limit = page_line_offset(pg, end_line + 1)};
+	struct seg *v;
+	size_t n = collect_segments(pg, node, &v, &chk);
+	pg->segs = xgrow(pg->segs, &pg->cap_segs, pg->n_segs + 1, sizeof *pg->segs);
+	pg->segs[pg->n_segs++] = (struct page_segs){node, v, n};
+	if (block)
+		pg->blocks[block - 1].segs_at = pg->n_segs;
+	else
+		cmark_node_set_user_data(node, (void *)(SEGS_CELL_TAG | pg->n_segs));
+}
+
+static struct page_segs *kept_segments(const struct page *pg, cmark_node *node)
+{
+	uintptr_t tag = (uintptr_t)cmark_node_get_user_data(node);
+	size_t at = 0;
+	if (tag & SEGS_CELL_TAG) {
+		at = (size_t)(tag & ~SEGS_CELL_TAG);
+	} else {
+		const struct page_block *b = node_block(pg, node);
+		if (b && b->node == node)
+			at = b->segs_at;
+	}
+	if (at == 0 || at > pg->n_segs || pg->segs[at - 1].node != node)
+		return NULL;
+	return &pg->segs[at - 1];
+}
+
+size_t page_segments(const struct page *pg, cmark_node *node, struct seg **out)
+{
+	struct page_segs *kept = kept_segments(pg, node);
+	if (kept && kept->v) {
+		*out = kept->v;
+		kept->v = NULL; /* the caller's now */
+		return kept->n;
+	}
+	return collect_segments(pg, node, out, NULL);
+}
+
+size_t page_segments_fresh(const struct page *pg, cmark_node *node, struct seg **out)
+{
+	return collect_segments(pg, node, out, NULL);
 }

@@ -48,15 +48,18 @@ struct page_block {
 	size_t line;          /* first line of the block */
 	size_t end_line;      /* last line of the block */
 	/* the governing block marker (marker.kind == MK_PLAIN when none) */
-	struct marker marker;
-	char *marker_arg;     /* its argument, malloc'd ("" when none) */
+	struct marker_info marker;
+	char *marker_arg;     /* its argument, malloc'd, or a static "" when none (page_free tells them apart) */
 	size_t marker_line;
 	size_t marker_col;
 	/* code blocks: the content and the file line of its first line */
 	const char *code;
 	size_t code_len;
 	size_t code_first_line;
+	size_t segs_at;       /* page.c's: its entry in page.segs + 1 (0: none) */
 };
+
+struct page_segs; /* page.c's: the inline segments page_parse collected, by node */
 
 struct page {
 	const struct textfile *tf;
@@ -67,6 +70,11 @@ struct page {
 	size_t unread;             /* lines blanked past a limit (page-nesting, table-too-wide): not read */
 	enum diag_dest to;         /* where page_parse reported (the caller's) */
 	bool in_arena;             /* doc's nodes are in the page arena (page.c) */
+	/* the segments of each paragraph, heading and table cell, collected
+	 * by the walk that checks their inline markers: page_segments hands
+	 * each node's out once (page.c) */
+	struct page_segs *segs;
+	size_t n_segs, cap_segs;
 };
 
 /* Parses tf from first_body_line on (the front matter before it is not
@@ -101,12 +109,18 @@ struct seg {
 	const char *s;   /* the literal text (borrowed from cmark) */
 	size_t len;
 	size_t raw_off;  /* its byte offset in tf->data, or SIZE_MAX when not found */
-	struct marker marker; /* SEG_ANNOT only */
+	struct marker_info marker; /* SEG_ANNOT only (zero for the others) */
 };
 
-/* Collects the segments of node (a paragraph, heading or table cell).
- * *out is malloc'd; the caller frees it. */
+/* The segments of node (a paragraph, heading or table cell).  *out is
+ * malloc'd; the caller frees it.  page_parse collected them already for
+ * each such node it walked: the first call for a node takes those (so
+ * the page is not const to it in that one respect), a later one collects
+ * them again, the same. */
 size_t page_segments(const struct page *pg, cmark_node *node, struct seg **out);
+/* page_segments without what page_parse kept: collected again (the tests
+ * compare the two). */
+size_t page_segments_fresh(const struct page *pg, cmark_node *node, struct seg **out);
 /* The raw byte offset where line n starts (the page's length for line 0
  * or a line past the end). */
 size_t page_line_offset(const struct page *pg, size_t n);

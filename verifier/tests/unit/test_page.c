@@ -356,10 +356,8 @@ static char *tree_xml(const struct page *pg)
 	return cmark_render_xml_with_mem(pg->doc, CMARK_OPT_SOURCEPOS, cmark_get_default_mem_allocator());
 }
 
-static void expect_same_segments(const struct page *a, const struct page *b, cmark_node *na, cmark_node *nb)
+static void expect_segments_equal(const struct seg *sa, size_t n, const struct seg *sb, size_t m)
 {
-	struct seg *sa, *sb;
-	size_t n = page_segments(a, na, &sa), m = page_segments(b, nb, &sb);
 	assert_int_equal(n, m);
 	for (size_t i = 0; i < n; i++) {
 		assert_int_equal(sa[i].kind, sb[i].kind);
@@ -367,9 +365,41 @@ static void expect_same_segments(const struct page *a, const struct page *b, cma
 		assert_memory_equal(sa[i].s, sb[i].s, sa[i].len);
 		assert_int_equal(sa[i].raw_off, sb[i].raw_off);
 		assert_int_equal(sa[i].marker.kind, sb[i].marker.kind);
+		assert_int_equal(sa[i].marker.status, sb[i].marker.status);
+		assert_int_equal(sa[i].marker.arg_start, sb[i].marker.arg_start);
+		assert_int_equal(sa[i].marker.arg_end, sb[i].marker.arg_end);
 	}
+}
+
+/* The segments page_parse kept for na (the first ask of a), collected
+ * again for nb (page_segments_fresh of b), and for na asked a second
+ * time: all three the same. */
+static void expect_same_segments(const struct page *a, const struct page *b, cmark_node *na, cmark_node *nb)
+{
+	struct seg *sa, *sb, *again;
+	size_t n = page_segments(a, na, &sa), m = page_segments_fresh(b, nb, &sb);
+	size_t k = page_segments(a, na, &again);
+	expect_segments_equal(sa, n, sb, m);
+	expect_segments_equal(sa, n, again, k);
 	free(sa);
 	free(sb);
+	free(again);
+}
+
+/* Each cell of table node (and its counterpart in the other page). */
+static void expect_same_cell_segments(const struct page *a, const struct page *b, cmark_node *ta, cmark_node *tb)
+{
+	for (cmark_node *ra = cmark_node_first_child(ta), *rb = cmark_node_first_child(tb); ra && rb;
+	     ra = cmark_node_next(ra), rb = cmark_node_next(rb))
+		for (cmark_node *ca = cmark_node_first_child(ra), *cb = cmark_node_first_child(rb); ca && cb;
+		     ca = cmark_node_next(ca), cb = cmark_node_next(cb)) {
+			expect_same_segments(a, b, ca, cb);
+			size_t la, ea, lb, eb;
+			page_node_lines(a, ca, &la, &ea); /* a kept cell is still no block of its own */
+			page_node_lines(b, cb, &lb, &eb);
+			assert_int_equal(la, lb);
+			assert_int_equal(ea, eb);
+		}
 }
 
 /* text parsed by page_parse (in the arena: no other page is held) and,
@@ -405,6 +435,8 @@ static void expect_arena_agrees(const char *text, size_t len, const char *name)
 		assert_int_equal(x->code_first_line, y->code_first_line);
 		if (x->kind == BK_TEXT)
 			expect_same_segments(&a, &b, x->node, y->node);
+		if (x->kind == BK_TABLE)
+			expect_same_cell_segments(&a, &b, x->node, y->node);
 	}
 	if (a.doc || b.doc) {
 		char *xa = tree_xml(&a), *xb = tree_xml(&b);
