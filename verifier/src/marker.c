@@ -1,6 +1,7 @@
 /* marker.c - see marker.h. */
 #include "marker.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,21 +12,26 @@
 /* What each keyword takes after it. */
 enum arg_rule { ARG_NONE, ARG_OPTIONAL, ARG_REQUIRED };
 
+/* Each word with its length (every comment of a page is looked up here:
+ * the length is compared before the bytes, not found by strlen). */
+#define KEYWORD(w, kind, rule) {w, sizeof w - 1, kind, rule}
+
 static const struct {
 	const char *word;
+	size_t len;
 	enum marker_kind kind;
 	enum arg_rule rule;
 } keywords[] = {
-	{"snippet", MK_SNIPPET, ARG_REQUIRED},   {"transcript", MK_TRANSCRIPT, ARG_OPTIONAL},
-	{"build", MK_BUILD, ARG_NONE},           {"quote", MK_QUOTE, ARG_REQUIRED},
-	{"measured", MK_MEASURED, ARG_OPTIONAL}, {"table", MK_TABLE, ARG_OPTIONAL},
-	{"=", MK_DERIVE, ARG_REQUIRED},          {"cite", MK_CITE, ARG_REQUIRED},
+	KEYWORD("snippet", MK_SNIPPET, ARG_REQUIRED),   KEYWORD("transcript", MK_TRANSCRIPT, ARG_OPTIONAL),
+	KEYWORD("build", MK_BUILD, ARG_NONE),           KEYWORD("quote", MK_QUOTE, ARG_REQUIRED),
+	KEYWORD("measured", MK_MEASURED, ARG_OPTIONAL), KEYWORD("table", MK_TABLE, ARG_OPTIONAL),
+	KEYWORD("=", MK_DERIVE, ARG_REQUIRED),          KEYWORD("cite", MK_CITE, ARG_REQUIRED),
 	/* ext's reason is required too, but a missing one has its own id
 	 * (ext-no-reason), raised by the number checks */
-	{"ext", MK_EXT, ARG_OPTIONAL},
-	{"at", MK_AT, ARG_REQUIRED},             {"range", MK_RANGE, ARG_REQUIRED},
-	{"min", MK_MIN, ARG_REQUIRED},           {"max", MK_MAX, ARG_REQUIRED},
-	{"one-run", MK_ONE_RUN, ARG_OPTIONAL},   {"claim", MK_CLAIM, ARG_REQUIRED},
+	KEYWORD("ext", MK_EXT, ARG_OPTIONAL),
+	KEYWORD("at", MK_AT, ARG_REQUIRED),             KEYWORD("range", MK_RANGE, ARG_REQUIRED),
+	KEYWORD("min", MK_MIN, ARG_REQUIRED),           KEYWORD("max", MK_MAX, ARG_REQUIRED),
+	KEYWORD("one-run", MK_ONE_RUN, ARG_OPTIONAL),   KEYWORD("claim", MK_CLAIM, ARG_REQUIRED),
 };
 
 const char *marker_kind_name(enum marker_kind kind)
@@ -129,6 +135,34 @@ static bool blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+/* No byte of text[0..len) past ASCII (nearly every comment): a word at a
+ * time, before utf8_first_invalid is asked. */
+static bool ascii(const char *text, size_t len)
+{
+	uint64_t any = 0;
+	size_t i = 0;
+	for (; len - i >= 8; i += 8) {
+		uint64_t w;
+		memcpy(&w, text + i, sizeof w);
+		any |= w;
+	}
+	for (; i < len; i++)
+		any |= (unsigned char)text[i];
+	return (any & UINT64_C(0x8080808080808080)) == 0;
+}
+
+/* The first "--" in text[from, to) (the pair wholly inside), or NULL. */
+static const char *double_dash(const char *text, size_t from, size_t to)
+{
+	const char *p = text + from, *end = text + to;
+	while (end - p >= 2 && (p = memchr(p, '-', (size_t)(end - p) - 1)) != NULL) {
+		if (p[1] == '-')
+			return p;
+		p += 2; /* p[1] is no dash: no pair starts there either */
+	}
+	return NULL;
+}
+
 /*
  * The same shape read by hand, in one pass: the pattern's lazy argument
  * retries its tail at every byte, some 2,700 instructions a claim.  The
@@ -148,7 +182,7 @@ static bool shape_by_hand(const char *text, size_t len, struct shape *sh)
 		return shape_by_pattern(text, len, sh);
 	if (len < 7 || memcmp(text, "<!--", 4) != 0 || memcmp(text + len - 3, "-->", 3) != 0)
 		return false;
-	if (utf8_first_invalid(text, len) < len)
+	if (!ascii(text, len) && utf8_first_invalid(text, len) < len)
 		return shape_by_pattern(text, len, sh);
 	size_t body_end = len - 3, p = 4;
 	while (p < body_end && blank(text[p]))
@@ -180,7 +214,11 @@ static bool shape_by_hand(const char *text, size_t len, struct shape *sh)
 
 static void parse(const char *text, size_t len, struct marker *m, bool by_hand)
 {
-	memset(m, 0, sizeof *m);
+	/* every field, the texts as "" (not a memset of their 320 bytes) */
+	m->kind = MK_PLAIN;
+	m->status = MARKER_OK;
+	m->arg_start = m->arg_end = 0;
+	m->problem[0] = m->suggest[0] = '\0';
 	struct shape sh;
 	if (!(by_hand ? shape_by_hand(text, len, &sh) : shape_by_pattern(text, len, &sh)))
 		return; /* not word-shaped: an ordinary comment */
@@ -193,9 +231,9 @@ static void parse(const char *text, size_t len, struct marker *m, bool by_hand)
 	m->arg_end = sh.arg_end;
 
 	int k = -1;
-	for (size_t i = 0; i < ARRAY_LEN(keywords); i++)
-		if (strlen(keywords[i].word) == wlen && memcmp(keywords[i].word, word, wlen) == 0)
-			k = (int)i;
+	for (size_t i = 0; i < ARRAY_LEN(keywords) && k < 0; i++)
+		if (keywords[i].len == wlen && memcmp(keywords[i].word, word, wlen) == 0)
+			k = (int)i; /* the words are distinct: the first is the only one */
 	if (k < 0) {
 		int near = nearest_keyword(word, wlen);
 		if (near < 0)
@@ -208,12 +246,7 @@ static void parse(const char *text, size_t len, struct marker *m, bool by_hand)
 	}
 	m->kind = keywords[k].kind;
 	bool multi_line = memchr(text, '\n', len) != NULL;
-	const char *dashes = NULL;
-	for (size_t i = 4; i + 1 < len - 3; i++)
-		if (text[i] == '-' && text[i + 1] == '-') {
-			dashes = text + i;
-			break;
-		}
+	const char *dashes = double_dash(text, 4, len - 3); /* the closing "-->" aside */
 	if (multi_line) {
 		m->status = MARKER_MALFORMED;
 		snprintf(m->problem, sizeof m->problem, "a %s marker must be written on one line", keywords[k].word);

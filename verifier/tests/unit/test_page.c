@@ -333,6 +333,19 @@ static void test_line_bound_shortcut_agrees_with_measuring(void **state)
 	assert_int_equal(page_line_bound(line, PAGE_MAX_COLUMNS + 2, true, &m), PAGE_LINE_WIDE);
 	assert_int_equal(m, PAGE_MAX_COLUMNS + 1);
 
+	/* lines long enough that the 16-byte counters are summed more than
+	 * once (each holds 255 at most) */
+	for (size_t len = 16 * 255 - 3; len <= 3 * 16 * 255 + 5; len += 16 * 255 - 1) {
+		char *wide = malloc(len);
+		assert_non_null(wide);
+		memset(wide, '|', len);
+		expect_same_bound(wide, len);
+		wide[0] = 'a';
+		wide[len / 2] = ' ';
+		expect_same_bound(wide, len);
+		free(wide);
+	}
+
 	static const char alphabet[] = ">>>|||--**++ \t\\1.)a";
 	uint64_t seed = 0x9E3779B97F4A7C15ULL;
 	for (int round = 0; round < 100000; round++) {
