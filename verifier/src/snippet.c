@@ -245,17 +245,15 @@ static void scan_line(struct scan *s, const struct textfile *tf, size_t n)
 	}
 }
 
-size_t snippet_scan(const struct textfile *tf, bool report, struct snippet_set *set)
+/* The general filter: every marker and near miss is a line that starts
+ * (after blanks) with '//', as all three patterns are anchored so, and
+ * whose head after the slashes and blanks holds "snip" within its first
+ * 8 bytes (what scan_line asks first).  Such lines are found by looking
+ * for "//" in the text and only blanks before it back to the line's
+ * start, not by reading every line: the line's number (a search of the
+ * index) only for the few that pass. */
+static void filter_by_slashes(struct scan *s, const struct textfile *tf)
 {
-	memset(set, 0, sizeof *set);
-	struct scan s = {.tf = tf, .report = report, .set = set};
-	/* cheap filter: every marker and near miss is a line that starts
-	 * (after blanks) with '//', as all three patterns are anchored so,
-	 * and whose head after the slashes and blanks holds "snip" within
-	 * its first 8 bytes (what scan_line asks first).  Such lines are
-	 * found by looking for "//" in the text and only blanks before it
-	 * back to the line's start, not by reading every line: the line's
-	 * number (a search of the index) only for the few that pass. */
 	const char *data = tf->data, *end = tf->data + tf->len;
 	for (const char *p = data; (p = memchr(p, '/', (size_t)(end - p))) != NULL;) {
 		if (p + 1 == end || p[1] != '/') {
@@ -279,9 +277,68 @@ size_t snippet_scan(const struct textfile *tf, bool report, struct snippet_set *
 			continue;
 		}
 		size_t n = textfile_line_of(tf, (size_t)(p - data));
-		scan_line(&s, tf, n);
+		scan_line(s, tf, n);
 		p = n < tf->n_lines ? data + tf->line_start[n] : end;
 	}
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define SNIPPET_AVX2 1
+
+/* The line holding "snip" at byte q, given to scan_line unless the last
+ * one given was that line already. */
+static void snip_line(struct scan *s, const struct textfile *tf, size_t q, size_t *last)
+{
+	size_t n = textfile_line_of(tf, q);
+	if (n != *last)
+		scan_line(s, tf, n);
+	*last = n;
+}
+
+/* A filter that reads less: every line the general one passes holds
+ * "snip" (in any case), and scan_line asks again all that filter asked,
+ * doing nothing for a line that fails it.  So each line holding "snip"
+ * is given to scan_line, once and in order, and a program's few such
+ * lines are found 32 bytes a step (AVX2: the four letters compared at
+ * four offsets, |0x20 making S, N, I, P of s, n, i, p and of no other
+ * byte), where the general filter stops at every '/' of every comment.
+ * Taken only where the CPU has AVX2; test_snippet compares the two. */
+__attribute__((target("avx2"))) static void filter_by_snip_avx2(struct scan *s, const struct textfile *tf)
+{
+	const char *data = tf->data;
+	size_t len = tf->len, i = 0, last = 0;
+	const __m256i lower = _mm256_set1_epi8(0x20);
+	const __m256i cs = _mm256_set1_epi8('s'), cn = _mm256_set1_epi8('n'), ci = _mm256_set1_epi8('i'),
+		      cp = _mm256_set1_epi8('p');
+	for (; len - i >= 35; i += 32) { /* the loads read to byte i + 34 */
+		const char *at = data + i;
+		__m256i a = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)at), lower);
+		__m256i b = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(at + 1)), lower);
+		__m256i c = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(at + 2)), lower);
+		__m256i d = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(at + 3)), lower);
+		__m256i m = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(a, cs), _mm256_cmpeq_epi8(b, cn)),
+					     _mm256_and_si256(_mm256_cmpeq_epi8(c, ci), _mm256_cmpeq_epi8(d, cp)));
+		for (uint32_t bits = (uint32_t)_mm256_movemask_epi8(m); bits; bits &= bits - 1)
+			snip_line(s, tf, i + (size_t)__builtin_ctz(bits), &last);
+	}
+	for (; len - i >= 4; i++)
+		if (mentions_snip(data + i, 4))
+			snip_line(s, tf, i, &last);
+}
+#endif
+
+static size_t scan_with(const struct textfile *tf, bool report, struct snippet_set *set, bool general)
+{
+	memset(set, 0, sizeof *set);
+	struct scan s = {.tf = tf, .report = report, .set = set};
+#ifdef SNIPPET_AVX2
+	if (!general && __builtin_cpu_supports("avx2"))
+		filter_by_snip_avx2(&s, tf);
+	else
+#endif
+		filter_by_slashes(&s, tf);
+	(void)general;
 	for (size_t i = 0; i < s.depth; i++) {
 		struct snippet *sn = &set->v[s.open[i]];
 		size_t len;
@@ -293,6 +350,16 @@ size_t snippet_scan(const struct textfile *tf, bool report, struct snippet_set *
 	free(s.markers);
 	free(s.open);
 	return set->problems;
+}
+
+size_t snippet_scan(const struct textfile *tf, bool report, struct snippet_set *set)
+{
+	return scan_with(tf, report, set, false);
+}
+
+size_t snippet_scan_general(const struct textfile *tf, bool report, struct snippet_set *set)
+{
+	return scan_with(tf, report, set, true);
 }
 
 const struct snippet *snippet_find(const struct snippet_set *set, const char *name)
