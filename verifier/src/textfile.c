@@ -156,42 +156,44 @@ static void index_lines(struct textfile *tf)
 
 /* The one read of a file that needs no rewriting (no BOM, checked by the
  * caller; no CR; no NUL), nearly every file of a course: the line index,
- * the CR and NUL check and the first non-ASCII byte found in one pass,
- * 64 bytes a step, where the general path makes four (a memchr for CR,
- * one for NUL, the UTF-8 check and the index).  Returns false, with
- * nothing changed or allocated, at the first CR or NUL: the general path
- * then reads the file.  The UTF-8 check starts at the first byte past
- * ASCII, a sequence boundary (every byte before it is one).  AVX2, taken
- * only where the CPU has it; test_textfile compares it with the general
- * path. */
-__attribute__((target("avx2"))) static bool clean_index_avx2(struct textfile *tf, char *raw, size_t n)
+ * the CR and NUL check and the check for bytes past ASCII in one pass, 64
+ * bytes a step, where the general path makes four (a memchr for CR, one
+ * for NUL, the UTF-8 check and the index).  A step only records: the CR
+ * and NUL it saw and the bytes past ASCII are gathered in two registers
+ * and looked at once, after the last step.  Returns false, with nothing
+ * changed or allocated, when it saw a CR or NUL: the general path then
+ * reads the file.  A file with a byte past ASCII is then checked for
+ * UTF-8 from its start (utf8_first_invalid passes over ASCII quickly).
+ * AVX2 and BMI, taken only where the CPU has them; test_textfile
+ * compares it with the general path. */
+__attribute__((target("avx2,bmi"))) static bool clean_index_avx2(struct textfile *tf, char *raw, size_t n)
 {
-	size_t cap = n / 32 + 8, count = 0, i = 0, high = n;
+	size_t cap = n / 32 + 8, count = 0, i = 0;
 	size_t *ls = xmalloc(cap * sizeof *ls);
 	if (n)
 		ls[count++] = 0;
 	const __m256i nl = _mm256_set1_epi8('\n'), cr = _mm256_set1_epi8('\r'), zero = _mm256_setzero_si256();
+	__m256i odd = zero, high = zero;
 	for (; n - i >= 64; i += 64) {
 		__m256i a = _mm256_loadu_si256((const __m256i *)(raw + i));
 		__m256i b = _mm256_loadu_si256((const __m256i *)(raw + i + 32));
-		__m256i odd = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(a, cr), _mm256_cmpeq_epi8(a, zero)),
-					      _mm256_or_si256(_mm256_cmpeq_epi8(b, cr), _mm256_cmpeq_epi8(b, zero)));
-		if (!_mm256_testz_si256(odd, odd)) {
-			free(ls);
-			return false;
+		odd = _mm256_or_si256(odd, _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(a, cr), _mm256_cmpeq_epi8(a, zero)),
+							   _mm256_or_si256(_mm256_cmpeq_epi8(b, cr), _mm256_cmpeq_epi8(b, zero))));
+		high = _mm256_or_si256(high, _mm256_or_si256(a, b));
+		if (cap - count < 64) { /* a block holds at most 64 line starts */
+			while (cap - count < 64)
+				cap *= 2; /* cap is no address's: it stays in a register */
+			ls = xrealloc(ls, cap * sizeof *ls);
 		}
-		if (high == n) {
-			uint64_t hm = (uint64_t)(uint32_t)_mm256_movemask_epi8(a) |
-				      (uint64_t)(uint32_t)_mm256_movemask_epi8(b) << 32;
-			if (hm)
-				high = i + (size_t)__builtin_ctzll(hm);
-		}
-		if (cap - count < 64) /* a block holds at most 64 line starts */
-			ls = xgrow(ls, &cap, count + 64, sizeof *ls);
 		uint64_t m = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, nl)) |
 			     (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, nl)) << 32;
-		for (; m; m &= m - 1)
-			ls[count++] = i + (size_t)__builtin_ctzll(m) + 1;
+		for (; m; m = _blsr_u64(m)) /* BMI: a line start is three instructions */
+			ls[count++] = i + 1 + _tzcnt_u64(m);
+	}
+	bool past_ascii = _mm256_movemask_epi8(high) != 0;
+	if (!_mm256_testz_si256(odd, odd)) {
+		free(ls);
+		return false;
 	}
 	for (; i < n; i++) {
 		unsigned char c = (unsigned char)raw[i];
@@ -199,11 +201,10 @@ __attribute__((target("avx2"))) static bool clean_index_avx2(struct textfile *tf
 			free(ls);
 			return false;
 		}
-		if (c >= 0x80 && high == n)
-			high = i;
+		past_ascii |= c >= 0x80;
 		if (c == '\n') {
 			if (count == cap)
-				ls = xgrow(ls, &cap, count + 1, sizeof *ls);
+				ls = xrealloc(ls, (cap *= 2) * sizeof *ls);
 			ls[count++] = i + 1;
 		}
 	}
@@ -212,7 +213,7 @@ __attribute__((target("avx2"))) static bool clean_index_avx2(struct textfile *tf
 	raw[n] = '\0';
 	tf->data = raw;
 	tf->len = n;
-	tf->not_utf8_at = high + utf8_first_invalid(raw + high, n - high);
+	tf->not_utf8_at = past_ascii ? utf8_first_invalid(raw, n) : n;
 	tf->not_utf8 = tf->not_utf8_at < n;
 	tf->line_start = ls;
 	tf->n_lines = count;
@@ -260,7 +261,7 @@ static void normalise_and_index(struct textfile *tf, char *raw, size_t n)
 {
 #ifdef TEXTFILE_AVX2
 	bool bom = n >= 3 && memcmp(raw, "\xEF\xBB\xBF", 3) == 0;
-	if (!bom && __builtin_cpu_supports("avx2") && clean_index_avx2(tf, raw, n))
+	if (!bom && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && clean_index_avx2(tf, raw, n))
 		return;
 #endif
 	normalise_general(tf, raw, n);
