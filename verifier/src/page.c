@@ -514,6 +514,9 @@ static size_t line_nesting(const char *s, size_t len)
 	char only = 0;
 	bool same = true;
 	for (;;) {
+		/* code is indented in spaces: four of them at a time, then the rest */
+		while (len - i >= 4 && memcmp(s + i, "    ", 4) == 0)
+			i += 4;
 		while (i < len && (s[i] == ' ' || s[i] == '\t'))
 			i++;
 		if (i == len)
@@ -619,7 +622,7 @@ static size_t line_cells(const char *s, size_t len)
  * `shortcut`, such a line is not measured (most lines are shorter than
  * PAGE_MAX_COLUMNS + 2 bytes, and every line of the page passes here).
  */
-enum page_line_bound page_line_bound(const char *s, size_t len, bool shortcut, size_t *measure)
+static inline enum page_line_bound line_bound(const char *s, size_t len, bool shortcut, size_t *measure)
 {
 	*measure = 0;
 	size_t depth = shortcut && len <= PAGE_MAX_NESTING ? 0 : line_nesting(s, len);
@@ -633,6 +636,11 @@ enum page_line_bound page_line_bound(const char *s, size_t len, bool shortcut, s
 		return PAGE_LINE_WIDE;
 	}
 	return PAGE_LINE_READ;
+}
+
+enum page_line_bound page_line_bound(const char *s, size_t len, bool shortcut, size_t *measure)
+{
+	return line_bound(s, len, shortcut, measure);
 }
 
 static void table_too_wide(struct page *pg, size_t line, size_t cells, size_t more_lines)
@@ -866,7 +874,7 @@ static bool within_bounds(const struct textfile *tf, size_t from)
 			continue;
 		size_t len, measure;
 		const char *s = textfile_line(tf, n, &len);
-		if (len > PAGE_MAX_NESTING && page_line_bound(s, len, true, &measure) != PAGE_LINE_READ)
+		if (len > PAGE_MAX_NESTING && line_bound(s, len, true, &measure) != PAGE_LINE_READ)
 			return false;
 	}
 	return true;
