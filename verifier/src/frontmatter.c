@@ -29,6 +29,47 @@ const struct fm_evidence *frontmatter_evidence(const struct frontmatter *fm, con
 	return NULL;
 }
 
+/*
+ * What the fields are read from: the root mapping's pairs, and the pairs
+ * of each mapping that is a root value (an evidence mapping), nothing
+ * deeper; each node its type, its scalar text (borrowed) and where it
+ * starts.  Two readings of the text fill it (below): libyaml's events,
+ * what nearly every page takes, and libyaml's document, for a front
+ * matter with an anchor or an alias, whose nodes the events alone do not
+ * resolve.  The fields are read from it in one place, so both readings
+ * report the same.
+ */
+struct fm_node {
+	yaml_node_type_t type; /* YAML_SCALAR_NODE, YAML_SEQUENCE_NODE or YAML_MAPPING_NODE */
+	const char *value;     /* a scalar's text, NUL-terminated */
+	size_t length;
+	yaml_mark_t start_mark;
+	size_t first_pair, n_pairs; /* a root value's mapping: its pairs in fm_tree.sub */
+};
+
+struct fm_pair {
+	struct fm_node key, value;
+};
+
+struct fm_tree {
+	bool mapping; /* the root is a mapping (false: no root, or another node) */
+	struct fm_pair *root, *sub;
+	size_t n_root, cap_root, n_sub, cap_sub;
+};
+
+static void tree_free(struct fm_tree *t)
+{
+	free(t->root);
+	free(t->sub);
+	memset(t, 0, sizeof *t);
+}
+
+static struct fm_pair *tree_push(struct fm_pair **v, size_t *n, size_t *cap)
+{
+	*v = xgrow(*v, cap, *n + 1, sizeof **v);
+	return &(*v)[(*n)++];
+}
+
 /* Where a YAML node sits in the page: libyaml counts from 0 within the
  * front matter text, which starts on the page's line 2. */
 /* libyaml's column counts characters; diagnostics and update count bytes.
@@ -45,14 +86,14 @@ static size_t byte_col(const struct textfile *tf, const yaml_mark_t *m)
 	return i + 1;
 }
 
-static struct diag_loc node_loc(const struct textfile *tf, const yaml_node_t *node)
+static struct diag_loc node_loc(const struct textfile *tf, const struct fm_node *node)
 {
 	return textfile_loc_line(tf, node->start_mark.line + 2, byte_col(tf, &node->start_mark), 0);
 }
 
-static char *scalar(const yaml_node_t *node)
+static char *scalar(const struct fm_node *node)
 {
-	return xstrndup((const char *)node->data.scalar.value, node->data.scalar.length);
+	return xstrndup(node->value, node->length);
 }
 
 /* The entries of fm_fields[] (below, after the readers it names). */
@@ -60,14 +101,14 @@ static char *scalar(const yaml_node_t *node)
 
 struct reader {
 	const struct textfile *tf;
-	yaml_document_t *doc;
+	const struct fm_tree *tree;
 	struct frontmatter *fm;
 	enum diag_dest to; /* the caller's: DIAG_DROP for a page read only for its fields */
 	int problems;
 	bool seen[FM_FIELDS]; /* by index of fm_fields[] */
 };
 
-static void field_problem(struct reader *r, const yaml_node_t *at, const char *fmt, const char *a)
+static void field_problem(struct reader *r, const struct fm_node *at, const char *fmt, const char *a)
 {
 	struct diag_loc loc = at ? node_loc(r->tf, at) : textfile_loc_line(r->tf, 1, 1, 3);
 	struct diag *d = diag_begin_to(r->to, D_FM_FIELD, loc, fmt, a);
@@ -75,43 +116,41 @@ static void field_problem(struct reader *r, const yaml_node_t *at, const char *f
 	r->problems++;
 }
 
-static bool want_scalar(struct reader *r, const char *key, const yaml_node_t *v)
+static bool want_scalar(struct reader *r, const char *key, const struct fm_node *v)
 {
-	if (v->type == YAML_SCALAR_NODE && v->data.scalar.length > 0)
+	if (v->type == YAML_SCALAR_NODE && v->length > 0)
 		return true;
 	field_problem(r, v, "front matter field '%s' must be a non-empty plain value", key);
 	return false;
 }
 
-static void read_evidence(struct reader *r, const yaml_node_t *v)
+static void read_evidence(struct reader *r, const struct fm_node *v)
 {
 	struct frontmatter *fm = r->fm;
-	if (v->type == YAML_SCALAR_NODE && v->data.scalar.length > 0) {
+	if (v->type == YAML_SCALAR_NODE && v->length > 0) {
 		fm->evidence = xcalloc(1, sizeof *fm->evidence);
 		fm->evidence[0] = (struct fm_evidence){xstrdup("main"), scalar(v), v->start_mark.line + 2,
 						       byte_col(r->tf, &v->start_mark)};
 		fm->n_evidence = 1;
 		return;
 	}
-	if (v->type != YAML_MAPPING_NODE || v->data.mapping.pairs.start == v->data.mapping.pairs.top) {
+	if (v->type != YAML_MAPPING_NODE || v->n_pairs == 0) {
 		field_problem(r, v, "front matter field '%s' must be a path or a mapping of labels to paths",
 			      "evidence");
 		return;
 	}
-	size_t n = (size_t)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
-	fm->evidence = xcalloc(n, sizeof *fm->evidence);
-	for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = yaml_document_get_node(r->doc, p->key);
-		yaml_node_t *val = yaml_document_get_node(r->doc, p->value);
-		if (!k || !val || k->type != YAML_SCALAR_NODE || val->type != YAML_SCALAR_NODE ||
-		    val->data.scalar.length == 0) {
-			field_problem(r, val ? val : v, "each evidence %s must map a label to a path", "entry");
+	fm->evidence = xcalloc(v->n_pairs, sizeof *fm->evidence);
+	for (size_t i = 0; i < v->n_pairs; i++) {
+		const struct fm_node *k = &r->tree->sub[v->first_pair + i].key;
+		const struct fm_node *val = &r->tree->sub[v->first_pair + i].value;
+		if (k->type != YAML_SCALAR_NODE || val->type != YAML_SCALAR_NODE || val->length == 0) {
+			field_problem(r, val, "each evidence %s must map a label to a path", "entry");
 			continue;
 		}
 		char *label = scalar(k);
 		bool repeated = false;
-		for (size_t i = 0; i < fm->n_evidence; i++)
-			repeated |= strcmp(fm->evidence[i].label, label) == 0;
+		for (size_t j = 0; j < fm->n_evidence; j++)
+			repeated |= strcmp(fm->evidence[j].label, label) == 0;
 		if (repeated) {
 			field_problem(r, k, "evidence label '%s' is repeated", label);
 			free(label);
@@ -124,13 +163,13 @@ static void read_evidence(struct reader *r, const yaml_node_t *v)
 
 /* One reader a field.  A scalar field's reader owns val (keeps or frees
  * it); v is the value's node, for locations. */
-static void read_lesson(struct reader *r, const yaml_node_t *v, char *val)
+static void read_lesson(struct reader *r, const struct fm_node *v, char *val)
 {
 	(void)v;
 	r->fm->lesson = val;
 }
 
-static void read_day(struct reader *r, const yaml_node_t *v, char *val)
+static void read_day(struct reader *r, const struct fm_node *v, char *val)
 {
 	char *end;
 	errno = 0;
@@ -142,13 +181,13 @@ static void read_day(struct reader *r, const yaml_node_t *v, char *val)
 	free(val);
 }
 
-static void read_title(struct reader *r, const yaml_node_t *v, char *val)
+static void read_title(struct reader *r, const struct fm_node *v, char *val)
 {
 	(void)v;
 	r->fm->title = val;
 }
 
-static void read_status(struct reader *r, const yaml_node_t *v, char *val)
+static void read_status(struct reader *r, const struct fm_node *v, char *val)
 {
 	bool found = false;
 	for (size_t i = 0; i < ARRAY_LEN(status_names); i++)
@@ -161,7 +200,7 @@ static void read_status(struct reader *r, const yaml_node_t *v, char *val)
 	free(val);
 }
 
-static void read_program(struct reader *r, const yaml_node_t *v, char *val)
+static void read_program(struct reader *r, const struct fm_node *v, char *val)
 {
 	r->fm->program = val;
 	r->fm->program_line = v->start_mark.line + 2;
@@ -174,13 +213,15 @@ static void read_program(struct reader *r, const yaml_node_t *v, char *val)
 static const struct fm_field {
 	const char *name;
 	bool scalar;
-	void (*read)(struct reader *r, const yaml_node_t *v, char *val);
+	void (*read)(struct reader *r, const struct fm_node *v, char *val);
 } fm_fields[FM_FIELDS] = {
 	{"lesson", true, read_lesson},   {"day", true, read_day},         {"title", true, read_title},
 	{"status", true, read_status},   {"program", true, read_program}, {"evidence", false, NULL},
 };
 
-static void read_pair(struct reader *r, const char *key, const yaml_node_t *k, const yaml_node_t *v)
+/* key: the key's text as a C string (up to a NUL it may hold, as the
+ * key's copy compared before). */
+static void read_pair(struct reader *r, const char *key, const struct fm_node *k, const struct fm_node *v)
 {
 	size_t which = 0;
 	while (which < FM_FIELDS && strcmp(key, fm_fields[which].name) != 0)
@@ -196,6 +237,22 @@ static void read_pair(struct reader *r, const char *key, const yaml_node_t *k, c
 		read_evidence(r, v);
 	else if (want_scalar(r, key, v))
 		fm_fields[which].read(r, v, scalar(v));
+}
+
+/* The fields, from a tree either reading filled. */
+static void read_tree(struct reader *r, const struct fm_tree *t)
+{
+	r->tree = t;
+	if (!t->mapping) {
+		diag_report_to(r->to, D_FM_SYNTAX, textfile_loc_line(r->tf, 2, 1, 0),
+			       "front matter must be a mapping of fields (key: value lines)");
+		r->problems++;
+		return;
+	}
+	for (size_t i = 0; i < t->n_root; i++)
+		if (t->root[i].key.type == YAML_SCALAR_NODE)
+			read_pair(r, t->root[i].key.value, &t->root[i].key, &t->root[i].value);
+	r->tree = NULL;
 }
 
 /* The closing --- line, or 0 when the block is never closed. */
@@ -269,7 +326,245 @@ static bool within_limits(struct reader *r, size_t from, size_t to)
 	return true;
 }
 
-static void load(struct reader *r, size_t close)
+static void syntax_problem(struct reader *r, const yaml_parser_t *parser)
+{
+	struct diag_loc loc = textfile_loc_line(r->tf, parser->problem_mark.line + 2, parser->problem_mark.column + 1, 0);
+	diag_report_to(r->to, D_FM_SYNTAX, loc, "front matter is not valid YAML: %s",
+		       parser->problem ? parser->problem : "unknown error");
+	r->problems++;
+}
+
+/* ---- the document reading ------------------------------------------ */
+
+static struct fm_node doc_node(const yaml_node_t *n)
+{
+	struct fm_node x = {.type = n->type, .start_mark = n->start_mark};
+	if (n->type == YAML_SCALAR_NODE) {
+		x.value = (const char *)n->data.scalar.value;
+		x.length = n->data.scalar.length;
+	}
+	return x;
+}
+
+/* The tree of doc (which it borrows from). */
+static void tree_of_document(yaml_document_t *doc, struct fm_tree *t)
+{
+	yaml_node_t *root = yaml_document_get_root_node(doc);
+	t->mapping = root && root->type == YAML_MAPPING_NODE;
+	if (!t->mapping)
+		return;
+	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(doc, p->value);
+		if (!k || !v)
+			continue;
+		struct fm_pair *e = tree_push(&t->root, &t->n_root, &t->cap_root);
+		e->key = doc_node(k);
+		e->value = doc_node(v);
+		if (v->type != YAML_MAPPING_NODE)
+			continue;
+		e->value.first_pair = t->n_sub;
+		for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
+			yaml_node_t *qk = yaml_document_get_node(doc, q->key);
+			yaml_node_t *qv = yaml_document_get_node(doc, q->value);
+			struct fm_pair *f = tree_push(&t->sub, &t->n_sub, &t->cap_sub);
+			/* a pair that lacks a node is a bad entry, told at its value (or
+			 * the mapping): a node that is no scalar stands for the one missing */
+			struct fm_node none = {.type = YAML_SEQUENCE_NODE, .start_mark = v->start_mark};
+			f->key = qk ? doc_node(qk) : none;
+			f->value = qv ? doc_node(qv) : none;
+		}
+		/* t->root may have moved in tree_push: e is re-found by index */
+		t->root[t->n_root - 1].value.n_pairs = t->n_sub - t->root[t->n_root - 1].value.first_pair;
+	}
+}
+
+static void load_document(struct reader *r, const char *text, size_t len)
+{
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		syntax_problem(r, &parser);
+		yaml_parser_delete(&parser);
+		return;
+	}
+	struct fm_tree t = {0};
+	tree_of_document(&doc, &t);
+	read_tree(r, &t);
+	tree_free(&t);
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+}
+
+/* ---- the event reading --------------------------------------------- */
+
+/*
+ * libyaml's document costs, for a front matter of six short fields, a
+ * node stack, a tag copy a node and their frees; the events give the
+ * same nodes in order, so the tree is filled from them, each scalar's
+ * text kept in its event until the fields are read.  Nothing is read
+ * before the document's end has parsed (a syntax error is then the only
+ * problem reported, as with the document).  An anchor or an alias stops
+ * it: the text is then read as a document (what an alias names is a node
+ * the events gave earlier, perhaps deeper than the tree keeps).
+ */
+struct event_reading {
+	yaml_parser_t parser;
+	struct fm_tree tree;
+	yaml_event_t *kept; /* the scalar events the tree's texts are in */
+	size_t n_kept, cap_kept;
+	bool failed;      /* a syntax error (reported) */
+	bool needs_doc;   /* an anchor or alias: read as a document instead */
+};
+
+/* The next event into *e; false (with failed or needs_doc set, e empty)
+ * when there is none to go on with. */
+static bool next_event(struct event_reading *er, yaml_event_t *e)
+{
+	if (!yaml_parser_parse(&er->parser, e)) {
+		er->failed = true;
+		return false;
+	}
+	const yaml_char_t *anchor = e->type == YAML_SCALAR_EVENT           ? e->data.scalar.anchor
+				    : e->type == YAML_SEQUENCE_START_EVENT ? e->data.sequence_start.anchor
+				    : e->type == YAML_MAPPING_START_EVENT  ? e->data.mapping_start.anchor
+									   : NULL;
+	if (e->type == YAML_ALIAS_EVENT || anchor) {
+		yaml_event_delete(e);
+		er->needs_doc = true;
+		return false;
+	}
+	return true;
+}
+
+/* Consumes the rest of the collection e started (its events to the
+ * matching end), keeping nothing. */
+static bool skip_collection(struct event_reading *er)
+{
+	for (size_t depth = 1; depth;) {
+		yaml_event_t e;
+		if (!next_event(er, &e))
+			return false;
+		if (e.type == YAML_SEQUENCE_START_EVENT || e.type == YAML_MAPPING_START_EVENT)
+			depth++;
+		else if (e.type == YAML_SEQUENCE_END_EVENT || e.type == YAML_MAPPING_END_EVENT)
+			depth--;
+		yaml_event_delete(&e);
+	}
+	return true;
+}
+
+/* The node event e starts, as a tree node: a scalar's event is kept (its
+ * text is the node's), a collection's contents consumed unless the
+ * caller reads them (*open). */
+static bool event_node(struct event_reading *er, yaml_event_t *e, struct fm_node *x, bool read_mapping, bool *open)
+{
+	*open = false;
+	*x = (struct fm_node){.start_mark = e->start_mark};
+	if (e->type == YAML_SCALAR_EVENT) {
+		x->type = YAML_SCALAR_NODE;
+		x->value = (const char *)e->data.scalar.value;
+		x->length = e->data.scalar.length;
+		er->kept = xgrow(er->kept, &er->cap_kept, er->n_kept + 1, sizeof *er->kept);
+		er->kept[er->n_kept++] = *e; /* deleted with the reading */
+		return true;
+	}
+	x->type = e->type == YAML_MAPPING_START_EVENT ? YAML_MAPPING_NODE : YAML_SEQUENCE_NODE;
+	yaml_event_delete(e);
+	if (read_mapping && x->type == YAML_MAPPING_NODE) {
+		*open = true;
+		return true;
+	}
+	return skip_collection(er);
+}
+
+/* The pairs of an open mapping, to its end, into v (a root pair's
+ * mapping: deeper, pairs are consumed only, from sub when at_root). */
+static bool event_pairs(struct event_reading *er, bool at_root)
+{
+	for (;;) {
+		yaml_event_t e;
+		if (!next_event(er, &e))
+			return false;
+		if (e.type == YAML_MAPPING_END_EVENT) {
+			yaml_event_delete(&e);
+			return true;
+		}
+		struct fm_node k, v;
+		bool open;
+		if (!event_node(er, &e, &k, false, &open) || !next_event(er, &e))
+			return false;
+		size_t first = er->tree.n_sub;
+		if (!event_node(er, &e, &v, at_root, &open))
+			return false;
+		if (open) {
+			v.first_pair = first;
+			if (!event_pairs(er, false))
+				return false;
+			v.n_pairs = er->tree.n_sub - first;
+		}
+		struct fm_pair *p = at_root ? tree_push(&er->tree.root, &er->tree.n_root, &er->tree.cap_root)
+					    : tree_push(&er->tree.sub, &er->tree.n_sub, &er->tree.cap_sub);
+		*p = (struct fm_pair){k, v};
+	}
+}
+
+/* The stream's first document, event by event, into er->tree. */
+static bool event_document(struct event_reading *er)
+{
+	yaml_event_t e;
+	if (!next_event(er, &e)) /* STREAM-START */
+		return false;
+	yaml_event_delete(&e);
+	if (!next_event(er, &e))
+		return false;
+	if (e.type == YAML_STREAM_END_EVENT) { /* no document: no root */
+		yaml_event_delete(&e);
+		return true;
+	}
+	yaml_event_delete(&e); /* DOCUMENT-START */
+	if (!next_event(er, &e))
+		return false;
+	if (e.type == YAML_MAPPING_START_EVENT) {
+		yaml_event_delete(&e);
+		er->tree.mapping = true;
+		if (!event_pairs(er, true))
+			return false;
+	} else {
+		struct fm_node root;
+		bool open;
+		if (!event_node(er, &e, &root, false, &open))
+			return false;
+	}
+	if (!next_event(er, &e)) /* DOCUMENT-END */
+		return false;
+	yaml_event_delete(&e);
+	return true;
+}
+
+/* Reads text by its events; false when it must be read as a document
+ * (nothing reported then). */
+static bool load_events(struct reader *r, const char *text, size_t len)
+{
+	struct event_reading er = {0};
+	yaml_parser_initialize(&er.parser);
+	yaml_parser_set_input_string(&er.parser, (const unsigned char *)text, len);
+	bool read = event_document(&er);
+	if (read)
+		read_tree(r, &er.tree);
+	else if (er.failed)
+		syntax_problem(r, &er.parser);
+	for (size_t i = 0; i < er.n_kept; i++)
+		yaml_event_delete(&er.kept[i]);
+	free(er.kept);
+	tree_free(&er.tree);
+	yaml_parser_delete(&er.parser);
+	return !er.needs_doc;
+}
+
+static void load(struct reader *r, size_t close, bool by_document)
 {
 	const struct textfile *tf = r->tf;
 	size_t from = tf->line_start[1];
@@ -278,42 +573,11 @@ static void load(struct reader *r, size_t close)
 		r->problems++;
 		return;
 	}
-	yaml_parser_t parser;
-	yaml_document_t doc;
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)tf->data + from, to - from);
-	if (!yaml_parser_load(&parser, &doc)) {
-		struct diag_loc loc = textfile_loc_line(tf, parser.problem_mark.line + 2,
-							 parser.problem_mark.column + 1, 0);
-		diag_report_to(r->to, D_FM_SYNTAX, loc, "front matter is not valid YAML: %s",
-			    parser.problem ? parser.problem : "unknown error");
-		r->problems++;
-		yaml_parser_delete(&parser);
-		return;
-	}
-	r->doc = &doc;
-	yaml_node_t *root = yaml_document_get_root_node(&doc);
-	if (!root || root->type != YAML_MAPPING_NODE) {
-		diag_report_to(r->to, D_FM_SYNTAX, textfile_loc_line(tf, 2, 1, 0),
-			    "front matter must be a mapping of fields (key: value lines)");
-		r->problems++;
-	} else {
-		for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
-			yaml_node_t *k = yaml_document_get_node(&doc, p->key);
-			yaml_node_t *v = yaml_document_get_node(&doc, p->value);
-			if (!k || !v || k->type != YAML_SCALAR_NODE)
-				continue;
-			char *key = scalar(k);
-			read_pair(r, key, k, v);
-			free(key);
-		}
-	}
-	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
-	r->doc = NULL;
+	if (by_document || !load_events(r, tf->data + from, to - from))
+		load_document(r, tf->data + from, to - from);
 }
 
-int frontmatter_parse(const struct textfile *tf, bool require, enum diag_dest to, struct frontmatter *fm)
+static int parse(const struct textfile *tf, bool require, enum diag_dest to, struct frontmatter *fm, bool by_document)
 {
 	memset(fm, 0, sizeof *fm);
 	fm->status = STATUS_REVIEW;
@@ -342,7 +606,7 @@ int frontmatter_parse(const struct textfile *tf, bool require, enum diag_dest to
 	}
 	fm->present = true;
 	fm->first_body_line = close + 1;
-	load(&r, close);
+	load(&r, close, by_document);
 	if (r.problems)
 		return r.problems;
 	for (size_t i = 0; i < FM_FIELDS; i++)
@@ -353,6 +617,16 @@ int frontmatter_parse(const struct textfile *tf, bool require, enum diag_dest to
 			r.problems++;
 		}
 	return r.problems;
+}
+
+int frontmatter_parse(const struct textfile *tf, bool require, enum diag_dest to, struct frontmatter *fm)
+{
+	return parse(tf, require, to, fm, false);
+}
+
+int frontmatter_parse_document(const struct textfile *tf, bool require, enum diag_dest to, struct frontmatter *fm)
+{
+	return parse(tf, require, to, fm, true);
 }
 
 void frontmatter_free(struct frontmatter *fm)

@@ -14,7 +14,8 @@
  * default.  Problems are reported as diagnostics at the page's line; the
  * struct owns every string and is released with frontmatter_free().
  *
- * Limits, checked before libyaml sees the text (frontmatter-limit): at
+ * The fields are read from libyaml's events (frontmatter.c).  Limits,
+ * checked before libyaml sees the text (frontmatter-limit): at
  * most FM_MAX_BYTES between the --- lines, and flow collections ([ and {)
  * nested at most FM_MAX_FLOW_DEPTH deep.  libyaml 0.2.5, which Debian 12
  * ships, is quadratic in that nesting.
@@ -63,6 +64,10 @@ struct frontmatter {
  * status, which stays in-technical-review (the stricter reading of a bad
  * page). */
 int frontmatter_parse(const struct textfile *tf, bool require, enum diag_dest to, struct frontmatter *fm);
+/* frontmatter_parse reading libyaml's document: frontmatter_parse reads
+ * its events, and its document only for a front matter with an anchor or
+ * an alias; the same fields and problems (the tests compare the two). */
+int frontmatter_parse_document(const struct textfile *tf, bool require, enum diag_dest to, struct frontmatter *fm);
 void frontmatter_free(struct frontmatter *fm);
 const char *frontmatter_status_name(enum page_status s);
 /* The evidence entry for label (NULL or "" means the default, the first). */
