@@ -274,6 +274,8 @@ static size_t closing_line(const struct textfile *tf)
  * nesting first passes limit (or is left alone when it never does). */
 static size_t flow_depth(const char *s, size_t len, size_t limit, size_t *at)
 {
+	if (!memchr(s, '[', len) && !memchr(s, '{', len))
+		return 0; /* no flow collection at all (nearly every page): nothing to read a byte at a time */
 	size_t depth = 0, deepest = 0;
 	char quote = 0;
 	for (size_t i = 0; i < len; i++) {
@@ -410,11 +412,14 @@ static void load_document(struct reader *r, const char *text, size_t len)
  * it: the text is then read as a document (what an alias names is a node
  * the events gave earlier, perhaps deeper than the tree keeps).
  */
+#define KEPT_INLINE 16 /* a front matter of six fields keeps twelve */
+
 struct event_reading {
 	yaml_parser_t parser;
 	struct fm_tree tree;
-	yaml_event_t *kept; /* the scalar events the tree's texts are in */
+	yaml_event_t *kept; /* the scalar events the tree's texts are in: first in inline */
 	size_t n_kept, cap_kept;
+	yaml_event_t inline_kept[KEPT_INLINE];
 	bool failed;      /* a syntax error (reported) */
 	bool needs_doc;   /* an anchor or alias: read as a document instead */
 };
@@ -467,7 +472,14 @@ static bool event_node(struct event_reading *er, yaml_event_t *e, struct fm_node
 		x->type = YAML_SCALAR_NODE;
 		x->value = (const char *)e->data.scalar.value;
 		x->length = e->data.scalar.length;
-		er->kept = xgrow(er->kept, &er->cap_kept, er->n_kept + 1, sizeof *er->kept);
+		if (er->n_kept == er->cap_kept) { /* past the inline ones: to the heap, doubled */
+			yaml_event_t *v = xmalloc(2 * er->cap_kept * sizeof *v);
+			memcpy(v, er->kept, er->n_kept * sizeof *v);
+			if (er->kept != er->inline_kept)
+				free(er->kept);
+			er->kept = v;
+			er->cap_kept *= 2;
+		}
 		er->kept[er->n_kept++] = *e; /* deleted with the reading */
 		return true;
 	}
@@ -548,7 +560,8 @@ static bool event_document(struct event_reading *er)
  * (nothing reported then). */
 static bool load_events(struct reader *r, const char *text, size_t len)
 {
-	struct event_reading er = {0};
+	struct event_reading er = {.cap_kept = KEPT_INLINE};
+	er.kept = er.inline_kept;
 	yaml_parser_initialize(&er.parser);
 	yaml_parser_set_input_string(&er.parser, (const unsigned char *)text, len);
 	bool read = event_document(&er);
@@ -558,7 +571,8 @@ static bool load_events(struct reader *r, const char *text, size_t len)
 		syntax_problem(r, &er.parser);
 	for (size_t i = 0; i < er.n_kept; i++)
 		yaml_event_delete(&er.kept[i]);
-	free(er.kept);
+	if (er.kept != er.inline_kept)
+		free(er.kept);
 	tree_free(&er.tree);
 	yaml_parser_delete(&er.parser);
 	return !er.needs_doc;

@@ -888,8 +888,9 @@ static void feed_blanked(cmark_parser *parser, const char *text, size_t n)
 	char buf[4096];
 	for (size_t done = 0; done < n;) {
 		size_t k = n - done < sizeof buf ? n - done : sizeof buf;
-		for (size_t i = 0; i < k; i++)
-			buf[i] = text[done + i] == '\n' ? '\n' : ' ';
+		memset(buf, ' ', k); /* then the LFs put back, a memchr a line */
+		for (const char *p = text + done, *end = p + k; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+			buf[p - (text + done)] = '\n';
 		cmark_parser_feed(parser, buf, k);
 		done += k;
 	}
