@@ -492,8 +492,9 @@ static bool event_node(struct event_reading *er, yaml_event_t *e, struct fm_node
 	return skip_collection(er);
 }
 
-/* The pairs of an open mapping, to its end, into v (a root pair's
- * mapping: deeper, pairs are consumed only, from sub when at_root). */
+/* The pairs of an open mapping, to its end: the root's (at_root) into
+ * tree.root, each value that is a mapping read on into tree.sub; a root
+ * value's into tree.sub, their own collections consumed only. */
 static bool event_pairs(struct event_reading *er, bool at_root)
 {
 	for (;;) {
