@@ -252,12 +252,35 @@ static const enum diag_kind fact_diags[] = {
 };
 
 /* The recorded build command's words, made at the first flag a
- * paragraph names (most name none: a map a check for nothing cost more
- * than the rest of the facts). */
+ * paragraph names past its first FACTS_FLAGS_READ (most name none or a
+ * few, "-O3 -arch=sm_90": a map of the command's dozen words for two
+ * look-ups cost more than reading the command twice).  The first
+ * FACTS_FLAGS_READ flags are judged by fact_flag_in_build, each a read of
+ * the command; the rest by the map, so a paragraph of many flags still
+ * costs time linear in the paragraph and the command.  Both read the
+ * command the same way (test_facts.c holds them to it). */
+#define FACTS_FLAGS_READ 4
 struct build_map {
 	struct strmap words;
 	bool made;
+	unsigned read; /* flags judged by reading the command */
 };
+
+/* Whether the flag s[0..len) is a word, or an item of a comma-joined word,
+ * of the recorded build command cmd (NULL: none recorded). */
+static bool flag_recorded(const char *cmd, struct build_map *build, const char *s, size_t len)
+{
+	if (build->read < FACTS_FLAGS_READ) {
+		build->read++;
+		return cmd && fact_flag_in_build(cmd, s, len);
+	}
+	if (!build->made) {
+		if (cmd)
+			build_words(cmd, &build->words);
+		build->made = true;
+	}
+	return strmap_get(&build->words, s, len, &(size_t){0});
+}
 
 /* Judges one fact; reports a disagreement.  Returns whether it holds. */
 static bool judge(const struct fact_text *t, const struct evfile *ev, struct build_map *build, const struct fact *f)
@@ -270,13 +293,7 @@ static bool judge(const struct fact_text *t, const struct evfile *ev, struct bui
 	if (f->kind == FACT_GPU)
 		return true; /* found only where the evidence's name stands, wrapped or not */
 	if (f->kind == FACT_FLAG) {
-		if (!build->made) {
-			const char *cmd = evidence_get(ev->ev, "build", NULL);
-			if (cmd)
-				build_words(cmd, &build->words);
-			build->made = true;
-		}
-		if (strmap_get(&build->words, s, len, &(size_t){0}))
+		if (flag_recorded(recorded, build, s, len))
 			return true;
 		d = diag_begin(D_FACT_FLAG, loc_of(t, f->start, f->end), "flag '%.*s' is not in the recorded build command",
 			       (int)len, s);
@@ -331,7 +348,7 @@ size_t facts_check(const struct fact_text *t, const struct evfile *ev, struct le
 		*ranges = n ? xmalloc(n * sizeof **ranges) : NULL;
 		*n_ranges = n;
 	}
-	struct build_map build = {{0}, false};
+	struct build_map build = {{0}, false, 0};
 	for (size_t i = 0; i < n; i++) {
 		bool ok = judge(t, ev, &build, &facts[i]);
 		if (lg)
