@@ -722,10 +722,11 @@ bool course_evidence_tokens(const struct evfile *cev, size_t line, const struct 
 	struct evfile *e = c->evfiles[cev->slot]; /* the cache's own, writable copy */
 	if (!e->line_tok) {
 		size_t lines = e->ev->tf.n_lines + 1;
-		e->line_tok = xcalloc(lines, sizeof *e->line_tok + sizeof(size_t));
-		size_t *count = line_ntok(e);
-		for (size_t i = 0; i < lines; i++)
-			count[i] = SIZE_MAX;
+		/* not zeroed: a line's pointer is read only once its count is
+		 * set, and every count starts as SIZE_MAX (all bits one) in one
+		 * memset (lines is below TEXTFILE_MAX_BYTES: no overflow) */
+		e->line_tok = xmalloc(lines * (sizeof *e->line_tok + sizeof(size_t)));
+		memset(line_ntok(e), 0xFF, lines * sizeof(size_t));
 		c->tokenised = xgrow(c->tokenised, &c->cap_tokenised, c->n_tokenised + 1, sizeof *c->tokenised);
 		c->tokenised[c->n_tokenised++] = e;
 	}
