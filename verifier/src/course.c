@@ -38,13 +38,19 @@ struct program_slot {
 
 /* A program's source-sha256 into a slot and back: the hex digits
  * proghdr_source_sha256 writes (lowercase), or an empty string. */
+/* The value of a lowercase hex digit (one that sha_pack's strspn let
+ * through): a subtraction, not a strchr a digit (64 a program). */
+static unsigned hex_digit(char c)
+{
+	return c <= '9' ? (unsigned)(c - '0') : (unsigned)(c - 'a' + 10);
+}
+
 static void sha_pack(struct program_slot *sl, const char *hex)
 {
 	static const char digits[] = "0123456789abcdef";
 	sl->has_sha = strlen(hex) == SHA256_HEX_LEN && strspn(hex, digits) == SHA256_HEX_LEN;
 	for (size_t i = 0; sl->has_sha && i < sizeof sl->sha; i++)
-		sl->sha[i] = (unsigned char)((strchr(digits, hex[2 * i]) - digits) << 4 |
-					     (strchr(digits, hex[2 * i + 1]) - digits));
+		sl->sha[i] = (unsigned char)(hex_digit(hex[2 * i]) << 4 | hex_digit(hex[2 * i + 1]));
 }
 
 static void sha_unpack(const struct program_slot *sl, char hex[SHA256_HEX_LEN + 1])
