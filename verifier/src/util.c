@@ -211,16 +211,10 @@ bool str_starts_with(const char *s, size_t len, const char *prefix)
 
 void str_trim(const char *s, size_t *start, size_t *end)
 {
-	/* in locals, stored once: through the pointers each step was a load
-	 * and a store (they may alias s for all the compiler knows), and
-	 * every header line of every program is trimmed twice */
-	size_t a = *start, e = *end;
-	while (a < e && (s[a] == ' ' || s[a] == '\t'))
-		a++;
-	while (e > a && (s[e - 1] == ' ' || s[e - 1] == '\t'))
-		e--;
-	*start = a;
-	*end = e;
+	while (*start < *end && (s[*start] == ' ' || s[*start] == '\t'))
+		(*start)++;
+	while (*end > *start && (s[*end - 1] == ' ' || s[*end - 1] == '\t'))
+		(*end)--;
 }
 
 bool str_is_blank(const char *s, size_t len)
