@@ -655,6 +655,32 @@ static void test_expect_exit_as_printed(void **state)
 	}
 }
 
+/* A header key is a-z, 0-9, '-' and '.' (the parser reads them from a
+ * table): every byte 1-255 between two key letters, a line of its own
+ * after the header, is read as part of the key exactly when it is one
+ * of those; any other ends the key at column 2 (a newline too: "x" is
+ * then a line of its own). */
+static void test_key_chars_as_listed(void **state)
+{
+	(void)state;
+	for (int c = 1; c <= 255; c++) {
+		char raw[16] = {'x', (char)c, 'y', ':', ' ', 'v', '\0'};
+		struct evidence ev;
+		struct evidence_problem prob;
+		int rc = parse_edit((struct edit){.raw_line = raw}, &ev, &prob);
+		bool listed = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
+		if (listed != (rc == 0))
+			print_error("byte 0x%02x: rc %d, %s\n", (unsigned)c, rc, prob.message);
+		assert_int_equal(rc, listed ? 0 : -2);
+		if (!listed) {
+			assert_int_equal(prob.line, STDOUT_LINE);
+			assert_int_equal(prob.col, 2);
+			assert_non_null(strstr(prob.message, "is not 'key: value'"));
+		}
+		evidence_free(&ev);
+	}
+}
+
 static void test_expect_failed_marks_a_run(void **state)
 {
 	(void)state;
@@ -721,6 +747,7 @@ int main(void)
 		cmocka_unit_test(test_two_runs),
 		cmocka_unit_test(test_run_expected_to_fail_that_passed),
 		cmocka_unit_test(test_expect_exit_as_printed),
+		cmocka_unit_test(test_key_chars_as_listed),
 		cmocka_unit_test(test_expect_failed_marks_a_run),
 		cmocka_unit_test(test_one_run_reads_as_before),
 		cmocka_unit_test(test_runs_section_missing),
