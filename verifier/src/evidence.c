@@ -169,13 +169,13 @@ int evidence_parse(struct evidence *ev, struct evidence_problem *prob)
 		if (k == 0 || k + 1 >= len || s[k] != ':' || s[k + 1] != ' ')
 			return problem(prob, D_EVIDENCE_MALFORMED, n, k + 1,
 				       "header line is not 'key: value' (key in lowercase letters, digits, - and .)");
-		/* key and value in one block (value after the key's NUL), the
+		/* key and value in one block, the line copied whole and its
+		 * ": " and end written as the two NULs (one copy, not two), the
 		 * blocks packed into a few chunks: not an allocation a field */
-		char *key = field_block(ev, len);
-		memcpy(key, s, k);
+		char *key = field_block(ev, len + 1);
+		memcpy(key, s, len);
 		key[k] = '\0';
-		memcpy(key + k + 1, s + k + 2, len - k - 2);
-		key[len - 1] = '\0';
+		key[len] = '\0';
 		/* the key set is a hash map (a repeat check against every earlier
 		 * key was quadratic in the number of fields), and the add is the
 		 * repeat check: a key there already is not added */
@@ -184,7 +184,7 @@ int evidence_parse(struct evidence *ev, struct evidence_problem *prob)
 				       (int)k, s);
 		}
 		ev->fields = xgrow(ev->fields, &cap, ev->n_fields + 1, sizeof *ev->fields);
-		ev->fields[ev->n_fields] = (struct evidence_field){key, key + k + 1, n};
+		ev->fields[ev->n_fields] = (struct evidence_field){key, key + k + 2, n};
 		ev->n_fields++;
 	}
 	ev->stdout_line = n;
