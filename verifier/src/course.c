@@ -38,13 +38,19 @@ struct program_slot {
 
 /* A program's source-sha256 into a slot and back: the hex digits
  * proghdr_source_sha256 writes (lowercase), or an empty string. */
+/* The value of a lowercase hex digit (one that sha_pack's strspn let
+ * through): a subtraction, not a strchr a digit (64 a program). */
+static unsigned hex_digit(char c)
+{
+	return c <= '9' ? (unsigned)(c - '0') : (unsigned)(c - 'a' + 10);
+}
+
 static void sha_pack(struct program_slot *sl, const char *hex)
 {
 	static const char digits[] = "0123456789abcdef";
 	sl->has_sha = strlen(hex) == SHA256_HEX_LEN && strspn(hex, digits) == SHA256_HEX_LEN;
 	for (size_t i = 0; sl->has_sha && i < sizeof sl->sha; i++)
-		sl->sha[i] = (unsigned char)((strchr(digits, hex[2 * i]) - digits) << 4 |
-					     (strchr(digits, hex[2 * i + 1]) - digits));
+		sl->sha[i] = (unsigned char)(hex_digit(hex[2 * i]) << 4 | hex_digit(hex[2 * i + 1]));
 }
 
 static void sha_unpack(const struct program_slot *sl, char hex[SHA256_HEX_LEN + 1])
@@ -722,10 +728,11 @@ bool course_evidence_tokens(const struct evfile *cev, size_t line, const struct 
 	struct evfile *e = c->evfiles[cev->slot]; /* the cache's own, writable copy */
 	if (!e->line_tok) {
 		size_t lines = e->ev->tf.n_lines + 1;
-		e->line_tok = xcalloc(lines, sizeof *e->line_tok + sizeof(size_t));
-		size_t *count = line_ntok(e);
-		for (size_t i = 0; i < lines; i++)
-			count[i] = SIZE_MAX;
+		/* not zeroed: a line's pointer is read only once its count is
+		 * set, and every count starts as SIZE_MAX (all bits one) in one
+		 * memset (lines is below TEXTFILE_MAX_BYTES: no overflow) */
+		e->line_tok = xmalloc(lines * (sizeof *e->line_tok + sizeof(size_t)));
+		memset(line_ntok(e), 0xFF, lines * sizeof(size_t));
 		c->tokenised = xgrow(c->tokenised, &c->cap_tokenised, c->n_tokenised + 1, sizeof *c->tokenised);
 		c->tokenised[c->n_tokenised++] = e;
 	}

@@ -94,7 +94,7 @@ struct evfile {
 	/* numbers of each file line, tokenised on first use
 	 * (course_evidence_tokens); NULL until then.  One block: the
 	 * n_lines + 1 lines' tokens, then their counts (SIZE_MAX: line not
-	 * tokenised yet) */
+	 * tokenised yet, and its pointer not set) */
 	struct num_token **line_tok;
 	size_t slot;           /* its index in the course cache */
 	enum load_state state;

@@ -213,13 +213,32 @@ bool diag_once_claim(const char *key)
 	return true;
 }
 
+/* "WHAT:PATH" in small (cap bytes) where it fits, else in a block of its
+ * own: a key a loaded file, forwarded and dropped at once, needs no
+ * allocation.  Free the result with once_key_free. */
+static char *once_key(char *small, size_t cap, const char *what, const char *path)
+{
+	size_t w = strlen(what), p = strlen(path);
+	char *key = w + 1 + p < cap ? small : xmalloc(w + 1 + p + 1);
+	memcpy(key, what, w);
+	key[w] = ':';
+	memcpy(key + w + 1, path, p + 1);
+	return key;
+}
+
+static void once_key_free(char *key, const char *small)
+{
+	if (key != small)
+		free(key);
+}
+
 void diag_once_begin(const char *what, const char *path)
 {
 	reporter.once_depth++;
 	if (reporter.forward) {
-		char *key = xasprintf("%s:%s", what, path);
+		char small[256], *key = once_key(small, sizeof small, what, path);
 		reporter.forward->once(key, reporter.forward->ctx);
-		free(key);
+		once_key_free(key, small);
 	}
 }
 
@@ -234,9 +253,9 @@ void diag_once_touch(const char *what, const char *path)
 {
 	if (!reporter.forward)
 		return;
-	char *key = xasprintf("%s:%s", what, path);
+	char small[256], *key = once_key(small, sizeof small, what, path);
 	reporter.forward->touch(key, reporter.forward->ctx);
-	free(key);
+	once_key_free(key, small);
 }
 
 void diag_release(void)

@@ -183,9 +183,9 @@ static void build_words(const char *build, struct strmap *words)
 	}
 }
 
-size_t fact_expected(const struct evidence *ev, enum fact_kind kind, char *buf, size_t buflen)
+/* fact_expected of the recorded value v of kind's key (NULL: none). */
+static size_t expected_of(const char *v, enum fact_kind kind, char *buf, size_t buflen)
 {
-	const char *v = evidence_get(ev, fact_keys[kind], NULL);
 	if (!v) {
 		buf[0] = '\0';
 		return 0;
@@ -217,6 +217,11 @@ size_t fact_expected(const struct evidence *ev, enum fact_kind kind, char *buf, 
 	memcpy(buf, v, n);
 	buf[n] = '\0';
 	return n;
+}
+
+size_t fact_expected(const struct evidence *ev, enum fact_kind kind, char *buf, size_t buflen)
+{
+	return expected_of(evidence_get(ev, fact_keys[kind], NULL), kind, buf, buflen);
 }
 
 static size_t file_off(const struct fact_text *t, size_t i)
@@ -252,38 +257,56 @@ static const enum diag_kind fact_diags[] = {
 };
 
 /* The recorded build command's words, made at the first flag a
- * paragraph names (most name none: a map a check for nothing cost more
- * than the rest of the facts). */
+ * paragraph names past its first FACTS_FLAGS_READ (most name none or a
+ * few, "-O3 -arch=sm_90": a map of the command's dozen words for two
+ * look-ups cost more than reading the command twice).  The first
+ * FACTS_FLAGS_READ flags are judged by fact_flag_in_build, each a read of
+ * the command; the rest by the map, so a paragraph of many flags still
+ * costs time linear in the paragraph and the command.  Both read the
+ * command the same way (test_facts.c holds them to it). */
+#define FACTS_FLAGS_READ 4
 struct build_map {
 	struct strmap words;
 	bool made;
+	unsigned read; /* flags judged by reading the command */
 };
 
-/* Judges one fact; reports a disagreement.  Returns whether it holds. */
-static bool judge(const struct fact_text *t, const struct evfile *ev, struct build_map *build, const struct fact *f)
+/* Whether the flag s[0..len) is a word, or an item of a comma-joined word,
+ * of the recorded build command cmd (NULL: none recorded). */
+static bool flag_recorded(const char *cmd, struct build_map *build, const char *s, size_t len)
+{
+	if (build->read < FACTS_FLAGS_READ) {
+		build->read++;
+		return cmd && fact_flag_in_build(cmd, s, len);
+	}
+	if (!build->made) {
+		if (cmd)
+			build_words(cmd, &build->words);
+		build->made = true;
+	}
+	return strmap_get(&build->words, s, len, &(size_t){0});
+}
+
+/* Judges one fact against recorded, the value of its key in the evidence
+ * (at line; NULL and 0 when there is none); reports a disagreement.
+ * Returns whether it holds. */
+static bool judge(const struct fact_text *t, const struct evfile *ev, struct build_map *build, const struct fact *f,
+		  const char *recorded, size_t line)
 {
 	const char *s = t->s + f->start;
 	size_t len = f->end - f->start;
-	size_t line;
-	const char *recorded = evidence_get(ev->ev, fact_keys[f->kind], &line);
 	struct diag *d;
 	if (f->kind == FACT_GPU)
 		return true; /* found only where the evidence's name stands, wrapped or not */
 	if (f->kind == FACT_FLAG) {
-		if (!build->made) {
-			const char *cmd = evidence_get(ev->ev, "build", NULL);
-			if (cmd)
-				build_words(cmd, &build->words);
-			build->made = true;
-		}
-		if (strmap_get(&build->words, s, len, &(size_t){0}))
+		if (flag_recorded(recorded, build, s, len))
 			return true;
 		d = diag_begin(D_FACT_FLAG, loc_of(t, f->start, f->end), "flag '%.*s' is not in the recorded build command",
 			       (int)len, s);
 		diag_note(d, textfile_loc_line(&ev->ev->tf, line, 0, 0), "the evidence was built with: %s", recorded);
 	} else {
 		char want[256];
-		size_t n = fact_expected(ev->ev, f->kind, want, sizeof want);
+		size_t n = expected_of(recorded, f->kind, want, sizeof want);
 		if (n == len && memcmp(s, want, n) == 0)
 			return true;
 		d = diag_begin(fact_diags[f->kind], loc_of(t, f->start, f->end), "%s '%.*s' differs from the evidence's %s",
@@ -295,10 +318,10 @@ static bool judge(const struct fact_text *t, const struct evfile *ev, struct bui
 	return false;
 }
 
-static void record(struct ledger *lg, const struct fact_text *t, const struct evfile *ev, const struct fact *f, bool ok)
+/* Enters one judged fact in the ledger: v and line as judge had them. */
+static void record(struct ledger *lg, const struct fact_text *t, const struct evfile *ev, const struct fact *f, bool ok,
+		   const char *v, size_t line)
 {
-	size_t line = 0;
-	const char *v = evidence_get(ev->ev, fact_keys[f->kind], &line);
 	struct diag_loc at = loc_of(t, f->start, f->end);
 	char *claim = xstrndup(t->s + f->start, f->end - f->start);
 	struct ledger_entry *le = ledger_add(lg, ok ? LG_FACT : LG_FAILED, at.line, at.col, claim, "%s:%zu (%s: %s)",
@@ -331,11 +354,13 @@ size_t facts_check(const struct fact_text *t, const struct evfile *ev, struct le
 		*ranges = n ? xmalloc(n * sizeof **ranges) : NULL;
 		*n_ranges = n;
 	}
-	struct build_map build = {{0}, false};
+	struct build_map build = {{0}, false, 0};
 	for (size_t i = 0; i < n; i++) {
-		bool ok = judge(t, ev, &build, &facts[i]);
+		size_t line = 0; /* one look-up a fact, for its judge and its ledger entry */
+		const char *recorded = evidence_get(ev->ev, fact_keys[facts[i].kind], &line);
+		bool ok = judge(t, ev, &build, &facts[i], recorded, line);
 		if (lg)
-			record(lg, t, ev, &facts[i], ok);
+			record(lg, t, ev, &facts[i], ok, recorded, line);
 		if (ranges)
 			(*ranges)[i] = (struct fact_range){facts[i].start, facts[i].kind == FACT_CUDA && i + 1 < n &&
 										   facts[i + 1].kind == FACT_CUDA_V

@@ -251,7 +251,7 @@ void proghdr_parse(const struct textfile *tf, struct proghdr *h)
 		n++;
 	}
 	struct buf joined = {0};
-	size_t cap = 0;
+	size_t cap = 0, blank_cap = 0;
 	bool in_verified = false, verified_done = false;
 	for (; n <= tf->n_lines; n++) {
 		s = textfile_line(tf, n, &len);
@@ -263,6 +263,10 @@ void proghdr_parse(const struct textfile *tf, struct proghdr *h)
 		const char *body = s + start;
 		size_t blen = end - start;
 		size_t key_line = n;
+		if (blen == 0) { /* an empty `//` line: kept for the source hash */
+			h->blank_lines = xgrow(h->blank_lines, &blank_cap, h->n_blank_lines + 1, sizeof *h->blank_lines);
+			h->blank_lines[h->n_blank_lines++] = n;
+		}
 		/* most header lines are prose: one look at the first byte
 		 * (B, E or R, as each key starts) before the three prefix
 		 * compares */
@@ -321,6 +325,7 @@ void proghdr_free(struct proghdr *h)
 	free(h->problems);
 	free(h->verified);
 	free(h->verified_src);
+	free(h->blank_lines);
 	memset(h, 0, sizeof *h);
 }
 
@@ -333,18 +338,18 @@ void proghdr_source_sha256(const struct textfile *tf, char out[65])
 }
 
 /* Whether line n is left out of the source hash: the Verified paragraph,
- * and the empty "//" lines of the header comment. */
-static bool left_out(const struct textfile *tf, const struct proghdr *h, size_t n)
+ * and the empty "//" lines of the header comment.  Those the parse found
+ * (every line of the header is a comment line it read, and an empty one
+ * is no key's continuation): *next walks h->blank_lines as n rises, so
+ * no line is read again.  test_proghdr holds it to a reading of each
+ * line, trimmed, as exactly "//". */
+static bool left_out(const struct proghdr *h, size_t n, size_t *next)
 {
+	while (*next < h->n_blank_lines && h->blank_lines[*next] < n)
+		++*next;
 	if (h->verified_line && n >= h->verified_line && n <= h->verified_last)
 		return true;
-	if (!(h->first_line && n >= h->first_line && n <= h->last_line))
-		return false;
-	size_t len, a = 0, e;
-	const char *line = textfile_line(tf, n, &len);
-	e = len;
-	str_trim(line, &a, &e);
-	return e - a == 2 && line[a] == '/' && line[a + 1] == '/';
+	return *next < h->n_blank_lines && h->blank_lines[*next] == n;
 }
 
 void proghdr_source_sha256_parsed(const struct textfile *tf, const struct proghdr *h, char out[65])
@@ -361,8 +366,9 @@ void proghdr_source_sha256_parsed(const struct textfile *tf, const struct proghd
 		lo = h->verified_line < lo ? h->verified_line : lo;
 		hi = h->verified_last > hi ? h->verified_last : hi;
 	}
+	size_t next = 0;
 	for (size_t n = lo; lo != SIZE_MAX && n <= hi && n <= tf->n_lines; n++) {
-		if (!left_out(tf, h, n))
+		if (!left_out(h, n, &next))
 			continue;
 		size_t from = tf->line_start[n - 1];
 		size_t to = n < tf->n_lines ? tf->line_start[n] : tf->len;

@@ -78,6 +78,10 @@ struct proghdr {
 	size_t *verified_src;
 	size_t verified_line; /* file line of the word Verified */
 	size_t verified_last; /* its last line */
+	/* The header's empty `//` lines, in order (read once, by the parse;
+	 * the source hash leaves them out).  NULL when there are none. */
+	size_t *blank_lines;
+	size_t n_blank_lines;
 };
 
 /* Reads the header of tf.  Never fails: absent parts stay NULL/0. */

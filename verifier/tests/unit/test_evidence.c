@@ -628,6 +628,59 @@ static void test_run_expected_to_fail_that_passed(void **state)
 	evidence_free(&ev);
 }
 
+/* A run ended as expected exactly when its exit is the expected status as
+ * "%d" prints it (snprintf here, the parser's own by hand): every status
+ * 0-255 against itself, with a leading zero or '+', and one more. */
+static void test_expect_exit_as_printed(void **state)
+{
+	(void)state;
+	for (int want = 0; want <= 255; want++) {
+		char expect[16], exits[4][16];
+		snprintf(expect, sizeof expect, "%d", want);
+		snprintf(exits[0], sizeof exits[0], "%d", want);
+		snprintf(exits[1], sizeof exits[1], "0%d", want);
+		snprintf(exits[2], sizeof exits[2], "+%d", want);
+		snprintf(exits[3], sizeof exits[3], "%d", want + 1);
+		for (int k = 0; k < 4; k++) {
+			struct evidence ev;
+			struct evidence_problem prob;
+			assert_int_equal(parse_two_runs(exits[k], expect, &ev, &prob), 0);
+			bool ok = strcmp(exits[k], expect) == 0;
+			if (evidence_exit_ok(&ev) != ok)
+				print_error("exit %s, expect-exit %s\n", exits[k], expect);
+			assert_int_equal(evidence_exit_ok(&ev), ok);
+			assert_ptr_equal(evidence_failed_run(&ev), ok ? NULL : &ev.runs[1]);
+			evidence_free(&ev);
+		}
+	}
+}
+
+/* A header key is a-z, 0-9, '-' and '.' (the parser reads them from a
+ * table): every byte 1-255 between two key letters, a line of its own
+ * after the header, is read as part of the key exactly when it is one
+ * of those; any other ends the key at column 2 (a newline too: "x" is
+ * then a line of its own). */
+static void test_key_chars_as_listed(void **state)
+{
+	(void)state;
+	for (int c = 1; c <= 255; c++) {
+		char raw[16] = {'x', (char)c, 'y', ':', ' ', 'v', '\0'};
+		struct evidence ev;
+		struct evidence_problem prob;
+		int rc = parse_edit((struct edit){.raw_line = raw}, &ev, &prob);
+		bool listed = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
+		if (listed != (rc == 0))
+			print_error("byte 0x%02x: rc %d, %s\n", (unsigned)c, rc, prob.message);
+		assert_int_equal(rc, listed ? 0 : -2);
+		if (!listed) {
+			assert_int_equal(prob.line, STDOUT_LINE);
+			assert_int_equal(prob.col, 2);
+			assert_non_null(strstr(prob.message, "is not 'key: value'"));
+		}
+		evidence_free(&ev);
+	}
+}
+
 static void test_expect_failed_marks_a_run(void **state)
 {
 	(void)state;
@@ -693,6 +746,8 @@ int main(void)
 		cmocka_unit_test(test_valid_file),
 		cmocka_unit_test(test_two_runs),
 		cmocka_unit_test(test_run_expected_to_fail_that_passed),
+		cmocka_unit_test(test_expect_exit_as_printed),
+		cmocka_unit_test(test_key_chars_as_listed),
 		cmocka_unit_test(test_expect_failed_marks_a_run),
 		cmocka_unit_test(test_one_run_reads_as_before),
 		cmocka_unit_test(test_runs_section_missing),

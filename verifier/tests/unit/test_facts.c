@@ -204,9 +204,10 @@ static void test_check_many_flags(void **state)
 	buf_free(&b);
 }
 
-/* The build command's word map (made once a paragraph, sized from the
- * command's blanks and commas, a comma-less word not split again)
- * against fact_flag_in_build's plain reading of the command, on random
+/* The build command's word map (made once a paragraph past its first
+ * four flags, sized from the command's blanks and commas, a comma-less
+ * word not split again) against fact_flag_in_build's plain reading of
+ * the command, each flag named 1 to 9 times, on random
  * commands of words, comma-joined words (with empty items) and runs of
  * blanks and tabs: each flag is reported exactly when that reading does
  * not find it. */
@@ -247,14 +248,20 @@ static void test_check_flags_as_build_reads(void **state)
 		assert_int_equal(evidence_parse(&local, &prob), 0);
 		ev.ev = &local;
 		const char *flag = flags[RND(sizeof flags / sizeof *flags)];
-		char para[128];
-		snprintf(para, sizeof para, "On an NVIDIA H200 with %s here.\n", flag);
+		/* the flag named 1 to 9 times: the first FACTS_FLAGS_READ (4)
+		 * judged by reading the command, the rest by its word map */
+		char para[512] = "On an NVIDIA H200 with";
+		size_t plen = strlen(para), reps = 1 + RND(9);
+		for (size_t i = 0; i < reps; i++)
+			plen += (size_t)snprintf(para + plen, sizeof para - plen, " %s", flag);
+		snprintf(para + plen, sizeof para - plen, " here.\n");
 		size_t before = reported(D_FACT_FLAG);
 		check(para, 1, NULL, NULL);
 		bool in = fact_flag_in_build(build, flag, strlen(flag));
-		if (reported(D_FACT_FLAG) - before != (in ? 0u : 1u))
-			print_error("build '%s', flag '%s' before %zu after %zu\n%s\n", build, flag, before, reported(D_FACT_FLAG), output());
-		assert_int_equal(reported(D_FACT_FLAG) - before, in ? 0 : 1);
+		if (reported(D_FACT_FLAG) - before != (in ? 0u : reps))
+			print_error("build '%s', flag '%s' x%zu before %zu after %zu\n%s\n", build, flag, reps, before,
+				    reported(D_FACT_FLAG), output());
+		assert_int_equal(reported(D_FACT_FLAG) - before, in ? 0 : reps);
 		evidence_free(&local);
 		ev = *saved;
 	}

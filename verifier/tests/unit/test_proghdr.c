@@ -16,6 +16,7 @@
 
 #include "proghdr.h"
 #include "re.h"
+#include "sha256.h"
 #include "textfile.h"
 
 #define SRC_PATH "programs/day31-scan-1/scan.cu"
@@ -476,6 +477,78 @@ static void test_prose_that_starts_with_run(void **state)
 }
 
 
+/* The source hash leaves out the header's empty `//` lines as the parse
+ * found them (h->blank_lines): held to reading every header line again,
+ * trimmed of spaces and tabs, as exactly "//" (what it did before), over
+ * thousands of headers of blank, indented, "///", continued and
+ * Verified lines. */
+static void reference_sha(const struct textfile *tf, const struct proghdr *h, char out[65])
+{
+	char *kept = malloc(tf->len + 1);
+	assert_non_null(kept);
+	size_t used = 0;
+	for (size_t n = 1; n <= tf->n_lines; n++) {
+		size_t from = tf->line_start[n - 1];
+		size_t to = n < tf->n_lines ? tf->line_start[n] : tf->len;
+		bool out_of_hash = h->verified_line && n >= h->verified_line && n <= h->verified_last;
+		if (h->first_line && n >= h->first_line && n <= h->last_line) {
+			size_t len, a = 0, e;
+			const char *line = textfile_line(tf, n, &len);
+			e = len;
+			while (a < e && (line[a] == ' ' || line[a] == '\t'))
+				a++;
+			while (e > a && (line[e - 1] == ' ' || line[e - 1] == '\t'))
+				e--;
+			if (e - a == 2 && line[a] == '/' && line[a + 1] == '/')
+				out_of_hash = true;
+		}
+		if (!out_of_hash) {
+			memcpy(kept + used, tf->data + from, to - from);
+			used += to - from;
+		}
+	}
+	sha256_hex(kept, used, out);
+	free(kept);
+}
+
+static void test_source_sha_leaves_out_blank_lines_as_read(void **state)
+{
+	(void)state;
+	static const char *const pool[] = {
+		"//", "  //  ", "//\t", "\t//", "///", "// /", "// text", "//x", "// Verified on an H200:",
+		"// Verified", "// Build: nvcc -o a a.cu", "// Build: nvcc \\", "// Run: ./a \\", "// Run fast: ./a",
+		"// Expect: OK \\", "//   more \\", "", "   ", "int main() { return 0; }", "\t// indented",
+		"/ /", "// Run (exit 2): ./a",
+	};
+	const size_t n_pool = sizeof pool / sizeof pool[0];
+	uint32_t seed = 17;
+	for (int round = 0; round < 4000; round++) {
+		char text[2048];
+		size_t used = 0;
+		seed = seed * 1103515245u + 12345u;
+		size_t lines = 1 + (seed >> 16) % 14;
+		for (size_t i = 0; i < lines; i++) {
+			seed = seed * 1103515245u + 12345u;
+			const char *l = pool[(seed >> 16) % n_pool];
+			used += (size_t)snprintf(text + used, sizeof text - used, "%s\n", l);
+		}
+		seed = seed * 1103515245u + 12345u;
+		if ((seed >> 16) % 4 == 0)
+			used--; /* no newline at the end */
+		text[used] = '\0';
+		struct textfile tf;
+		struct proghdr h;
+		parse(text, &tf, &h);
+		char want[65], got[65];
+		reference_sha(&tf, &h, want);
+		proghdr_source_sha256_parsed(&tf, &h, got);
+		if (strcmp(want, got) != 0)
+			print_error("round %d:\n%s\n", round, text);
+		assert_string_equal(got, want);
+		release(&tf, &h);
+	}
+}
+
 static void test_runs_are_bounded(void **state)
 {
 	(void)state;
@@ -528,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_unreadable_lines),
 		cmocka_unit_test(test_prose_that_starts_with_run),
 		cmocka_unit_test(test_runs_are_bounded),
+		cmocka_unit_test(test_source_sha_leaves_out_blank_lines_as_read),
 		cmocka_unit_test(test_verified_whole_word),
 	};
 	return cmocka_run_group_tests(tests, NULL, release_patterns);
