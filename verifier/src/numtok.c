@@ -557,14 +557,38 @@ static size_t next_digit(const char *s, size_t from, size_t len)
  *    not Clinger's fast path: make_token reads those).
  */
 
+/* What the shortcut asks of a byte, one table look-up each (it asks
+ * several questions of every number's neighbours). */
+enum {
+	BYTE_DIGIT = 1,        /* 0-9 */
+	BYTE_WORD = 2,         /* 0-9, A-Z, a-z, _: an ASCII \w */
+	BYTE_PLAIN_BEFORE = 4, /* ASCII and none of \w . , + -: the number branch may start after it */
+	BYTE_UNIT_START = 8,   /* the first letter of an ASCII spelling of letter_unit */
+};
+
+#define BYTE_IS_DIGIT(c) ((c) >= '0' && (c) <= '9')
+#define BYTE_IS_WORD(c) (BYTE_IS_DIGIT(c) || ((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || (c) == '_')
+#define BYTE_IS_PLAIN_BEFORE(c) ((c) < 0x80 && !BYTE_IS_WORD(c) && (c) != '.' && (c) != ',' && (c) != '+' && (c) != '-')
+#define BYTE_IS_UNIT_START(c)                                                                                         \
+	((c) == 'p' || (c) == 'n' || (c) == 'u' || (c) == 'm' || (c) == 's' || (c) == 'K' || (c) == 'M' ||             \
+	 (c) == 'G' || (c) == 'T' || (c) == 'B')
+#define BYTE_CLASS(c)                                                                                                  \
+	((BYTE_IS_DIGIT(c) ? BYTE_DIGIT : 0) | (BYTE_IS_WORD(c) ? BYTE_WORD : 0) |                                     \
+	 (BYTE_IS_PLAIN_BEFORE(c) ? BYTE_PLAIN_BEFORE : 0) | (BYTE_IS_UNIT_START(c) ? BYTE_UNIT_START : 0))
+#define BYTE_CLASS4(c) BYTE_CLASS(c), BYTE_CLASS((c) + 1), BYTE_CLASS((c) + 2), BYTE_CLASS((c) + 3)
+#define BYTE_CLASS16(c) BYTE_CLASS4(c), BYTE_CLASS4((c) + 4), BYTE_CLASS4((c) + 8), BYTE_CLASS4((c) + 12)
+#define BYTE_CLASS64(c) BYTE_CLASS16(c), BYTE_CLASS16((c) + 16), BYTE_CLASS16((c) + 32), BYTE_CLASS16((c) + 48)
+static const unsigned char byte_class[256] = {BYTE_CLASS64(0), BYTE_CLASS64(64), BYTE_CLASS64(128),
+					      BYTE_CLASS64(192)};
+
 static bool ascii_word(unsigned char c)
 {
-	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '_';
+	return byte_class[c] & BYTE_WORD;
 }
 
 static bool ascii_digit(unsigned char c)
 {
-	return c >= '0' && c <= '9';
+	return (unsigned)(c - '0') < 10;
 }
 
 static bool ascii_letter(unsigned char c)
@@ -575,7 +599,7 @@ static bool ascii_letter(unsigned char c)
 /* A byte before the first digit that leaves the number branch to start there. */
 static bool plain_before(unsigned char c)
 {
-	return c < 0x80 && !ascii_word(c) && c != '.' && c != ',' && c != '+' && c != '-';
+	return byte_class[c] & BYTE_PLAIN_BEFORE;
 }
 
 /* What plain_token_at found at a digit. */
@@ -640,8 +664,7 @@ static int letter_unit_at(const char *s, size_t len, size_t i)
 /* The first letter of some spelling of letter_unit (a cheap test first). */
 static bool letter_unit_start(unsigned char c)
 {
-	return c == 'p' || c == 'n' || c == 'u' || c == 'm' || c == 's' || c == 'K' || c == 'M' || c == 'G' ||
-	       c == 'T' || c == 'B';
+	return byte_class[c] & BYTE_UNIT_START;
 }
 
 /* The digits from s[i] on, added to *m as a decimal integer; returns
@@ -659,12 +682,15 @@ static inline size_t add_digits(const char *s, size_t i, size_t end, uint64_t *m
 /* Significant digits as collect_digits counts them: every digit from the
  * first nonzero one on (the mantissa's own digits, exact here), and 1 for
  * a zero ("0", "0.00"). */
-static int mantissa_digits(uint64_t m)
+static int mantissa_digits(uint64_t m, size_t n_digits)
 {
-	int n = 0;
-	for (; m; m /= 10)
-		n++;
-	return n ? n : 1;
+	static const uint64_t pow10_u64[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+					     1000000000, 10000000000, 100000000000, 1000000000000, 10000000000000,
+					     100000000000000, 1000000000000000};
+	/* m < 10^n_digits; most numbers have no leading zero and stop at once */
+	while (n_digits > 1 && m < pow10_u64[n_digits - 1])
+		n_digits--;
+	return (int)n_digits;
 }
 
 /* Three digits at s[i], in the text. */
@@ -793,7 +819,7 @@ static enum plain plain_token_at(const char *s, size_t len, size_t d, struct num
 	static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
 				       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 	*t = (struct num_token){.start = d, .digits_start = d, .digits_end = e, .exponent_start = e,
-				.decimals = (int)decimals, .sig_digits = mantissa_digits(m), .has_separator = grouped};
+				.decimals = (int)decimals, .sig_digits = mantissa_digits(m, n_digits), .has_separator = grouped};
 	/* value_of's fast path: the same operation, so the same double */
 	t->value = decimals ? (double)m / pow10[decimals] : (double)m;
 	return plain_ending(s, len, d, e, int_len, grouped, fraction, t, resume);
