@@ -256,6 +256,37 @@ static void test_long_digit_runs_agree(void **state)
 	free(text);
 }
 
+/* numtok_scan_into gives numtok_scan's tokens whatever the room in the
+ * caller's buffer: none, less than the tokens, exactly them, more; *out
+ * is the buffer when they fit, a heap array otherwise. */
+static void test_scan_into_agrees_at_every_room(void **state)
+{
+	(void)state;
+	char text[64 * 8 + 1];
+	size_t len = 0;
+	for (int i = 0; i < 64; i++)
+		len += (size_t)sprintf(text + len, "%d.5x ", i * 7);
+	struct num_token *whole;
+	size_t n = numtok_scan(text, len, &whole);
+	assert_int_equal(n, 64);
+	struct num_token buf[80];
+	for (size_t cap = 0; cap <= 80; cap++) {
+		memset(buf, 0xA5, sizeof buf);
+		struct num_token *out;
+		size_t got = numtok_scan_into(text, len, buf, cap, &out);
+		assert_int_equal(got, n);
+		assert_true(cap >= n ? out == buf : out != buf);
+		for (size_t i = 0; i < n; i++)
+			assert_true(same_token(&out[i], &whole[i]));
+		if (out != buf)
+			free(out);
+	}
+	free(whole);
+	struct num_token *out;
+	assert_int_equal(numtok_scan_into("no digits", 9, buf, 4, &out), 0);
+	assert_ptr_equal(out, buf);
+}
+
 /* ---- files: the fuzz corpus, the course ---- */
 
 static char *read_whole(const char *path, size_t *len)
@@ -383,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_edges_agree_and_take_their_path),
 		cmocka_unit_test(test_embedded_nul_agrees),
 		cmocka_unit_test(test_long_digit_runs_agree),
+		cmocka_unit_test(test_scan_into_agrees_at_every_room),
 		cmocka_unit_test(test_corpus_and_course_agree),
 		cmocka_unit_test(test_random_texts_agree),
 		cmocka_unit_test(test_random_numbers_agree),
