@@ -46,6 +46,8 @@ static bool trace_in(struct numbers *nb, const struct bank *b, const struct pnum
 	const struct bank_entry *e = bank_find_stdout_first(b, &p->tok);
 	if (!e)
 		return false;
+	if (!nb->ctx->ledger)
+		return true; /* only the ledger records a traced number */
 	char *claim = prose_text(p);
 	struct diag_loc at = prose_loc(nb->ctx, p, line);
 	struct ledger_entry *le = ledger_add(nb->ctx->ledger, kind, at.line, at.col, claim, "%s%s:%zu:%zu%s%s%s", how,
@@ -271,9 +273,11 @@ static void check_ext(struct numbers *nb, const struct pnum *p, size_t line)
 {
 	size_t len;
 	const char *reason = prose_annot_arg(p->annot, &len);
+	diag_checks_add(1);
+	if (len != 0 && !nb->ctx->ledger)
+		return; /* a reason given: only the ledger records it */
 	struct diag_loc at = prose_loc(nb->ctx, p, line);
 	char *claim = prose_text(p);
-	diag_checks_add(1);
 	if (len == 0) {
 		struct diag *d = diag_begin(D_EXT_NO_REASON, prose_seg_loc(nb->ctx, p->annot, line),
 					    "the ext annotation of %s gives no reason", claim);
@@ -342,6 +346,8 @@ static void check_unit_numbers(struct numbers *nb, const struct claims_unit *u)
 			continue;
 		}
 		if (!want[i]) {
+			if (!nb->ctx->ledger)
+				continue; /* only the ledger records a skipped number */
 			char *claim = prose_text(p);
 			struct diag_loc at = prose_loc(nb->ctx, p, u->line);
 			ledger_span(ledger_add(nb->ctx->ledger, LG_SKIPPED, at.line, at.col, claim, "%s",
@@ -603,7 +609,7 @@ static void check_table(struct numbers *nb, struct page_block *b)
 			size_t fl = ev->ev->stdout_first + found;
 			ledger_ref(ledger_add(ctx->ledger, LG_ROW, r.line, 1, "table row", "%s:%zu", ev->path, fl), ev->path,
 				   fl, fl, 0, 0, NULL);
-			for (size_t i = 0; i < r.n_nums; i++) {
+			for (size_t i = 0; ctx->ledger && i < r.n_nums; i++) { /* the ledger's alone */
 				char *claim = prose_text(&r.nums[i]);
 				struct diag_loc at = prose_loc(ctx, &r.nums[i], r.line);
 				struct ledger_entry *le = ledger_add(ctx->ledger, LG_TRACED, at.line, at.col, claim,
