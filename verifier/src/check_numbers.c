@@ -390,7 +390,7 @@ struct row_unit {
 	size_t *cells;
 	struct pnum *nums;
 	struct seg **keep; /* the cells' own segment arrays, which the numbers point into */
-	size_t n_keep, cap_segs, cap_cells, cap_nums;
+	size_t n_keep, cap_keep, cap_segs, cap_cells, cap_nums;
 };
 
 static void row_unit_add_cell(struct row_unit *ru, struct page_ctx *ctx, cmark_node *cell, size_t cell_index)
@@ -400,21 +400,23 @@ static void row_unit_add_cell(struct row_unit *ru, struct page_ctx *ctx, cmark_n
 	struct pnum *nums;
 	size_t n = prose_collect(ctx, cell, &segs, &n_segs, &nums);
 	size_t first = ru->u.n_nums;
+	/* room for the cell at once: a row's arrays grow once a cell, not
+	 * once a number and a segment */
+	ru->nums = xgrow(ru->nums, &ru->cap_nums, ru->u.n_nums + n, sizeof *ru->nums);
 	for (size_t i = 0; i < n; i++) {
-		ru->nums = xgrow(ru->nums, &ru->cap_nums, ru->u.n_nums + 1, sizeof *ru->nums);
 		ru->nums[ru->u.n_nums] = nums[i];
 		if (nums[i].low != SIZE_MAX)
 			ru->nums[ru->u.n_nums].low = first + nums[i].low;
 		ru->u.n_nums++;
 	}
+	ru->segs = xgrow(ru->segs, &ru->cap_segs, ru->u.n_segs + n_segs, sizeof *ru->segs);
+	ru->cells = xgrow(ru->cells, &ru->cap_cells, ru->u.n_segs + n_segs, sizeof *ru->cells);
 	for (size_t i = 0; i < n_segs; i++) {
-		ru->segs = xgrow(ru->segs, &ru->cap_segs, ru->u.n_segs + 1, sizeof *ru->segs);
-		ru->cells = xgrow(ru->cells, &ru->cap_cells, ru->u.n_segs + 1, sizeof *ru->cells);
 		ru->segs[ru->u.n_segs] = segs[i];
 		ru->cells[ru->u.n_segs++] = cell_index;
 	}
 	free(nums);
-	ru->keep = xrealloc(ru->keep, (ru->n_keep + 1) * sizeof *ru->keep);
+	ru->keep = xgrow(ru->keep, &ru->cap_keep, ru->n_keep + 1, sizeof *ru->keep);
 	ru->keep[ru->n_keep++] = segs;
 	ru->u.segs = ru->segs;
 	ru->u.seg_cell = ru->cells;

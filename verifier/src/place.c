@@ -305,9 +305,12 @@ static void memo_add_row(const char *row, size_t len, size_t k)
 }
 
 /* Lookups of one file before its memo is built: a page that names one
- * place (most do) is answered by reading the lines in place, which costs
- * about a third of building the memo; a page that asks more (one
- * place_name a traced number) builds it at the second. */
+ * [KEY] (most do: [repeats]) is answered by reading the lines that hold
+ * a ':' in place, which costs about a third of building the memo; a
+ * page that asks more (one place_name a traced number) builds it at the
+ * second.  A [ROW | COLUMN] builds it at once: reading every line's row
+ * name in place costs about as much as the memo, and a page that names
+ * one cell names several (its claims compare them). */
 #define MEMO_AFTER 1
 static struct {
 	const struct evfile *ev;
@@ -316,15 +319,16 @@ static struct {
 } direct;
 
 /* The memo for ev, built when it is another file or the course moved on
- * and ev has been asked about MEMO_AFTER times; false when there is none
- * (not yet, or ev is no file of the course cache). */
-static bool memo_for(const struct evfile *ev)
+ * and ev has been asked about MEMO_AFTER times, or a cell is asked;
+ * false when there is none (not yet, or ev is no file of the course
+ * cache). */
+static bool memo_for(const struct evfile *ev, bool cell)
 {
 	if (memo.ev == ev && memo.gen == course_generation())
 		return true;
 	if (direct.ev != ev || direct.gen != course_generation())
 		direct.ev = ev, direct.gen = course_generation(), direct.asked = 0;
-	if (direct.asked++ < MEMO_AFTER)
+	if (direct.asked++ < MEMO_AFTER && !cell)
 		return false;
 	memo_clear();
 	if (!course_evidence_cached(ev))
@@ -506,7 +510,7 @@ size_t place_find(const struct evfile *ev, const char *text, size_t len, struct 
 	struct wanted w;
 	if (!parse_wanted(text, len, &w, err, errlen))
 		return SIZE_MAX;
-	if (max <= MEMO_HITS && memo_for(ev))
+	if (max <= MEMO_HITS && memo_for(ev, w.column != NULL))
 		return find_memo_kept(ev, text, len, &w, hits, max);
 	if (!w.column)
 		find_header(ev, w.row, hits, max, &n);
