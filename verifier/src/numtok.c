@@ -488,6 +488,15 @@ static size_t next_digit(const char *s, size_t from, size_t len)
 			return from + (size_t)__builtin_ctz(mask);
 		from += 16;
 	}
+	if (from < len && len >= 16) {
+		/* the last bytes: the sixteen that end the text, those before
+		 * from masked off (a line's tail, read without a byte loop) */
+		size_t base = len - 16;
+		__m128i v = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + base)), zero);
+		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, nine), v));
+		mask &= ~0u << (from - base); /* from - base is 1..15 */
+		return mask ? base + (size_t)__builtin_ctz(mask) : len;
+	}
 #endif
 	/* eight bytes at a time: a byte is a digit when its high nibble is 3
 	 * and its low one under 10, both tested in every byte of the word at
@@ -901,12 +910,11 @@ static enum plain pattern_next(struct pattern_scan *ps, size_t from, size_t *off
 	return make_token(ps->subject, &m, t) ? PLAIN_NUMBER : PLAIN_NONE;
 }
 
-/* numtok_scan into sink, with plain numbers decided without PCRE2 when `fast`. */
-static void scan(const char *text, size_t len, struct token_sink *sink, bool fast)
+/* numtok_scan into sink, with plain numbers decided without PCRE2 when
+ * `fast`; digit is the text's first digit (the callers' own first test:
+ * no digit, no number, as in most lines of prose and code). */
+static void scan(const char *text, size_t len, size_t digit, struct token_sink *sink, bool fast)
 {
-	size_t digit = next_digit(text, 0, len);
-	if (digit == len) /* no digit, no number (most lines of prose and code) */
-		return;
 	struct pattern_scan ps = {.text = text, .subject = text, .len = len};
 	for (size_t offset = 0; offset < len;) {
 		/* A match starts at its first digit or at the sign just before
@@ -948,28 +956,38 @@ static size_t sink_malloced(struct token_sink *k, struct num_token **out)
  * realloc past the small-size caches). */
 #define SCAN_LOCAL 32
 
-size_t numtok_scan(const char *text, size_t len, struct num_token **out)
+static size_t scan_malloced(const char *text, size_t len, struct num_token **out, bool fast)
 {
+	*out = NULL;
+	size_t digit = next_digit(text, 0, len);
+	if (digit == len)
+		return 0;
 	struct num_token local[SCAN_LOCAL];
 	struct token_sink k = {local, SCAN_LOCAL, NULL, 0, 0};
-	scan(text, len, &k, true);
+	scan(text, len, digit, &k, fast);
 	return sink_malloced(&k, out);
+}
+
+size_t numtok_scan(const char *text, size_t len, struct num_token **out)
+{
+	return scan_malloced(text, len, out, true);
 }
 
 size_t numtok_scan_into(const char *text, size_t len, struct num_token *buf, size_t cap, struct num_token **out)
 {
+	*out = buf;
+	size_t digit = next_digit(text, 0, len);
+	if (digit == len)
+		return 0;
 	struct token_sink k = {buf, cap, NULL, 0, 0};
-	scan(text, len, &k, true);
+	scan(text, len, digit, &k, true);
 	*out = k.heap ? k.heap : buf;
 	return k.n;
 }
 
 size_t numtok_scan_pattern_only(const char *text, size_t len, struct num_token **out)
 {
-	struct num_token local[SCAN_LOCAL];
-	struct token_sink k = {local, SCAN_LOCAL, NULL, 0, 0};
-	scan(text, len, &k, false);
-	return sink_malloced(&k, out);
+	return scan_malloced(text, len, out, false);
 }
 
 size_t numtok_first_digit(const char *text, size_t len)

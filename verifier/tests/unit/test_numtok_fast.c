@@ -256,6 +256,19 @@ static void test_long_digit_runs_agree(void **state)
 	free(text);
 }
 
+/* ---- random texts ---- */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+
+static uint64_t next_random(void)
+{
+	/* xorshift64*: fixed seed, so a failure reproduces */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545F4CB4F6CDD1Du;
+}
+
 /* numtok_scan_into gives numtok_scan's tokens whatever the room in the
  * caller's buffer: none, less than the tokens, exactly them, more; *out
  * is the buffer when they fit, a heap array otherwise. */
@@ -285,6 +298,38 @@ static void test_scan_into_agrees_at_every_room(void **state)
 	struct num_token *out;
 	assert_int_equal(numtok_scan_into("no digits", 9, buf, 4, &out), 0);
 	assert_ptr_equal(out, buf);
+}
+
+/* numtok_first_digit (the scan's first test, and where both scans
+ * compared here look for the next number) against a byte loop: every
+ * length and position across the widths it reads at once (16, 8, the
+ * last 16 bytes of the text), with the bytes either side of '0'..'9' and
+ * every byte value as filler. */
+static void test_first_digit_is_the_first_digit(void **state)
+{
+	(void)state;
+	char text[80];
+	for (size_t len = 0; len <= sizeof text; len++)
+		for (size_t at = 0; at <= len; at++)
+			for (int fill = 0; fill < 256; fill += (fill < 0x3A ? 1 : 7)) {
+				if (fill >= '0' && fill <= '9')
+					continue;
+				memset(text, fill, sizeof text);
+				if (at < len)
+					text[at] = (char)('0' + (at + len) % 10);
+				if (at + 1 < len)
+					text[at + 1] = '5'; /* a later digit must not win */
+				assert_int_equal(numtok_first_digit(text, len), at);
+			}
+	for (int round = 0; round < 20000; round++) {
+		size_t len = next_random() % sizeof text, want = len;
+		for (size_t i = 0; i < len; i++) {
+			text[i] = (char)(next_random() % 256);
+			if (want == len && text[i] >= '0' && text[i] <= '9')
+				want = i;
+		}
+		assert_int_equal(numtok_first_digit(text, len), want);
+	}
 }
 
 /* ---- files: the fuzz corpus, the course ---- */
@@ -339,19 +384,6 @@ static void test_corpus_and_course_agree(void **state)
 	assert_true(file_tree_visit("evidence", compare_file) > 0);
 	assert_true(file_tree_visit("pages", compare_file) > 0);
 	file_tree_visit("verifier/tests/cases", compare_file);
-}
-
-/* ---- random texts ---- */
-
-static uint64_t rng_state = 0x9E3779B97F4A7C15u;
-
-static uint64_t next_random(void)
-{
-	/* xorshift64*: fixed seed, so a failure reproduces */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545F4CB4F6CDD1Du;
 }
 
 static void test_random_texts_agree(void **state)
@@ -415,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_embedded_nul_agrees),
 		cmocka_unit_test(test_long_digit_runs_agree),
 		cmocka_unit_test(test_scan_into_agrees_at_every_room),
+		cmocka_unit_test(test_first_digit_is_the_first_digit),
 		cmocka_unit_test(test_corpus_and_course_agree),
 		cmocka_unit_test(test_random_texts_agree),
 		cmocka_unit_test(test_random_numbers_agree),
