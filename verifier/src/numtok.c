@@ -494,7 +494,7 @@ static size_t next_digit(const char *s, size_t from, size_t len)
 		size_t base = len - 16;
 		__m128i v = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + base)), zero);
 		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, nine), v));
-		mask &= ~0u << (from - base); /* from - base is 1..15 */
+		mask &= ~0u << (from - base);
 		return mask ? base + (size_t)__builtin_ctz(mask) : len;
 	}
 #endif
