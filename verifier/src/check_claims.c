@@ -472,6 +472,11 @@ static void report_volatile(const struct claims_unit *u, const struct pnum *p, c
 void claims_report_trace(const struct claims_unit *u, const struct pnum *p, const struct claims_trace *t)
 {
 	struct page_ctx *ctx = u->ctx;
+	if (!t->ambiguous && !ctx->ledger) { /* only the ledger records where it traced */
+		struct place_hit h = hit_of(t->at);
+		report_volatile(u, p, &h, t->at);
+		return;
+	}
 	char *num = prose_text(p);
 	struct diag_loc at = prose_loc(ctx, p, u->line);
 	if (!t->ambiguous) {
@@ -584,6 +589,8 @@ void claims_check_place_number(const struct claims_unit *u, const struct pnum *p
 	if (kind == MK_ONE_RUN && alen == 0) {
 		/* one run's figure, traced by value */
 		const struct bank_entry *e = bank_find(u->bank, &p->tok);
+		if (e && !ctx->ledger)
+			return; /* traced: only the ledger records where */
 		char *num = prose_text(p);
 		struct diag_loc at = prose_loc(ctx, p, u->line);
 		if (e) {

@@ -46,6 +46,8 @@ static bool trace_in(struct numbers *nb, const struct bank *b, const struct pnum
 	const struct bank_entry *e = bank_find_stdout_first(b, &p->tok);
 	if (!e)
 		return false;
+	if (!nb->ctx->ledger)
+		return true; /* only the ledger records a traced number */
 	char *claim = prose_text(p);
 	struct diag_loc at = prose_loc(nb->ctx, p, line);
 	struct ledger_entry *le = ledger_add(nb->ctx->ledger, kind, at.line, at.col, claim, "%s%s:%zu:%zu%s%s%s", how,
@@ -271,9 +273,11 @@ static void check_ext(struct numbers *nb, const struct pnum *p, size_t line)
 {
 	size_t len;
 	const char *reason = prose_annot_arg(p->annot, &len);
+	diag_checks_add(1);
+	if (len != 0 && !nb->ctx->ledger)
+		return; /* a reason given: only the ledger records it */
 	struct diag_loc at = prose_loc(nb->ctx, p, line);
 	char *claim = prose_text(p);
-	diag_checks_add(1);
 	if (len == 0) {
 		struct diag *d = diag_begin(D_EXT_NO_REASON, prose_seg_loc(nb->ctx, p->annot, line),
 					    "the ext annotation of %s gives no reason", claim);
@@ -342,6 +346,8 @@ static void check_unit_numbers(struct numbers *nb, const struct claims_unit *u)
 			continue;
 		}
 		if (!want[i]) {
+			if (!nb->ctx->ledger)
+				continue; /* only the ledger records a skipped number */
 			char *claim = prose_text(p);
 			struct diag_loc at = prose_loc(nb->ctx, p, u->line);
 			ledger_span(ledger_add(nb->ctx->ledger, LG_SKIPPED, at.line, at.col, claim, "%s",
@@ -384,7 +390,7 @@ struct row_unit {
 	size_t *cells;
 	struct pnum *nums;
 	struct seg **keep; /* the cells' own segment arrays, which the numbers point into */
-	size_t n_keep, cap_segs, cap_cells, cap_nums;
+	size_t n_keep, cap_keep, cap_segs, cap_cells, cap_nums;
 };
 
 static void row_unit_add_cell(struct row_unit *ru, struct page_ctx *ctx, cmark_node *cell, size_t cell_index)
@@ -394,21 +400,23 @@ static void row_unit_add_cell(struct row_unit *ru, struct page_ctx *ctx, cmark_n
 	struct pnum *nums;
 	size_t n = prose_collect(ctx, cell, &segs, &n_segs, &nums);
 	size_t first = ru->u.n_nums;
+	/* room for the cell at once: a row's arrays grow once a cell, not
+	 * once a number and a segment */
+	ru->nums = xgrow(ru->nums, &ru->cap_nums, ru->u.n_nums + n, sizeof *ru->nums);
 	for (size_t i = 0; i < n; i++) {
-		ru->nums = xgrow(ru->nums, &ru->cap_nums, ru->u.n_nums + 1, sizeof *ru->nums);
 		ru->nums[ru->u.n_nums] = nums[i];
 		if (nums[i].low != SIZE_MAX)
 			ru->nums[ru->u.n_nums].low = first + nums[i].low;
 		ru->u.n_nums++;
 	}
+	ru->segs = xgrow(ru->segs, &ru->cap_segs, ru->u.n_segs + n_segs, sizeof *ru->segs);
+	ru->cells = xgrow(ru->cells, &ru->cap_cells, ru->u.n_segs + n_segs, sizeof *ru->cells);
 	for (size_t i = 0; i < n_segs; i++) {
-		ru->segs = xgrow(ru->segs, &ru->cap_segs, ru->u.n_segs + 1, sizeof *ru->segs);
-		ru->cells = xgrow(ru->cells, &ru->cap_cells, ru->u.n_segs + 1, sizeof *ru->cells);
 		ru->segs[ru->u.n_segs] = segs[i];
 		ru->cells[ru->u.n_segs++] = cell_index;
 	}
 	free(nums);
-	ru->keep = xrealloc(ru->keep, (ru->n_keep + 1) * sizeof *ru->keep);
+	ru->keep = xgrow(ru->keep, &ru->cap_keep, ru->n_keep + 1, sizeof *ru->keep);
 	ru->keep[ru->n_keep++] = segs;
 	ru->u.segs = ru->segs;
 	ru->u.seg_cell = ru->cells;
@@ -603,7 +611,7 @@ static void check_table(struct numbers *nb, struct page_block *b)
 			size_t fl = ev->ev->stdout_first + found;
 			ledger_ref(ledger_add(ctx->ledger, LG_ROW, r.line, 1, "table row", "%s:%zu", ev->path, fl), ev->path,
 				   fl, fl, 0, 0, NULL);
-			for (size_t i = 0; i < r.n_nums; i++) {
+			for (size_t i = 0; ctx->ledger && i < r.n_nums; i++) { /* the ledger's alone */
 				char *claim = prose_text(&r.nums[i]);
 				struct diag_loc at = prose_loc(ctx, &r.nums[i], r.line);
 				struct ledger_entry *le = ledger_add(ctx->ledger, LG_TRACED, at.line, at.col, claim,

@@ -97,6 +97,11 @@ struct num_token {
  * a malloc'd array the caller frees with free() (NULL when none).  text may
  * be NULL when len is 0. */
 size_t numtok_scan(const char *text, size_t len, struct num_token **out);
+/* The same scan into the caller's buf (room for cap tokens): *out is buf
+ * when the tokens fit, else a malloc'd array of them all that the caller
+ * frees (free it when *out != buf).  For callers that read a line's
+ * tokens and drop them: no malloc for the common line. */
+size_t numtok_scan_into(const char *text, size_t len, struct num_token *buf, size_t cap, struct num_token **out);
 
 /* The correctly rounded double of the decimal digits of s[0..len) (any
  * other byte, a point or a separator, passed over) times 10^exponent: what

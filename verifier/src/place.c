@@ -139,7 +139,10 @@ static bool parse_wanted(const char *raw, size_t raw_len, struct wanted *w, char
 		snprintf(err, errlen, "a place is %zu bytes long, over the limit of %d bytes", raw_len, EXPR_MAX_PLACE);
 		return false;
 	}
-	/* in a table cell the page writes the separator as "\|" */
+	/* in a table cell the page writes the separator as "\|" (elsewhere
+	 * the text is read as it stands, without the copy) */
+	if (!memchr(raw, '\\', raw_len))
+		return parse_parts(raw, raw_len, w, err, errlen);
 	char text[EXPR_MAX_PLACE + 1];
 	size_t len = 0;
 	for (size_t i = 0; i < raw_len; i++)
@@ -180,14 +183,15 @@ static void find_header(const struct evfile *ev, const char *key, struct place_h
 			continue;
 		size_t len;
 		const char *s = textfile_line(&ev->ev->tf, f->line, &len);
-		struct num_token *t;
-		size_t nt = numtok_scan(s, len, &t);
+		struct num_token local[8], *t;
+		size_t nt = numtok_scan_into(s, len, local, 8, &t);
 		for (size_t k = 0; k < nt; k++)
 			if (t[k].start > strlen(f->key)) {
 				add_hit(hits, max, n, (struct place_hit){ev, SIZE_MAX, f->line, t[k]});
 				break;
 			}
-		free(t);
+		if (t != local)
+			free(t);
 	}
 }
 
@@ -227,6 +231,14 @@ static struct {
 	struct align_word **words;
 	size_t *n_words;
 	bool *built_words;
+	/* each place asked through the memo, as written (the text between
+	 * the brackets, owned in str), and its answer in a memo_key's shape
+	 * (the count, the first hits): a page asks a few places many times
+	 * (the cells its claims compare, each traced number's name), and the
+	 * answer depends on that text and the file alone */
+	struct strmap asked;
+	struct memo_key *answer;
+	size_t n_answer, cap_answer;
 } memo;
 
 static void memo_clear(void)
@@ -245,6 +257,8 @@ static void memo_clear(void)
 	free(memo.n_words);
 	free(memo.built_words);
 	free(memo.header);
+	strmap_free(&memo.asked);
+	free(memo.answer);
 	memset(&memo, 0, sizeof memo);
 }
 
@@ -291,9 +305,12 @@ static void memo_add_row(const char *row, size_t len, size_t k)
 }
 
 /* Lookups of one file before its memo is built: a page that names one
- * place (most do) is answered by reading the lines in place, which costs
- * about a third of building the memo; a page that asks more (one
- * place_name a traced number) builds it at the second. */
+ * [KEY] (most do: [repeats]) is answered by reading the lines that hold
+ * a ':' in place, which costs about a third of building the memo; a
+ * page that asks more (one place_name a traced number) builds it at the
+ * second.  A [ROW | COLUMN] builds it at once: reading every line's row
+ * name in place costs about as much as the memo, and a page that names
+ * one cell names several (its claims compare them). */
 #define MEMO_AFTER 1
 static struct {
 	const struct evfile *ev;
@@ -302,15 +319,16 @@ static struct {
 } direct;
 
 /* The memo for ev, built when it is another file or the course moved on
- * and ev has been asked about MEMO_AFTER times; false when there is none
- * (not yet, or ev is no file of the course cache). */
-static bool memo_for(const struct evfile *ev)
+ * and ev has been asked about MEMO_AFTER times, or a cell is asked;
+ * false when there is none (not yet, or ev is no file of the course
+ * cache). */
+static bool memo_for(const struct evfile *ev, bool cell)
 {
 	if (memo.ev == ev && memo.gen == course_generation())
 		return true;
 	if (direct.ev != ev || direct.gen != course_generation())
 		direct.ev = ev, direct.gen = course_generation(), direct.asked = 0;
-	if (direct.asked++ < MEMO_AFTER)
+	if (direct.asked++ < MEMO_AFTER && !cell)
 		return false;
 	memo_clear();
 	if (!course_evidence_cached(ev))
@@ -452,15 +470,48 @@ static size_t find_memo(const struct evfile *ev, const struct wanted *w, struct 
 	return n;
 }
 
+/* The answer the memo gave text before, into hits (the first max) and *n;
+ * false when text was not asked of the memo of ev. */
+static bool asked_before(const struct evfile *ev, const char *text, size_t len, struct place_hit *hits, size_t max,
+			 size_t *n)
+{
+	size_t at;
+	if (memo.ev != ev || memo.gen != course_generation() || !strmap_get(&memo.asked, text, len, &at))
+		return false;
+	const struct memo_key *a = &memo.answer[at];
+	for (size_t i = 0; i < a->count && i < max && i < MEMO_HITS; i++)
+		hits[i] = a->hit[i];
+	*n = a->count;
+	return true;
+}
+
+/* find_memo, its answer kept for the next ask of the same text. */
+static size_t find_memo_kept(const struct evfile *ev, const char *text, size_t len, const struct wanted *w,
+			     struct place_hit *hits, size_t max)
+{
+	struct memo_key a = {0};
+	a.count = find_memo(ev, w, a.hit, MEMO_HITS);
+	for (size_t i = 0; i < a.count && i < max; i++)
+		hits[i] = a.hit[i];
+	char *own = xstrndup(text, len);
+	memo_keep(own);
+	memo.answer = xgrow(memo.answer, &memo.cap_answer, memo.n_answer + 1, sizeof *memo.answer);
+	memo.answer[memo.n_answer] = a;
+	strmap_add(&memo.asked, own, len, memo.n_answer++, NULL);
+	return a.count;
+}
+
 size_t place_find(const struct evfile *ev, const char *text, size_t len, struct place_hit *hits, size_t max,
 		  char *err, size_t errlen)
 {
+	size_t n = 0;
+	if (max <= MEMO_HITS && asked_before(ev, text, len, hits, max, &n))
+		return n;
 	struct wanted w;
 	if (!parse_wanted(text, len, &w, err, errlen))
 		return SIZE_MAX;
-	size_t n = 0;
-	if (max <= MEMO_HITS && memo_for(ev))
-		return find_memo(ev, &w, hits, max);
+	if (max <= MEMO_HITS && memo_for(ev, w.column != NULL))
+		return find_memo_kept(ev, text, len, &w, hits, max);
 	if (!w.column)
 		find_header(ev, w.row, hits, max, &n);
 	for (size_t k = 0; k < ev->ev->n_stdout; k++) {
@@ -559,12 +610,13 @@ size_t place_repeat_values(const struct place_hit *hit, double *vals, size_t max
 		size_t b = a;
 		while (b < len && v[b] != sep)
 			b++;
-		struct num_token *t;
-		size_t nt = numtok_scan(v + a, b - a, &t);
+		struct num_token local[2], *t; /* one value, or not: two tell */
+		size_t nt = numtok_scan_into(v + a, b - a, local, 2, &t);
 		bool one = nt == 1 && t[0].start == 0 && t[0].end == b - a;
 		if (one && n < max)
 			vals[n] = t[0].value;
-		free(t);
+		if (t != local)
+			free(t);
 		if (!one)
 			return 0; /* "-": a repeat printed no number here */
 		n++;

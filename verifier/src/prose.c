@@ -65,6 +65,10 @@ struct diag_loc prose_seg_loc(const struct page_ctx *ctx, const struct seg *g, s
 	return textfile_loc_line(&ctx->tf, node_line, 0, 0);
 }
 
+/* Tokens of one text segment kept on the stack (a segment rarely holds
+ * more; one that does is scanned into the heap). */
+#define PROSE_LOCAL_TOKENS 16
+
 /* Collects the numbers of node's text segments, pairing each annotation
  * with the number directly before it; an annotation with none is
  * reported.  Numbers in code spans, HTML and link destinations are never
@@ -114,16 +118,19 @@ size_t prose_collect(struct page_ctx *ctx, cmark_node *node, struct seg **segs_o
 		}
 		if (g->kind != SEG_TEXT)
 			continue;
-		struct num_token *toks;
-		size_t nt = numtok_scan(g->s, g->len, &toks);
+		/* the segment's tokens on the stack: each is copied into v */
+		struct num_token local[PROSE_LOCAL_TOKENS], *toks;
+		size_t nt = numtok_scan_into(g->s, g->len, local, PROSE_LOCAL_TOKENS, &toks);
+		if (nt)
+			v = xgrow(v, &cap, count + nt, sizeof *v);
 		for (size_t k = 0; k < nt; k++) {
 			size_t raw = g->raw_off != SIZE_MAX ? g->raw_off + toks[k].start : SIZE_MAX;
 			if (raw != SIZE_MAX && consumed_by_fact(ctx, raw))
 				continue;
-			v = xgrow(v, &cap, count + 1, sizeof *v);
 			v[count++] = (struct pnum){toks[k], g->s, raw, NULL, SIZE_MAX, false};
 		}
-		free(toks);
+		if (toks != local)
+			free(toks);
 	}
 	*segs_out = segs;
 	*n_segs = n;

@@ -19,9 +19,10 @@ struct re {
 	unsigned flags;        /* PCRE2 compile options; PCRE2_UTF is always added */
 	pcre2_code *code;      /* compiled lazily */
 	struct re *next;       /* registry of compiled patterns */
+	bool jit;              /* JIT-compiled: searched with pcre2_jit_match */
 };
 
-#define RE_INIT(pat, fl) {pat, fl, NULL, NULL}
+#define RE_INIT(pat, fl) {pat, fl, NULL, NULL, false}
 
 /* Match results: at most RE_MAX_GROUPS capture groups. */
 #define RE_MAX_GROUPS 10

@@ -94,7 +94,6 @@ static void test_edges_agree_and_take_their_path(void **state)
 		/* taken: blanks, punctuation, the two attached units */
 		{"32788", 1},
 		{"   32   32788       32787          3", 4},
-		{"took 1.810 ms", 0},        /* 1.810 then " m": a spaced unit may follow */
 		{"took 1.810 and", 1},
 		{"4.16x", 1},
 		{"4.16x faster", 1},
@@ -102,6 +101,7 @@ static void test_edges_agree_and_take_their_path(void **state)
 		{"59.4%", 1},
 		{"59.4% of", 1},
 		{"59.4%s", 1},               /* "%" needs no boundary */
+		{"59.4 %", 1},
 		{"was 42.", 1},
 		{"was 42. Then", 1},
 		{"1, 2, 3", 3},
@@ -116,42 +116,91 @@ static void test_edges_agree_and_take_their_path(void **state)
 		{"5%3", 2},
 		{"28:44 28:66", 0},          /* clock-like: the skip branch decides */
 		{"x 12 y", 1},
+		{"12 x 4", 2},               /* a spaced "x" is no unit */
+		/* taken: units spelled in ASCII, attached or after a space */
+		{"took 1.810 ms", 1},
+		{"5 ms", 1},
+		{"5 s", 1},
+		{"5 percent", 1},
+		{"5 KB", 1},
+		{"5 B", 1},
+		{"12ms", 1},
+		{"12 MB/sec", 1},            /* MB/s needs a boundary: MB */
+		{"12 MB/s", 1},
+		{"12 GiB/s.", 1},
+		{"4 MiBs", 1},               /* no unit: MiB is glued to "s" */
+		{"12 KiBx", 1},
+		{"12 percentage", 1},
+		{"12 msec", 1},
+		{"12 Bytes", 1},
+		{"12 sx", 1},
+		{"(32 steps)", 1},           /* "s" might start a unit, "st" starts none */
+		{"5 steps", 1},
+		{"1,024x", 1},
+		/* taken: thousands groups with a comma */
+		{"1,234", 1},
+		{"1,024 threads", 1},
+		{"1,024,000", 1},
+		{"1,024.5", 1},
+		{"1,024,", 1},
+		/* taken: hyphens and colons no date or clock can start at */
+		{"12-element", 1},
+		{"12-_a", 1},
+		{"2026-element", 1},
+		{"1,024-element", 1},
+		{"10-20", 1},                /* 10 here; the 20 after "-" goes to the pattern */
+		{"123:45", 2},
+		{"3: two", 1},
+		{"1.5:30", 2},
+		{"12:5", 1},                 /* 12 may start a clock: the pattern's; 5 is plain */
+		/* decided as none: glued on the right, versions, dates */
+		{"4.16xs", 1},
+		{"4.16x1", 2},
+		{"0x1F", 2},
+		{"5x5", 2},
+		{"12th", 1},
+		{"12sx", 1},
+		{"12_", 1},
+		{"1.0f", 1},
+		{"12.5.6", 2},
+		{"580.159.04", 2},
+		{"1.5.6.7", 3},
+		{"2026-11-30", 1},
+		{"2026-12-01 on", 1},
+		{"2026-12-01x", 1},          /* the date branch needs no boundary but a non-digit */
 		/* declined: each byte the pattern reads differently */
-		{"5 ms", 0},
-		{"5 s", 0},
-		{"5 steps", 0},             /* "s" might start a unit */
-		{"5 percent", 0},
-		{"5 KB", 0},
-		{"5 B", 0},
 		{"12 \xC2\xB5s", 0},
 		{"12 \xCE\xBCs", 0},
 		{"12\xC2\xA0ms", 0},
 		{"12\xE2\x80\xAFms", 0},
-		{"4.16xs", 0},
-		{"4.16x1", 0},
+		{"12 s\xC3\xA9", 0},
+		{"12 MB\xC3\xA9", 0},
+		{"12MB\xC3\xA9", 0},
+		{"12-\xC3\xA9", 0},
 		{"4.16x\xC3\xA9", 0},
-		{"0x1F", 0},
-		{"1,234", 0},
 		{"1,2", 0},
 		{"1234,567", 0},
-		{"12.5.6", 0},
-		{"580.159.04", 0},
-		{"2026-11-30", 0},
+		{"1,0245", 0},
+		{"1,024,56", 0},
+		{"1,234.5.6", 0},
 		{"2026-11-30T10:05:12Z", 0},
+		{"2026-12-01T10:05", 0},
+		{"2026-12-011", 0},
+		{"2026-1x", 0},
 		{"10:05", 0},
 		{"1:30", 0},
-		{"123:45", 1},             /* 123 goes to the pattern, 45 after the ":" does not */
-		{"12-element", 0},
+		{"3:30", 0},
 		{"stride-33", 0},
-		{"10-20", 0},
 		{"-12", 0},
 		{"+12", 0},
 		{"\xE2\x88\x92" "12", 0},
 		{",5", 0},
 		{"1e5", 0},
+		{"12e", 0},
+		{"12E5", 0},
 		{"1.5E-3 s", 0},
-		{"12ms", 0},
-		{"12th", 0},
+		{"1234567890123456", 0},     /* 16 digits: not Clinger's fast path */
+		{"0.00000000000000000000001", 0},
 		{"12\xC3\xA9", 0},
 		{"\xC3\xA9" "12", 0},
 		{"12\xE2\x80\x89" "345", 0},
@@ -205,6 +254,82 @@ static void test_long_digit_runs_agree(void **state)
 	text[NUMTOK_MAX_DIGITS + 1 + 5] = '.';
 	assert_same_scan(text, len);
 	free(text);
+}
+
+/* ---- random texts ---- */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+
+static uint64_t next_random(void)
+{
+	/* xorshift64*: fixed seed, so a failure reproduces */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545F4CB4F6CDD1Du;
+}
+
+/* numtok_scan_into gives numtok_scan's tokens whatever the room in the
+ * caller's buffer: none, less than the tokens, exactly them, more; *out
+ * is the buffer when they fit, a heap array otherwise. */
+static void test_scan_into_agrees_at_every_room(void **state)
+{
+	(void)state;
+	char text[64 * 8 + 1];
+	size_t len = 0;
+	for (int i = 0; i < 64; i++)
+		len += (size_t)sprintf(text + len, "%d.5x ", i * 7);
+	struct num_token *whole;
+	size_t n = numtok_scan(text, len, &whole);
+	assert_int_equal(n, 64);
+	struct num_token buf[80];
+	for (size_t cap = 0; cap <= 80; cap++) {
+		memset(buf, 0xA5, sizeof buf);
+		struct num_token *out;
+		size_t got = numtok_scan_into(text, len, buf, cap, &out);
+		assert_int_equal(got, n);
+		assert_true(cap >= n ? out == buf : out != buf);
+		for (size_t i = 0; i < n; i++)
+			assert_true(same_token(&out[i], &whole[i]));
+		if (out != buf)
+			free(out);
+	}
+	free(whole);
+	struct num_token *out;
+	assert_int_equal(numtok_scan_into("no digits", 9, buf, 4, &out), 0);
+	assert_ptr_equal(out, buf);
+}
+
+/* numtok_first_digit (the scan's first test, and where both scans
+ * compared here look for the next number) against a byte loop: every
+ * length and position across the widths it reads at once (16, 8, the
+ * last 16 bytes of the text), with the bytes either side of '0'..'9' and
+ * every byte value as filler. */
+static void test_first_digit_is_the_first_digit(void **state)
+{
+	(void)state;
+	char text[80];
+	for (size_t len = 0; len <= sizeof text; len++)
+		for (size_t at = 0; at <= len; at++)
+			for (int fill = 0; fill < 256; fill += (fill < 0x3A ? 1 : 7)) {
+				if (fill >= '0' && fill <= '9')
+					continue;
+				memset(text, fill, sizeof text);
+				if (at < len)
+					text[at] = (char)('0' + (at + len) % 10);
+				if (at + 1 < len)
+					text[at + 1] = '5'; /* a later digit must not win */
+				assert_int_equal(numtok_first_digit(text, len), at);
+			}
+	for (int round = 0; round < 20000; round++) {
+		size_t len = next_random() % sizeof text, want = len;
+		for (size_t i = 0; i < len; i++) {
+			text[i] = (char)(next_random() % 256);
+			if (want == len && text[i] >= '0' && text[i] <= '9')
+				want = i;
+		}
+		assert_int_equal(numtok_first_digit(text, len), want);
+	}
 }
 
 /* ---- files: the fuzz corpus, the course ---- */
@@ -261,19 +386,6 @@ static void test_corpus_and_course_agree(void **state)
 	file_tree_visit("verifier/tests/cases", compare_file);
 }
 
-/* ---- random texts ---- */
-
-static uint64_t rng_state = 0x9E3779B97F4A7C15u;
-
-static uint64_t next_random(void)
-{
-	/* xorshift64*: fixed seed, so a failure reproduces */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545F4CB4F6CDD1Du;
-}
-
 static void test_random_texts_agree(void **state)
 {
 	(void)state;
@@ -299,14 +411,46 @@ static void test_random_texts_agree(void **state)
 	assert_true(plain > 10000); /* the shortcut was exercised, not only declined */
 }
 
+/* Texts dense in what the shortcut reads past the digits: groups, second
+ * points, dates and clocks, every unit spelling and its near misses,
+ * hyphens before words and digits, letters glued on either side. */
+static void test_random_numbers_agree(void **state)
+{
+	(void)state;
+	static const char *const pieces[] = {
+		"0", "7", "12", "024", "2026", "12345", ",", ",000", ",0", ".", ".5", "-", "-12", "-01", ":", ":30",
+		" ", "  ", "\t", "(", "T", "T10", "Z", "e", "E", "e5", "E-3", "x", "%", "_", "f", "a", "s", "ms", "ns",
+		"us", "m", "percent", "per", "KiB", "KB", "MiB", "MB", "MB/s", "MB/", "GiB/s", "GiB", "GB/s", "GB",
+		"TB/s", "TB", "B", "Bx", "sec", "steps", "needs", "minutes", "bytes", "\xC2\xB5s", "\xCE\xBCs",
+		"\xC3\x97", "\xC3\xA9", "\xC2\xA0", "\xE2\x80\xAF", "\xE2\x80\x89", "\xE2\x88\x92", "\xFF",
+	};
+	size_t n_pieces = sizeof pieces / sizeof pieces[0];
+	char text[256];
+	size_t plain = 0;
+	for (int round = 0; round < 300000; round++) {
+		size_t len = 0, count = 1 + next_random() % 10;
+		for (size_t k = 0; k < count; k++) {
+			const char *p = pieces[next_random() % n_pieces];
+			size_t pl = strlen(p);
+			memcpy(text + len, p, pl);
+			len += pl;
+		}
+		plain += assert_same_scan(text, len);
+	}
+	assert_true(plain > 100000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_edges_agree_and_take_their_path),
 		cmocka_unit_test(test_embedded_nul_agrees),
 		cmocka_unit_test(test_long_digit_runs_agree),
+		cmocka_unit_test(test_scan_into_agrees_at_every_room),
+		cmocka_unit_test(test_first_digit_is_the_first_digit),
 		cmocka_unit_test(test_corpus_and_course_agree),
 		cmocka_unit_test(test_random_texts_agree),
+		cmocka_unit_test(test_random_numbers_agree),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	numtok_release_patterns();
