@@ -269,6 +269,25 @@ static uint64_t next_random(void)
 	return rng_state * 0x2545F4CB4F6CDD1Du;
 }
 
+/* 300,000 texts, each MIN_COUNT to MIN_COUNT + SPREAD - 1 pieces drawn at
+ * random, each scanned both ways; returns how many the shortcut decided. */
+static size_t scan_random_texts(const char *const *pieces, size_t n_pieces, size_t min_count, size_t spread)
+{
+	char text[256];
+	size_t plain = 0;
+	for (int round = 0; round < 300000; round++) {
+		size_t len = 0, count = min_count + next_random() % spread;
+		for (size_t k = 0; k < count; k++) {
+			const char *p = pieces[next_random() % n_pieces];
+			size_t pl = strlen(p);
+			memcpy(text + len, p, pl);
+			len += pl;
+		}
+		plain += assert_same_scan(text, len);
+	}
+	return plain;
+}
+
 /* numtok_scan_into gives numtok_scan's tokens whatever the room in the
  * caller's buffer: none, less than the tokens, exactly them, more; *out
  * is the buffer when they fit, a heap array otherwise. */
@@ -395,19 +414,7 @@ static void test_random_texts_agree(void **state)
 		"_", "(", ")", "/", "T10", "Z", "\xE2\x80\x89", "\xE2\x80\xAF", "\xC2\xA0", "\xE2\x88\x92", "\xC2\xB5",
 		"\xCE\xBC", "\xC3\x97", "\xC3\xA9", "\xFF", "\xC2", "percent", "GB/s", "sec",
 	};
-	size_t n_pieces = sizeof pieces / sizeof pieces[0];
-	char text[256];
-	size_t plain = 0;
-	for (int round = 0; round < 300000; round++) {
-		size_t len = 0, count = next_random() % 16;
-		for (size_t k = 0; k < count; k++) {
-			const char *p = pieces[next_random() % n_pieces];
-			size_t pl = strlen(p);
-			memcpy(text + len, p, pl);
-			len += pl;
-		}
-		plain += assert_same_scan(text, len);
-	}
+	size_t plain = scan_random_texts(pieces, sizeof pieces / sizeof pieces[0], 0, 16);
 	assert_true(plain > 10000); /* the shortcut was exercised, not only declined */
 }
 
@@ -424,19 +431,7 @@ static void test_random_numbers_agree(void **state)
 		"TB/s", "TB", "B", "Bx", "sec", "steps", "needs", "minutes", "bytes", "\xC2\xB5s", "\xCE\xBCs",
 		"\xC3\x97", "\xC3\xA9", "\xC2\xA0", "\xE2\x80\xAF", "\xE2\x80\x89", "\xE2\x88\x92", "\xFF",
 	};
-	size_t n_pieces = sizeof pieces / sizeof pieces[0];
-	char text[256];
-	size_t plain = 0;
-	for (int round = 0; round < 300000; round++) {
-		size_t len = 0, count = 1 + next_random() % 10;
-		for (size_t k = 0; k < count; k++) {
-			const char *p = pieces[next_random() % n_pieces];
-			size_t pl = strlen(p);
-			memcpy(text + len, p, pl);
-			len += pl;
-		}
-		plain += assert_same_scan(text, len);
-	}
+	size_t plain = scan_random_texts(pieces, sizeof pieces / sizeof pieces[0], 1, 10);
 	assert_true(plain > 100000);
 }
 
