@@ -46,6 +46,9 @@ base=
 if [ -n "${BENCH_BASELINE:-}" ]; then
 	base=$(cd "$(dirname "$BENCH_BASELINE")" && pwd)/$(basename "$BENCH_BASELINE")
 	[ -x "$base" ] || { echo "bench: BENCH_BASELINE $BENCH_BASELINE is not an executable" >&2; exit 2; }
+	# one that cannot start (a library missing) would be timed at its
+	# exit, a few milliseconds, and make a void before/after table
+	"$base" --version >/dev/null 2>&1 || { echo "bench: BENCH_BASELINE $BENCH_BASELINE does not run: $("$base" --version 2>&1 | head -n 1)" >&2; exit 2; }
 fi
 base_parallel=
 [ -z "$base" ] || ! "$base" verify --help 2>&1 | grep -q -- '-j' || base_parallel=1
