@@ -6,7 +6,10 @@
 #
 # Environment:
 #   BENCH_SIZES      lesson counts (default "100 1000 10000")
-#   BENCH_SHAPES     course shapes of gen-course.sh (default "lesson snippets cite day31")
+#   BENCH_SHAPES     course shapes of gen-course.sh (default "lesson cite snippets day31")
+#   BENCH_CPU        the CPU the one-core runs (floor, floor --hash, -j 1, the
+#                    baseline's -j 1) are pinned to with taskset (default the
+#                    last online CPU; "none": not pinned)
 #   BENCH_DAY31_MAX  largest size for the 25 KB day31 shape (default 1000)
 #   BENCH_CALLGRIND  1: also count instructions (valgrind --tool=callgrind)
 #                    at the sizes up to 1000
@@ -29,6 +32,9 @@
 # Rounds are interleaved (round 1 runs every tool on every workload, then
 # round 2 ...) so that a change in the machine's load hits all of them alike;
 # medians are reported, with peak memory, ratios and the load average.
+# Workloads run size by size, and every other round in the reverse order,
+# so that lesson-N and cite-N are neighbours in every round and each comes
+# first as often as the other (the cost of a cite is their paired ratio).
 # The one-core ratio to floor+hash is given twice: as the ratio of the two
 # medians, and as the median of each round's own ratio (the two runs of a
 # round are back to back, so it is the figure a drifting node moves least).
@@ -39,7 +45,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 out=${BENCH_OUT:-$top/build/bench}
 sizes=${BENCH_SIZES:-100 1000 10000}
-shapes=${BENCH_SHAPES:-lesson snippets cite day31}
+shapes=${BENCH_SHAPES:-lesson cite snippets day31}
 day31_max=${BENCH_DAY31_MAX:-1000}
 cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 base=
@@ -74,8 +80,8 @@ parallel=
 
 # ---- the workloads ----
 workloads=
-for shape in $shapes; do
-	for n in $sizes; do
+for n in $sizes; do
+	for shape in $shapes; do
 		[ "$shape" = day31 ] && [ "$n" -gt "$day31_max" ] && continue
 		dir=$out/courses/$shape-$n
 		if [ ! -f "$dir/.made" ]; then
@@ -126,6 +132,17 @@ fi
 [ -n "$embedme" ] || echo "bench: embedme not measured (needs npm and node, and its corpus to verify)" >&2
 
 # ---- timing ----
+# The one-core runs share one pinned CPU: a process the scheduler moves
+# between cores mid-run (or onto a core a neighbour is busy on) is what
+# spread the node's one-core times most.
+pin=
+cpu=${BENCH_CPU:-$((cores - 1))}
+if [ "$cpu" != none ] && command -v taskset >/dev/null 2>&1 && taskset -c "$cpu" true 2>/dev/null; then
+	pin="taskset -c $cpu"
+fi
+rev_workloads=
+for wl in $workloads; do rev_workloads="$wl $rev_workloads"; done
+
 # measure LABEL WORKLOAD DIR CMD...: one run; appends "LABEL WORKLOAD ms kb".
 measure() {
 	label=$1 wl=$2 dir=$3
@@ -143,23 +160,25 @@ round=1
 while [ $round -le "$rounds" ]; do
 	echo "bench: round $round of $rounds" >&2
 	loads="$loads${loads:+, }$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)"
-	for wl in $workloads; do
+	order=$workloads
+	[ $((round % 2)) -eq 0 ] && order=$rev_workloads
+	for wl in $order; do
 		dir=$out/courses/$wl
-		measure floor "$wl" "$dir" "$out/floor" .
-		measure floor-hash "$wl" "$dir" "$out/floor" --hash .
+		measure floor "$wl" "$dir" $pin "$out/floor" .
+		measure floor-hash "$wl" "$dir" $pin "$out/floor" --hash .
 		if [ -n "$parallel" ]; then
-			measure cc-j1 "$wl" "$dir" "$bin" verify -j 1
+			measure cc-j1 "$wl" "$dir" $pin "$bin" verify -j 1
 			measure cc-all "$wl" "$dir" "$bin" verify -j "$cores"
 		else
-			measure cc-j1 "$wl" "$dir" "$bin" verify
+			measure cc-j1 "$wl" "$dir" $pin "$bin" verify
 		fi
 		if [ -n "$base" ] && [ -n "$base_parallel" ]; then
 			# like with like: a baseline that has -j is timed on one core
 			# and on every core, as coursecheck is
-			measure base "$wl" "$dir" "$base" verify -j 1
+			measure base "$wl" "$dir" $pin "$base" verify -j 1
 			measure base-all "$wl" "$dir" "$base" verify -j "$cores"
 		elif [ -n "$base" ]; then
-			measure base "$wl" "$dir" "$base" verify
+			measure base "$wl" "$dir" $pin "$base" verify
 		fi
 	done
 	if [ -n "$embedme" ]; then
@@ -193,7 +212,7 @@ fi
 # ---- the report ----
 load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 {
-	echo "## $(date -u +%Y-%m-%d), $(uname -n): $cores cores, load $load, $rounds interleaved rounds (median)"
+	echo "## $(date -u +%Y-%m-%d), $(uname -n): $cores cores, load $load, $rounds interleaved rounds (median)${pin:+, one-core runs on CPU $cpu}"
 	echo
 	awk -v parallel="$parallel" -v loads="$loads" '
 		$1 == "ir" { ir[$2 " " $3] = $4; next }
@@ -231,8 +250,9 @@ load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 				ef = median(t["embedme embedme-1000"])
 				c = parallel ? median(t["cc-all snippets-1000"]) : median(t["cc-j1 snippets-1000"])
 				c1 = median(t["cc-j1 snippets-1000"])
-				printf "\nembedme --verify, its own corpus (1,000 pages x 3 snippets): %d ms; coursecheck on snippets-1000: %d ms -j1, %d ms all cores: embedme / coursecheck = %.2f (-j1), %.2f (all cores)\n", \
-					ef, c1, c, c1 ? ef / c1 : 0, c ? ef / c : 0
+				if (c1) printf "\nembedme --verify, its own corpus (1,000 pages x 3 snippets): %d ms; coursecheck on snippets-1000: %d ms -j1, %d ms all cores: embedme / coursecheck = %.2f (-j1), %.2f (all cores)\n", \
+					ef, c1, c, ef / c1, c ? ef / c : 0
+				else printf "\nembedme --verify, its own corpus: %d ms; no snippets-1000 workload to set it against\n", ef
 			}
 			if (t["base lesson-1000"] != "" || t["base lesson-100"] != "") {
 				printf "\n| workload | baseline -j1 ms | coursecheck -j1 ms | after / before | baseline all cores ms | coursecheck all cores ms | after / before | baseline peak MiB | coursecheck peak MiB |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
@@ -282,12 +302,15 @@ load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 			}
 			for (n = 100; n <= 10000; n *= 10) {
 				a = median(t["cc-j1 cite-" n]); b = median(t["cc-j1 lesson-" n])
-				if (a && b) printf "| a cite a page at %d lessons, time (under +10 %%) | %+.1f %% |\n", n, 100 * (a / b - 1)
+				if (a && b) printf "| a cite a page at %d lessons, time (under +10 %%) | %+.1f %% (ratio of medians), %+.1f %% (median of the rounds%s ratios) |\n", \
+					n, 100 * (a / b - 1), 100 * (paired(t["cc-j1 cite-" n], t["cc-j1 lesson-" n]) - 1), "\047"
 				a = ir["cc-j1 cite-" n]; b = ir["cc-j1 lesson-" n]
 				if (a && b) printf "| a cite a page at %d lessons, instructions (under +10 %%) | %+.1f %% |\n", n, 100 * (a / b - 1)
 			}
 			if (t["embedme embedme-1000"] != "") {
 				ef = median(t["embedme embedme-1000"]); c1 = median(t["cc-j1 snippets-1000"])
+				ca = median(t["cc-all snippets-1000"])
+				if (ca) printf "| embedme / coursecheck on every core (its default), 1,000 pages x 3 snippets (at least 3x) | %.2fx |\n", ef / ca
 				if (c1) printf "| embedme / coursecheck -j1, 1,000 pages x 3 snippets (at least 3x) | %.2fx |\n", ef / c1
 			}
 			if (loads != "") printf "\nLoad average (1 min) at the start of each round: %s\n", loads
