@@ -35,19 +35,18 @@
 # Workloads run size by size, and every other round in the reverse order,
 # so that lesson-N and cite-N are neighbours in every round and each comes
 # first as often as the other (the cost of a cite is their paired ratio).
-# The one-core ratio to floor+hash is given twice: as the ratio of the two
-# medians, and as the median of each round's own ratio (the two runs of a
-# round are back to back, so it is the figure a drifting node moves least).
+# pair.sh, beside this, measures a cite's cost more finely, in rounds of
+# only those two workloads.  The one-core ratio to floor+hash is given
+# twice: as the ratio of the two medians, and as the median of each
+# round's own ratio (the two runs of a round are back to back, so it is
+# the figure a drifting node moves least).
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 rounds=${2:-3}
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-out=${BENCH_OUT:-$top/build/bench}
+. "$here/common.sh"
 sizes=${BENCH_SIZES:-100 1000 10000}
 shapes=${BENCH_SHAPES:-lesson cite snippets day31}
 day31_max=${BENCH_DAY31_MAX:-1000}
-cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 base=
 if [ -n "${BENCH_BASELINE:-}" ]; then
 	base=$(cd "$(dirname "$BENCH_BASELINE")" && pwd)/$(basename "$BENCH_BASELINE")
@@ -60,19 +59,8 @@ base_parallel=
 [ -z "$base" ] || ! "$base" verify --help 2>&1 | grep -q -- '-j' || base_parallel=1
 ir_max=${BENCH_CALLGRIND_MAX:-1000}
 base_ir_max=${BENCH_BASELINE_IR_MAX:-100}
-mkdir -p "$out/courses"
 raw=$out/raw.txt
 : >"$raw"
-
-# ---- the floor ----
-if [ -n "${BENCH_FLOOR:-}" ]; then
-	cp "$BENCH_FLOOR" "$out/floor" || exit 2
-else
-	cc -O2 -std=c11 -D_GNU_SOURCE "$here/floor.c" $(pkg-config --cflags --libs libcmark-gfm libcrypto) \
-		-lcmark-gfm-extensions -o "$out/floor" || { echo "bench: cannot build the floor" >&2; exit 2; }
-fi
-timer=${BENCH_TIME:-/usr/bin/time}
-[ -x "$timer" ] || { echo "bench: $timer (GNU time) is not there: set BENCH_TIME" >&2; exit 2; }
 
 # Does this coursecheck check pages on several cores (-j)?
 parallel=
@@ -83,19 +71,7 @@ workloads=
 for n in $sizes; do
 	for shape in $shapes; do
 		[ "$shape" = day31 ] && [ "$n" -gt "$day31_max" ] && continue
-		dir=$out/courses/$shape-$n
-		if [ ! -f "$dir/.made" ]; then
-			rm -rf "$dir"
-			echo "bench: making $shape-$n" >&2
-			sh "$here/gen-course.sh" "$shape" "$n" "$dir" "$top" || exit 2
-			touch "$dir/.made"
-		fi
-		# a course that does not verify clean measures the wrong thing
-		if ! (cd "$dir" && "$bin" verify >/dev/null 2>&1); then
-			echo "bench: $shape-$n does not verify clean; remove $dir and look" >&2
-			(cd "$dir" && "$bin" verify 2>&1 | tail -n 3) >&2
-			exit 2
-		fi
+		course "$shape" "$n"
 		workloads="$workloads $shape-$n"
 	done
 done
@@ -132,28 +108,8 @@ fi
 [ -n "$embedme" ] || echo "bench: embedme not measured (needs npm and node, and its corpus to verify)" >&2
 
 # ---- timing ----
-# The one-core runs share one pinned CPU: a process the scheduler moves
-# between cores mid-run (or onto a core a neighbour is busy on) is what
-# spread the node's one-core times most.
-pin=
-cpu=${BENCH_CPU:-$((cores - 1))}
-if [ "$cpu" != none ] && command -v taskset >/dev/null 2>&1 && taskset -c "$cpu" true 2>/dev/null; then
-	pin="taskset -c $cpu"
-fi
 rev_workloads=
 for wl in $workloads; do rev_workloads="$wl $rev_workloads"; done
-
-# measure LABEL WORKLOAD DIR CMD...: one run; appends "LABEL WORKLOAD ms kb".
-measure() {
-	label=$1 wl=$2 dir=$3
-	shift 3
-	a=$(date +%s%N)
-	(cd "$dir" && "$timer" -f '%M' "$@" >/dev/null 2>"$out/time.err")
-	b=$(date +%s%N)
-	ms=$(((b - a) / 1000000))
-	kb=$(tail -n 1 "$out/time.err")
-	echo "$label $wl $ms $kb" >>"$raw"
-}
 
 loads=
 round=1

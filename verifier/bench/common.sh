@@ -1,0 +1,63 @@
+# common.sh - what bench.sh and pair.sh share, sourced by both: the floor,
+# GNU time, the pinned CPU, the generated courses and one timed run.
+# Sourced with the script's arguments and here (this folder) set; sets
+# bin (the coursecheck of $1, an absolute path), top (the repository), out
+# (the results folder, BENCH_OUT), cores, pin and timer.  The script sets
+# raw (its raw figures' file) before its first measure.  Reads
+# BENCH_FLOOR, BENCH_TIME and BENCH_CPU (see bench.sh).
+
+[ $# -ge 1 ] && [ -x "$1" ] || { echo "bench: usage: $(basename "$0") BINARY [ROUNDS]; BINARY a coursecheck" >&2; exit 2; }
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+top=$(cd "$here/../.." && pwd)
+out=${BENCH_OUT:-$top/build/bench}
+cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+mkdir -p "$out/courses"
+
+# ---- the floor ----
+if [ -n "${BENCH_FLOOR:-}" ]; then
+	cp "$BENCH_FLOOR" "$out/floor" || exit 2
+else
+	cc -O2 -std=c11 -D_GNU_SOURCE "$here/floor.c" $(pkg-config --cflags --libs libcmark-gfm libcrypto) \
+		-lcmark-gfm-extensions -o "$out/floor" || { echo "bench: cannot build the floor" >&2; exit 2; }
+fi
+timer=${BENCH_TIME:-/usr/bin/time}
+[ -x "$timer" ] || { echo "bench: $timer (GNU time) is not there: set BENCH_TIME" >&2; exit 2; }
+
+# The one-core runs share one pinned CPU: a process the scheduler moves
+# between cores mid-run (or onto a core a neighbour is busy on) is what
+# spread the node's one-core times most.
+pin=
+cpu=${BENCH_CPU:-$((cores - 1))}
+if [ "$cpu" != none ] && command -v taskset >/dev/null 2>&1 && taskset -c "$cpu" true 2>/dev/null; then
+	pin="taskset -c $cpu"
+fi
+
+# course SHAPE N: makes $out/courses/SHAPE-N once (gen-course.sh), and
+# stops the benchmark if it does not verify clean.
+course() {
+	dir=$out/courses/$1-$2
+	if [ ! -f "$dir/.made" ]; then
+		rm -rf "$dir"
+		echo "bench: making $1-$2" >&2
+		sh "$here/gen-course.sh" "$1" "$2" "$dir" "$top" || exit 2
+		touch "$dir/.made"
+	fi
+	# a course that does not verify clean measures the wrong thing
+	if ! (cd "$dir" && "$bin" verify >/dev/null 2>&1); then
+		echo "bench: $1-$2 does not verify clean; remove $dir and look" >&2
+		(cd "$dir" && "$bin" verify 2>&1 | tail -n 3) >&2
+		exit 2
+	fi
+}
+
+# measure LABEL WORKLOAD DIR CMD...: one run; appends to $raw
+# "LABEL WORKLOAD ms kb user_s sys_s" (wall milliseconds, peak memory,
+# CPU seconds: GNU time's %M %U %S).
+measure() {
+	label=$1 wl=$2 dir=$3
+	shift 3
+	a=$(date +%s%N)
+	(cd "$dir" && "$timer" -f '%M %U %S' "$@" >/dev/null 2>"$out/time.err")
+	b=$(date +%s%N)
+	echo "$label $wl $(((b - a) / 1000000)) $(tail -n 1 "$out/time.err")" >>"$raw"
+}
