@@ -170,25 +170,9 @@ load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 {
 	echo "## $(date -u +%Y-%m-%d), $(uname -n): $cores cores, load $load, $rounds interleaved rounds (median)${pin:+, one-core runs on CPU $cpu}"
 	echo
-	awk -v parallel="$parallel" -v loads="$loads" '
+	awk -v parallel="$parallel" -v loads="$loads" "$stats_awk"'
 		$1 == "ir" { ir[$2 " " $3] = $4; next }
 		{ key = $1 " " $2; t[key] = t[key] " " $3; if ($4 > m[key]) m[key] = $4; wl[$2] = 1 }
-		function median(s,   a, n, i, j, x) {
-			n = split(s, a, " ")
-			for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-		}
-		# the median of the per-round ratios s_i / r_i: the i-th figure of
-		# each list is from the same round, minutes apart at most, so a
-		# round the node ran slow in moves both (a ratio of medians takes
-		# each side from a different round)
-		function paired(s, r,   a, b, n, i, q) {
-			n = split(s, a, " ")
-			if (split(r, b, " ") != n) return 0
-			q = ""
-			for (i = 1; i <= n; i++) if (b[i] > 0) q = q " " a[i] / b[i]
-			return q == "" ? 0 : median(q)
-		}
 		END {
 			printf "| workload | floor ms | floor+hash ms | coursecheck -j1 ms | coursecheck all cores ms | -j1 / floor+hash | all cores / floor | peak MiB (-j1) |\n"
 			printf "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"

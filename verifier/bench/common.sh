@@ -32,6 +32,34 @@ if [ "$cpu" != none ] && command -v taskset >/dev/null 2>&1 && taskset -c "$cpu"
 	pin="taskset -c $cpu"
 fi
 
+# The reports' statistics, put before each report's awk program.  The
+# lists are of figures in the order of the rounds, space-separated.
+# median(list); least(list); paired(xs, ys): the median of the ratios
+# x_i / y_i, the i-th figure of each list from the same round, minutes
+# apart at most, so that a round the node ran slow in moves both (a ratio
+# of medians takes each side from a different round); a y_i of 0 (CPU
+# seconds under GNU time's 10 ms) is left out, and lists of unequal
+# length give 0.
+stats_awk='
+	function median(s,   v, n, i, j, x) {
+		n = split(s, v, " ")
+		for (i = 2; i <= n; i++) { x = v[i]; for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
+		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+	}
+	function least(s,   v, n, i, x) {
+		n = split(s, v, " "); x = v[1]
+		for (i = 2; i <= n; i++) if (v[i] < x) x = v[i]
+		return x
+	}
+	function paired(s, r,   p, q, n, i, z) {
+		n = split(s, p, " ")
+		if (split(r, q, " ") != n) return 0
+		z = ""
+		for (i = 1; i <= n; i++) if (q[i] > 0) z = z " " p[i] / q[i]
+		return z == "" ? 0 : median(z)
+	}
+'
+
 # course SHAPE N: makes $out/courses/SHAPE-N once (gen-course.sh), and
 # stops the benchmark if it does not verify clean.
 course() {

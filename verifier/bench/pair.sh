@@ -51,25 +51,8 @@ done
 {
 	echo "## $(date -u +%Y-%m-%d), $(uname -n): $cores cores, load $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) at the end, $pairs paired rounds${pin:+, on CPU $cpu}: $sb-N against $sa-N"
 	echo
-	awk -v a="$sa" -v b="$sb" -v sizes="$sizes" '
+	awk -v a="$sa" -v b="$sb" -v sizes="$sizes" "$stats_awk"'
 		{ key = $1 " " $2; t[key] = t[key] " " $3; c[key] = c[key] " " ($5 + $6); if ($4 > m[key]) m[key] = $4 }
-		function median(s,   v, n, i, j, x) {
-			n = split(s, v, " ")
-			for (i = 2; i <= n; i++) { x = v[i]; for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
-			return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-		}
-		function least(s,   v, n, i, x) {
-			n = split(s, v, " "); x = v[1]
-			for (i = 2; i <= n; i++) if (v[i] < x) x = v[i]
-			return x
-		}
-		# the median of the rounds own ratios x_i / y_i (zero CPU seconds,
-		# below GNU time s 10 ms, left out)
-		function paired(x, y,   p, q, n, i, r) {
-			n = split(x, p, " "); split(y, q, " "); r = ""
-			for (i = 1; i <= n; i++) if (q[i] > 0) r = r " " p[i] / q[i]
-			return r == "" ? 0 : median(r)
-		}
 		function pct(x) { return sprintf("%+.1f %%", 100 * (x - 1)) }
 		END {
 			ns = split(sizes, sz, " ")
