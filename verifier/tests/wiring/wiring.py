@@ -146,6 +146,10 @@ def workflow(tmp, path_dir):
     steps = wf["jobs"]["verify"]["steps"]
     uses = [s["uses"].split("@")[0] for s in steps if "uses" in s]
     check(f"the workflow uses {uses}", uses == ["actions/checkout", "github/codeql-action/upload-sarif"])
+    up = [s for s in steps if "upload-sarif" in s.get("uses", "")][0]
+    cond = up.get("if", "")
+    check(f"the SARIF upload runs on a private repository without code scanning: if: {cond!r}",
+          "always()" in cond and "github.event.repository.private" in cond and "vars.COURSECHECK_CODE_SCANNING" in cond)
     check("the workflow may not upload security events", wf["permissions"].get("security-events") == "write")
     # the checkout: the repository's tracked files, and what is built already
     repo = os.path.join(tmp, "checkout")
