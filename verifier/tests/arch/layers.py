@@ -30,7 +30,7 @@ LAYERS = [
     ("base", "util diag diagwire parallel shared_slots strmap textfile sha256 re repo pathkind cliopt ledger "
              "capture_proc"),
     ("formats", "evidence proghdr frontmatter marker page snippet numtok compare expr filewrite "
-                "capture_text capture_repeats capture_write srctok lessonfiles evjudge align"),
+                "capture_text capture_repeats capture_write srctok lessonfiles readset evjudge align"),
     ("course model", "course runjudge bank facts place drift claim"),
     ("page model", "pagectx prose"),
     ("checks", "check check_page check_code check_numbers check_claims check_program check_runs check_first"),
@@ -39,7 +39,7 @@ LAYERS = [
     # not include cli.h (cli_update.c is its command line)
     ("rewrites", "update"),
     ("commands", "cli cli_lesson cli_quote cli_update review review_page "
-                 "capture capture_gpu capture_lesson capture_sched capture_slurm"),
+                 "capture capture_gpu capture_lesson capture_reads capture_sched capture_slurm"),
     ("main", "main capture_main"),
 ]
 
