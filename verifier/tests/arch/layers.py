@@ -38,7 +38,7 @@ LAYERS = [
     # what a command does to a file, below the command lines: update.c may
     # not include cli.h (cli_update.c is its command line)
     ("rewrites", "update"),
-    ("commands", "cli cli_lesson cli_quote cli_update review review_page "
+    ("commands", "cli cli_lesson cli_quote cli_update cli_whystale review review_page "
                  "capture capture_gpu capture_lesson capture_reads capture_sched capture_slurm"),
     ("main", "main capture_main"),
 ]
