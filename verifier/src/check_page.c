@@ -41,7 +41,12 @@ static void report_judgement(const struct evfile *ev, const struct evjudge *j, c
 	} else if (j->flags & EVJ_STALE) {
 		struct diag *d = diag_begin(D_EVIDENCE_STALE, at, "evidence '%s' is stale: %s since it was captured",
 					    ev->path, j->changed);
-		if (j->by_reads)
+		if (j->by_reads && j->was_sha && j->now_sha && strcmp(j->was_sha, j->now_sha) == 0)
+			diag_note(d, textfile_loc_line(tf, j->stale_line, 0, 0),
+				  "the capture recorded the %zu files its build and runs read; a new file that is no "
+				  "source counts too (a run may open it)",
+				  j->n_files);
+		else if (j->by_reads)
 			diag_note(d, textfile_loc_line(tf, j->stale_line, 0, 0),
 				  "the capture recorded the %zu files its build and runs read; source-sha256 %.12s... is "
 				  "now %.12s...",
