@@ -223,8 +223,10 @@ if [ -f "$E" ]; then
 	check "source-sha256 is not the SHA-256 of its source-file lines" \
 		[ "$(field "$E" source-sha256)" = "$(sed -n '/^stdout: [0-9]*$/q; s/^source-file-[0-9]*: //p' "$E" | sha)" ]
 	if [ -n "$FULL" ]; then
+		# lesson-files wants a course (pages/ beside programs/): a copy
+		mkdir -p "$T/clean-course/pages" && cp -R "$R/programs" "$T/clean-course/"
 		check "the program's hash is not the one 'lesson-files --rule=tokens-1' gives" \
-			[ "$(field "$E" source-file-1)" = "$( (cd "$R" && "$FULL" lesson-files --rule=tokens-1 hello) |
+			[ "$(field "$E" source-file-1)" = "$("$FULL" lesson-files --root "$T/clean-course" --rule=tokens-1 hello |
 				sed -n 's/^source-file-1: //p')" ]
 	fi
 	check "body-sha256 is not the SHA-256 of the body" [ "$(body_sha "$E")" = "$(field "$E" body-sha256)" ]
