@@ -80,6 +80,7 @@ PREFIXES = {
     "report_junit": ("report_",),
     "report_sarif": ("report_",),
     "review": ("cli_review",),
+    "cli_whystale": ("cli_why_stale",),
     "review_html": ("review_",),
     "review_page": ("review_",),
     "textfile": ("utf8_",),
