@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "srctok.h"
+#include "strmap.h"
 
 /* path with "." and ".." folded and repeated slashes made one (the
  * copies hold no links, so the folding is what the file system does). */
@@ -46,18 +47,18 @@ static char *fold(const char *path)
 	return out;
 }
 
-/* The index in f of the lesson file that abs (folded, absolute) is, by
- * its place below top; SIZE_MAX when none. */
-static size_t file_at(const struct lesson_files *f, const char *abs, const char *top)
+/* The index of the lesson file that abs (folded, absolute) is, by its
+ * place below top (paths: the lesson's paths, each to its index);
+ * SIZE_MAX when none. */
+static size_t file_at(const struct strmap *paths, const char *abs, const char *top)
 {
 	size_t tl = strlen(top);
 	if (strncmp(abs, top, tl) != 0 || abs[tl] != '/')
 		return SIZE_MAX;
 	char *rel = xasprintf("programs/%s", abs + tl + 1);
-	size_t at = SIZE_MAX;
-	for (size_t i = 0; i < f->n && at == SIZE_MAX; i++)
-		if (strcmp(f->v[i].path, rel) == 0)
-			at = i;
+	size_t at;
+	if (!strmap_get(paths, rel, strlen(rel), &at))
+		at = SIZE_MAX;
 	free(rel);
 	return at;
 }
@@ -65,7 +66,7 @@ static size_t file_at(const struct lesson_files *f, const char *abs, const char 
 /* A path of the dependency output as a lesson file: absolute, or relative
  * to the lesson folder, or to a folder below it (its leading ../ taken
  * one at a time: CMake compiles in b/). */
-static size_t resolve(const struct lesson_files *f, const char *dep, const char *top, const char *rtop,
+static size_t resolve(const struct strmap *paths, const char *dep, const char *top, const char *rtop,
 		      const char *workdir)
 {
 	size_t at = SIZE_MAX;
@@ -73,9 +74,9 @@ static size_t resolve(const struct lesson_files *f, const char *dep, const char 
 	do {
 		char *joined = d[0] == '/' ? xstrdup(d) : xasprintf("%s/%s", workdir, d);
 		char *abs = fold(joined);
-		at = file_at(f, abs, top);
+		at = file_at(paths, abs, top);
 		if (at == SIZE_MAX && rtop)
-			at = file_at(f, abs, rtop);
+			at = file_at(paths, abs, rtop);
 		free(abs);
 		free(joined);
 		if (d[0] == '/' || strncmp(d, "../", 3) != 0)
@@ -93,27 +94,41 @@ static void mark_deps(const struct lesson_files *f, const char *deps, size_t len
 		      const char *workdir, bool *read)
 {
 	char *rtop = realpath(top, NULL);
+	struct strmap paths = {0}, seen = {0};
+	for (size_t i = 0; i < f->n; i++)
+		strmap_add(&paths, f->v[i].path, strlen(f->v[i].path), i, NULL);
 	struct buf w = {0};
+	size_t start = 0;
+	bool escaped = false;
 	for (size_t i = 0; i <= len; i++) {
 		char c = i < len ? deps[i] : ' ';
 		if (c == '\\' && i + 1 < len && deps[i + 1] != '\n' && deps[i + 1] != '\r') {
 			buf_putc(&w, deps[++i]);
+			escaped = true;
 			continue;
 		}
 		if (c == '\\')
 			c = ' ';
 		if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+			if (!w.len)
+				start = i;
 			buf_putc(&w, c);
 			continue;
 		}
-		if (w.len && w.s[w.len - 1] != ':') {
-			size_t at = resolve(f, w.s, top, rtop, workdir);
+		/* every compile names its headers again: each word resolved once
+		 * (a word without escapes is its own bytes of deps, a stable key) */
+		bool again = !escaped && w.len && !strmap_add(&seen, deps + start, w.len, 0, NULL);
+		if (w.len && !again && w.s[w.len - 1] != ':') {
+			size_t at = resolve(&paths, w.s, top, rtop, workdir);
 			if (at != SIZE_MAX)
 				read[at] = true;
 		}
 		w.len = 0;
+		escaped = false;
 	}
 	buf_free(&w);
+	strmap_free(&paths);
+	strmap_free(&seen);
 	free(rtop);
 }
 
