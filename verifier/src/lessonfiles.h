@@ -24,6 +24,9 @@
  * folders), else the SHA-256 of the lines "PATH SHA\n" of every file in
  * path order.  Evidence records the files as header lines
  *   source-file-1: programs/LESSON/scan.cu 3f5a...   (one per file, in order)
+ * That is the byte rule of evidence captured before source-rule: tokens-1;
+ * each file also carries its hash by the tokens rule (tsha, srctok.h), by
+ * which readset.h records and judges the files a run read.
  *
  * Bounded: at most LESSONFILES_MAX_FILES files, LESSONFILES_MAX_DEPTH
  * folders deep, LESSONFILES_MAX_BYTES in all; a link, a device or a name
