@@ -61,6 +61,7 @@ struct update {
 	int carriable; /* the newest run may be carried: 0 not yet judged, 1 yes, -1 no (update-refused) */
 	bool refused;  /* it was refused */
 	bool unreadable; /* the file itself cannot be read (exit 2) */
+	bool binding;    /* a page of 'evidence: none yet' is bound to the newest run: judged as a new run is */
 };
 
 /* ---- recording ------------------------------------------------------- */
@@ -912,6 +913,21 @@ static void refuse(const struct evfile *ev, struct diag_loc at, const char *fmt,
 	diag_end(d);
 }
 
+/* A run whose lesson files cannot be read or are refused: whether it is
+ * stale cannot be told, and a run that may be stale is not carried (the
+ * program's own hash says nothing of the lesson's other files). */
+static void refuse_unknown_files(const struct evfile *ev, const struct evjudge *j)
+{
+	size_t line = 0;
+	evidence_get(ev->ev, "source-sha256", &line);
+	struct diag *d = diag_begin(D_UPDATE_REFUSED, textfile_loc_line(&ev->ev->tf, line, 0, 0),
+				    "update will not carry %s: the files of lesson '%s' cannot be %s, so whether it is "
+				    "stale cannot be told: %s",
+				    ev->path, ev->lesson, j->flags & EVJ_FILES_REFUSED ? "used" : "read", j->files_why);
+	diag_hint(d, "a lesson folder holds plain files only: fix what 'coursecheck verify' names there, then run update");
+	diag_end(d);
+}
+
 static bool run_carriable(struct update *u)
 {
 	if (u->carriable)
@@ -931,13 +947,15 @@ static bool run_carriable(struct update *u)
 		       "update will not carry %s: it is stale, %s since it was captured", ev->path, j.changed);
 	if (j.flags & EVJ_FAILED)
 		refuse(ev, textfile_loc_line(tf, j.exit_line, 0, 0),
-		       "update will not carry %s: it records a failed run (exit: %s)", ev->path, j.exit ? j.exit : "?");
+		       "update will not carry %s: it records a failed run (%s)", ev->path, j.failed_why);
 	if (j.flags & EVJ_SHARED_GPU)
 		refuse(ev, textfile_loc_line(tf, j.exclusive_line, 0, 0),
 		       "update will not carry %s: the GPU was shared during the run (gpu-exclusive: %s), so its "
 		       "timings are not evidence",
 		       ev->path, j.exclusive);
-	bool ok = !(j.flags & (EVJ_EDITED | EVJ_STALE | EVJ_FAILED | EVJ_SHARED_GPU));
+	if (j.flags & EVJ_FILES_UNKNOWN)
+		refuse_unknown_files(ev, &j);
+	bool ok = !(j.flags & (EVJ_EDITED | EVJ_STALE | EVJ_FAILED | EVJ_SHARED_GPU | EVJ_FILES_UNKNOWN));
 	evjudge_free(&j);
 	u->carriable = ok ? 1 : -1;
 	u->refused = !ok;
@@ -1036,8 +1054,10 @@ static bool pick_runs(struct update *u, const char *named)
 		return false;
 	}
 	/* a page that names the newest run carries nothing from it, unless
-	 * it quotes an older one's numbers (judged then, in follow_older) */
-	if (u->old != u->now && !run_carriable(u))
+	 * it quotes an older one's numbers (judged then, in follow_older);
+	 * a page bound to its first run takes that run's numbers, so it is
+	 * judged as any new run is */
+	if ((u->old != u->now || u->binding) && !run_carriable(u))
 		return false;
 	align_runs(u->old->ev, u->now->ev, &u->al);
 	bank_add_evidence(&u->old_bank, u->old);
@@ -1092,6 +1112,7 @@ static bool load_page(struct update *u, const char *relpath)
 	char *newest = NULL;
 	if (named && strcmp(named, FM_EVIDENCE_NOT_YET) == 0) {
 		named = newest = course_newest_evidence(u->ctx.lesson);
+		u->binding = true;
 		if (!newest) {
 			struct diag *d = unusable(relpath, "lesson '%s' has no evidence yet", u->ctx.lesson);
 			diag_hint(d, "capture it first ('make evidence LESSON=%s'), then run update", u->ctx.lesson);
