@@ -307,11 +307,14 @@ struct outcome {
 /* Every repeat's value of each volatile number, sealed (capture_repeats.h). */
 static void add_repeat_values(struct buf *h, const struct volatility *vol, const struct transcript *out)
 {
-	if (vol->values_dropped) {
-		char k[32];
-		snprintf(k, sizeof k, "over %u bytes", VOLATILITY_MAX_VALUES);
+	size_t first_line, dropped = volatility_dropped(vol, &first_line);
+	if (dropped) {
+		/* the places from first_line on, past the budget: the verifier
+		 * refuses a range or bound over them */
+		char k[96];
+		snprintf(k, sizeof k, "%zu place%s from stdout line %zu on, over %u bytes", dropped,
+			 dropped == 1 ? "" : "s", first_line, VOLATILITY_MAX_VALUES);
 		header_add(h, "repeat-values-omitted", k);
-		return;
 	}
 	char *values = volatility_describe_values(vol);
 	if (values && values[0]) {

@@ -31,6 +31,7 @@
 #include "check.h"
 #include "claim.h"
 #include "compare.h"
+#include "direction.h"
 #include "expr.h"
 #include "filewrite.h"
 #include "pathkind.h"
@@ -193,55 +194,17 @@ static void move_number(struct update *u, const struct pnum *p, const struct ban
 
 /* ---- claims ------------------------------------------------------------ */
 
-static struct re direction_re =
-	RE_INIT("\\b(slower|faster|fewer|more|less|larger|smaller|wins|loses|beats|higher|lower)\\b", PCRE2_CASELESS);
-
-/* The sentence around byte off of the page, as [*a, *b). */
-static void sentence_of(const struct textfile *tf, size_t off, size_t *a, size_t *b)
-{
-	size_t s = off, e = off;
-	while (s > 0 && !(tf->data[s - 1] == '.' && s < tf->len && (tf->data[s] == ' ' || tf->data[s] == '\n')) &&
-	       !(tf->data[s - 1] == '\n' && s >= 2 && tf->data[s - 2] == '\n'))
-		s--;
-	while (e < tf->len && !(tf->data[e] == '.' && (e + 1 == tf->len || tf->data[e + 1] == ' ' || tf->data[e + 1] == '\n')) &&
-	       !(tf->data[e] == '\n' && e + 1 < tf->len && tf->data[e + 1] == '\n'))
-		e++;
-	*a = s;
-	*b = e < tf->len ? e + 1 : e;
-}
-
-/* A ratio (printed with x) crosses 1; a difference (an expression whose
- * last operation is a subtraction) crosses 0. */
-static bool crosses(const struct pnum *p, const char *expr, size_t len, double was, double now, const char **what)
-{
-	if (strcmp(p->tok.unit, "x") == 0 || strcmp(p->tok.unit, "\xC3\x97") == 0) {
-		*what = "ratio";
-		return (was - 1) * (now - 1) < 0 || (was != 1 && now == 1);
-	}
-	bool difference = false;
-	int depth = 0;
-	for (size_t i = 0; i < len; i++) {
-		depth += expr[i] == '(' ? 1 : expr[i] == ')' ? -1 : 0;
-		if (depth == 0 && expr[i] == '-' && i > 0)
-			difference = true;
-	}
-	*what = "difference";
-	return difference && (was * now < 0 || (was != 0 && now == 0));
-}
-
 /* Reports the flip when the sentence states a direction; returns whether
  * it did (a crossing under no direction word is an ordinary new value). */
 static bool claim_flip(struct update *u, const struct pnum *p, double was, double now, const char *what)
 {
-	size_t a, b;
-	sentence_of(&u->ctx.tf, p->raw_off, &a, &b);
-	struct re_match g;
-	if (!re_search(&direction_re, u->ctx.tf.data + a, b - a, 0, &g))
+	size_t a, b, w, wl;
+	if (!direction_word(u->ctx.tf.data, u->ctx.tf.len, p->raw_off, &a, &b, &w, &wl))
 		return false;
 	char *claim = prose_text(p);
 	struct diag *d = diag_begin(D_CLAIM_FLIP, prose_loc(&u->ctx, p, 0),
 				    "the %s %s was %.4g and is now %.4g: the sentence's '%.*s' is no longer true", what,
-				    claim, was, now, (int)(g.end[1] - g.start[1]), u->ctx.tf.data + a + g.start[1]);
+				    claim, was, now, (int)wl, u->ctx.tf.data + w);
 	char *sentence = xstrndup(u->ctx.tf.data + a, b - a);
 	for (char *c = sentence; *c; c++)
 		if (*c == '\n')
@@ -308,6 +271,13 @@ static bool update_place_number(struct update *u, const struct pnum *p, const st
 	}
 	if (kind == MK_AT || kind == MK_ONE_RUN) {
 		rewrite_number(u, p, h.tok.value);
+		return true;
+	}
+	const char *why;
+	size_t why_line;
+	if (place_values_missing(&h, &why, &why_line)) {
+		leave(u, p->raw_off, "[%.*s] varied between the repeats of %s, which kept none of its values: not moved",
+		      (int)len, text, u->now->path);
 		return true;
 	}
 	double vals[1024];
@@ -481,6 +451,9 @@ static void update_derived(struct update *u, const struct pnum *p)
 	struct buf expr = {0};
 	size_t at = 0;
 	bool ok = true;
+	/* the literals' rewrites, made once the value is judged */
+	struct edit *lits = NULL;
+	size_t n_lits = 0, cap_lits = 0;
 	for (size_t i = 0; i < r.n_literals; i++) {
 		const struct expr_literal *l = &r.literals[i];
 		buf_append(&expr, arg + at, l->start - at);
@@ -508,13 +481,16 @@ static void update_derived(struct update *u, const struct pnum *p)
 			continue;
 		}
 		buf_append(&expr, lit.s, lit.len);
-		add_edit(u, arg_raw + l->start, arg_raw + l->end, lit.s, lit.len);
-		buf_free(&lit);
+		lits = xgrow(lits, &cap_lits, n_lits + 1, sizeof *lits);
+		lits[n_lits++] = (struct edit){arg_raw + l->start, arg_raw + l->end, buf_detach(&lit), false};
 	}
 	buf_append(&expr, arg + at, len - at);
 	expr_result_free(&r);
 	if (!ok) {
 		leave(u, p->raw_off, "a literal of this derivation has no place in the new run");
+		for (size_t i = 0; i < n_lits; i++)
+			free(lits[i].text);
+		free(lits);
 		buf_free(&expr);
 		return;
 	}
@@ -522,13 +498,21 @@ static void update_derived(struct update *u, const struct pnum *p)
 		leave(u, p->raw_off, "the updated derivation does not evaluate: %s", r.err);
 	} else {
 		const char *what;
-		if (!crosses(p, expr.s, expr.len, was, r.value, &what) || !claim_flip(u, p, was, r.value, what)) {
+		if (!direction_crossed(p->tok.unit, expr.s, expr.len, was, r.value, &what) ||
+		    !claim_flip(u, p, was, r.value, what)) {
 			char buf[128];
 			size_t n = numtok_format_like(&p->tok, p->text, r.value, buf, sizeof buf);
 			if (n)
 				add_edit(u, p->raw_off, p->raw_off + (p->tok.end - p->tok.start), buf, n);
 		}
 	}
+	/* the literals follow the run even past a flip: verify then finds
+	 * the number across its line (claim-false) until a person rewrites it */
+	for (size_t i = 0; i < n_lits; i++) {
+		add_edit(u, lits[i].start, lits[i].end, lits[i].text, strlen(lits[i].text));
+		free(lits[i].text);
+	}
+	free(lits);
 	expr_result_free(&r);
 	buf_free(&expr);
 }
