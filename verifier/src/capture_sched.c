@@ -627,6 +627,16 @@ static char *run_label(const struct sched *s, const struct job *j)
 	return xasprintf("run %s", cur_run(j)->name);
 }
 
+/* "; not run: racecheck-32, racecheck-64" for the header's runs after
+ * the one that failed (a failed run ends the capture), or "". */
+static char *later_runs(const struct job *j)
+{
+	struct buf b = {0};
+	for (size_t k = j->run_k + 1; k < j->ls->n_runs; k++)
+		buf_printf(&b, "%s%s", b.len ? ", " : "; not run: ", j->ls->runs[k].name);
+	return b.s ? buf_detach(&b) : xstrdup("");
+}
+
 /* A run that failed (why: NULL when its exit says it, else the reason):
  * report it, and keep it when asked. */
 static void run_failed(struct sched *s, struct job *j, const char *why_failed)
@@ -669,12 +679,14 @@ static void run_failed(struct sched *s, struct job *j, const char *why_failed)
 	char *what = why_failed ? xstrdup(why_failed)
 		     : cur_run(j)->exit ? xasprintf("%s, expected exit %d", shown, cur_run(j)->exit)
 					: xstrdup(shown);
+	char *later = later_runs(j);
 	if (kept)
-		fail_with_tail(s, j, which, err_path, out_path, "%s failed: %s%s (build %.1f s); kept as %s", which,
-			       what, when, j->build_s, kept);
+		fail_with_tail(s, j, which, err_path, out_path, "%s failed: %s%s (build %.1f s)%s; kept as %s", which,
+			       what, when, j->build_s, later, kept);
 	else
-		fail_with_tail(s, j, which, err_path, out_path, "%s failed: %s%s (build %.1f s); no evidence written%s",
-			       which, what, when, j->build_s, s->plan->keep_failed ? "" : " (--keep-failed writes it)");
+		fail_with_tail(s, j, which, err_path, out_path, "%s failed: %s%s (build %.1f s)%s; no evidence written%s",
+			       which, what, when, j->build_s, later, s->plan->keep_failed ? "" : " (--keep-failed writes it)");
+	free(later);
 	free(what);
 	free(when);
 	free(kept);

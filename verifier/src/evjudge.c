@@ -55,7 +55,7 @@ static void judge_failed(const struct evidence *e, struct evjudge *j)
 	if (missed && r && strcmp(missed, r->name) == 0 && r->exit && strcmp(r->exit, want) == 0) {
 		j->exit_line = line;
 		j->failed_why = xasprintf("the stdout of run '%s' did not match Expect:", r->name);
-	} else if (first && r && r->expect_exit == 0) {
+	} else if (first && (!r || r->expect_exit == 0)) {
 		j->failed_why = xasprintf("exit: %s", j->exit ? j->exit : "?");
 	} else {
 		j->failed_why = xasprintf("run '%s' exit: %s, expected %d", r ? r->name : "?", j->exit ? j->exit : "?",

@@ -130,11 +130,12 @@ check "no evidence was written" [ -n "$E" ]
 check "the evidence does not record the main run's Expect" [ "$(field "$E" expect.main)" = '^all [0-9]+ sums checked$' ]
 check "the evidence does not record the usage run's Expect" [ "$(field "$E" expect.usage)" = '^usage: perrun$' ]
 check "a run with its own Expect is called thin" not err_has "capture-output-thin"
-sed -i 's|^// Expect usage: .*|// Expect usage: ^all [0-9]+ sums checked$|' "$R/programs/perrun/perrun.cu"
+sed -i 's|^// Expect main: .*|// Expect main: ^usage|' "$R/programs/perrun/perrun.cu"
 (cd "$R" && git -c user.name=test -c user.email=test@example.com commit -qam usage) >/dev/null 2>&1
 cap perrun
-check "exit status $RC for a usage run that misses its own Expect, not 1" [ "$RC" -eq 1 ]
-check "the usage run's miss does not name its own pattern" err_has "run usage failed: exit 1, but its stdout does not match the Expect: line of programs/perrun/perrun.cu (^all \[0-9\]+ sums checked\$)"
+check "exit status $RC for a main run that misses its own Expect, not 1" [ "$RC" -eq 1 ]
+check "the main run's miss does not name its own pattern" err_has "run main failed: exit 0, but its stdout does not match the Expect: line of programs/perrun/perrun.cu (^usage)"
+check "the run after it is not said to be not run" err_has "; not run: usage; no evidence written"
 no_litter
 end
 
