@@ -159,7 +159,6 @@ int cli_end(struct cli_run *run, int floor, size_t pages, size_t programs)
 	return s.status;
 }
 
-
 /* Names on the command line are taken from the current folder (or from
  * the root with --root) and normalised: see repo_operand(). */
 static char *operand_path(const char *arg)
