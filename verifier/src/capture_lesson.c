@@ -102,14 +102,38 @@ static int find_program(const char *name, struct lesson *ls, char **why)
 	return 0;
 }
 
-static void take_runs(struct lesson *ls, const struct proghdr *h)
+/* A pattern compiled as capture matches it; -1 with *why naming line. */
+static int compile_expect(const struct lesson *ls, const char *what, const struct proghdr_value *v, regex_t *re,
+			  char **why)
+{
+	int e = regcomp(re, v->text, REG_EXTENDED | REG_NEWLINE | REG_NOSUB);
+	if (e == 0)
+		return 0;
+	char msg[160];
+	regerror(e, re, msg, sizeof msg);
+	*why = xasprintf("the %s line of %s (line %zu) is no POSIX extended regular expression: %s", what, ls->program,
+			 v->line, msg);
+	return -1;
+}
+
+/* Every run, its own Expect NAME: compiled.  -1 with *why when one is no
+ * regular expression (the runs taken so far are freed with the lesson). */
+static int take_runs(struct lesson *ls, const struct proghdr *h, char **why)
 {
 	ls->runs = xcalloc(h->n_runs, sizeof *ls->runs);
-	for (size_t i = 0; i < h->n_runs; i++)
-		ls->runs[i] = (struct lesson_run){xstrdup(h->runs[i].name), xstrdup(h->runs[i].text), h->runs[i].exit};
-	ls->n_runs = h->n_runs;
+	for (size_t i = 0; i < h->n_runs; i++) {
+		ls->runs[i] = (struct lesson_run){xstrdup(h->runs[i].name), xstrdup(h->runs[i].text), h->runs[i].exit,
+						  NULL, {0}};
+		ls->n_runs = i + 1;
+		if (!h->runs[i].expect.text)
+			continue;
+		if (compile_expect(ls, "Expect", &h->runs[i].expect, &ls->runs[i].expect_re, why) != 0)
+			return -1;
+		ls->runs[i].expect = xstrdup(h->runs[i].expect.text);
+	}
 	ls->run = xstrdup(h->runs[0].text);
 	ls->build = xstrdup(h->build.text);
+	return 0;
 }
 
 /* Build:, the runs, Expect: and source-sha256 from the snapshot. */
@@ -135,19 +159,12 @@ static int read_header(struct lesson *ls, char **why)
 	else
 		r = 0;
 	if (r == 0 && h.expect.text) {
-		int e = regcomp(&ls->expect_re, h.expect.text, REG_EXTENDED | REG_NEWLINE | REG_NOSUB);
-		if (e != 0) {
-			char msg[160];
-			regerror(e, &ls->expect_re, msg, sizeof msg);
-			*why = xasprintf("the Expect: line of %s (line %zu) is no POSIX extended regular expression: %s",
-					 ls->program, h.expect.line, msg);
-			r = -1;
-		} else {
+		r = compile_expect(ls, "Expect:", &h.expect, &ls->expect_re, why);
+		if (r == 0)
 			ls->expect = xstrdup(h.expect.text);
-		}
 	}
 	if (r == 0)
-		take_runs(ls, &h);
+		r = take_runs(ls, &h, why);
 	proghdr_free(&h);
 	textfile_free(&tf);
 	return r;
@@ -192,6 +209,9 @@ void lesson_free(struct lesson *ls)
 	for (size_t i = 0; i < ls->n_runs; i++) {
 		free(ls->runs[i].name);
 		free(ls->runs[i].command);
+		if (ls->runs[i].expect)
+			regfree(&ls->runs[i].expect_re);
+		free(ls->runs[i].expect);
 	}
 	free(ls->runs);
 	if (ls->expect)
@@ -220,10 +240,17 @@ int lesson_copy(const struct lesson *ls, const char *dir, char **why)
 	return 0;
 }
 
-bool lesson_expect_matches(const struct lesson *ls, const char *out, size_t len)
+bool lesson_expect_matches(const struct lesson *ls, size_t k, const char *out, size_t len)
 {
 	(void)len; /* transcripts are NUL-terminated */
+	if (k < ls->n_runs && ls->runs[k].expect)
+		return regexec(&ls->runs[k].expect_re, out, 0, NULL, 0) == 0;
 	return !ls->expect || regexec(&ls->expect_re, out, 0, NULL, 0) == 0;
+}
+
+const char *lesson_expect_of(const struct lesson *ls, size_t k)
+{
+	return k < ls->n_runs && ls->runs[k].expect ? ls->runs[k].expect : ls->expect;
 }
 
 static bool differs(const struct evidence *ev, const char *key, const char *now)
@@ -248,6 +275,13 @@ static char *runs_changed(const struct lesson *ls, const struct evidence *ev)
 	const char *expect = evidence_get(ev, "expect", NULL);
 	if ((expect == NULL) != (ls->expect == NULL) || (expect && strcmp(expect, ls->expect) != 0))
 		return xstrdup("the Expect: line changed since its newest evidence");
+	for (size_t i = 0; i < ls->n_runs; i++) {
+		char key[64];
+		snprintf(key, sizeof key, "expect.%s", ls->runs[i].name);
+		const char *own = evidence_get(ev, key, NULL), *now = ls->runs[i].expect;
+		if ((own == NULL) != (now == NULL) || (own && strcmp(own, now) != 0))
+			return xasprintf("the Expect %s: line changed since its newest evidence", ls->runs[i].name);
+	}
 	return NULL;
 }
 

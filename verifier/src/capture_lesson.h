@@ -27,6 +27,8 @@ struct lesson_run {
 	char *name;    /* "main" for a run line without a name */
 	char *command;
 	int exit;      /* the exit status it is expected to end with */
+	char *expect;  /* its own Expect NAME: pattern, or NULL (then the lesson's Expect: holds) */
+	regex_t expect_re; /* compiled when expect is set */
 };
 
 struct lesson {
@@ -73,9 +75,11 @@ bool lesson_stale(const struct lesson *ls, char **reason);
 /* Copies the lesson's files into dir with their layout below programs/
  * (dir/NAME/..., dir/common/...).  0, or -1 with *why. */
 int lesson_copy(const struct lesson *ls, const char *dir, char **why);
-/* Whether out (a run's stdout, len bytes) matches the lesson's Expect:
- * (true when it has none). */
-bool lesson_expect_matches(const struct lesson *ls, const char *out, size_t len);
+/* Whether out (the stdout of run k, len bytes) matches that run's own
+ * Expect NAME:, or else the lesson's Expect: (true when neither is set). */
+bool lesson_expect_matches(const struct lesson *ls, size_t k, const char *out, size_t len);
+/* The pattern run k's stdout must match (its own, or the lesson's), or NULL. */
+const char *lesson_expect_of(const struct lesson *ls, size_t k);
 
 /* ---- scratch folders ---- */
 

@@ -310,11 +310,14 @@ struct outcome {
 /* Every repeat's value of each volatile number, sealed (capture_repeats.h). */
 static void add_repeat_values(struct buf *h, const struct volatility *vol, const struct transcript *out)
 {
-	if (vol->values_dropped) {
-		char k[32];
-		snprintf(k, sizeof k, "over %u bytes", VOLATILITY_MAX_VALUES);
+	size_t first_line, dropped = volatility_dropped(vol, &first_line);
+	if (dropped) {
+		/* the places from first_line on, past the budget: the verifier
+		 * refuses a range or bound over them */
+		char k[96];
+		snprintf(k, sizeof k, "%zu place%s from stdout line %zu on, over %u bytes", dropped,
+			 dropped == 1 ? "" : "s", first_line, VOLATILITY_MAX_VALUES);
 		header_add(h, "repeat-values-omitted", k);
-		return;
 	}
 	char *values = volatility_describe_values(vol);
 	if (values && values[0]) {
@@ -383,6 +386,11 @@ static void add_runs(struct buf *h, const struct job *j, const struct outcome *o
 	}
 	if (ls->expect)
 		header_add(h, "expect", ls->expect);
+	for (size_t k = 0; k < n; k++)
+		if (ls->runs[k].expect) {
+			snprintf(key, sizeof key, "expect.%s", ls->runs[k].name);
+			header_add(h, key, ls->runs[k].expect);
+		}
 	if (j->expect_failed)
 		header_add(h, "expect-failed", ls->runs[j->expect_failed - 1].name);
 }
@@ -629,6 +637,16 @@ static char *run_label(const struct sched *s, const struct job *j)
 	return xasprintf("run %s", cur_run(j)->name);
 }
 
+/* "; not run: racecheck-32, racecheck-64" for the header's runs after
+ * the one that failed (a failed run ends the capture), or "". */
+static char *later_runs(const struct job *j)
+{
+	struct buf b = {0};
+	for (size_t k = j->run_k + 1; k < j->ls->n_runs; k++)
+		buf_printf(&b, "%s%s", b.len ? ", " : "; not run: ", j->ls->runs[k].name);
+	return b.s ? buf_detach(&b) : xstrdup("");
+}
+
 /* A run that failed (why: NULL when its exit says it, else the reason):
  * report it, and keep it when asked. */
 static void run_failed(struct sched *s, struct job *j, const char *why_failed)
@@ -671,12 +689,14 @@ static void run_failed(struct sched *s, struct job *j, const char *why_failed)
 	char *what = why_failed ? xstrdup(why_failed)
 		     : cur_run(j)->exit ? xasprintf("%s, expected exit %d", shown, cur_run(j)->exit)
 					: xstrdup(shown);
+	char *later = later_runs(j);
 	if (kept)
-		fail_with_tail(s, j, which, err_path, out_path, "%s failed: %s%s (build %.1f s); kept as %s", which,
-			       what, when, j->build_s, kept);
+		fail_with_tail(s, j, which, err_path, out_path, "%s failed: %s%s (build %.1f s)%s; kept as %s", which,
+			       what, when, j->build_s, later, kept);
 	else
-		fail_with_tail(s, j, which, err_path, out_path, "%s failed: %s%s (build %.1f s); no evidence written%s",
-			       which, what, when, j->build_s, s->plan->keep_failed ? "" : " (--keep-failed writes it)");
+		fail_with_tail(s, j, which, err_path, out_path, "%s failed: %s%s (build %.1f s)%s; no evidence written%s",
+			       which, what, when, j->build_s, later, s->plan->keep_failed ? "" : " (--keep-failed writes it)");
+	free(later);
 	free(what);
 	free(when);
 	free(kept);
@@ -694,7 +714,7 @@ static void expect_missed(struct sched *s, struct job *j)
 	j->expect_failed = (long)j->run_k + 1;
 	char *exit_text = proc_describe(&j->proc);
 	char *why = xasprintf("exit %s, but its stdout does not match the Expect: line of %s (%s)", exit_text,
-			      j->ls->program, j->ls->expect);
+			      j->ls->program, lesson_expect_of(j->ls, j->run_k));
 	free(exit_text);
 	if (j->run_k > 0) {
 		/* run_failed reads the transcripts again */
@@ -722,7 +742,7 @@ static bool take_output(struct sched *s, struct job *j)
 		if (ok) {
 			j->exits[k] = proc_describe(&j->proc);
 			j->secs[k] = j->proc.seconds;
-			matched = lesson_expect_matches(j->ls, j->outs[k].text, j->outs[k].len);
+			matched = lesson_expect_matches(j->ls, k, j->outs[k].text, j->outs[k].len);
 		}
 	} else if (j->runs == 1) {
 		j->run_s = j->proc.seconds;
@@ -730,14 +750,14 @@ static bool take_output(struct sched *s, struct job *j)
 		     transcript_read(err_path, TRANSCRIPT_MAX_BYTES, &j->err, &why) == 0;
 		if (ok) {
 			volatility_init(&j->vol, &j->out);
-			matched = lesson_expect_matches(j->ls, j->out.text, j->out.len);
+			matched = lesson_expect_matches(j->ls, 0, j->out.text, j->out.len);
 		}
 	} else {
 		struct transcript other;
 		ok = transcript_read(out_path, TRANSCRIPT_MAX_BYTES, &other, &why) == 0;
 		if (ok) {
 			volatility_compare(&j->vol, &j->out, &other);
-			matched = lesson_expect_matches(j->ls, other.text, other.len);
+			matched = lesson_expect_matches(j->ls, 0, other.text, other.len);
 		}
 		transcript_free(&other);
 	}
@@ -761,8 +781,26 @@ static size_t count_volatile(const struct volatility *v)
 	return n;
 }
 
+/* A run that nothing checks (no Expect of its own, no Expect:) and that
+ * printed at most one line: a program that stopped after its header (no
+ * GPU, a missing input) reads as a success.  A warning, naming the run. */
+static void report_thin_runs(const struct job *j)
+{
+	for (size_t k = 0; k < j->ls->n_runs; k++) {
+		const struct transcript *t = k == 0 ? &j->out : j->outs ? &j->outs[k] : NULL;
+		if (!t || lesson_expect_of(j->ls, k) || t->n_lines > 1)
+			continue;
+		lesson_report(D_CAPTURE_THIN, j->ls->name, NULL,
+			      "run '%s' printed %zu line%s and has no Expect: nothing tells a run that did its work from "
+			      "one that stopped early; add '// Expect%s%s: REGEX' to the header",
+			      j->ls->runs[k].name, t->n_lines, t->n_lines == 1 ? "" : "s", k ? " " : "",
+			      k ? j->ls->runs[k].name : "");
+	}
+}
+
 static void report_success(struct sched *s, struct job *j, const char *path)
 {
+	report_thin_runs(j);
 	if (j->foreign || j->unchecked) {
 		int index = s->plan->machine->gpus[j->gpu].index;
 		if (j->foreign > 0)

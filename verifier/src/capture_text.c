@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "capture_repeats.h"
+#include "strmap.h"
 #include "util.h"
 
 static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
@@ -239,6 +240,28 @@ static bool next_line(const struct transcript *t, size_t *pos, size_t *end)
 	return true;
 }
 
+/* The bytes of an entry's "LINE:COL=" and the blank before it: counted
+ * with its values, so the budget bounds the header value itself. */
+static size_t entry_prefix(const struct number_pos *p)
+{
+	return (size_t)snprintf(NULL, 0, " %zu:%zu=", p->line, p->col);
+}
+
+/* Over the budget: the lists of the last places in stdout order go,
+ * each place once in the whole capture, so the work stays linear. */
+static void drop_last_values(struct volatility *v)
+{
+	while (v->values_bytes > VOLATILITY_MAX_VALUES && v->keep_below > 0) {
+		struct number_pos *q = &v->nums[--v->keep_below];
+		if (q->values) {
+			v->values_bytes -= entry_prefix(q) + strlen(q->values);
+			free(q->values);
+			q->values = NULL;
+		}
+		v->values_dropped = true;
+	}
+}
+
 /* Keeps run `run`'s value of number m (NULL: that run printed none there):
  * a number that varies for the first time gets the first value for every
  * run before, the ones it did not differ in. */
@@ -246,7 +269,7 @@ static void record_value(struct volatility *v, size_t m, const struct transcript
 			 size_t other_len)
 {
 	struct number_pos *p = &v->nums[m];
-	if (v->values_dropped || (!p->varies && !p->values))
+	if (m >= v->keep_below || (!p->varies && !p->values))
 		return;
 	struct buf b = {0};
 	size_t had = p->values ? strlen(p->values) : 0;
@@ -265,15 +288,9 @@ static void record_value(struct volatility *v, size_t m, const struct transcript
 		buf_append(&b, other, other_len);
 	else
 		buf_putc(&b, '-');
-	v->values_bytes += b.len - had;
+	v->values_bytes += b.len - had + (had ? 0 : entry_prefix(p));
 	p->values = buf_detach(&b);
-	if (v->values_bytes > VOLATILITY_MAX_VALUES) {
-		v->values_dropped = true;
-		for (size_t i = 0; i < v->n; i++) {
-			free(v->nums[i].values);
-			v->nums[i].values = NULL;
-		}
-	}
+	drop_last_values(v);
 }
 
 void volatility_init(struct volatility *v, const struct transcript *first)
@@ -292,26 +309,118 @@ void volatility_init(struct volatility *v, const struct transcript *first)
 		pos = end + 1;
 	}
 	free(spans);
+	v->keep_below = v->n;
+}
+
+/* ---- rows aligned by their label ---- */
+
+static bool is_letter(char c)
+{
+	return (c | 32) >= 'a' && (c | 32) <= 'z';
+}
+
+/* The row label of the line [start, end) whose numbers are sp[0..k): the
+ * line up to its first number after a letter, trimmed (as a place's row
+ * name is read, place.h): "64  add, racy" of "   64  add, racy  2920
+ * 0.412".  A line with no number after a letter is its own label. */
+static void row_label(const char *s, size_t start, size_t end, const struct span *sp, size_t k, size_t *a, size_t *b)
+{
+	size_t stop = end;
+	for (size_t i = 0; i < k && stop == end; i++) {
+		for (size_t p = i ? sp[i - 1].off + sp[i - 1].len : start; p < sp[i].off; p++)
+			if (is_letter(s[p])) {
+				stop = sp[i].off;
+				break;
+			}
+	}
+	*a = start;
+	while (*a < stop && (s[*a] == ' ' || s[*a] == '\t'))
+		(*a)++;
+	*b = stop;
+	while (*b > *a && (s[*b - 1] == ' ' || s[*b - 1] == '\t' || s[*b - 1] == ',' || s[*b - 1] == ':'))
+		(*b)--;
+}
+
+/* Every line of a transcript with its label, and the labels as a map to
+ * the line that holds them (dup: the label stands on more than one line,
+ * so it names no row). */
+struct row_index {
+	struct span *line;   /* each line's bytes, LF excluded */
+	struct span *label;  /* each line's label */
+	bool *dup;
+	size_t n;
+	struct strmap map;   /* label -> 0-based line */
+};
+
+static void index_rows(const struct transcript *t, struct row_index *x)
+{
+	memset(x, 0, sizeof *x);
+	size_t cap = 0, lcap = 0, dcap = 0, spcap = 0, pos = 0, end;
+	struct span *sp = NULL;
+	while (next_line(t, &pos, &end)) {
+		size_t k = numbers_of_line(t->text, pos, end, &sp, &spcap), a, b;
+		row_label(t->text, pos, end, sp, k, &a, &b);
+		x->line = xgrow(x->line, &cap, x->n + 1, sizeof *x->line);
+		x->label = xgrow(x->label, &lcap, x->n + 1, sizeof *x->label);
+		x->dup = xgrow(x->dup, &dcap, x->n + 1, sizeof *x->dup);
+		x->line[x->n] = (struct span){pos, end - pos};
+		x->label[x->n] = (struct span){a, b - a};
+		x->dup[x->n] = false;
+		size_t old;
+		if (!strmap_add(&x->map, t->text + a, b - a, x->n, &old))
+			x->dup[old] = x->dup[x->n] = true;
+		x->n++;
+		pos = end + 1;
+	}
+	free(sp);
+}
+
+static void free_rows(struct row_index *x)
+{
+	free(x->line);
+	free(x->label);
+	free(x->dup);
+	strmap_free(&x->map);
+}
+
+static bool same_label(const struct transcript *ft, const struct row_index *f, size_t i, const struct transcript *ot,
+		       const struct row_index *o, size_t j)
+{
+	return f->label[i].len == o->label[j].len &&
+	       memcmp(ft->text + f->label[i].off, ot->text + o->label[j].off, f->label[i].len) == 0;
+}
+
+/* The other run's line for the first run's line i (0-based): the same
+ * line when its label is the same; else the one line whose label is the
+ * same, when the label names one row in both runs (the rows were printed
+ * in another order: reordering is not variation); else the same line
+ * (a row that changed is); SIZE_MAX when the other run is shorter. */
+static size_t aligned_line(const struct transcript *ft, const struct row_index *f, size_t i, const struct transcript *ot,
+			   const struct row_index *o)
+{
+	if (i < o->n && same_label(ft, f, i, ot, o, i))
+		return i;
+	size_t j;
+	if (!f->dup[i] && strmap_get(&o->map, ft->text + f->label[i].off, f->label[i].len, &j) && !o->dup[j])
+		return j;
+	return i < o->n ? i : SIZE_MAX;
 }
 
 void volatility_compare(struct volatility *v, const struct transcript *first, const struct transcript *other)
 {
 	v->runs++;
+	struct row_index f, o;
+	index_rows(first, &f);
+	index_rows(other, &o);
 	struct span *spans = NULL;
-	size_t cap = 0, pos = 0, end = 0, line = 0;
-	bool have = next_line(other, &pos, &end);
-	line = 1;
+	size_t cap = 0;
 	for (size_t i = 0; i < v->n;) {
-		/* bring the other run to the line of number i */
-		while (have && line < v->nums[i].line) {
-			pos = end + 1;
-			have = next_line(other, &pos, &end);
-			line++;
-		}
 		size_t j = i;
 		while (j < v->n && v->nums[j].line == v->nums[i].line)
 			j++;
-		size_t k = have ? numbers_of_line(other->text, pos, end, &spans, &cap) : 0;
+		size_t ol = v->nums[i].line - 1 < f.n ? aligned_line(first, &f, v->nums[i].line - 1, other, &o) : SIZE_MAX;
+		bool have = ol != SIZE_MAX;
+		size_t k = have ? numbers_of_line(other->text, o.line[ol].off, o.line[ol].off + o.line[ol].len, &spans, &cap) : 0;
 		for (size_t m = i; m < j; m++) {
 			const struct number_pos *p = &v->nums[m];
 			if (!have || k != j - i || !spans ||
@@ -324,6 +433,8 @@ void volatility_compare(struct volatility *v, const struct transcript *first, co
 		i = j;
 	}
 	free(spans);
+	free_rows(&f);
+	free_rows(&o);
 }
 
 char *volatility_describe(const struct volatility *v)
@@ -339,8 +450,6 @@ char *volatility_describe(const struct volatility *v)
 
 char *volatility_describe_values(const struct volatility *v)
 {
-	if (v->values_dropped)
-		return NULL;
 	struct buf b = {0};
 	for (size_t i = 0; i < v->n; i++)
 		if (v->nums[i].varies && v->nums[i].values) {
@@ -348,6 +457,19 @@ char *volatility_describe_values(const struct volatility *v)
 			repeats_put_list(&b, v->nums[i].values);
 		}
 	return buf_detach(&b);
+}
+
+size_t volatility_dropped(const struct volatility *v, size_t *first_line)
+{
+	size_t n = 0;
+	*first_line = 0;
+	for (size_t i = v->keep_below; i < v->n; i++)
+		if (v->nums[i].varies) {
+			if (!n)
+				*first_line = v->nums[i].line;
+			n++;
+		}
+	return n;
 }
 
 void volatility_free(struct volatility *v)

@@ -1,5 +1,6 @@
 /* check_claims.c - see check_claims.h. */
 #include "check_claims.h"
+#include "direction.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -447,11 +448,44 @@ static void volatile_note(struct diag *d, const struct place_hit *h)
 }
 
 /* e: the bank entry of h when there is one (its name is remembered). */
+/* A unit of time or of rate: what one run cannot vouch for. */
+static bool timed_unit(const char *unit)
+{
+	static const char *const units[] = {"ns", "us", "\xC2\xB5s", "ms", "s", "GB/s", "GiB/s", "TB/s", "MB/s"};
+	for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+		if (strcmp(unit, units[i]) == 0)
+			return true;
+	return false;
+}
+
+/* A timing quoted from a capture that ran once: nothing says how much it
+ * varies, so under --as published it is number-volatile as a bare
+ * volatile number is, unless marked one-run (which never comes here). */
+static void report_single_timing(const struct claims_unit *u, const struct pnum *p, const struct place_hit *h)
+{
+	if (h->stdout_index == SIZE_MAX || place_repeats(h) > 1 || !timed_unit(p->tok.unit))
+		return;
+	char *num = prose_text(p);
+	struct diag *d = diag_begin(D_NUMBER_VOLATILE, prose_loc(u->ctx, p, u->line),
+				    "%s is a timing from %s, a capture that ran once: nothing says how much it varies", num,
+				    h->ev->path);
+	diag_note(d, place_loc(h), "the one run's value");
+	diag_hint(d, "capture with --repeat K and quote the range ('LOW to HIGH <!-- range: [ROW | COLUMN] -->'), or "
+		     "mark it as one run's figure, '%s <!-- one-run -->'",
+		  num);
+	diag_end(d);
+	free(num);
+}
+
 static void report_volatile(const struct claims_unit *u, const struct pnum *p, const struct place_hit *h,
 			    const struct bank_entry *e)
 {
-	if (!u->ctx->opts || !u->ctx->opts->strict || !place_is_volatile(h))
+	if (!u->ctx->opts || !u->ctx->opts->strict)
 		return;
+	if (!place_is_volatile(h)) {
+		report_single_timing(u, p, h);
+		return;
+	}
 	char *num = prose_text(p);
 	char name[400];
 	if (e)
@@ -579,6 +613,39 @@ static void traced_at(const struct claims_unit *u, const struct pnum *p, const s
 	free(num);
 }
 
+/* A range, a bound or one run's value of a place that varied while the
+ * capture kept none of its values: what the sentence says over the
+ * repeats cannot be told from the one value printed (repeat-values-missing). */
+static bool values_missing(const struct claims_unit *u, const struct pnum *p, const struct place_hit *h)
+{
+	const char *why;
+	size_t line;
+	const char *field = place_values_missing(h, &why, &line);
+	if (!field)
+		return false;
+	char *num = prose_text(p);
+	size_t alen;
+	const char *arg = prose_annot_arg(p->annot, &alen);
+	const char *as = p->annot->marker.kind == MK_RANGE ? "an end of the range over the repeats"
+			 : p->annot->marker.kind == MK_ONE_RUN ? "one run's value"
+							       : "a bound over the repeats";
+	struct diag_loc at = prose_loc(u->ctx, p, u->line);
+	struct diag *d = diag_begin(D_REPEAT_VALUES_MISSING, at,
+				    "%s is quoted as %s of %.*s, but the place varied between the %u repeats of %s, "
+				    "which kept none of its values",
+				    num, as, (int)alen, arg, place_repeats(h), h->ev->path);
+	diag_note(d, textfile_loc_line(&h->ev->ev->tf, line, 0, 0), "%s: %s", field, why);
+	diag_hint(d, "capture the lesson again ('capture --repeat K' keeps the values of the places it can), or "
+		     "bind the number with <!-- at: %.*s --> and say it is one run's",
+		  (int)alen, arg);
+	diag_end(d);
+	ledger_span(ledger_add(u->ctx->ledger, LG_FAILED, at.line, at.col, num, "repeat values of %.*s not kept",
+			       (int)alen, arg),
+		    at.span);
+	free(num);
+	return true;
+}
+
 void claims_check_place_number(const struct claims_unit *u, const struct pnum *p, const struct pnum *low)
 {
 	struct page_ctx *ctx = u->ctx;
@@ -627,6 +694,8 @@ void claims_check_place_number(const struct claims_unit *u, const struct pnum *p
 		free(num);
 		return;
 	}
+	if (kind != MK_AT && values_missing(u, p, &h))
+		return;
 	if (kind == MK_AT || kind == MK_ONE_RUN) {
 		if (!numtok_traces_to(&p->tok, &h.tok)) {
 			mismatch(u, p, &h, "the value", h.tok.value);
@@ -905,4 +974,24 @@ void claims_check_unit(const struct claims_unit *u)
 	sentences_find(u, &st);
 	unannotated(u, &st);
 	sentences_free(&st);
+}
+
+bool claims_derived_flipped(struct page_ctx *ctx, const struct pnum *p, const char *expr, size_t len, double value,
+			    struct diag_loc at)
+{
+	const char *what;
+	size_t a, b, w, wl;
+	if (p->raw_off == SIZE_MAX || !direction_crossed(p->tok.unit, expr, len, p->tok.value, value, &what) ||
+	    !direction_word(ctx->tf.data, ctx->tf.len, p->raw_off, &a, &b, &w, &wl))
+		return false;
+	char *num = prose_text(p);
+	struct diag *d = diag_begin(D_CLAIM_FALSE, at,
+				    "the sentence says '%.*s', but the %s %s is now %.6g by its derivation: on the other "
+				    "side of %s, so the sentence is no longer true",
+				    (int)wl, ctx->tf.data + w, what, num, value, strcmp(what, "ratio") == 0 ? "1" : "0");
+	diag_note(d, textfile_loc(&ctx->tf, w, wl), "the direction the sentence states");
+	diag_hint(d, "the run does not bear out what the sentence says: rewrite the sentence and its number for this run");
+	diag_end(d);
+	free(num);
+	return true;
 }

@@ -62,6 +62,14 @@ void claims_check_unit(const struct claims_unit *u);
  * the range's low number (NULL otherwise). */
 void claims_check_place_number(const struct claims_unit *u, const struct pnum *p, const struct pnum *low);
 
+/* A derived number (check_numbers.c) that does not match its derivation
+ * because the run moved it across the line its sentence's direction word
+ * states it against (direction.h): reported as claim-false, an error
+ * whatever the page's status, and true; false (nothing reported) when it
+ * is an ordinary mismatch. */
+bool claims_derived_flipped(struct page_ctx *ctx, const struct pnum *p, const char *expr, size_t len, double value,
+			    struct diag_loc at);
+
 /* Forgets the place names remembered for the page just checked (its bank
  * is about to be freed). */
 void claims_release_names(void);

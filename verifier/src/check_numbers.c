@@ -147,7 +147,9 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 		diag_end(d);
 	}
 	double half = 0.5 * pow(10, -p->tok.decimals);
-	if (fabs(r.value - p->tok.value) > half * (1 + 1e-9)) {
+	if (fabs(r.value - p->tok.value) > half * (1 + 1e-9) && claims_derived_flipped(ctx, p, arg, len, r.value, at)) {
+		ok = false;
+	} else if (fabs(r.value - p->tok.value) > half * (1 + 1e-9)) {
 		ok = false;
 		struct diag *d = diag_begin(D_DERIVE_MISMATCH, at, "%s does not match its derivation, which gives %.*f", claim,
 					    p->tok.decimals + 2, r.value);

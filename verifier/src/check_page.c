@@ -66,9 +66,9 @@ static void report_judgement(const struct evfile *ev, const struct evjudge *j, c
 		diag_end(d);
 	}
 	if (j->flags & EVJ_FAILED) {
-		struct diag *d = diag_begin(D_EVIDENCE_FAILED, at, "evidence '%s' records a failed run (exit: %s)",
-					    ev->path, j->exit);
-		diag_note(d, textfile_loc_line(tf, j->exit_line, 0, 0), "the run ended with exit: %s", j->exit);
+		struct diag *d = diag_begin(D_EVIDENCE_FAILED, at, "evidence '%s' records a failed run (%s)", ev->path,
+					    j->failed_why);
+		diag_note(d, textfile_loc_line(tf, j->exit_line, 0, 0), "the run ended with exit: %s", j->exit ? j->exit : "?");
 		diag_hint(d, "fix the program and capture it again; a failed run is no evidence");
 		diag_end(d);
 	}

@@ -1,4 +1,5 @@
 /* check_program.c - see check.h: a lesson program against its evidence. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,9 +56,20 @@ static void header_unreadable(const struct program *p)
 		struct diag *d = diag_begin(D_PROGRAM_HEADER_UNREADABLE, textfile_loc_line(&p->tf, q->line, q->col, 0),
 					    "%s", q->message);
 		diag_hint(d, "header lines are '// Build: CMD', '// Run: CMD', '// Run NAME: CMD', "
-			     "'// Run NAME (exit N): CMD' and '// Expect: REGEX'; end a line with ' \\' to "
+			     "'// Run NAME (exit N): CMD', '// Expect: REGEX' and '// Expect NAME: REGEX'; end a line with ' \\' to "
 			     "continue it on the next '//' line");
 		diag_end(d);
+	}
+	for (size_t i = 0; i < h->n_runs; i++) {
+		const struct proghdr_value *v = &h->runs[i].expect;
+		char msg[160];
+		if (v->text && !lessonfiles_expect_valid(v->text, msg, sizeof msg)) {
+			struct diag *d = diag_begin(D_PROGRAM_HEADER_UNREADABLE, textfile_loc_line(&p->tf, v->line, v->col, 0),
+						    "the Expect %s: pattern is no POSIX extended regular expression: %s",
+						    h->runs[i].name, msg);
+			diag_hint(d, "capture matches it with regcomp(REG_EXTENDED | REG_NEWLINE)");
+			diag_end(d);
+		}
 	}
 	if (h->expect.text) {
 		char msg[160];
@@ -72,6 +84,28 @@ static void header_unreadable(const struct program *p)
 }
 
 /* The runs after the first, and Expect:, against the evidence's. */
+/* Each run's own Expect NAME: against the pattern the evidence recorded
+ * for it (expect.NAME). */
+static void compare_run_expects(const struct program *p, const struct evfile *ev)
+{
+	const struct proghdr *h = &p->hdr;
+	for (size_t i = 0; i < h->n_runs; i++) {
+		const struct proghdr_run *r = &h->runs[i];
+		char key[64];
+		snprintf(key, sizeof key, "expect.%s", r->name);
+		const char *want = evidence_get(ev->ev, key, NULL);
+		if ((want == NULL) == (r->expect.text == NULL) && (!want || strcmp(want, r->expect.text) == 0))
+			continue;
+		struct diag_loc at = r->expect.text ? textfile_loc_line(&p->tf, r->expect.line, r->expect.col, 0)
+						    : textfile_loc_line(&p->tf, r->line, r->col, 0);
+		struct diag *d = diag_begin(D_PROGRAM_BUILD_DRIFT, at,
+					    "run '%s' expects other output than %s was captured with (%s)", r->name, ev->path,
+					    want ? want : "no Expect of its own");
+		diag_hint(d, "capture the lesson again");
+		diag_end(d);
+	}
+}
+
 static void compare_runs(const struct program *p, const struct evfile *ev)
 {
 	const struct proghdr *h = &p->hdr;
@@ -115,6 +149,7 @@ static void compare_runs(const struct program *p, const struct evfile *ev)
 		diag_hint(d, "capture the lesson again");
 		diag_end(d);
 	}
+	compare_run_expects(p, ev);
 	const char *want = evidence_get(e, "expect", NULL);
 	diag_checks_add(1);
 	if ((want == NULL) != (h->expect.text == NULL) || (want && strcmp(want, h->expect.text) != 0)) {

@@ -159,16 +159,6 @@ int cli_end(struct cli_run *run, int floor, size_t pages, size_t programs)
 	return s.status;
 }
 
-static bool readme_exists(const char *lesson, char **rel)
-{
-	*rel = xasprintf("programs/%s/README.md", lesson);
-	char *fs;
-	const char *why;
-	bool ok = course_resolve(*rel, &fs, &why) == REPO_OK && access(fs, F_OK) == 0;
-	free(fs);
-	return ok;
-}
-
 /* Names on the command line are taken from the current folder (or from
  * the root with --root) and normalised: see repo_operand(). */
 static char *operand_path(const char *arg)
@@ -388,7 +378,7 @@ static void item_end(size_t i, int rc, void *ctx)
 static void verify_lesson(struct verify_work *w, const char *lesson)
 {
 	char *readme;
-	if (readme_exists(lesson, &readme))
+	if (course_readme_listed(lesson, &readme))
 		work_add(w, ITEM_LISTED, readme);
 	else
 		free(readme);

@@ -337,6 +337,25 @@ enum repo_status course_resolve(const char *relpath, char **fs, const char **why
 	return repo_resolve(relpath, fs, why);
 }
 
+bool course_readme_listed(const char *lesson, char **rel)
+{
+	*rel = xasprintf("programs/%s/README.md", lesson);
+	char *fs = NULL;
+	const char *why;
+	enum repo_status rs = course_resolve(*rel, &fs, &why);
+	bool listed = rs == REPO_OK && access(fs, F_OK) == 0;
+	free(fs);
+	if (rs == REPO_REFUSED) {
+		/* refused: the README itself leads out, unless its folder does */
+		char *dir = xasprintf("programs/%s", lesson);
+		fs = NULL;
+		listed = course_resolve(dir, &fs, &why) == REPO_OK;
+		free(fs);
+		free(dir);
+	}
+	return listed;
+}
+
 static enum load_state resolve(const char *relpath, char **fs, const char **why)
 {
 	switch (course_resolve(relpath, fs, why)) {

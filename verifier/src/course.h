@@ -205,6 +205,12 @@ bool course_evidence_folder_usable(const char *lesson);
 /* The evidence path a program's Verified paragraph names, as a byte range
  * of h->verified; false when it names none. */
 bool course_verified_path(const struct proghdr *h, size_t *start, size_t *end);
+/* Whether lesson has a README to check: programs/LESSON/README.md is a
+ * file, or it is there and refused (a link out of the repository), which
+ * its check then reports as a page that is such a link is reported; not
+ * when the lesson's folder is itself refused (reported as the folder).
+ * *rel gets the path (malloc'd) either way. */
+bool course_readme_listed(const char *lesson, char **rel);
 
 void course_release(void);
 

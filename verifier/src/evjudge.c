@@ -1,5 +1,6 @@
 /* evjudge.c - see evjudge.h: the one rule for whether a run is evidence. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,33 @@ static void judge_stale(const struct evidence *e, const struct evjudge_in *in, s
 	}
 }
 
+/* What failed, named: a run that did not end as expected, by its exit
+ * (the first run's as "exit: N", as the header writes it), or a run whose
+ * stdout missed Expect: (which ended as expected, so its exit says
+ * nothing). */
+static void judge_failed(const struct evidence *e, struct evjudge *j)
+{
+	j->flags |= EVJ_FAILED;
+	const struct evidence_run *r = evidence_failed_run(e);
+	size_t line = 0;
+	const char *missed = evidence_get(e, "expect-failed", &line);
+	bool first = !r || r == &e->runs[0];
+	char key[80];
+	snprintf(key, sizeof key, first ? "exit" : "exit.%s", r ? r->name : "");
+	j->exit = evidence_get(e, key, &j->exit_line);
+	char want[16];
+	snprintf(want, sizeof want, "%d", r ? r->expect_exit : 0);
+	if (missed && r && strcmp(missed, r->name) == 0 && r->exit && strcmp(r->exit, want) == 0) {
+		j->exit_line = line;
+		j->failed_why = xasprintf("the stdout of run '%s' did not match Expect:", r->name);
+	} else if (first && (!r || r->expect_exit == 0)) {
+		j->failed_why = xasprintf("exit: %s", j->exit ? j->exit : "?");
+	} else {
+		j->failed_why = xasprintf("run '%s' exit: %s, expected %d", r ? r->name : "?", j->exit ? j->exit : "?",
+					  r ? r->expect_exit : 0);
+	}
+}
+
 void evjudge_run(const struct evidence *e, const struct evjudge_in *in, struct evjudge *j)
 {
 	memset(j, 0, sizeof *j);
@@ -82,10 +110,8 @@ void evjudge_run(const struct evidence *e, const struct evjudge_in *in, struct e
 		}
 	}
 	judge_stale(e, in, j);
-	if (!evidence_exit_ok(e)) {
-		j->flags |= EVJ_FAILED;
-		j->exit = evidence_get(e, "exit", &j->exit_line);
-	}
+	if (!evidence_exit_ok(e))
+		judge_failed(e, j);
 	j->exclusive = evidence_get(e, "gpu-exclusive", &j->exclusive_line);
 	if (j->exclusive && strcmp(j->exclusive, "yes") != 0)
 		j->flags |= EVJ_SHARED_GPU;
@@ -95,5 +121,6 @@ void evjudge_free(struct evjudge *j)
 {
 	free(j->changed);
 	free(j->newest);
+	free(j->failed_why);
 	memset(j, 0, sizeof *j);
 }

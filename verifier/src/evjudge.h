@@ -66,8 +66,10 @@ struct evjudge {
 	char now_buf[SHA256_HEX_LEN + 1]; /* where now_sha is, for evidence of source-rule: tokens-1 */
 	size_t n_files;          /* files judged: 0 when judged by the program's hash alone */
 	bool by_reads;           /* judged by the files the run read (source-rule: tokens-1) */
-	const char *exit;        /* EVJ_FAILED: the exit: field */
-	size_t exit_line;
+	const char *exit;        /* EVJ_FAILED: the exit: field of the run that failed */
+	size_t exit_line;        /* ...its line, or the expect-failed: line */
+	char *failed_why;        /* EVJ_FAILED: what failed, "exit: 3", "run 'racecheck' exit: 0, expected 1",
+				  * "stdout of run 'main' did not match Expect:" (malloc'd) */
 	const char *exclusive;   /* EVJ_SHARED_GPU: the gpu-exclusive: field */
 	size_t exclusive_line;
 	char *newest;            /* EVJ_SUPERSEDED: the lesson's newest run (malloc'd) */

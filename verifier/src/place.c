@@ -644,6 +644,19 @@ bool place_is_volatile(const struct place_hit *hit)
 	return false;
 }
 
+const char *place_values_missing(const struct place_hit *hit, const char **why, size_t *line)
+{
+	const char *v;
+	size_t len;
+	if (place_repeats(hit) < 2 || !place_is_volatile(hit) || repeat_spec(hit, &v, &len))
+		return NULL;
+	*why = evidence_get(hit->ev->ev, "repeat-values-omitted", line);
+	if (*why)
+		return "repeat-values-omitted";
+	*why = evidence_get(hit->ev->ev, "volatile", line);
+	return "volatile";
+}
+
 unsigned place_repeats(const struct place_hit *hit)
 {
 	const char *r = evidence_get(hit->ev->ev, "repeats", NULL);
@@ -682,6 +695,23 @@ struct diag_loc place_loc(const struct place_hit *hit)
 void place_where(const struct place_hit *hit, char *out, size_t outlen)
 {
 	snprintf(out, outlen, "%s:%zu:%zu", hit->ev->path, hit->line, hit->tok.start + 1);
+}
+
+/* The repeat-values-missing error at the page (pe has one): min() or
+ * max() of a place whose values the capture did not keep. */
+static void report_values_missing(struct place_env *pe, const char *text, size_t len, const struct place_hit *hit,
+				  const char *field, const char *why, size_t line)
+{
+	struct diag *d = diag_begin(D_REPEAT_VALUES_MISSING, page_loc(pe, text, len),
+				    "[%.*s] varied between the %u repeats of %s, which kept none of its values: its least "
+				    "and greatest over the repeats are not known",
+				    (int)len, text, place_repeats(hit), hit->ev->path);
+	diag_note(d, textfile_loc_line(&hit->ev->ev->tf, line, 0, 0), "%s: %s", field, why);
+	diag_hint(d, "capture the lesson again ('capture --repeat K' keeps the values of the places it can), or "
+		     "claim what the one run printed, [%.*s], and say so in the sentence",
+		  (int)len, text);
+	diag_end(d);
+	pe->reported = true;
 }
 
 /* Finds the one number text names; reports (when pe has a page) and
@@ -744,6 +774,15 @@ static int env_place(void *ctx, const char *text, size_t len, enum expr_place_fn
 	if (!resolve(pe, text, len, &hit, err, errlen))
 		return -1;
 	double v = hit.tok.value;
+	const char *why;
+	size_t line;
+	const char *field = fn != EXPR_PLACE_VALUE ? place_values_missing(&hit, &why, &line) : NULL;
+	if (field) {
+		snprintf(err, errlen, "the capture kept no repeat values of [%.*s] (%s)", (int)len, text, field);
+		if (pe->page)
+			report_values_missing(pe, text, len, &hit, field, why, line);
+		return -1;
+	}
 	if (fn != EXPR_PLACE_VALUE) {
 		double vals[1024];
 		size_t n = place_repeat_values(&hit, vals, 1024);

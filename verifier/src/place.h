@@ -61,6 +61,13 @@ void place_name(const struct place_hit *hit, char *out, size_t outlen);
 size_t place_repeat_values(const struct place_hit *hit, double *vals, size_t max);
 /* Whether the capture listed hit as volatile (it varied between repeats). */
 bool place_is_volatile(const struct place_hit *hit);
+/* When hit varied between the repeats of its capture but the capture
+ * kept none of its values (repeat-values-omitted, or an evidence file
+ * older than repeat-values): the header field that says so, its value
+ * in *why and its line in *line.  NULL when the values are known (or the
+ * place did not vary), so that a range, a bound, min() or max() never
+ * reads the one printed value as if the place had been captured once. */
+const char *place_values_missing(const struct place_hit *hit, const char **why, size_t *line);
 /* The repeats of hit's capture (1 when not repeated). */
 unsigned place_repeats(const struct place_hit *hit);
 

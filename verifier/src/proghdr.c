@@ -207,7 +207,7 @@ static void take_run(const struct textfile *tf, size_t *n, size_t start, struct 
 	if (!text)
 		return;
 	h->runs = xrealloc(h->runs, (h->n_runs + 1) * sizeof *h->runs);
-	h->runs[h->n_runs++] = (struct proghdr_run){xstrdup(shown), text, exit, line, col + 1};
+	h->runs[h->n_runs++] = (struct proghdr_run){xstrdup(shown), text, exit, line, col + 1, {0}};
 	if (!h->run.text) {
 		h->run.text = xstrdup(text);
 		h->run.line = line;
@@ -239,6 +239,70 @@ static bool has_word(const char *s, size_t len, const char *word)
 	return false;
 }
 
+/* `// Expect NAME: REGEX` lines, held until every run line is read (a
+ * run's Expect may come before its run line). */
+struct run_expect {
+	char name[PROGHDR_NAME_MAX + 1];
+	struct proghdr_value v;
+	size_t col; /* of the name, for a problem */
+};
+struct run_expects {
+	struct run_expect *v;
+	size_t n, cap;
+};
+
+/* "Expect NAME:" with NAME a run name: its value is held in *pending.
+ * Any other line that starts with "Expect " is prose. */
+static void take_run_expect(const struct textfile *tf, size_t *n, size_t start, struct proghdr *h,
+			    struct run_expects *pending)
+{
+	size_t len;
+	const char *s = textfile_line(tf, *n, &len);
+	const char *b = s + start;
+	size_t blen = len - start, i = 7, k = 0;
+	while (i < blen && name_char(b[i], k == 0) && k <= PROGHDR_NAME_MAX)
+		i++, k++;
+	if (k == 0 || k > PROGHDR_NAME_MAX || i >= blen || b[i] != ':')
+		return;
+	if (pending->n >= PROGHDR_MAX_RUNS) {
+		problem(h, *n, start + 1, "more than %d Expect NAME: lines", PROGHDR_MAX_RUNS);
+		return;
+	}
+	pending->v = xgrow(pending->v, &pending->cap, pending->n + 1, sizeof *pending->v);
+	struct run_expect *e = &pending->v[pending->n++];
+	memset(e, 0, sizeof *e);
+	memcpy(e->name, b + 7, k);
+	e->col = start + 8;
+	take_value(tf, n, start, i + 1, "Expect", &e->v, h);
+}
+
+/* Each held Expect NAME: to its run; one that names no run, or a run
+ * given its own Expect twice, is a problem. */
+static void attach_run_expects(struct proghdr *h, struct run_expects *pending)
+{
+	for (size_t k = 0; k < pending->n; k++) {
+		struct run_expect *e = &pending->v[k];
+		struct proghdr_run *r = NULL;
+		for (size_t i = 0; i < h->n_runs && !r; i++)
+			if (strcmp(h->runs[i].name, e->name) == 0)
+				r = &h->runs[i];
+		if (!r)
+			problem(h, e->v.line, e->col, "Expect %s: names no run of the header (a run line 'Run %s: CMD', or "
+				"'main' for 'Run: CMD')", e->name, e->name);
+		else if (r->expect.count)
+			problem(h, e->v.line, e->col, "run '%s' has its Expect line twice (line %zu is the first)", e->name,
+				r->expect.line);
+		if (r && !r->expect.count) {
+			r->expect = e->v;
+			continue;
+		}
+		if (r)
+			r->expect.count++;
+		free(e->v.text);
+	}
+	free(pending->v);
+}
+
 void proghdr_parse(const struct textfile *tf, struct proghdr *h)
 {
 	memset(h, 0, sizeof *h);
@@ -251,6 +315,7 @@ void proghdr_parse(const struct textfile *tf, struct proghdr *h)
 		n++;
 	}
 	struct buf joined = {0};
+	struct run_expects pending = {0};
 	size_t cap = 0, blank_cap = 0;
 	bool in_verified = false, verified_done = false;
 	for (; n <= tf->n_lines; n++) {
@@ -275,6 +340,8 @@ void proghdr_parse(const struct textfile *tf, struct proghdr *h)
 			take_value(tf, &n, start, 6, "Build:", &h->build, h);
 		else if (key && str_starts_with(body, blen, "Expect:"))
 			take_value(tf, &n, start, 7, "Expect:", &h->expect, h);
+		else if (key && str_starts_with(body, blen, "Expect "))
+			take_run_expect(tf, &n, start, h, &pending);
 		else if (key && str_starts_with(body, blen, "Run"))
 			take_run(tf, &n, start, h);
 		if (n != key_line) { /* continuation lines: commands, not prose */
@@ -310,6 +377,7 @@ void proghdr_parse(const struct textfile *tf, struct proghdr *h)
 		h->verified = buf_detach(&joined);
 	}
 	buf_free(&joined);
+	attach_run_expects(h, &pending);
 }
 
 void proghdr_free(struct proghdr *h)
@@ -320,6 +388,7 @@ void proghdr_free(struct proghdr *h)
 	for (size_t i = 0; i < h->n_runs; i++) {
 		free(h->runs[i].name);
 		free(h->runs[i].text);
+		free(h->runs[i].expect.text);
 	}
 	free(h->runs);
 	free(h->problems);

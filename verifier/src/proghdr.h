@@ -15,6 +15,13 @@
  *   // Run NAME: CMD                a run with a name ([a-z][a-z0-9-]*, at most 32)
  *   // Run NAME (exit N): CMD       a run expected to end with exit status N (1-255)
  *   // Run (exit N): CMD            "main", expected to exit N
+ * Expect lines:
+ *   // Expect: REGEX                what every run's stdout must match,
+ *                                   unless the run has its own:
+ *   // Expect NAME: REGEX           what run NAME's stdout must match
+ *                                   (`main` for the unnamed run); a NAME
+ *                                   no run line names, or named twice, is
+ *                                   a problem
  * A Build:, Run or Expect: value whose line ends in ` \` continues on the
  * next `//` line; the pieces are joined with one space, as the shell joins
  * a backslash-newline.  A line the parser cannot read (a run line of the
@@ -52,6 +59,7 @@ struct proghdr_run {
 	int exit;     /* the exit status expected: 0 unless "(exit N)" */
 	size_t line;  /* file line of the run line */
 	size_t col;   /* 1-based column of the command */
+	struct proghdr_value expect; /* its own `// Expect NAME: REGEX`, text NULL when none */
 };
 
 struct proghdr_problem {

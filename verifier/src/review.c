@@ -144,14 +144,11 @@ static size_t course_review_pages(char ***out)
 	size_t nl = course_lessons(&lessons);
 	names = xrealloc(names, (n + nl + 1) * sizeof *names);
 	for (size_t i = 0; i < nl; i++) {
-		char *readme = xasprintf("programs/%s/README.md", lessons[i]);
-		char *fs;
-		const char *why;
-		if (repo_resolve(readme, &fs, &why) == REPO_OK && access(fs, F_OK) == 0)
+		char *readme;
+		if (course_readme_listed(lessons[i], &readme))
 			names[n++] = readme;
 		else
 			free(readme);
-		free(fs);
 		free(lessons[i]);
 	}
 	free(lessons);

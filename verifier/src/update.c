@@ -31,6 +31,7 @@
 #include "check.h"
 #include "claim.h"
 #include "compare.h"
+#include "direction.h"
 #include "expr.h"
 #include "filewrite.h"
 #include "pathkind.h"
@@ -63,6 +64,7 @@ struct update {
 	int carriable; /* the newest run may be carried: 0 not yet judged, 1 yes, -1 no (update-refused) */
 	bool refused;  /* it was refused */
 	bool unreadable; /* the file itself cannot be read (exit 2) */
+	bool binding;    /* a page of 'evidence: none yet' is bound to the newest run: judged as a new run is */
 };
 
 /* ---- recording ------------------------------------------------------- */
@@ -225,55 +227,17 @@ static void move_number(struct update *u, const struct pnum *p, const struct ban
 
 /* ---- claims ------------------------------------------------------------ */
 
-static struct re direction_re =
-	RE_INIT("\\b(slower|faster|fewer|more|less|larger|smaller|wins|loses|beats|higher|lower)\\b", PCRE2_CASELESS);
-
-/* The sentence around byte off of the page, as [*a, *b). */
-static void sentence_of(const struct textfile *tf, size_t off, size_t *a, size_t *b)
-{
-	size_t s = off, e = off;
-	while (s > 0 && !(tf->data[s - 1] == '.' && s < tf->len && (tf->data[s] == ' ' || tf->data[s] == '\n')) &&
-	       !(tf->data[s - 1] == '\n' && s >= 2 && tf->data[s - 2] == '\n'))
-		s--;
-	while (e < tf->len && !(tf->data[e] == '.' && (e + 1 == tf->len || tf->data[e + 1] == ' ' || tf->data[e + 1] == '\n')) &&
-	       !(tf->data[e] == '\n' && e + 1 < tf->len && tf->data[e + 1] == '\n'))
-		e++;
-	*a = s;
-	*b = e < tf->len ? e + 1 : e;
-}
-
-/* A ratio (printed with x) crosses 1; a difference (an expression whose
- * last operation is a subtraction) crosses 0. */
-static bool crosses(const struct pnum *p, const char *expr, size_t len, double was, double now, const char **what)
-{
-	if (strcmp(p->tok.unit, "x") == 0 || strcmp(p->tok.unit, "\xC3\x97") == 0) {
-		*what = "ratio";
-		return (was - 1) * (now - 1) < 0 || (was != 1 && now == 1);
-	}
-	bool difference = false;
-	int depth = 0;
-	for (size_t i = 0; i < len; i++) {
-		depth += expr[i] == '(' ? 1 : expr[i] == ')' ? -1 : 0;
-		if (depth == 0 && expr[i] == '-' && i > 0)
-			difference = true;
-	}
-	*what = "difference";
-	return difference && (was * now < 0 || (was != 0 && now == 0));
-}
-
 /* Reports the flip when the sentence states a direction; returns whether
  * it did (a crossing under no direction word is an ordinary new value). */
 static bool claim_flip(struct update *u, const struct pnum *p, double was, double now, const char *what)
 {
-	size_t a, b;
-	sentence_of(&u->ctx.tf, p->raw_off, &a, &b);
-	struct re_match g;
-	if (!re_search(&direction_re, u->ctx.tf.data + a, b - a, 0, &g))
+	size_t a, b, w, wl;
+	if (!direction_word(u->ctx.tf.data, u->ctx.tf.len, p->raw_off, &a, &b, &w, &wl))
 		return false;
 	char *claim = prose_text(p);
 	struct diag *d = diag_begin(D_CLAIM_FLIP, prose_loc(&u->ctx, p, 0),
 				    "the %s %s was %.4g and is now %.4g: the sentence's '%.*s' is no longer true", what,
-				    claim, was, now, (int)(g.end[1] - g.start[1]), u->ctx.tf.data + a + g.start[1]);
+				    claim, was, now, (int)wl, u->ctx.tf.data + w);
 	char *sentence = xstrndup(u->ctx.tf.data + a, b - a);
 	for (char *c = sentence; *c; c++)
 		if (*c == '\n')
@@ -340,6 +304,13 @@ static bool update_place_number(struct update *u, const struct pnum *p, const st
 	}
 	if (kind == MK_AT || kind == MK_ONE_RUN) {
 		rewrite_number(u, p, h.tok.value);
+		return true;
+	}
+	const char *why;
+	size_t why_line;
+	if (place_values_missing(&h, &why, &why_line)) {
+		leave(u, p->raw_off, "[%.*s] varied between the repeats of %s, which kept none of its values: not moved",
+		      (int)len, text, u->now->path);
 		return true;
 	}
 	double vals[1024];
@@ -513,6 +484,9 @@ static void update_derived(struct update *u, const struct pnum *p)
 	struct buf expr = {0};
 	size_t at = 0;
 	bool ok = true;
+	/* the literals' rewrites, made once the value is judged */
+	struct edit *lits = NULL;
+	size_t n_lits = 0, cap_lits = 0;
 	for (size_t i = 0; i < r.n_literals; i++) {
 		const struct expr_literal *l = &r.literals[i];
 		buf_append(&expr, arg + at, l->start - at);
@@ -540,13 +514,16 @@ static void update_derived(struct update *u, const struct pnum *p)
 			continue;
 		}
 		buf_append(&expr, lit.s, lit.len);
-		add_edit(u, arg_raw + l->start, arg_raw + l->end, lit.s, lit.len);
-		buf_free(&lit);
+		lits = xgrow(lits, &cap_lits, n_lits + 1, sizeof *lits);
+		lits[n_lits++] = (struct edit){arg_raw + l->start, arg_raw + l->end, buf_detach(&lit), false};
 	}
 	buf_append(&expr, arg + at, len - at);
 	expr_result_free(&r);
 	if (!ok) {
 		leave(u, p->raw_off, "a literal of this derivation has no place in the new run");
+		for (size_t i = 0; i < n_lits; i++)
+			free(lits[i].text);
+		free(lits);
 		buf_free(&expr);
 		return;
 	}
@@ -554,13 +531,21 @@ static void update_derived(struct update *u, const struct pnum *p)
 		leave(u, p->raw_off, "the updated derivation does not evaluate: %s", r.err);
 	} else {
 		const char *what;
-		if (!crosses(p, expr.s, expr.len, was, r.value, &what) || !claim_flip(u, p, was, r.value, what)) {
+		if (!direction_crossed(p->tok.unit, expr.s, expr.len, was, r.value, &what) ||
+		    !claim_flip(u, p, was, r.value, what)) {
 			char buf[128];
 			size_t n = numtok_format_like(&p->tok, p->text, r.value, buf, sizeof buf);
 			if (n)
 				add_edit(u, p->raw_off, p->raw_off + (p->tok.end - p->tok.start), buf, n);
 		}
 	}
+	/* the literals follow the run even past a flip: verify then finds
+	 * the number across its line (claim-false) until a person rewrites it */
+	for (size_t i = 0; i < n_lits; i++) {
+		add_edit(u, lits[i].start, lits[i].end, lits[i].text, strlen(lits[i].text));
+		free(lits[i].text);
+	}
+	free(lits);
 	expr_result_free(&r);
 	buf_free(&expr);
 }
@@ -945,6 +930,21 @@ static void refuse(const struct evfile *ev, struct diag_loc at, const char *fmt,
 	diag_end(d);
 }
 
+/* A run whose lesson files cannot be read or are refused: whether it is
+ * stale cannot be told, and a run that may be stale is not carried (the
+ * program's own hash says nothing of the lesson's other files). */
+static void refuse_unknown_files(const struct evfile *ev, const struct evjudge *j)
+{
+	size_t line = 0;
+	evidence_get(ev->ev, "source-sha256", &line);
+	struct diag *d = diag_begin(D_UPDATE_REFUSED, textfile_loc_line(&ev->ev->tf, line, 0, 0),
+				    "update will not carry %s: the files of lesson '%s' cannot be %s, so whether it is "
+				    "stale cannot be told: %s",
+				    ev->path, ev->lesson, j->flags & EVJ_FILES_REFUSED ? "used" : "read", j->files_why);
+	diag_hint(d, "a lesson folder holds plain files only: fix what 'coursecheck verify' names there, then run update");
+	diag_end(d);
+}
+
 static bool run_carriable(struct update *u)
 {
 	if (u->carriable)
@@ -964,13 +964,15 @@ static bool run_carriable(struct update *u)
 		       "update will not carry %s: it is stale, %s since it was captured", ev->path, j.changed);
 	if (j.flags & EVJ_FAILED)
 		refuse(ev, textfile_loc_line(tf, j.exit_line, 0, 0),
-		       "update will not carry %s: it records a failed run (exit: %s)", ev->path, j.exit ? j.exit : "?");
+		       "update will not carry %s: it records a failed run (%s)", ev->path, j.failed_why);
 	if (j.flags & EVJ_SHARED_GPU)
 		refuse(ev, textfile_loc_line(tf, j.exclusive_line, 0, 0),
 		       "update will not carry %s: the GPU was shared during the run (gpu-exclusive: %s), so its "
 		       "timings are not evidence",
 		       ev->path, j.exclusive);
-	bool ok = !(j.flags & (EVJ_EDITED | EVJ_STALE | EVJ_FAILED | EVJ_SHARED_GPU));
+	if (j.flags & EVJ_FILES_UNKNOWN)
+		refuse_unknown_files(ev, &j);
+	bool ok = !(j.flags & (EVJ_EDITED | EVJ_STALE | EVJ_FAILED | EVJ_SHARED_GPU | EVJ_FILES_UNKNOWN));
 	evjudge_free(&j);
 	u->carriable = ok ? 1 : -1;
 	u->refused = !ok;
@@ -1069,8 +1071,10 @@ static bool pick_runs(struct update *u, const char *named)
 		return false;
 	}
 	/* a page that names the newest run carries nothing from it, unless
-	 * it quotes an older one's numbers (judged then, in follow_older) */
-	if (u->old != u->now && !run_carriable(u))
+	 * it quotes an older one's numbers (judged then, in follow_older);
+	 * a page bound to its first run takes that run's numbers, so it is
+	 * judged as any new run is */
+	if ((u->old != u->now || u->binding) && !run_carriable(u))
 		return false;
 	align_runs(u->old->ev, u->now->ev, &u->al);
 	bank_add_evidence(&u->old_bank, u->old);
@@ -1126,6 +1130,7 @@ static bool load_page(struct update *u, const char *relpath)
 	if (named && strcmp(named, FM_EVIDENCE_NOT_YET) == 0) {
 		u->first = true;
 		named = newest = course_newest_evidence(u->ctx.lesson);
+		u->binding = true;
 		if (!newest) {
 			struct diag *d = unusable(relpath, "lesson '%s' has no evidence yet", u->ctx.lesson);
 			diag_hint(d, "capture it first ('make evidence LESSON=%s'), then run update", u->ctx.lesson);

@@ -30,7 +30,7 @@ LAYERS = [
     ("base", "util diag diagwire parallel shared_slots strmap textfile sha256 re repo pathkind cliopt ledger "
              "capture_proc"),
     ("formats", "evidence proghdr frontmatter marker page snippet numtok compare expr filewrite "
-                "capture_text capture_repeats capture_write srctok lessonfiles readset evjudge align"),
+                "capture_text capture_repeats capture_write srctok lessonfiles readset evjudge align direction"),
     ("course model", "course runjudge bank facts place drift claim"),
     ("page model", "pagectx prose"),
     ("checks", "check check_page check_code check_numbers check_claims check_program check_runs check_first"),
@@ -56,6 +56,8 @@ ONE_PLACE_EXCEPTIONS = {
                              "segment is read for numbers (prose.c)",
     "D_PLACE_UNKNOWN": "a place the evaluator cannot find (place.c) and a place annotation whose "
                        "unit names none (check_claims.c)",
+    "D_REPEAT_VALUES_MISSING": "min() or max() of a place in an expression, met by the evaluator "
+                               "(place.c), and a range, bound or one-run annotation (check_claims.c)",
 }
 
 # Exported names a module may use besides MODULE_ (a module's own short

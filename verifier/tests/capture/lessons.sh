@@ -178,6 +178,34 @@ check "the kept evidence does not say which run missed Expect:" [ "$(field "$E" 
 no_litter
 end
 
+# item 8 of issue 31: each run its own Expect; a run nothing checks that
+# prints one line is a warning
+begin expect-per-run
+mklessons lessons-perrun perrun
+cap perrun
+E=$(ls "$R"/evidence/perrun/run-*.txt 2>/dev/null | head -1)
+check "exit status $RC for runs that match their own Expect, not 0" [ "$RC" -eq 0 ]
+check "no evidence was written" [ -n "$E" ]
+check "the evidence does not record the main run's Expect" [ "$(field "$E" expect.main)" = '^all [0-9]+ sums checked$' ]
+check "the evidence does not record the usage run's Expect" [ "$(field "$E" expect.usage)" = '^usage: perrun$' ]
+check "a run with its own Expect is called thin" not err_has "capture-output-thin"
+sed -i 's|^// Expect main: .*|// Expect main: ^usage|' "$R/programs/perrun/perrun.cu"
+(cd "$R" && git -c user.name=test -c user.email=test@example.com commit -qam usage) >/dev/null 2>&1
+cap perrun
+check "exit status $RC for a main run that misses its own Expect, not 1" [ "$RC" -eq 1 ]
+check "the main run's miss does not name its own pattern" err_has "run main failed: exit 0, but its stdout does not match the Expect: line of programs/perrun/perrun.cu (^usage)"
+check "the run after it is not said to be not run" err_has "; not run: usage; no evidence written"
+no_litter
+end
+
+begin output-thin
+mklessons lessons-thin thin
+cap thin
+check "exit status $RC for a thin run, not 0 (a warning)" [ "$RC" -eq 0 ]
+check "the thin run is not named" err_has "programs/thin: warning: run 'main' printed 1 line and has no Expect"
+no_litter
+end
+
 begin expected-failure-exits-0
 mklessons lessons-exit0 exit0
 cap exit0

@@ -417,6 +417,35 @@ check "repeat-values is there though nothing varied" not has_field "$R/evidence/
 no_litter
 end
 
+# R18: past the budget of repeat values, capture drops the lists of the
+# last places in stdout order, not every list: the timing row keeps its
+# values, the header names what was dropped, and verify reads a range over
+# the timing (and refuses one over a dropped place)
+begin repeat-values-kept
+mkrepo keep volmany:volmany
+cap --repeat 3 volmany
+E=$R/evidence/volmany/run-$DAY.txt
+check "exit status $RC, not 0" [ "$RC" -eq 0 ]
+check "the evidence does not parse" valid "$E"
+RV=$(field "$E" repeat-values)
+check "repeat-values does not start with the timing's 3:24 and 3 values" \
+	[ "$(printf '%s' "$RV" | sed -n 's/^3:24=[0-9.]*,[0-9.]*,[0-9.]* .*/ok/p')" = ok ]
+check "repeat-values-omitted does not name the places dropped" \
+	[ -n "$(field "$E" repeat-values-omitted | sed -n 's/^[0-9]* places from stdout line [0-9]* on, over 1048576 bytes$/ok/p')" ]
+check "the values kept pass the budget" [ "$(printf '%s' "$RV" | wc -c)" -le 1048576 ]
+check "the last line's place kept its values" [ -z "$(printf '%s' "$RV" | grep -o ' 120003:[0-9]*=')" ]
+if [ -n "$FULL" ]; then
+	times=$(printf '%s' "$RV" | sed -n 's/^3:24=\([^ ]*\) .*/\1/p' | tr ',' '\n' | sort -n)
+	lo=$(printf '%s\n' "$times" | head -n 1) hi=$(printf '%s\n' "$times" | tail -n 1)
+	mkdir -p "$R/pages"
+	printf -- '---\nlesson: volmany\nday: 1\ntitle: "t"\nstatus: in-technical-review\nprogram: programs/volmany/volmany.cu\nevidence: evidence/volmany/run-%s.txt\n---\n\nOver the repeats the racy kernel took %s to %s <!-- range: [64 racy | time ms] --> ms.\n' \
+		"$DAY" "$lo" "$hi" >"$R/pages/volmany.md"
+	(cd "$R" && "$FULL" verify pages/volmany.md) >"$T/vout" 2>&1
+	check "verify refuses the range over the kept timing: $(head -c 300 "$T/vout")" grep -q ' 0 errors' "$T/vout"
+fi
+no_litter
+end
+
 begin repeat-exponent
 mkrepo repeatexp expo:expo
 cap --repeat 3 expo
@@ -483,6 +512,23 @@ E=$R/evidence/shift/run-$DAY.txt
 check "exit status $RC, not 0" [ "$RC" -eq 0 ]
 check "volatile is '$(field "$E" volatile)', not '1:3 1:5 4:6'" [ "$(field "$E" volatile)" = "1:3 1:5 4:6" ]
 check "the kept transcript is not the first run's" [ "$(stdout_of "$E" | head -n 1)" = "n 1 2" ]
+no_litter
+end
+
+# rows printed in another order by each repeat are aligned by their row
+# label: only the count that changed (line 3 of the kept run, "64 add,
+# racy", column 22) is volatile, not every reordered row
+begin repeat-reordered-rows
+mkrepo reord reorder:reorder
+STANDIN_COUNTER=$T/counter-reorder
+export STANDIN_COUNTER
+cap --repeat 3 reorder
+unset STANDIN_COUNTER
+E=$R/evidence/reorder/run-$DAY.txt
+check "exit status $RC, not 0" [ "$RC" -eq 0 ]
+check "volatile is '$(field "$E" volatile)', not '3:22'" [ "$(field "$E" volatile)" = "3:22" ]
+check "repeat-values is '$(field "$E" repeat-values)', not 3:22=2920,3464,2920" \
+	[ "$(field "$E" repeat-values)" = "3:22=2920,3464,2920" ]
 no_litter
 end
 

@@ -194,6 +194,19 @@ static void test_failed_run(void **state)
 	assert_int_equal(judge(x, &in), EVJ_FAILED);
 	assert_string_equal(x->j.exit, "3");
 	assert_int_equal(x->j.exit_line, 13);
+	assert_string_equal(x->j.failed_why, "exit: 3");
+}
+
+/* a run kept by --keep-failed whose stdout missed Expect: ended with exit
+ * 0: its cause is the missed pattern, at the expect-failed: line */
+static void test_failed_expect_names_the_cause(void **state)
+{
+	struct fixture *x = *state;
+	reload(x, NULL, "0", "expect: ^ok$\nexpect-failed: main");
+	struct evjudge_in in = {"day31-scan-1", PROG, SHA_A, NULL, NULL, false};
+	assert_int_equal(judge(x, &in), EVJ_FAILED);
+	assert_string_equal(x->j.failed_why, "the stdout of run 'main' did not match Expect:");
+	assert_int_equal(x->j.exit_line, 15);
 }
 
 static void test_shared_gpu(void **state)
@@ -220,6 +233,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_files_of_another_program_fall_back_to_its_hash, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_files_unknown_still_judges_the_programs_hash, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failed_expect_names_the_cause, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shared_gpu, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
