@@ -11,6 +11,7 @@
 #endif
 
 #include "diag.h"
+#include "rawalign.h"
 #include "util.h"
 
 /* What page_parse kept of one node's segments (see keep_segments). */
@@ -1033,9 +1034,7 @@ static void raw_escaped_annot(struct seg_walk *s, struct seg *g)
 	buf_free(&esc);
 }
 
-/* pre: lit's marker when the caller parsed it already (an annotation), or
- * NULL. */
-static void push_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, size_t len, const struct marker *pre)
+static struct seg *new_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, size_t len, size_t raw_off)
 {
 	if (s->n == s->cap) /* grown only when full: not a call a segment */
 		s->v = xgrow(s->v, &s->cap, s->n + 1, sizeof *s->v);
@@ -1044,7 +1043,40 @@ static void push_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, si
 	g->s = lit;
 	g->len = len;
 	g->marker = (struct marker_info){0};
-	g->raw_off = kind == SEG_BREAK ? SIZE_MAX : find_raw(s, lit, len);
+	g->raw_off = raw_off;
+	g->decoded = false;
+	return g;
+}
+
+/* A text cmark decoded (a character reference, a backslash escape) is not
+ * in the page as it stands: it is aligned with the raw bytes (rawalign.h)
+ * and pushed as pieces, each verbatim run with its own offset and each
+ * decoded unit marked, so that a number beside "&amp;" keeps its column.
+ * False when it cannot be aligned either. */
+static bool push_decoded_text(struct seg_walk *s, const char *lit, size_t len)
+{
+	struct rawalign_piece *pc;
+	size_t end;
+	size_t n = s->cursor < s->limit ? rawalign(s->pg->tf->data, s->cursor, s->limit, lit, len, &pc, &end) : 0;
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		struct seg *g = new_seg(s, SEG_TEXT, lit + pc[i].lit_off, pc[i].lit_len, pc[i].raw_off);
+		g->decoded = !pc[i].verbatim;
+	}
+	s->cursor = end;
+	free(pc);
+	return true;
+}
+
+/* pre: lit's marker when the caller parsed it already (an annotation), or
+ * NULL. */
+static void push_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, size_t len, const struct marker *pre)
+{
+	size_t raw = kind == SEG_BREAK ? SIZE_MAX : find_raw(s, lit, len);
+	if (raw == SIZE_MAX && kind == SEG_TEXT && push_decoded_text(s, lit, len))
+		return;
+	struct seg *g = new_seg(s, kind, lit, len, raw);
 	if (kind == SEG_ANNOT && g->raw_off == SIZE_MAX && memchr(lit, '|', len))
 		raw_escaped_annot(s, g);
 	if (kind == SEG_ANNOT && pre && g->s == lit && g->len == len) {

@@ -111,6 +111,10 @@ struct seg {
 	size_t len;
 	size_t raw_off;  /* its byte offset in tf->data, or SIZE_MAX when not found */
 	struct marker_info marker; /* SEG_ANNOT only (zero for the others) */
+	/* SEG_TEXT: one character reference or backslash escape, decoded
+	 * (rawalign.h): s is what a reader sees, raw_off where it is
+	 * written; its bytes are not the page's, so nothing rewrites them */
+	bool decoded;
 };
 
 /* The segments of node (a paragraph, heading or table cell).  *out is
