@@ -9,6 +9,7 @@
 #include "align.h"
 #include "bank.h"
 #include "check.h"
+#include "check_rendered.h"
 #include "check_claims.h"
 #include "drift.h"
 #include "prose.h"
@@ -375,6 +376,7 @@ static void check_prose(struct numbers *nb, cmark_node *node)
 	struct pnum *nums;
 	size_t n = prose_collect(nb->ctx, node, &segs, &n_segs, &nums);
 	size_t line = page_node_line(&nb->ctx->pg, node);
+	check_rendered_unit(nb->ctx, segs, n_segs, line);
 	struct claims_unit u = {nb->ctx, &nb->bank, segs, n_segs, NULL, nums, n, line};
 	check_unit_numbers(nb, &u);
 	claims_check_unit(&u);
@@ -399,6 +401,7 @@ static void row_unit_add_cell(struct row_unit *ru, struct page_ctx *ctx, cmark_n
 	size_t n_segs;
 	struct pnum *nums;
 	size_t n = prose_collect(ctx, cell, &segs, &n_segs, &nums);
+	check_rendered_unit(ctx, segs, n_segs, page_node_line(&ctx->pg, cell));
 	size_t first = ru->u.n_nums;
 	/* room for the cell at once: a row's arrays grow once a cell, not
 	 * once a number and a segment */

@@ -32,7 +32,7 @@ static bool name_in(const xmlNode *n, const char *const *names)
  * of them, and their edges are no break. */
 static const char *const inline_elements[] = {
 	"a", "abbr", "b", "bdi", "bdo", "cite", "data", "del", "dfn", "em", "font", "i", "ins", "mark", "q",
-	"s", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "wbr", "big", "label", NULL};
+	"s", "small", "span", "strike", "strong", "time", "tt", "u", "wbr", "big", "label", NULL};
 /* Never shown to a reader. */
 static const char *const hidden_elements[] = {"script", "style", "template", "head", "title", NULL};
 static const char *const code_elements[] = {"code", "kbd", "samp", NULL};
