@@ -9,6 +9,7 @@
 #include "align.h"
 #include "bank.h"
 #include "check.h"
+#include "anchor.h"
 #include "check_rendered.h"
 #include "check_claims.h"
 #include "drift.h"
@@ -97,6 +98,33 @@ static bool literal_drift(const struct page_ctx *ctx, const char *lit, size_t le
 	return bound;
 }
 
+/* A derivation must rest on the evidence (anchor.h): an operand from it
+ * that moves the value.  Reported at the annotation's text. */
+static bool derivation_anchored(struct page_ctx *ctx, const struct pnum *p, const char *arg, size_t len,
+				const struct expr_result *r, const struct bank_entry **origin, struct diag_loc at,
+				const char *claim)
+{
+	bool *anchored = xcalloc(r->n_literals ? r->n_literals : 1, sizeof *anchored);
+	for (size_t i = 0; i < r->n_literals; i++)
+		anchored[i] = origin[i] != NULL;
+	enum anchor_verdict v = anchor_judge(arg, len, r, anchored);
+	free(anchored);
+	if (v == ANCHOR_OK)
+		return true;
+	struct diag_loc aat = p->annot->raw_off != SIZE_MAX
+				      ? textfile_loc(&ctx->tf, p->annot->raw_off + p->annot->marker.arg_start, len)
+				      : at;
+	struct diag *d = diag_begin(D_DERIVE_UNANCHORED, aat,
+				    v == ANCHOR_NONE ? "the derivation of %s rests on no evidence: every operand is a constant"
+						     : "the derivation of %s does not depend on its evidence: the evidence "
+						       "operands cancel out",
+				    claim);
+	diag_hint(d, "derive the number from the evidence numbers or places it comes from, such as "
+		     "'<!-- = [ROW | COLUMN] / [ROW | COLUMN] -->'");
+	diag_end(d);
+	return false;
+}
+
 static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 {
 	struct page_ctx *ctx = nb->ctx;
@@ -147,6 +175,8 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 			diag_hint(d, "a derivation may use only evidence numbers and powers of ten or two");
 		diag_end(d);
 	}
+	if (ok)
+		ok = derivation_anchored(ctx, p, arg, len, &r, origin, at, claim);
 	double half = 0.5 * pow(10, -p->tok.decimals);
 	if (fabs(r.value - p->tok.value) > half * (1 + 1e-9)) {
 		ok = false;

@@ -29,7 +29,7 @@ import sys
 LAYERS = [
     ("base", "util diag diagwire parallel shared_slots strmap textfile sha256 re repo pathkind cliopt ledger "
              "capture_proc"),
-    ("formats", "evidence proghdr frontmatter marker rawalign htmltext page snippet numtok compare expr filewrite "
+    ("formats", "evidence proghdr frontmatter marker rawalign htmltext page snippet numtok compare expr anchor filewrite "
                 "capture_text capture_repeats capture_write lessonfiles evjudge align"),
     ("course model", "course runjudge bank facts place drift claim"),
     ("page model", "pagectx prose"),
