@@ -47,7 +47,9 @@ void check_first_capture(struct page_ctx *ctx)
 	size_t n = count_unchecked(ctx);
 	struct diag *d;
 	if (newest) {
-		d = diag_begin(D_EVIDENCE_NOT_YET, at, "lesson '%s' has been captured (%s), but the page still says "
+		/* an error whatever the status: the page turns off the checks
+		 * of numbers that have evidence to be checked against */
+		d = diag_begin(D_EVIDENCE_CAPTURED, at, "lesson '%s' has been captured (%s), but the page still says "
 						    "'evidence: " FM_EVIDENCE_NOT_YET "'",
 			       ctx->lesson, newest);
 		diag_hint(d, "bind the page to the run with 'coursecheck update %s'", ctx->path);

@@ -100,13 +100,21 @@ static bool literal_drift(const struct page_ctx *ctx, const char *lit, size_t le
 
 /* A derivation must rest on the evidence (anchor.h): an operand from it
  * that moves the value.  Reported at the annotation's text. */
-static bool derivation_anchored(struct page_ctx *ctx, const struct pnum *p, const char *arg, size_t len,
+static bool derivation_anchored(struct numbers *nb, const struct pnum *p, const char *arg, size_t len,
 				const struct expr_result *r, const struct bank_entry **origin, struct diag_loc at,
 				const char *claim)
 {
+	struct page_ctx *ctx = nb->ctx;
 	bool *anchored = xcalloc(r->n_literals ? r->n_literals : 1, sizeof *anchored);
-	for (size_t i = 0; i < r->n_literals; i++)
-		anchored[i] = origin[i] != NULL;
+	for (size_t i = 0; i < r->n_literals; i++) {
+		/* a power of two or ten needs no evidence, but one the evidence
+		 * holds (1024 threads) is an operand from it; a small whole
+		 * number never is: it is found in any output */
+		const struct expr_literal *l = &r->literals[i];
+		anchored[i] = origin[i] != NULL ||
+			      ((l->decimals > 0 || fabs(l->value) >= 100) &&
+			       bank_find_value_stdout_first(&nb->bank, l->value, l->decimals) != NULL);
+	}
 	enum anchor_verdict v = anchor_judge(arg, len, r, anchored);
 	free(anchored);
 	if (v == ANCHOR_OK)
@@ -176,7 +184,7 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 		diag_end(d);
 	}
 	if (ok)
-		ok = derivation_anchored(ctx, p, arg, len, &r, origin, at, claim);
+		ok = derivation_anchored(nb, p, arg, len, &r, origin, at, claim);
 	double half = 0.5 * pow(10, -p->tok.decimals);
 	if (fabs(r.value - p->tok.value) > half * (1 + 1e-9)) {
 		ok = false;
