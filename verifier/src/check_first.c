@@ -7,8 +7,10 @@
  * transcripts, build blocks, measured paragraphs and numbers cannot be,
  * and the one evidence-not-yet diagnostic says so: a warning on a draft
  * or in-technical-review page, an error on a published one (and under
- * --as published).  Once the lesson has evidence the same diagnostic
- * asks for `coursecheck update`, which writes the path in.
+ * --as published).  Once the lesson has evidence, `none yet` would switch
+ * the number checks off: it is an error whatever the status
+ * (evidence-captured), whose hint is `coursecheck update`, which writes
+ * the path in.
  *
  * A README of a program folder without front matter takes the status of
  * its lesson's page (the page under pages/ whose front matter names the
