@@ -73,6 +73,7 @@ PREFIXES = {
     "check_claims": ("claims_", "check_"),
     "check_code": ("check_",),
     "check_first": ("check_",),
+    "check_facts": ("check_",),
     "check_page": ("check_",),
     "check_runs": ("transcript_source_",),
     "compare": ("lines_",),
