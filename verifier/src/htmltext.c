@@ -2,6 +2,7 @@
 #include "htmltext.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,16 +198,25 @@ void htmltext_read(const char *html, size_t len, const char *raw, size_t from, s
 {
 	memset(out, 0, sizeof *out);
 	struct reader r = {.ht = out, .raw = raw, .cursor = from, .limit = limit};
-	htmlDocPtr doc = len <= INT_MAX ? htmlReadMemory(html, (int)len, NULL, "UTF-8",
-							HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
-								HTML_PARSE_NOIMPLIED)
-					: NULL;
-	if (!doc) {
+	htmlParserCtxtPtr ctxt = len <= INT_MAX ? htmlNewParserCtxt() : NULL;
+	htmlDocPtr doc = ctxt ? htmlCtxtReadMemory(ctxt, html, (int)len, NULL, "UTF-8",
+						   HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
+							   HTML_PARSE_NOIMPLIED)
+			      : NULL;
+	/* a fatal error (nesting past libxml2's 256 levels, the parser
+	 * stopped) leaves the rest of the block unread: never a partial read */
+	const xmlError *e = ctxt ? xmlCtxtGetLastError(ctxt) : NULL;
+	if (!doc || (e && e->level == XML_ERR_FATAL)) {
 		out->unreadable = true;
+		if (e && e->message)
+			snprintf(out->why, sizeof out->why, "%.*s", (int)strcspn(e->message, "\n"), e->message);
 	} else {
 		walk(&r, doc->children);
-		xmlFreeDoc(doc);
 	}
+	if (doc)
+		xmlFreeDoc(doc);
+	if (ctxt)
+		htmlFreeParserCtxt(ctxt);
 	/* the items' offsets are into text, now fixed */
 	out->text_len = r.text.len;
 	out->text = r.text.s ? buf_detach(&r.text) : xstrdup("");

@@ -49,7 +49,8 @@ struct htmltext {
 	size_t text_len;
 	struct htmltext_item *v; /* owned */
 	size_t n;
-	bool unreadable; /* libxml2 gave no document: nothing was read */
+	bool unreadable; /* libxml2 gave no document, or stopped at a fatal error: nothing was read */
+	char why[160];   /* then libxml2's message, one line ("" when it gave none) */
 };
 
 /* Reads the HTML html[0..len) (an HTML block as cmark-gfm hands it over)

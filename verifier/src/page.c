@@ -361,8 +361,10 @@ static void html_text_block(struct walk *w, cmark_node *node)
 	htmltext_read(lit ? lit : "", lit ? strlen(lit) : 0, pg->tf->data, page_line_offset(pg, line),
 		      page_line_offset(pg, end + 1), &h->ht);
 	if (h->ht.unreadable) {
-		html_refused(w, D_HTML_UNREAD, line, 1, "this HTML block cannot be read: what it shows is not checked",
-			     "write it as Markdown");
+		char msg[256];
+		snprintf(msg, sizeof msg, "this HTML block cannot be read%s%s%s: what it shows is not checked",
+			 h->ht.why[0] ? " (" : "", h->ht.why, h->ht.why[0] ? ")" : "");
+		html_refused(w, D_HTML_UNREAD, line, 1, msg, "nest its tags less deep, or write it as Markdown");
 		return;
 	}
 	const struct htmltext_item *pre = only_pre(&h->ht);
