@@ -11,6 +11,7 @@
 #include "check.h"
 #include "anchor.h"
 #include "check_rendered.h"
+#include "check_src.h"
 #include "check_claims.h"
 #include "drift.h"
 #include "prose.h"
@@ -348,6 +349,9 @@ static void check_annotated(struct numbers *nb, const struct pnum *p, const stru
 		break;
 	case MK_CITE:
 		check_cited(nb, p, line);
+		break;
+	case MK_SRC:
+		check_src_number(nb->ctx, p, line);
 		break;
 	default:
 		check_ext(nb, p, line);

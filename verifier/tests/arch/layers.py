@@ -34,7 +34,7 @@ LAYERS = [
     ("course model", "course runjudge bank facts place drift claim"),
     ("page model", "pagectx prose"),
     ("checks", "check check_page check_code check_numbers check_claims check_program check_runs check_first "
-                "check_rendered check_facts"),
+                "check_rendered check_facts check_src"),
     ("reports", "report report_json report_sarif report_github report_junit review_html review_diags"),
     # what a command does to a file, below the command lines: update.c may
     # not include cli.h (cli_update.c is its command line)
