@@ -1199,11 +1199,11 @@ static struct seg *new_seg(struct seg_walk *s, enum seg_kind kind, const char *l
  * and pushed as pieces, each verbatim run with its own offset and each
  * decoded unit marked, so that a number beside "&amp;" keeps its column.
  * False when it cannot be aligned either. */
-static bool push_decoded_text(struct seg_walk *s, const char *lit, size_t len)
+static bool push_decoded_text(struct seg_walk *s, const char *lit, size_t len, size_t limit)
 {
 	struct rawalign_piece *pc;
 	size_t end;
-	size_t n = s->cursor < s->limit ? rawalign(s->pg->tf->data, s->cursor, s->limit, lit, len, &pc, &end) : 0;
+	size_t n = s->cursor < limit ? rawalign(s->pg->tf->data, s->cursor, limit, lit, len, &pc, &end) : 0;
 	if (n == 0)
 		return false;
 	for (size_t i = 0; i < n; i++) {
@@ -1219,9 +1219,24 @@ static bool push_decoded_text(struct seg_walk *s, const char *lit, size_t len)
  * NULL. */
 static void push_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, size_t len, const struct marker *pre)
 {
-	size_t raw = kind == SEG_BREAK ? SIZE_MAX : find_raw(s, lit, len);
-	if (raw == SIZE_MAX && kind == SEG_TEXT && push_decoded_text(s, lit, len))
-		return;
+	size_t raw = SIZE_MAX;
+	if (kind == SEG_TEXT) {
+		/* a text starts a few bytes of markup after the last one: looked
+		 * for there first, as written and then decoded, so that a block
+		 * of many lines with a reference is not searched to its end once
+		 * a line (the window: room for the markup between and for every
+		 * byte of the text written as a reference) */
+		size_t room = len > (SIZE_MAX - 256) / 12 ? SIZE_MAX : 256 + 12 * len;
+		size_t near = s->cursor < s->limit && s->limit - s->cursor > room ? s->cursor + room : s->limit;
+		size_t limit = s->limit;
+		s->limit = near;
+		raw = find_raw(s, lit, len);
+		s->limit = limit;
+		if (raw == SIZE_MAX && push_decoded_text(s, lit, len, near))
+			return;
+	}
+	if (raw == SIZE_MAX && kind != SEG_BREAK)
+		raw = find_raw(s, lit, len); /* far on (past a long link title), as written */
 	struct seg *g = new_seg(s, kind, lit, len, raw);
 	if (kind == SEG_ANNOT && g->raw_off == SIZE_MAX && memchr(lit, '|', len))
 		raw_escaped_annot(s, g);
