@@ -7,8 +7,10 @@
  * transcripts, build blocks, measured paragraphs and numbers cannot be,
  * and the one evidence-not-yet diagnostic says so: a warning on a draft
  * or in-technical-review page, an error on a published one (and under
- * --as published).  Once the lesson has evidence the same diagnostic
- * asks for `coursecheck update`, which writes the path in.
+ * --as published).  Once the lesson has evidence, `none yet` would switch
+ * the number checks off: it is an error whatever the status
+ * (evidence-captured), whose hint is `coursecheck update`, which writes
+ * the path in.
  *
  * A README of a program folder without front matter takes the status of
  * its lesson's page (the page under pages/ whose front matter names the
@@ -59,7 +61,9 @@ void check_first_capture(struct page_ctx *ctx)
 	size_t n = count_unchecked(ctx);
 	struct diag *d;
 	if (newest) {
-		d = diag_begin(D_EVIDENCE_NOT_YET, at, "lesson '%s' has been captured (%s), but the page still says "
+		/* an error whatever the status: the page turns off the checks
+		 * of numbers that have evidence to be checked against */
+		d = diag_begin(D_EVIDENCE_CAPTURED, at, "lesson '%s' has been captured (%s), but the page still says "
 						    "'evidence: " FM_EVIDENCE_NOT_YET "'",
 			       ctx->lesson, newest);
 		diag_hint(d, "bind the page to the run with 'coursecheck update %s'", ctx->path);

@@ -9,6 +9,9 @@
 #include "align.h"
 #include "bank.h"
 #include "check.h"
+#include "anchor.h"
+#include "check_rendered.h"
+#include "check_src.h"
 #include "check_claims.h"
 #include "drift.h"
 #include "prose.h"
@@ -96,6 +99,41 @@ static bool literal_drift(const struct page_ctx *ctx, const char *lit, size_t le
 	return bound;
 }
 
+/* A derivation must rest on the evidence (anchor.h): an operand from it
+ * that moves the value.  Reported at the annotation's text. */
+static bool derivation_anchored(struct numbers *nb, const struct pnum *p, const char *arg, size_t len,
+				const struct expr_result *r, const struct bank_entry **origin, struct diag_loc at,
+				const char *claim)
+{
+	struct page_ctx *ctx = nb->ctx;
+	bool *anchored = xcalloc(r->n_literals ? r->n_literals : 1, sizeof *anchored);
+	for (size_t i = 0; i < r->n_literals; i++) {
+		/* a power of two or ten needs no evidence, but one the evidence
+		 * holds (1024 threads) is an operand from it; a small whole
+		 * number never is: it is found in any output */
+		const struct expr_literal *l = &r->literals[i];
+		anchored[i] = origin[i] != NULL ||
+			      ((l->decimals > 0 || fabs(l->value) >= 100) &&
+			       bank_find_value_stdout_first(&nb->bank, l->value, l->decimals) != NULL);
+	}
+	enum anchor_verdict v = anchor_judge(arg, len, r, anchored);
+	free(anchored);
+	if (v == ANCHOR_OK)
+		return true;
+	struct diag_loc aat = p->annot->raw_off != SIZE_MAX
+				      ? textfile_loc(&ctx->tf, p->annot->raw_off + p->annot->marker.arg_start, len)
+				      : at;
+	struct diag *d = diag_begin(D_DERIVE_UNANCHORED, aat,
+				    v == ANCHOR_NONE ? "the derivation of %s rests on no evidence: every operand is a constant"
+						     : "the derivation of %s does not depend on its evidence: the evidence "
+						       "operands cancel out",
+				    claim);
+	diag_hint(d, "derive the number from the evidence numbers or places it comes from, such as "
+		     "'<!-- = [ROW | COLUMN] / [ROW | COLUMN] -->'");
+	diag_end(d);
+	return false;
+}
+
 static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 {
 	struct page_ctx *ctx = nb->ctx;
@@ -146,6 +184,8 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 			diag_hint(d, "a derivation may use only evidence numbers and powers of ten or two");
 		diag_end(d);
 	}
+	if (ok)
+		ok = derivation_anchored(nb, p, arg, len, &r, origin, at, claim);
 	double half = 0.5 * pow(10, -p->tok.decimals);
 	if (fabs(r.value - p->tok.value) > half * (1 + 1e-9) && claims_derived_flipped(ctx, p, arg, len, r.value, at)) {
 		ok = false;
@@ -312,6 +352,9 @@ static void check_annotated(struct numbers *nb, const struct pnum *p, const stru
 	case MK_CITE:
 		check_cited(nb, p, line);
 		break;
+	case MK_SRC:
+		check_src_number(nb->ctx, p, line);
+		break;
 	default:
 		check_ext(nb, p, line);
 		break;
@@ -377,6 +420,7 @@ static void check_prose(struct numbers *nb, cmark_node *node)
 	struct pnum *nums;
 	size_t n = prose_collect(nb->ctx, node, &segs, &n_segs, &nums);
 	size_t line = page_node_line(&nb->ctx->pg, node);
+	check_rendered_unit(nb->ctx, segs, n_segs, line);
 	struct claims_unit u = {nb->ctx, &nb->bank, segs, n_segs, NULL, nums, n, line};
 	check_unit_numbers(nb, &u);
 	claims_check_unit(&u);
@@ -401,6 +445,7 @@ static void row_unit_add_cell(struct row_unit *ru, struct page_ctx *ctx, cmark_n
 	size_t n_segs;
 	struct pnum *nums;
 	size_t n = prose_collect(ctx, cell, &segs, &n_segs, &nums);
+	check_rendered_unit(ctx, segs, n_segs, page_node_line(&ctx->pg, cell));
 	size_t first = ru->u.n_nums;
 	/* room for the cell at once: a row's arrays grow once a cell, not
 	 * once a number and a segment */

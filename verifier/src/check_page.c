@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "check_facts.h"
 #include "pathkind.h"
 #include "repo.h"
 #include "runjudge.h"
@@ -258,6 +259,7 @@ static int check_page_file(struct page_ctx *ctx)
 	check_code_blocks(ctx);
 	if (!ctx->no_evidence_yet) {
 		check_measured(ctx);
+		check_stated_facts(ctx);
 		check_numbers(ctx);
 	}
 

@@ -371,3 +371,127 @@ size_t facts_check(const struct fact_text *t, const struct evfile *ev, struct le
 	free(facts);
 	return n + 1;
 }
+
+/* ---- the run's facts in any prose ------------------------------------ */
+
+static struct re run_said_re =
+	RE_INIT("\\b(?:captured|recorded|measured|timed|ran|the\\s+run|this\\s+run)\\b", PCRE2_CASELESS);
+static struct re other_run_re =
+	RE_INIT("\\b(?:earlier|previous|another|other|older|different|edition)\\b", PCRE2_CASELESS);
+/* A GPU model: a word after a vendor or line name (group 1), or one of
+ * the names a sentence uses alone (group 2).  Not any letter and digits:
+ * "V11 toolchain", "L2 cache", "sm_90" are no GPU. */
+static struct re gpu_model_re =
+	RE_INIT("(?<![\\w.-])(?:(?:NVIDIA|GeForce|Tesla|Quadro)\\s+(?:(?:GeForce|Tesla|Quadro)\\s+)?"
+		"((?:RTX|GTX)\\s?\\d{3,4}(?:\\s?Ti)?|[A-Z]{1,3}\\d{1,4}[A-Z]?)|"
+		"((?:RTX|GTX)\\s?\\d{3,4}(?:\\s?Ti)?|G[HB]\\d{3}|[ABHL]\\d{2,3}[A-Z]?|[VP]100|T4))(?![\\w-]|\\.\\d)",
+		0);
+
+static bool is_alnum_byte(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* The model word s[0..len) stands in gpu as a word of its own. */
+static bool model_in(const char *gpu, const char *s, size_t len)
+{
+	for (const char *p = gpu; *p; p++) {
+		if (strncmp(p, s, len) == 0 && (p == gpu || !is_alnum_byte(p[-1])) && !is_alnum_byte(p[len]))
+			return true;
+	}
+	return false;
+}
+
+/* Where sentence [a, *b) ends: '.', '!' or '?' followed by a blank or the
+ * end ("8.0" and "sm_90." inside: the point is followed by a digit). */
+static size_t sentence_end(const char *s, size_t a, size_t len)
+{
+	for (size_t i = a; i < len; i++)
+		if ((s[i] == '.' || s[i] == '!' || s[i] == '?') && (i + 1 == len || is_space(s[i + 1])))
+			return i + 1;
+	return len;
+}
+
+static bool stated_fact_holds(struct evfile *const *ev, size_t n_ev, const struct fact *f, const char *s)
+{
+	for (size_t k = 0; k < n_ev; k++) {
+		char want[256];
+		size_t n = expected_of(evidence_get(ev[k]->ev, fact_keys[f->kind], NULL), f->kind, want, sizeof want);
+		if (n && n == f->end - f->start && memcmp(s + f->start, want, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void add_range(struct fact_range **ranges, size_t *n, size_t *cap, size_t start, size_t end)
+{
+	*ranges = xgrow(*ranges, cap, *n + 1, sizeof **ranges);
+	(*ranges)[(*n)++] = (struct fact_range){start, end};
+}
+
+/* The facts of one sentence [a, b) of t about the run. */
+static size_t check_sentence(const struct fact_text *t, size_t a, size_t b, struct evfile *const *ev, size_t n_ev,
+			     struct ledger *lg, struct fact_range **ranges, size_t *n_ranges, size_t *cap)
+{
+	size_t checked = 0, line = 0;
+	const char *gpu = evidence_get(ev[0]->ev, "gpu", &line);
+	struct re_match g;
+	for (size_t off = a; off < b && re_search_valid(&gpu_model_re, t->s, b, off, &g); off = g.end[0]) {
+		checked++;
+		int k1 = re_group_set(&g, 1) ? 1 : 2;
+		size_t ms = g.start[k1], me = g.end[k1];
+		bool ok = false;
+		for (size_t k = 0; k < n_ev && !ok; k++) {
+			const char *name = evidence_get(ev[k]->ev, "gpu", NULL);
+			ok = name && model_in(name, t->s + ms, me - ms);
+		}
+		if (!ok) {
+			struct diag *d = diag_begin(D_FACT_GPU, loc_of(t, g.start[0], g.end[0]),
+						    "GPU '%.*s' differs from the run's, %s", (int)(g.end[0] - g.start[0]),
+						    t->s + g.start[0], gpu ? gpu : "(none recorded)");
+			diag_note(d, textfile_loc_line(&ev[0]->ev->tf, line, 0, 0), "the evidence records gpu: %s",
+				  gpu ? gpu : "");
+			diag_hint(d, "name the GPU the evidence records, or say the sentence is about another run");
+			diag_end(d);
+		}
+		if (lg)
+			record(lg, t, ev[0], &(struct fact){FACT_GPU, g.start[0], g.end[0]}, ok, gpu, line);
+		add_range(ranges, n_ranges, cap, g.start[0], g.end[0]);
+	}
+	struct fact *facts;
+	size_t n = facts_find(t->s + a, b - a, NULL, &facts);
+	for (size_t i = 0; i < n; i++) {
+		struct fact f = {facts[i].kind, facts[i].start + a, facts[i].end + a};
+		if (f.kind == FACT_FLAG || f.kind == FACT_GPU)
+			continue;
+		checked++;
+		size_t rline = 0;
+		const char *recorded = evidence_get(ev[0]->ev, fact_keys[f.kind], &rline);
+		bool ok = stated_fact_holds(ev, n_ev, &f, t->s);
+		if (!ok)
+			judge(t, ev[0], NULL, &f, recorded, rline);
+		if (lg)
+			record(lg, t, ev[0], &f, ok, recorded, rline);
+		add_range(ranges, n_ranges, cap, f.start, f.end);
+	}
+	free(facts);
+	return checked;
+}
+
+size_t facts_check_stated(const struct fact_text *t, struct evfile *const *ev, size_t n_ev, struct ledger *lg,
+			  struct fact_range **ranges, size_t *n_ranges)
+{
+	size_t cap = 0, checked = 0;
+	*ranges = NULL;
+	*n_ranges = 0;
+	if (n_ev == 0 || re_utf8_invalid_at(t->s, t->len) != t->len)
+		return 0; /* rendered text of a textfile's page: always valid */
+	struct re_match m;
+	for (size_t a = 0; a < t->len;) {
+		size_t b = sentence_end(t->s, a, t->len);
+		if (re_search_valid(&run_said_re, t->s, b, a, &m) && !re_search_valid(&other_run_re, t->s, b, a, &m))
+			checked += check_sentence(t, a, b, ev, n_ev, lg, ranges, n_ranges, &cap);
+		a = b;
+	}
+	return checked;
+}

@@ -62,4 +62,23 @@ struct fact_range {
 size_t facts_check(const struct fact_text *t, const struct evfile *ev, struct ledger *lg, struct fact_range **ranges,
 		   size_t *n_ranges);
 
+/*
+ * The run's facts stated in any prose, not only in a measured paragraph:
+ * in each sentence of t that is about the run, every date, driver, CUDA
+ * version, compute capability and GPU model named must be one of the
+ * evidence's (any of ev[0..n_ev), each LOAD_OK).  A sentence is about the
+ * run when it says so -- "captured", "recorded", "measured", "timed",
+ * "ran", "the run", "this run" -- and does not say it is about another
+ * ("earlier", "previous", "another", "other", "older", "different",
+ * "edition").  A GPU model is a word such as A100, H200, L40S, T4, GH200,
+ * RTX 4090 or GTX 1080 (after an optional NVIDIA, GeForce, Tesla or
+ * Quadro); it must stand in the evidence's gpu field.  Flags are left to
+ * measured paragraphs.  Sentences end at '.', '!' or '?' before a blank or
+ * the end.  Reports each disagreement as facts_check does, records each
+ * fact in lg when given, and gives the consumed ranges; returns the number
+ * of facts checked.  Linear in the text.
+ */
+size_t facts_check_stated(const struct fact_text *t, struct evfile *const *ev, size_t n_ev, struct ledger *lg,
+			  struct fact_range **ranges, size_t *n_ranges);
+
 #endif

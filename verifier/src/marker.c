@@ -32,6 +32,7 @@ static const struct {
 	KEYWORD("at", MK_AT, ARG_REQUIRED),             KEYWORD("range", MK_RANGE, ARG_REQUIRED),
 	KEYWORD("min", MK_MIN, ARG_REQUIRED),           KEYWORD("max", MK_MAX, ARG_REQUIRED),
 	KEYWORD("one-run", MK_ONE_RUN, ARG_OPTIONAL),   KEYWORD("claim", MK_CLAIM, ARG_REQUIRED),
+	KEYWORD("src", MK_SRC, ARG_REQUIRED),
 };
 
 const char *marker_kind_name(enum marker_kind kind)

@@ -40,6 +40,7 @@ enum marker_kind {
 	MK_MIN,     /* the least value of PLACE over the repeats */
 	MK_MAX,     /* the greatest */
 	MK_ONE_RUN, /* a volatile value quoted as one run's figure (optionally at PLACE) */
+	MK_SRC,     /* the number is a constant NAME (FILE#NAME) of the program's source (check_src.h) */
 	MK_CLAIM,   /* a claim over evidence values (claim.h); follows words, not a number */
 };
 

@@ -11,7 +11,14 @@
 #endif
 
 #include "diag.h"
+#include "htmltext.h"
+#include "rawalign.h"
 #include "util.h"
+
+struct page_html {
+	cmark_node *node;
+	struct htmltext ht;
+};
 
 /* What page_parse kept of one node's segments (see keep_segments). */
 struct page_segs {
@@ -217,8 +224,9 @@ static void report_marker(struct walk *w, enum diag_kind kind, size_t line, size
 	w->blocks_at_bad_marker = w->pg->n_blocks;
 }
 
-/* An HTML block: a marker when it is a comment alone on its line. */
-static void html_block(struct walk *w, cmark_node *node)
+/* An HTML block: a marker when it is a comment alone on its line.  False
+ * when it is other HTML (text a reader sees: html_text_block's). */
+static bool html_block(struct walk *w, cmark_node *node)
 {
 	const struct textfile *tf = w->pg->tf;
 	size_t line = (size_t)cmark_node_get_start_line(node);
@@ -227,7 +235,7 @@ static void html_block(struct walk *w, cmark_node *node)
 	size_t a = 0, b = len;
 	str_trim(raw, &a, &b);
 	if (b - a < 4 || memcmp(raw + a, "<!--", 4) != 0)
-		return; /* other HTML is not ours */
+		return false; /* other HTML: text */
 	/* the comment: to the first --> on this line, or the HTML block's text */
 	const char *lit = cmark_node_get_literal(node);
 	const char *text = raw + a;
@@ -249,10 +257,10 @@ static void html_block(struct walk *w, cmark_node *node)
 		marker_parse(lit ? lit : "", ll, &m);
 	}
 	if (m.kind == MK_PLAIN)
-		return;
+		return true;
 	if (m.status == MARKER_UNKNOWN) {
 		report_marker(w, D_MARKER_UNKNOWN, line, a + 1, &m);
-		return;
+		return true;
 	}
 	if (m.status == MARKER_OK && close && (size_t)(close - raw) != b) {
 		m.status = MARKER_MALFORMED;
@@ -260,7 +268,7 @@ static void html_block(struct walk *w, cmark_node *node)
 	}
 	if (m.status == MARKER_MALFORMED) {
 		report_marker(w, D_MARKER_MALFORMED, line, a + 1, &m);
-		return;
+		return true;
 	}
 	if (!marker_is_block(m.kind)) {
 		struct diag *d = diag_begin_to(w->pg->to, D_ANNOTATION_DANGLING, textfile_loc_line(tf, line, a + 1, 0),
@@ -268,12 +276,13 @@ static void html_block(struct walk *w, cmark_node *node)
 		diag_hint(d, "write it directly after the number it annotates, on the same line");
 		diag_end(d);
 		w->pg->problems++;
-		return;
+		return true;
 	}
 	if (w->n_pending == ARRAY_LEN(w->pending)) {
 		flush_dangling(w, node);
 	}
 	w->pending[w->n_pending++] = (struct pending){m, line, a + 1, 0};
+	return true;
 }
 
 static void code_block(struct walk *w, cmark_node *node)
@@ -299,6 +308,140 @@ static void code_block(struct walk *w, cmark_node *node)
 }
 
 static void keep_segments(struct walk *w, cmark_node *node, size_t line, size_t end_line, size_t block);
+static const struct page_block *node_block(const struct page *pg, cmark_node *node);
+
+/* ---- raw HTML blocks (htmltext.h) ------------------------------------ */
+
+/* The line a <pre>'s text starts on: the line after "<pre ...>" when
+ * nothing follows the tag on its own line (HTML drops that line feed). */
+static size_t pre_first_line(const struct textfile *tf, size_t at)
+{
+	size_t line = textfile_line_of(tf, at), len;
+	const char *s = textfile_line(tf, line, &len);
+	size_t col = at - tf->line_start[line - 1];
+	const char *gt = memchr(s + col, '>', len - col);
+	if (gt && str_is_blank(gt + 1, len - (size_t)(gt + 1 - s)))
+		return line + 1;
+	return line;
+}
+
+/* The one <pre> of ht when it is all the block shows (breaks aside), or
+ * NULL. */
+static const struct htmltext_item *only_pre(const struct htmltext *ht)
+{
+	const struct htmltext_item *pre = NULL;
+	for (size_t i = 0; i < ht->n; i++) {
+		if (ht->v[i].kind == HTMLTEXT_BREAK || (ht->v[i].kind == HTMLTEXT_COMMENT && !pre))
+			continue;
+		if (ht->v[i].kind != HTMLTEXT_PRE || pre)
+			return NULL;
+		pre = &ht->v[i];
+	}
+	return pre;
+}
+
+static void html_refused(struct walk *w, enum diag_kind kind, size_t line, size_t col, const char *msg, const char *hint)
+{
+	struct diag *d = diag_begin_to(w->pg->to, kind, textfile_loc_line(w->pg->tf, line, col, 0), "%s", msg);
+	diag_hint(d, "%s", hint);
+	diag_end(d);
+	w->pg->problems++;
+}
+
+/* A raw HTML block that is not a marker: what it shows a reader is read
+ * (htmltext.h).  A block that is one <pre> is a code block (it needs a
+ * provenance marker, as a fence does); any other is text, its numbers
+ * checked as a paragraph's.  What cannot be read is reported, never
+ * passed over. */
+static void html_text_block(struct walk *w, cmark_node *node)
+{
+	struct page *pg = w->pg;
+	const char *lit = cmark_node_get_literal(node);
+	size_t line = (size_t)cmark_node_get_start_line(node), end = (size_t)cmark_node_get_end_line(node);
+	if (line == 0 || line < w->floor)
+		line = w->floor ? w->floor : 1;
+	if (end < line)
+		end = line;
+	pg->html = xgrow(pg->html, &pg->cap_html, pg->n_html + 1, sizeof *pg->html);
+	struct page_html *h = &pg->html[pg->n_html++];
+	h->node = node;
+	htmltext_read(lit ? lit : "", lit ? strlen(lit) : 0, pg->tf->data, page_line_offset(pg, line),
+		      page_line_offset(pg, end + 1), &h->ht);
+	if (h->ht.unreadable) {
+		char msg[256];
+		snprintf(msg, sizeof msg, "this HTML block cannot be read%s%s%s: what it shows is not checked",
+			 h->ht.why[0] ? " (" : "", h->ht.why, h->ht.why[0] ? ")" : "");
+		html_refused(w, D_HTML_UNREAD, line, 1, msg, "nest its tags less deep, or write it as Markdown");
+		return;
+	}
+	const struct htmltext_item *pre = only_pre(&h->ht);
+	struct page_block *b = add_block(w, pre ? BK_CODE : BK_TEXT, node);
+	b->html_at = pg->n_html;
+	if (pre) {
+		b->code = h->ht.text + pre->off;
+		b->code_len = pre->len;
+		b->code_first_line = pre->raw_off != SIZE_MAX ? pre_first_line(pg->tf, pre->raw_off) : b->line;
+		govern(w, b, node);
+		if (b->marker.kind == MK_PLAIN)
+			html_refused(w, D_CODE_UNMARKED, b->line, 1, "this <pre> block has no provenance marker",
+				     "put '<!-- transcript -->' (or another code marker) on the line before it, "
+				     "or write it as a fenced code block");
+		return;
+	}
+	govern(w, b, node);
+	for (size_t i = 0; i < h->ht.n; i++)
+		if (h->ht.v[i].kind == HTMLTEXT_PRE) {
+			size_t at = h->ht.v[i].raw_off;
+			size_t pl = at != SIZE_MAX ? textfile_line_of(pg->tf, at) : b->line;
+			size_t pc = at != SIZE_MAX ? at - pg->tf->line_start[pl - 1] + 1 : 1;
+			html_refused(w, D_HTML_PRE, pl, pc,
+				     "a <pre> inside other HTML cannot carry a provenance marker: its text is not checked",
+				     "make the <pre> a block of its own (or a fenced code block) with '<!-- transcript -->' "
+				     "on the line before it");
+		}
+	keep_segments(w, node, b->line, b->end_line, pg->n_blocks);
+}
+
+/* The segments of a raw HTML block's text, from what the walk read. */
+static size_t html_segments(const struct page *pg, cmark_node *node, struct seg **out)
+{
+	const struct page_block *b = node_block(pg, node);
+	size_t n = 0;
+	*out = NULL;
+	if (!b || !b->html_at || b->html_at > pg->n_html)
+		return 0;
+	const struct htmltext *ht = &pg->html[b->html_at - 1].ht;
+	struct seg *v = xcalloc(ht->n ? ht->n : 1, sizeof *v);
+	for (size_t i = 0; i < ht->n; i++) {
+		const struct htmltext_item *it = &ht->v[i];
+		struct seg *g = &v[n];
+		*g = (struct seg){.s = ht->text + it->off, .len = it->len, .raw_off = it->raw_off, .decoded = it->decoded};
+		switch (it->kind) {
+		case HTMLTEXT_TEXT:
+			g->kind = SEG_TEXT;
+			break;
+		case HTMLTEXT_COMMENT: {
+			struct marker m;
+			marker_parse(g->s, g->len, &m);
+			bool annot = m.status == MARKER_OK && marker_is_inline(m.kind);
+			g->kind = annot ? SEG_ANNOT : SEG_OPAQUE;
+			if (annot)
+				g->marker = marker_info_of(&m);
+			break;
+		}
+		case HTMLTEXT_BREAK:
+			g->kind = SEG_BREAK;
+			g->raw_off = SIZE_MAX;
+			break;
+		default:
+			g->kind = SEG_OPAQUE; /* code, and a <pre> reported as such */
+			break;
+		}
+		n++;
+	}
+	*out = v;
+	return n;
+}
 
 /* The one report of nesting past PAGE_MAX_NESTING, from the raw scan
  * before cmark-gfm or from the walk. */
@@ -343,7 +486,8 @@ static void walk_document(struct walk *w, cmark_node *doc)
 		if (node == doc)
 			continue;
 		if (t == CMARK_NODE_HTML_BLOCK) {
-			html_block(w, node);
+			if (!html_block(w, node))
+				html_text_block(w, node);
 			size_t a = (size_t)cmark_node_get_start_line(node), b = (size_t)cmark_node_get_end_line(node);
 			if ((b > a ? b : a) + 1 > w->floor)
 				w->floor = (b > a ? b : a) + 1;
@@ -965,6 +1109,9 @@ void page_free(struct page *pg)
 	for (size_t i = 0; i < pg->n_segs; i++)
 		free(pg->segs[i].v); /* those never asked for */
 	free(pg->segs);
+	for (size_t i = 0; i < pg->n_html; i++)
+		htmltext_free(&pg->html[i].ht);
+	free(pg->html);
 	if (pg->in_arena) {
 		arena_drop(); /* the tree and the parser's buffers, at once */
 		arena_held = false;
@@ -1040,9 +1187,7 @@ static void raw_escaped_annot(struct seg_walk *s, struct seg *g)
 	buf_free(&esc);
 }
 
-/* pre: lit's marker when the caller parsed it already (an annotation), or
- * NULL. */
-static void push_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, size_t len, const struct marker *pre)
+static struct seg *new_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, size_t len, size_t raw_off)
 {
 	if (s->n == s->cap) /* grown only when full: not a call a segment */
 		s->v = xgrow(s->v, &s->cap, s->n + 1, sizeof *s->v);
@@ -1051,7 +1196,55 @@ static void push_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, si
 	g->s = lit;
 	g->len = len;
 	g->marker = (struct marker_info){0};
-	g->raw_off = kind == SEG_BREAK ? SIZE_MAX : find_raw(s, lit, len);
+	g->raw_off = raw_off;
+	g->decoded = false;
+	return g;
+}
+
+/* A text cmark decoded (a character reference, a backslash escape) is not
+ * in the page as it stands: it is aligned with the raw bytes (rawalign.h)
+ * and pushed as pieces, each verbatim run with its own offset and each
+ * decoded unit marked, so that a number beside "&amp;" keeps its column.
+ * False when it cannot be aligned either. */
+static bool push_decoded_text(struct seg_walk *s, const char *lit, size_t len, size_t limit)
+{
+	struct rawalign_piece *pc;
+	size_t end;
+	size_t n = s->cursor < limit ? rawalign(s->pg->tf->data, s->cursor, limit, lit, len, &pc, &end) : 0;
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		struct seg *g = new_seg(s, SEG_TEXT, lit + pc[i].lit_off, pc[i].lit_len, pc[i].raw_off);
+		g->decoded = !pc[i].verbatim;
+	}
+	s->cursor = end;
+	free(pc);
+	return true;
+}
+
+/* pre: lit's marker when the caller parsed it already (an annotation), or
+ * NULL. */
+static void push_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, size_t len, const struct marker *pre)
+{
+	size_t raw = SIZE_MAX;
+	if (kind == SEG_TEXT) {
+		/* a text starts a few bytes of markup after the last one: looked
+		 * for there first, as written and then decoded, so that a block
+		 * of many lines with a reference is not searched to its end once
+		 * a line (the window: room for the markup between and for every
+		 * byte of the text written as a reference) */
+		size_t room = len > (SIZE_MAX - 256) / 12 ? SIZE_MAX : 256 + 12 * len;
+		size_t near = s->cursor < s->limit && s->limit - s->cursor > room ? s->cursor + room : s->limit;
+		size_t limit = s->limit;
+		s->limit = near;
+		raw = find_raw(s, lit, len);
+		s->limit = limit;
+		if (raw == SIZE_MAX && push_decoded_text(s, lit, len, near))
+			return;
+	}
+	if (raw == SIZE_MAX && kind != SEG_BREAK)
+		raw = find_raw(s, lit, len); /* far on (past a long link title), as written */
+	struct seg *g = new_seg(s, kind, lit, len, raw);
 	if (kind == SEG_ANNOT && g->raw_off == SIZE_MAX && memchr(lit, '|', len))
 		raw_escaped_annot(s, g);
 	if (kind == SEG_ANNOT && pre && g->s == lit && g->len == len) {
@@ -1068,6 +1261,8 @@ static void push_seg(struct seg_walk *s, enum seg_kind kind, const char *lit, si
  * for both. */
 static size_t collect_segments(const struct page *pg, cmark_node *node, struct seg **out, struct inline_check *chk)
 {
+	if (cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK)
+		return html_segments(pg, node, out);
 	struct seg_walk s = {.pg = pg};
 	/* room for most paragraphs at once */
 	s.cap = 16;

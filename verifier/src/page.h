@@ -30,8 +30,8 @@
 #include "textfile.h"
 
 enum block_kind {
-	BK_CODE,  /* fenced or indented code block */
-	BK_TEXT,  /* paragraph or heading (anywhere: lists, block quotes) */
+	BK_CODE,  /* fenced or indented code block, or a raw HTML block that is one <pre> */
+	BK_TEXT,  /* paragraph or heading (anywhere: lists, block quotes), or a raw HTML block's text */
 	BK_TABLE, /* GFM table */
 };
 
@@ -57,9 +57,11 @@ struct page_block {
 	size_t code_len;
 	size_t code_first_line;
 	size_t segs_at;       /* page.c's: its entry in page.segs + 1 (0: none) */
+	size_t html_at;       /* page.c's: a raw HTML block's entry in page.html + 1 (0: none) */
 };
 
 struct page_segs; /* page.c's: the inline segments page_parse collected, by node */
+struct page_html; /* page.c's: the text of a raw HTML block (htmltext.h) */
 
 struct page {
 	const struct textfile *tf;
@@ -75,6 +77,11 @@ struct page {
 	 * each node's out once (page.c) */
 	struct page_segs *segs;
 	size_t n_segs, cap_segs;
+	/* each raw HTML block's text, read once by the walk (htmltext.h):
+	 * a block that is text (BK_TEXT: its segments are its text nodes),
+	 * or only a <pre> (BK_CODE: its code is the <pre>'s text) */
+	struct page_html *html;
+	size_t n_html, cap_html;
 };
 
 /* Parses tf from first_body_line on (the front matter before it is not
@@ -111,6 +118,10 @@ struct seg {
 	size_t len;
 	size_t raw_off;  /* its byte offset in tf->data, or SIZE_MAX when not found */
 	struct marker_info marker; /* SEG_ANNOT only (zero for the others) */
+	/* SEG_TEXT: one character reference or backslash escape, decoded
+	 * (rawalign.h): s is what a reader sees, raw_off where it is
+	 * written; its bytes are not the page's, so nothing rewrites them */
+	bool decoded;
 };
 
 /* The segments of node (a paragraph, heading or table cell).  *out is

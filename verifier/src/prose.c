@@ -116,8 +116,8 @@ size_t prose_collect(struct page_ctx *ctx, cmark_node *node, struct seg **segs_o
 			diag_end(d);
 			continue;
 		}
-		if (g->kind != SEG_TEXT)
-			continue;
+		if (g->kind != SEG_TEXT || g->decoded)
+			continue; /* a decoded reference is check_rendered's */
 		/* the segment's tokens on the stack: each is copied into v */
 		struct num_token local[PROSE_LOCAL_TOKENS], *toks;
 		size_t nt = numtok_scan_into(g->s, g->len, local, PROSE_LOCAL_TOKENS, &toks);

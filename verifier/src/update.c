@@ -577,9 +577,18 @@ static void update_block_numbers(struct update *u, cmark_node *node)
 	size_t n_segs;
 	struct pnum *nums;
 	size_t n = prose_collect(&u->ctx, node, &segs, &n_segs, &nums);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if (nums[i].raw_off == SIZE_MAX && (nums[i].annot || !prose_skip_reason(&nums[i].tok))) {
+			/* text the verifier cannot place (rawalign.h): listed, never skipped */
+			char *num = prose_text(&nums[i]);
+			leave(u, page_line_offset(&u->ctx.pg, page_node_line(&u->ctx.pg, node)),
+			      "%s: where it stands in the page is not known (its text cannot be placed): not moved", num);
+			free(num);
+			continue;
+		}
 		if (!nums[i].range_low)
 			update_number(u, &nums[i], nums[i].low != SIZE_MAX ? &nums[nums[i].low] : NULL, NULL);
+	}
 	update_claims(u, segs, n_segs);
 	free(nums);
 	free(segs);

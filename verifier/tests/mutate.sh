@@ -10,6 +10,13 @@
 #   each claim annotation: an evidence number it reads, made 0 or
 #   999999 (and its repeat values with it), the evidence re-sealed
 #                                -> claim-false at the claim's line
+# and the same mutations as a reader would see them written other ways:
+#   the changed number inside a <div>            -> number-untraced
+#   another GPU in a <div> sentence about the run -> fact-gpu
+#   the changed transcript line in a marked <pre> -> transcript-drift
+#   the traced number split by a soft hyphen     -> number-split
+#   the changed number as a constant-only derivation (its digits times
+#   powers of ten, every literal free)           -> derive-unanchored
 # and that the untouched copy passes.  The places come from the page's own
 # ledger (`coursecheck explain`), so the test follows the pages as they grow.
 # MUTATE_JOBS=N checks the whole course at each step instead of the page,
@@ -148,6 +155,41 @@ for page in $pages; do
 		echo "FAIL $name: no traced prose number to mutate"; fail=$((fail + 1))
 	fi
 
+	if [ -n "$row" ]; then
+		# the same number changed, written inside raw HTML
+		changed=$(printf '%s\n' "$claim" | awk '{ for (i = length($0); i > 0; i--) { d = substr($0, i, 1)
+			if (d ~ /[0-9]/) { n = (d == "0") ? "1" : d - 1; print substr($0, 1, i - 1) n substr($0, i + 1); exit } } }')
+		# the paragraph of the changed number made a raw HTML block: a
+		# <div> line before it, a </div> line after it
+		fresh; bump_digit "$scratch/repo/$page" "$line" "$last"
+		awk -v L="$line" '{ t[NR] = $0 } END { a = L; while (a > 1 && t[a - 1] !~ /^[ \t]*$/) a--
+			z = L; while (z < NR && t[z + 1] !~ /^[ \t]*$/) z++
+			for (i = 1; i <= NR; i++) { if (i == a) print "<div>"; print t[i]; if (i == z) print "</div>" } }' \
+			"$scratch/repo/$page" > "$scratch/x" && mv "$scratch/x" "$scratch/repo/$page"
+		expect "$name: traced number $claim changed to $changed, its paragraph inside <div>" "$page" number-untraced
+		# split by a soft hyphen after its first digit
+		fresh
+		awk -v L="$line" -v C="$col" 'NR == L { $0 = substr($0, 1, C) "\302\255" substr($0, C + 1) } { print }' \
+			"$scratch/repo/$page" > "$scratch/x" && mv "$scratch/x" "$scratch/repo/$page"
+		if printf '%s' "$claim" | grep -q '^[0-9][0-9.,]'; then
+			expect "$name: traced number $claim split by a soft hyphen" "$page" number-split
+		fi
+		# changed, then "derived" from constants: digits times powers of ten
+		expr=$(printf '%s\n' "$changed" | awk '{ s = $1; gsub(/,/, "", s); sub(/[^0-9.].*$/, "", s)
+			p = index(s, "."); ip = p ? substr(s, 1, p - 1) : s; fp = p ? substr(s, p + 1) : ""
+			out = ""; n = length(ip)
+			for (i = 1; i <= n; i++) { t = substr(ip, i, 1) " * 1"; for (k = i; k < n; k++) t = t "0"; out = out (out == "" ? "" : " + ") t }
+			for (i = 1; i <= length(fp); i++) { t = substr(fp, i, 1) " * 0."; for (k = 1; k < i; k++) t = t "0"; t = t "1"; out = out " + " t }
+			print out }')
+		fresh
+		awk -v L="$line" -v C="$col" -v W="$claim" -v N="$changed" -v E="$expr" 'NR == L {
+			$0 = substr($0, 1, C - 1) N " <!-- = " E " -->" substr($0, C + length(W)) } { print }' \
+			"$scratch/repo/$page" > "$scratch/x" && mv "$scratch/x" "$scratch/repo/$page"
+		expect "$name: traced number $claim changed to $changed <!-- = $expr -->" "$page" derive-unanchored
+	fi
+	fresh; printf '\n<div>The run was captured on an NVIDIA Tesla T4.</div>\n' >>"$scratch/repo/$page"
+	expect "$name: another GPU in a <div> sentence about the run" "$page" fact-gpu
+
 	# 2. one line of a snippet block, and 5. the program inside that snippet
 	row=$(printf '%s\n' "$ledger" | grep ": code .*snippet '" | head -1)
 	if [ -n "$row" ]; then
@@ -168,6 +210,10 @@ for page in $pages; do
 		line=$(echo "$row" | cut -d: -f2)
 		fresh; append_line "$scratch/repo/$page" $((line + 1)) " changed"
 		expect "$name: transcript line $((line + 1))" "$page" transcript-drift
+		# the same changed line quoted in a <pre> with its marker
+		first=$(sed -n "$((line + 2))p" "$scratch/repo/$page" | sed 's/&/\&amp;/g; s/</\&lt;/g')
+		fresh; printf '\n<!-- transcript -->\n<pre>\n%s changed\n</pre>\n' "$first" >>"$scratch/repo/$page"
+		expect "$name: transcript line $((line + 2)) changed, in a <pre>" "$page" transcript-drift
 	else
 		echo "FAIL $name: no transcript excerpt to mutate"; fail=$((fail + 1))
 	fi

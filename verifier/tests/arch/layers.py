@@ -29,11 +29,12 @@ import sys
 LAYERS = [
     ("base", "util diag diagwire parallel shared_slots strmap textfile sha256 re repo pathkind cliopt ledger "
              "capture_proc"),
-    ("formats", "evidence proghdr frontmatter marker page snippet numtok compare expr filewrite "
+    ("formats", "evidence proghdr frontmatter marker rawalign htmltext page snippet numtok compare expr anchor filewrite "
                 "capture_text capture_repeats capture_write srctok lessonfiles readset evjudge align direction"),
     ("course model", "course runjudge bank facts place drift claim"),
     ("page model", "pagectx prose"),
-    ("checks", "check check_page check_code check_numbers check_claims check_program check_runs check_first"),
+    ("checks", "check check_page check_code check_numbers check_claims check_program check_runs check_first "
+                "check_rendered check_facts check_src"),
     ("reports", "report report_json report_sarif report_github report_junit review_html review_diags"),
     # what a command does to a file, below the command lines: update.c may
     # not include cli.h (cli_update.c is its command line)
@@ -74,6 +75,7 @@ PREFIXES = {
     "check_claims": ("claims_", "check_"),
     "check_code": ("check_",),
     "check_first": ("check_",),
+    "check_facts": ("check_",),
     "check_page": ("check_",),
     "check_runs": ("transcript_source_",),
     "compare": ("lines_",),
