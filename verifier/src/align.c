@@ -222,8 +222,20 @@ void align_header_lines(const struct evidence *ev, size_t *hdr)
 	}
 }
 
-size_t align_header_line(const struct evidence *ev, size_t k)
+size_t align_header_line(const struct evidence *cev, size_t k)
 {
+	/* every line's answer found in one pass at the first call and kept
+	 * with the evidence: naming the numbers of a table of N rows walked
+	 * back to its header for each, N x N (the evidence is logically
+	 * const: what it holds does not change, only when it was computed) */
+	struct evidence *ev = (struct evidence *)cev;
+	if (k < ev->n_stdout) {
+		if (!ev->header_lines) {
+			ev->header_lines = xmalloc((ev->n_stdout + 1) * sizeof *ev->header_lines);
+			align_header_lines(ev, ev->header_lines);
+		}
+		return ev->header_lines[k];
+	}
 	for (size_t r = k; r-- > 1;) {
 		size_t rl;
 		const char *rs = evidence_stdout(ev, r, &rl);

@@ -271,6 +271,7 @@ struct bank_index {
 	size_t n_vals;
 	size_t *by_first;       /* indices into vals, by their first entry */
 	bool all_finite;        /* no infinite value (bank_nearest's walk needs it) */
+	size_t scanned;         /* entries the look-ups read before the index was made */
 };
 
 static int keyed_cmp(const void *a, const void *b)
@@ -315,6 +316,16 @@ static struct bank_index *index_build(const struct bank_entry *v, size_t n)
 		ix->keys[ix->n_keys++] = (struct keyed){v[i].tok.value, i};
 	}
 	qsort(ix->keys, ix->n_keys, sizeof *ix->keys, keyed_cmp);
+	return ix;
+}
+
+/* The distinct values of ix and their order by first entry, made at the
+ * first bank_nearest (the other look-ups need the keys alone). */
+static const struct bank_index *index_values(const struct bank_index *cix)
+{
+	struct bank_index *ix = (struct bank_index *)cix; /* logically const, as the bank */
+	if (ix->vals)
+		return ix;
 	ix->vals = xmalloc((ix->n_keys ? ix->n_keys : 1) * sizeof *ix->vals);
 	for (size_t i = 0; i < ix->n_keys; i++)
 		if (i == 0 || ix->keys[i].value != ix->keys[i - 1].value) /* sorted by pos within a value */
@@ -330,13 +341,28 @@ static struct bank_index *index_build(const struct bank_entry *v, size_t n)
 	return ix;
 }
 
-/* The index of v[0..n), built or rebuilt in *slot as needed. */
+/* The index of v[0..n), built (or built again, for more entries) in *slot
+ * once it pays: NULL while the look-ups so far have read fewer than
+ * SCANS_BEFORE_INDEX times the entries, and the caller then reads them
+ * all.  A bank looked in a few times (a page quoting a few numbers of a
+ * large evidence) so costs no index (16 bytes an entry and a sort), and a
+ * bank looked in many times costs a few scans more than the index alone:
+ * linear either way. */
+#define SCANS_BEFORE_INDEX 16
 static const struct bank_index *index_of(struct bank_index **slot, const struct bank_entry *v, size_t n)
 {
-	if (!*slot || (*slot)->n != n) {
-		index_free(*slot);
-		*slot = index_build(v, n);
+	if (!*slot)
+		*slot = xcalloc(1, sizeof **slot);
+	if ((*slot)->keys && (*slot)->n == n)
+		return *slot;
+	size_t scanned = (*slot)->scanned;
+	if (scanned < SCANS_BEFORE_INDEX * (n + 64)) {
+		(*slot)->scanned = scanned + n + 1;
+		return NULL;
 	}
+	index_free(*slot);
+	*slot = index_build(v, n);
+	(*slot)->scanned = scanned;
 	return *slot;
 }
 
@@ -422,13 +448,13 @@ static const struct bank_entry *find_first(struct bank_index **slot, const struc
 					   const struct wanted *w)
 {
 	double lo, hi;
-	if (!window(w, &lo, &hi)) {
+	const struct bank_index *ix = window(w, &lo, &hi) ? index_of(slot, v, n) : NULL;
+	if (!ix) {
 		for (size_t i = 0; i < n; i++)
 			if (accepts(w, &v[i]))
 				return &v[i];
 		return NULL;
 	}
-	const struct bank_index *ix = index_of(slot, v, n);
 	size_t best = SIZE_MAX;
 	for (size_t i = keys_from(ix, lo); i < ix->n_keys && ix->keys[i].value <= hi; i++) {
 		size_t pos = ix->keys[i].pos;
@@ -522,8 +548,8 @@ static size_t traces_in(struct bank_index **slot, const struct bank_entry *v, si
 	size_t count = 0, kept_n = 0;
 	size_t *kept = xmalloc((max ? max : 1) * sizeof *kept);
 	double lo, hi;
-	bool windowed = window(&w, &lo, &hi);
-	const struct bank_index *ix = windowed ? index_of(slot, v, n) : NULL;
+	const struct bank_index *ix = window(&w, &lo, &hi) ? index_of(slot, v, n) : NULL;
+	bool windowed = ix != NULL;
 	size_t i = windowed ? keys_from(ix, lo) : 0;
 	for (;; i++) {
 		size_t pos;
@@ -561,6 +587,32 @@ size_t bank_traces(const struct bank *cb, const struct num_token *page, bool oth
 	struct bank *b = (struct bank *)cb;
 	bank_ready(b);
 	return traces_in(&b->by_value, b->v, b->n, page, other, out, max);
+}
+
+size_t bank_next_stdout_line(const struct bank *cb, const struct evfile *ev, const struct num_token *page, size_t from)
+{
+	struct bank *b = (struct bank *)cb; /* logically const, as in bank_ready */
+	bank_ready(b);
+	struct wanted w = wanted_page(page);
+	double lo, hi;
+	const struct bank_index *ix = window(&w, &lo, &hi) ? index_of(&b->by_value, b->v, b->n) : NULL;
+	bool windowed = ix != NULL;
+	size_t best = SIZE_MAX;
+	for (size_t i = windowed ? keys_from(ix, lo) : 0;; i++) {
+		size_t pos;
+		if (windowed) {
+			if (i >= ix->n_keys || ix->keys[i].value > hi)
+				break;
+			pos = ix->keys[i].pos;
+		} else if ((pos = i) >= b->n) {
+			break;
+		}
+		const struct bank_entry *e = &b->v[pos];
+		if (e->ev == ev && !e->where && e->stdout_index != SIZE_MAX && e->stdout_index >= from &&
+		    e->stdout_index < best && accepts(&w, e))
+			best = e->stdout_index;
+	}
+	return best;
 }
 
 static double rel_diff(double a, double b)
@@ -683,8 +735,9 @@ size_t bank_nearest(const struct bank *b, double value, const struct bank_entry 
 {
 	bank_ready(b);
 	const struct bank_index *ix = index_of(&((struct bank *)b)->by_value, b->v, b->n);
-	if (!ix->all_finite || !isfinite(value) || ix->n_keys != b->n || max == 0)
-		return nearest_scan(b, value, out, max); /* no order to walk: every entry read */
+	if (!ix || !ix->all_finite || !isfinite(value) || ix->n_keys != b->n || max == 0)
+		return nearest_scan(b, value, out, max); /* no index yet, or no order to walk: every entry read */
+	ix = index_values(ix);
 	size_t n = 0;
 	if (value == 0) { /* 0 itself, then every other value at difference 1, in bank order */
 		size_t z = vals_from(ix, 0, false);

@@ -102,6 +102,12 @@ size_t bank_traces_in_view(const struct bank *b, const struct num_token *page, c
 			   size_t max, bool *viewed);
 size_t bank_traces(const struct bank *b, const struct num_token *page, bool other, const struct bank_entry **out,
 		   size_t max);
+/* The first stdout line of ev's first run, from stdout index `from` on,
+ * holding a number page traces to (bank_find's test): its stdout index,
+ * or SIZE_MAX.  ev must be one of the bank's files.  For a table row
+ * looked for line after line: only a line holding its first number can
+ * hold the row. */
+size_t bank_next_stdout_line(const struct bank *b, const struct evfile *ev, const struct num_token *page, size_t from);
 /* Up to max entries nearest to value by relative difference, distinct
  * values, nearest first.  Returns how many were written to out. */
 size_t bank_nearest(const struct bank *b, double value, const struct bank_entry **out, size_t max);
