@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strmap.h"
 #include "util.h"
 
 /* Appends text with every run of spaces and tabs made one space: a table
@@ -66,6 +67,16 @@ static void free_shapes(char **v, size_t n)
 
 static void lcs(char **a, size_t n, char **b, size_t m, size_t *map)
 {
+	/* the common head first, matched as the table's walk below would
+	 * match it (it takes equal lines whenever it meets them): two runs of
+	 * one program print the same lines for long, and the table is then
+	 * only as large as the part after them */
+	size_t head = 0;
+	while (head < n && head < m && strcmp(a[head], b[head]) == 0) {
+		map[head] = head;
+		head++;
+	}
+	a += head, n -= head, b += head, m -= head, map += head;
 	/* Transcripts are tens to hundreds of lines; past 4,000 x 4,000 cells
 	 * only the equal-shape passes below align them. */
 	if ((n + 1) * (m + 1) > 16000000)
@@ -79,7 +90,7 @@ static void lcs(char **a, size_t n, char **b, size_t m, size_t *map)
 							       : T(i, j + 1);
 	for (size_t i = 0, j = 0; i < n && j < m;) {
 		if (strcmp(a[i], b[j]) == 0)
-			map[i++] = j++;
+			map[i++] = head + j++;
 		else if (T(i + 1, j) >= T(i, j + 1))
 			i++;
 		else
@@ -89,25 +100,38 @@ static void lcs(char **a, size_t n, char **b, size_t m, size_t *map)
 	free(t);
 }
 
-/* Pairs leftover lines whose shapes agree and are unique among leftovers. */
+/* Pairs leftover lines whose shapes agree and are unique among leftovers:
+ * a shape held by exactly one leftover line on each side pairs the two
+ * (pairing one shape's lines changes no other shape's counts, so every
+ * shape is judged at once, by a map of the shapes, not line by line). */
 static void pair_unique(char **a, size_t n, char **b, size_t m, size_t *map, bool *taken)
 {
+	struct count {
+		size_t in_a, a, in_b, b;
+	} *cls = xcalloc(n + 1, sizeof *cls);
+	struct strmap shapes_a = {0};
+	strmap_reserve(&shapes_a, n + 1);
+	size_t n_cls = 0, c;
 	for (size_t i = 0; i < n; i++) {
 		if (map[i] != SIZE_MAX)
 			continue;
-		size_t hit = SIZE_MAX, hits = 0, twins = 0;
-		for (size_t j = 0; j < m; j++)
-			if (!taken[j] && strcmp(a[i], b[j]) == 0) {
-				hit = j;
-				hits++;
-			}
-		for (size_t k = 0; k < n; k++)
-			twins += map[k] == SIZE_MAX && strcmp(a[k], a[i]) == 0;
-		if (hits == 1 && twins == 1) {
-			map[i] = hit;
-			taken[hit] = true;
-		}
+		if (strmap_add(&shapes_a, a[i], strlen(a[i]), n_cls, &c))
+			c = n_cls++;
+		cls[c].in_a++;
+		cls[c].a = i;
 	}
+	for (size_t j = 0; j < m; j++)
+		if (!taken[j] && strmap_get(&shapes_a, b[j], strlen(b[j]), &c)) {
+			cls[c].in_b++;
+			cls[c].b = j;
+		}
+	for (c = 0; c < n_cls; c++)
+		if (cls[c].in_a == 1 && cls[c].in_b == 1) {
+			map[cls[c].a] = cls[c].b;
+			taken[cls[c].b] = true;
+		}
+	strmap_free(&shapes_a);
+	free(cls);
 }
 
 void align_runs(const struct evidence *old, const struct evidence *new_ev, struct alignment *a)
@@ -198,8 +222,20 @@ void align_header_lines(const struct evidence *ev, size_t *hdr)
 	}
 }
 
-size_t align_header_line(const struct evidence *ev, size_t k)
+size_t align_header_line(const struct evidence *cev, size_t k)
 {
+	/* every line's answer found in one pass at the first call and kept
+	 * with the evidence: naming the numbers of a table of N rows walked
+	 * back to its header for each, N x N (the evidence is logically
+	 * const: what it holds does not change, only when it was computed) */
+	struct evidence *ev = (struct evidence *)cev;
+	if (k < ev->n_stdout) {
+		if (!ev->header_lines) {
+			ev->header_lines = xmalloc((ev->n_stdout + 1) * sizeof *ev->header_lines);
+			align_header_lines(ev, ev->header_lines);
+		}
+		return ev->header_lines[k];
+	}
 	for (size_t r = k; r-- > 1;) {
 		size_t rl;
 		const char *rs = evidence_stdout(ev, r, &rl);

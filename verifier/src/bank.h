@@ -45,6 +45,11 @@ struct bank {
 	struct bank_entry *stdout_v;   /* bank_stdout_entries' view */
 	size_t n_stdout, cap_stdout;
 	bool stdout_built, stdout_stale;
+	/* the entries by value, so that a look-up reads the few entries near
+	 * its value instead of the whole bank: of v (for its first n entries
+	 * when built; built again when more were banked) and of the view;
+	 * made at the first look-up, freed by bank_free */
+	struct bank_index *by_value, *stdout_by_value;
 };
 
 /* Adds every number of ev's stdout and its numeric header values. */
@@ -87,6 +92,22 @@ const struct bank_entry *bank_find_value(const struct bank *b, double value, int
  * streams and command lines for them cost more than all the rest of the
  * bank. */
 const struct bank_entry *bank_find_value_stdout_first(const struct bank *b, double value, int decimals);
+/* Every entry page traces to (bank_find's test), in bank order: the
+ * first max go to out, and the count of them all is returned.
+ * bank_traces_in_view reads the stdout view, and sets *viewed false (and
+ * returns 0) when the view does not hold all the bank's first entries
+ * (bank_stdout_entries); bank_traces reads the whole bank, the entries
+ * whose where is NULL (other false) or those whose where is not. */
+size_t bank_traces_in_view(const struct bank *b, const struct num_token *page, const struct bank_entry **out,
+			   size_t max, bool *viewed);
+size_t bank_traces(const struct bank *b, const struct num_token *page, bool other, const struct bank_entry **out,
+		   size_t max);
+/* The first stdout line of ev's first run, from stdout index `from` on,
+ * holding a number page traces to (bank_find's test): its stdout index,
+ * or SIZE_MAX.  ev must be one of the bank's files.  For a table row
+ * looked for line after line: only a line holding its first number can
+ * hold the row. */
+size_t bank_next_stdout_line(const struct bank *b, const struct evfile *ev, const struct num_token *page, size_t from);
 /* Up to max entries nearest to value by relative difference, distinct
  * values, nearest first.  Returns how many were written to out. */
 size_t bank_nearest(const struct bank *b, double value, const struct bank_entry **out, size_t max);

@@ -58,6 +58,26 @@ bool repeats_lookup(const char *spec, size_t line, size_t col, const char **vals
 	return false;
 }
 
+size_t repeats_entries(const char *spec, struct repeats_entry **out)
+{
+	size_t n = 0, cap = 0;
+	*out = NULL;
+	for (const char *p = spec; p && *p;) {
+		size_t l, c;
+		const char *q = p;
+		bool ok = read_count(&q, &l) && *q == ':' && (q++, read_count(&q, &c)) && *q == '=';
+		const char *end = strchr(p, ' ');
+		if (!end)
+			end = p + strlen(p);
+		if (ok) {
+			*out = xgrow(*out, &cap, n + 1, sizeof **out);
+			(*out)[n++] = (struct repeats_entry){l, c, q + 1, (size_t)(end - (q + 1))};
+		}
+		p = *end ? end + 1 : end;
+	}
+	return n;
+}
+
 char repeats_separator(const char *vals, size_t len)
 {
 	return memchr(vals, ';', len) ? ';' : ',';

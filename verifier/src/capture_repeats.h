@@ -39,6 +39,16 @@ void repeats_seal(const char *values, const char *stdout_text, size_t stdout_len
  * false when spec has no such entry. */
 bool repeats_lookup(const char *spec, size_t line, size_t col, const char **vals, size_t *len);
 
+/* Every entry of spec, in order, as repeats_lookup reads them (so that
+ * the first entry of a place found in them is its answer): *out
+ * malloc'd, freed by the caller; returns the count. */
+struct repeats_entry {
+	size_t line, col;
+	const char *vals; /* into spec */
+	size_t len;
+};
+size_t repeats_entries(const char *spec, struct repeats_entry **out);
+
 /* Whether spec is well formed (entries "L:C=V,V,..." or "L:C=V;V;..."
  * ' ' apart, every entry with the same count of values, at least two; a
  * value is "-" or a number's characters with a digit among them).  On

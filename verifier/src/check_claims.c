@@ -177,18 +177,6 @@ static size_t seg_of(const struct claims_unit *u, const struct pnum *p, size_t *
  * stack (a calloc and a free of each came once a paragraph). */
 #define TRACE_LOCAL 16
 
-/* Half a unit of page's last digit, the most a bank value that rounds
- * to it can differ by (computed once a page number, not once an entry). */
-static double trace_half(const struct num_token *page)
-{
-	return 0.5 * pow(10, -(page->decimals > 300 ? 300 : page->decimals));
-}
-
-static bool could_trace(const struct num_token *page, double half, const struct num_token *bank)
-{
-	return fabs(bank->value - page->value) <= half * (1 + 1e-9) + 1e-12 * fabs(page->value);
-}
-
 /* Every bank entry p traces to (the first MAX_CANDS kept); returns the
  * count.  The first run's stdout and the numeric header come first: the
  * other streams, runs and recorded command lines (bank.h's where) are
@@ -197,32 +185,12 @@ static bool could_trace(const struct num_token *page, double half, const struct 
  * not two places. */
 static size_t candidates(const struct bank *b, const struct num_token *p, const struct bank_entry **out)
 {
-	size_t n = 0;
-	double half = trace_half(p);
 	/* the first pass reads the stdout view: most numbers trace there, and
 	 * a page whose numbers all do never banks the other streams */
-	const struct bank_entry *first;
-	size_t n_first;
-	bool viewed = bank_stdout_entries(b, &first, &n_first);
-	if (viewed) {
-		for (size_t i = 0; i < n_first; i++)
-			if (could_trace(p, half, &first[i].tok) && numtok_traces_to(p, &first[i].tok)) {
-				if (n < MAX_CANDS)
-					out[n] = &first[i];
-				n++;
-			}
-		if (n)
-			return n;
-	}
-	bank_ready(b);
+	bool viewed;
+	size_t n = bank_traces_in_view(b, p, out, MAX_CANDS, &viewed);
 	for (int other = viewed; other <= 1 && n == 0; other++) /* viewed: none of the first kind */
-		for (size_t i = 0; i < b->n; i++)
-			if ((b->v[i].where != NULL) == other && could_trace(p, half, &b->v[i].tok) &&
-			    numtok_traces_to(p, &b->v[i].tok)) {
-				if (n < MAX_CANDS)
-					out[n] = &b->v[i];
-				n++;
-			}
+		n = bank_traces(b, p, other, out, MAX_CANDS);
 	return n;
 }
 

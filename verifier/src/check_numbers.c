@@ -606,6 +606,26 @@ static void row_failed(struct numbers *nb, const struct row *r, const struct evf
 	ledger_add(ctx->ledger, LG_FAILED, r->line, 1, "table row", "not on one line of %s", ev->path);
 }
 
+/* The first stdout line of ev from `from` on where the row rests (its
+ * numbers in order, its texts), found through the bank's index of its
+ * first number, at_tok filled; SIZE_MAX when none, or when the row has no
+ * number to look for. */
+static size_t row_line_from(const struct numbers *nb, const struct row *r, const struct evfile *ev, size_t from,
+			    struct num_token *at_tok)
+{
+	if (r->n_nums == 0)
+		return SIZE_MAX;
+	for (size_t k = from; (k = bank_next_stdout_line(&nb->bank, ev, &r->nums[0].tok, k)) != SIZE_MAX; k++) {
+		size_t len;
+		const char *s = evidence_stdout(ev->ev, k, &len);
+		bool all;
+		row_on_line(r, s, len, &all, at_tok);
+		if (all)
+			return k;
+	}
+	return SIZE_MAX;
+}
+
 static void check_table(struct numbers *nb, struct page_block *b)
 {
 	struct page_ctx *ctx = nb->ctx;
@@ -630,7 +650,11 @@ static void check_table(struct numbers *nb, struct page_block *b)
 		diag_checks_add(1 + r.n_nums);
 		size_t found = SIZE_MAX, shared = SIZE_MAX, earlier = SIZE_MAX, best = 0, best_line = 0;
 		struct num_token *at_tok = xcalloc(r.n_nums ? r.n_nums : 1, sizeof *at_tok);
-		for (size_t k = 0; k < n_lines; k++) {
+		/* a row rests on the first line after the previous row's that
+		 * holds it (every line before is that row's or earlier); only a
+		 * row that rests on none reads every line, for its diagnostic */
+		found = row_line_from(nb, &r, ev, prev, at_tok);
+		for (size_t k = 0; k < n_lines && found == SIZE_MAX; k++) {
 			size_t len;
 			const char *s = evidence_stdout(ev->ev, k, &len);
 			bool all;

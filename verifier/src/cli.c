@@ -14,6 +14,7 @@
 #include "filewrite.h"
 #include "course.h"
 #include "diag.h"
+#include "drift.h"
 #include "diagwire.h"
 #include "proghdr.h"
 #include "numtok.h"
@@ -170,6 +171,7 @@ void cli_release(void)
 {
 	check_numbers_release();
 	place_release_memo();
+	drift_release_memo();
 	course_release();
 	re_release_all();
 	numtok_release_patterns();

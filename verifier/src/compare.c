@@ -398,9 +398,60 @@ static size_t find_segment_keyed(const struct lines *ex, size_t sf, size_t st, c
  */
 #define SCAN_BUDGET(hay_n, m) (2 * ((hay_n) + (m)) + 64)
 
-static bool scan_segment(const struct lines *ex, size_t sf, size_t st, const struct lines *hay, size_t from,
+/*
+ * The hay's lines by their core (the line without its indentation and
+ * trailing blanks), so that the scan below goes straight to the lines
+ * whose core is the segment's first: a page of N one-line excerpts of
+ * a transcript of N lines read every hay line for each, N x N.  Each
+ * core's lines in order, as the scan meets them.  Keys borrow the hay.
+ */
+struct cores {
+	struct strmap map; /* core -> id */
+	size_t *start;     /* id's lines: at[start[id] .. start[id + 1]) */
+	size_t *at;
+};
+
+static struct cores *cores_of(struct lines_index *ix)
+{
+	if (ix->cores)
+		return ix->cores;
+	const struct lines *hay = ix->hay;
+	struct cores *c = xcalloc(1, sizeof *c);
+	size_t *id = xmalloc((hay->n + 1) * sizeof *id), n_ids = 0;
+	strmap_reserve(&c->map, hay->n + 1);
+	for (size_t h = 0; h < hay->n; h++) {
+		size_t a, b;
+		line_core(&hay->v[h], &a, &b);
+		if (strmap_add(&c->map, hay->v[h].s + a, b - a, n_ids, &id[h]))
+			id[h] = n_ids++;
+	}
+	c->start = xcalloc(n_ids + 2, sizeof *c->start);
+	for (size_t h = 0; h < hay->n; h++)
+		c->start[id[h] + 2]++;
+	for (size_t k = 2; k < n_ids + 2; k++)
+		c->start[k] += c->start[k - 1];
+	c->at = xmalloc((hay->n + 1) * sizeof *c->at);
+	for (size_t h = 0; h < hay->n; h++) /* start[id + 1] is the next free slot of id */
+		c->at[c->start[id[h] + 1]++] = h;
+	free(id);
+	ix->cores = c;
+	return c;
+}
+
+static void cores_free(struct cores *c)
+{
+	if (!c)
+		return;
+	strmap_free(&c->map);
+	free(c->start);
+	free(c->at);
+	free(c);
+}
+
+static bool scan_segment(const struct lines *ex, size_t sf, size_t st, struct lines_index *ix, size_t from,
 			 size_t *at)
 {
+	const struct lines *hay = ix->hay;
 	size_t m = st - sf, a0, b0, a1, b1;
 	*at = SIZE_MAX;
 	if (m == 0)
@@ -410,12 +461,21 @@ static bool scan_segment(const struct lines *ex, size_t sf, size_t st, const str
 	if (a0 == b0 || a1 == b1)
 		return false; /* blank edges never match (see segment_match) */
 	const char *core = ex->v[sf].s + a0;
-	size_t core_len = b0 - a0, spent = 0;
-	for (size_t h = from; h + m <= hay->n; h++) {
-		size_t a, b;
-		line_core(&hay->v[h], &a, &b);
-		if (b - a != core_len || memcmp(hay->v[h].s + a, core, core_len) != 0)
-			continue;
+	size_t core_len = b0 - a0, spent = 0, id;
+	/* the hay lines of this core from `from` on, in order */
+	struct cores *c = cores_of(ix);
+	if (!strmap_get(&c->map, core, core_len, &id))
+		return false;
+	size_t lo = c->start[id], hi = c->start[id + 1];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->at[mid] < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t k = lo; k < c->start[id + 1] && c->at[k] + m <= hay->n; k++) {
+		size_t h = c->at[k];
 		if (spent > SCAN_BUDGET(hay->n, m)) {
 			*at = h;
 			return true;
@@ -438,7 +498,7 @@ static void index_keys(struct lines_index *ix);
 static size_t find_segment(const struct lines *ex, size_t sf, size_t st, struct lines_index *ix, size_t from)
 {
 	size_t at = from;
-	if (!ix->keyed && !scan_segment(ex, sf, st, ix->hay, from, &at))
+	if (!ix->keyed && !scan_segment(ex, sf, st, ix, from, &at))
 		return at;
 	index_keys(ix);
 	return find_segment_keyed(ex, sf, st, ix->hay, ix->keys, ix->ids, at);
@@ -484,6 +544,7 @@ void lines_index_build(struct lines_index *ix, const struct lines *hay)
 	ix->ids = NULL;
 	ix->keys = NULL; /* made by the first search that needs them (index_keys) */
 	ix->keyed = false;
+	ix->cores = NULL;
 }
 
 /* The hay's keys, made once. */
@@ -508,6 +569,7 @@ void lines_index_free(struct lines_index *ix)
 		strmap_free(&ix->ids->map);
 	free(ix->keys);
 	free(ix->ids);
+	cores_free(ix->cores);
 	memset(ix, 0, sizeof *ix);
 }
 

@@ -64,6 +64,7 @@ struct lines_index {
 	struct key_ids *ids;
 	struct keyed *keys;
 	bool keyed;
+	struct cores *cores; /* the hay's lines by their core, made at the first search */
 };
 void lines_index_build(struct lines_index *ix, const struct lines *hay);
 void lines_index_free(struct lines_index *ix);

@@ -72,6 +72,71 @@ static size_t older_runs(const char *lesson, const struct evfile *cur, char ***p
 	return n;
 }
 
+/* ---- older runs, banked and aligned once a page -------------------------
+ * Every number of a page that only an older run holds gets a drift note,
+ * and a page still quoting the previous capture has many: each note used
+ * to bank the older run and align the two runs again, so that N such
+ * numbers on runs of N lines cost N banks and N alignments.  The memo
+ * keeps, while the course generation it was made in stands (a bank
+ * borrows the evidence texts, which live until course_page_done), each
+ * older run's bank and its alignment to the run the page names. */
+#define MEMO_PAIRS 8
+static struct {
+	unsigned long gen;
+	size_t next; /* the slot a new pair takes when all are used */
+	struct pair {
+		const struct evfile *old, *cur; /* NULL old: an empty slot */
+		struct bank bank;
+		struct alignment al;
+		bool aligned;
+	} pairs[MEMO_PAIRS];
+} memo;
+
+static void pair_clear(struct pair *p)
+{
+	if (p->old)
+		bank_free(&p->bank);
+	if (p->aligned)
+		alignment_free(&p->al);
+	memset(p, 0, sizeof *p);
+}
+
+void drift_release_memo(void)
+{
+	for (size_t i = 0; i < MEMO_PAIRS; i++)
+		pair_clear(&memo.pairs[i]);
+	memo.next = 0;
+}
+
+/* The memo's slot of (old, cur), its bank of old made. */
+static struct pair *pair_of(const struct evfile *old, const struct evfile *cur)
+{
+	if (memo.gen != course_generation()) {
+		drift_release_memo();
+		memo.gen = course_generation();
+	}
+	for (size_t i = 0; i < MEMO_PAIRS; i++)
+		if (memo.pairs[i].old == old && memo.pairs[i].cur == cur)
+			return &memo.pairs[i];
+	struct pair *p = &memo.pairs[memo.next];
+	memo.next = (memo.next + 1) % MEMO_PAIRS;
+	pair_clear(p);
+	p->old = old;
+	p->cur = cur;
+	bank_add_evidence(&p->bank, old);
+	return p;
+}
+
+/* The alignment of p's runs, made at its first use. */
+static const struct alignment *pair_alignment(struct pair *p)
+{
+	if (!p->aligned) {
+		align_runs(p->old->ev, p->cur->ev, &p->al);
+		p->aligned = true;
+	}
+	return &p->al;
+}
+
 bool drift_find(const char *lesson, const struct evfile *cur, const struct num_token *tok, struct drift *out)
 {
 	memset(out, 0, sizeof *out);
@@ -85,17 +150,12 @@ bool drift_find(const char *lesson, const struct evfile *cur, const struct num_t
 		const struct evfile *old = course_evidence(paths[i]);
 		if (old->state != LOAD_OK)
 			continue;
-		struct bank b = {0};
-		bank_add_evidence(&b, old);
-		const struct bank_entry *e = bank_find(&b, tok);
+		struct pair *p = pair_of(old, cur);
+		const struct bank_entry *e = bank_find(&p->bank, tok);
 		if (e && e->stdout_index != SIZE_MAX) {
 			found = true;
-			struct alignment al;
-			align_runs(old->ev, cur->ev, &al);
-			bind_place(old, cur, &al, e->stdout_index, e->line, &e->tok, out);
-			alignment_free(&al);
+			bind_place(old, cur, pair_alignment(p), e->stdout_index, e->line, &e->tok, out);
 		}
-		bank_free(&b);
 	}
 	repo_free_list(paths, n);
 	return found;
@@ -141,11 +201,9 @@ bool drift_find_row(const char *lesson, const struct evfile *cur, const struct n
 		if (k == SIZE_MAX)
 			continue;
 		found = true;
-		struct alignment al;
-		align_runs(old->ev, cur->ev, &al);
+		const struct alignment *al = pair_alignment(pair_of(old, cur));
 		for (size_t j = 0; j < n; j++)
-			bind_place(old, cur, &al, k, old->ev->stdout_first + k, &placed[j], &out[j]);
-		alignment_free(&al);
+			bind_place(old, cur, al, k, old->ev->stdout_first + k, &placed[j], &out[j]);
 	}
 	free(placed);
 	repo_free_list(paths, total);

@@ -40,6 +40,10 @@ bool drift_find(const char *lesson, const struct evfile *cur, const struct num_t
  * not bound to the wrong place.  Returns true when found. */
 bool drift_find_row(const char *lesson, const struct evfile *cur, const struct num_token *toks, size_t n,
 		    struct drift *out);
+/* Frees the banks and alignments of older runs kept for the page being
+ * checked (drift.c's memo; also emptied when the course generation
+ * changes). */
+void drift_release_memo(void);
 /* Adds the note to an open diagnostic. */
 void drift_note(struct diag *d, const struct drift *dr);
 /* When the place was stable in every repeat of the older capture and now

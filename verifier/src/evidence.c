@@ -396,6 +396,7 @@ void evidence_free(struct evidence *ev)
 	for (size_t i = 0; i < ev->n_runs; i++)
 		free(ev->runs[i].name);
 	free(ev->runs);
+	free(ev->header_lines);
 	strmap_free(&ev->keys);
 	textfile_free(&ev->tf);
 	memset(ev, 0, sizeof *ev);

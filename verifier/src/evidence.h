@@ -69,6 +69,8 @@ struct evidence {
 	size_t body_offset;            /* byte offset of the stdout: line */
 	struct evidence_run *runs;     /* every run, the first one first; n_runs >= 1 once parsed */
 	size_t n_runs;
+	size_t *header_lines;          /* align_header_line's answer for each stdout line, made by
+					* align.c at its first call (owned, freed by evidence_free) */
 };
 
 /* The first problem met, when parsing fails. */

@@ -369,9 +369,12 @@ static bool memo_for(const struct evfile *ev, bool cell)
 	return true;
 }
 
+static void place_release_repeats(void);
+
 void place_release_memo(void)
 {
 	memo_clear();
+	place_release_repeats();
 }
 
 /* Whether s[0..len), squeezed as squeeze() does, is want (itself
@@ -584,6 +587,133 @@ void place_name(const struct place_hit *hit, char *out, size_t outlen)
 
 /* ---- repeats ----------------------------------------------------------------- */
 
+/* The repeat-values and volatile headers by place, for the cached
+ * evidence file asked about last, while the course generation stands
+ * (its header texts live until course_page_done): both list every
+ * volatile number, and a page quoting N of them looked each up from the
+ * header's start, N x N.  Sorted (line, column) pairs, the first of a
+ * place first, as the headers were read. */
+struct by_lc {
+	size_t line, col, order;
+	const char *vals; /* repeat-values: the entry's values */
+	size_t len;
+};
+
+static struct {
+	const struct evfile *ev;
+	unsigned long gen;
+	const char *spec, *vol; /* the header values indexed */
+	struct by_lc *values, *vols;
+	size_t n_values, n_vols;
+} by_place;
+
+static int by_lc_cmp(const void *a, const void *b)
+{
+	const struct by_lc *x = a, *y = b;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The first of v[0..n) at (line, col), or NULL. */
+static const struct by_lc *by_lc_find(const struct by_lc *v, size_t n, size_t line, size_t col)
+{
+	struct by_lc key = {line, col, 0, NULL, 0};
+	size_t a = 0, b = n;
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+		if (by_lc_cmp(&v[m], &key) < 0)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a < n && v[a].line == line && v[a].col == col ? &v[a] : NULL;
+}
+
+/* The volatile header's places: the words "LINE:COL" (' ' apart) that
+ * place_is_volatile's "%zu:%zu" can be (no leading zero, no sign), so
+ * that a look-up finds exactly the words it would have matched. */
+static size_t volatile_places(const char *v, struct by_lc **out)
+{
+	size_t n = 0, cap = 0;
+	*out = NULL;
+	for (const char *p = v; *p;) {
+		const char *end = strchr(p, ' ');
+		if (!end)
+			end = p + strlen(p);
+		size_t parts[2] = {0, 0}, k = 0, digits = 0;
+		bool ok = true;
+		for (const char *q = p; q < end && ok; q++) {
+			if (*q == ':' && k == 0 && digits)
+				k = 1, digits = 0;
+			else if (*q >= '0' && *q <= '9' && digits < 18 && !(digits == 1 && parts[k] == 0))
+				parts[k] = parts[k] * 10 + (size_t)(*q - '0'), digits++;
+			else
+				ok = false;
+		}
+		if (ok && k == 1 && digits) {
+			*out = xgrow(*out, &cap, n + 1, sizeof **out);
+			(*out)[n] = (struct by_lc){parts[0], parts[1], n, NULL, 0};
+			n++;
+		}
+		p = *end ? end + 1 : end;
+	}
+	return n;
+}
+
+static void place_release_repeats(void)
+{
+	free(by_place.values);
+	free(by_place.vols);
+	memset(&by_place, 0, sizeof by_place);
+}
+
+/* by_place made for ev, when it is a cached file; false otherwise. */
+static bool by_place_for(const struct evfile *ev)
+{
+	if (!course_evidence_cached(ev))
+		return false;
+	const char *spec = evidence_get(ev->ev, "repeat-values", NULL);
+	const char *vol = evidence_get(ev->ev, "volatile", NULL);
+	if (by_place.ev == ev && by_place.gen == course_generation() && by_place.spec == spec && by_place.vol == vol)
+		return true;
+	place_release_repeats();
+	by_place.ev = ev;
+	by_place.gen = course_generation();
+	by_place.spec = spec;
+	by_place.vol = vol;
+	if (spec) {
+		struct repeats_entry *e;
+		size_t n = repeats_entries(spec, &e);
+		by_place.values = xmalloc((n + 1) * sizeof *by_place.values);
+		for (size_t i = 0; i < n; i++)
+			by_place.values[i] = (struct by_lc){e[i].line, e[i].col, i, e[i].vals, e[i].len};
+		by_place.n_values = n;
+		free(e);
+		qsort(by_place.values, n, sizeof *by_place.values, by_lc_cmp);
+	}
+	if (vol) {
+		by_place.n_vols = volatile_places(vol, &by_place.vols);
+		qsort(by_place.vols, by_place.n_vols, sizeof *by_place.vols, by_lc_cmp);
+	}
+	return true;
+}
+
+static bool lookup_values(const struct evfile *ev, const char *spec, size_t line, size_t col, const char **vals,
+			  size_t *len)
+{
+	if (!by_place_for(ev))
+		return repeats_lookup(spec, line, col, vals, len);
+	const struct by_lc *e = by_lc_find(by_place.values, by_place.n_values, line, col);
+	if (e) {
+		*vals = e->vals;
+		*len = e->len;
+	}
+	return e != NULL;
+}
+
 static bool repeat_spec(const struct place_hit *hit, const char **vals, size_t *len)
 {
 	if (hit->stdout_index == SIZE_MAX)
@@ -591,8 +721,8 @@ static bool repeat_spec(const struct place_hit *hit, const char **vals, size_t *
 	const char *spec = evidence_get(hit->ev->ev, "repeat-values", NULL);
 	if (!spec)
 		return false;
-	return repeats_lookup(spec, hit->stdout_index + 1, hit->tok.digits_start + 1, vals, len) ||
-	       repeats_lookup(spec, hit->stdout_index + 1, hit->tok.start + 1, vals, len);
+	return lookup_values(hit->ev, spec, hit->stdout_index + 1, hit->tok.digits_start + 1, vals, len) ||
+	       lookup_values(hit->ev, spec, hit->stdout_index + 1, hit->tok.start + 1, vals, len);
 }
 
 size_t place_repeat_values(const struct place_hit *hit, double *vals, size_t max)
@@ -633,7 +763,13 @@ bool place_is_volatile(const struct place_hit *hit)
 	if (!v)
 		return false;
 	size_t cols[2] = {hit->tok.start + 1, hit->tok.digits_start + 1};
+	bool indexed = by_place_for(hit->ev);
 	for (int c = 0; c < 2; c++) {
+		if (indexed) {
+			if (by_lc_find(by_place.vols, by_place.n_vols, hit->stdout_index + 1, cols[c]))
+				return true;
+			continue;
+		}
 		char want[48];
 		snprintf(want, sizeof want, "%zu:%zu", hit->stdout_index + 1, cols[c]);
 		size_t n = strlen(want);

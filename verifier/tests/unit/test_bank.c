@@ -7,7 +7,11 @@
  * bank_find_stdout_first giving bank_find's entry for every kind of
  * number (first stdout, headers, stderr, a later run, a command line,
  * none), banking the rest only when the view has no answer; and
- * bank_find_value_stdout_first doing the same for bank_find_value.
+ * bank_find_value_stdout_first doing the same for bank_find_value; and
+ * the index by value answering every look-up (bank_find, bank_find_value,
+ * bank_traces, bank_nearest, bank_next_stdout_line) exactly as a scan of
+ * the whole bank does, over an evidence of random numbers (repeats, ties,
+ * zeros, signs, huge and tiny values).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,6 +288,131 @@ static void test_find_value_stdout_first(void **state)
 	bank_free(&whole);
 }
 
+/* ---- the index against scans ------------------------------------------ */
+
+/* The scans the index stands for, as bank.c did them before it. */
+static bool scan_traces(const struct num_token *page, const struct num_token *e)
+{
+	double half = 0.5 * pow(10, -(page->decimals > 300 ? 300 : page->decimals));
+	return fabs(e->value - page->value) <= half * (1 + 1e-9) + 1e-12 * fabs(page->value) &&
+	       numtok_traces_to(page, e);
+}
+
+static bool scan_holds(const struct num_token *e, double value, int decimals)
+{
+	double scale = pow(10, decimals > 15 ? 15 : decimals);
+	return llround(e->value * scale) == llround(value * scale) && fabs(e->value - value) <= 0.5 / scale;
+}
+
+static double scan_rel(double a, double b)
+{
+	double m = fmax(fabs(a), fabs(b));
+	return m == 0 ? 0 : fabs(a - b) / m;
+}
+
+static size_t scan_nearest(const struct bank *b, double value, const struct bank_entry **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct bank_entry *e = &b->v[i];
+		bool dup = false;
+		for (size_t k = 0; k < n; k++)
+			dup |= out[k]->tok.value == e->tok.value;
+		if (dup)
+			continue;
+		double d = scan_rel(value, e->tok.value);
+		size_t pos = n;
+		while (pos > 0 && scan_rel(value, out[pos - 1]->tok.value) > d)
+			pos--;
+		if (pos >= max)
+			continue;
+		size_t last = n < max ? n : max - 1;
+		for (size_t k = last; k > pos; k--)
+			out[k] = out[k - 1];
+		out[pos] = e;
+		if (n < max)
+			n++;
+	}
+	return n;
+}
+
+/* A number as a page or an evidence line may print it, from a small
+ * alphabet of values so that many repeat and many lie near each other. */
+static void random_number(char *out, size_t len, unsigned *seed)
+{
+	static const char *const forms[] = {"%.0f", "%.1f", "%.2f", "%.3f", "%.0f", "%.1f"};
+	static const double bases[] = {0, 1, 2.5, 10, 99.5, 100, 1024, 1e6, 3.25e9, 1e15, 7e-5};
+	double v = bases[rand_r(seed) % (sizeof bases / sizeof *bases)];
+	v *= 1 + (rand_r(seed) % 7) / 100.0;
+	if (rand_r(seed) % 4 == 0)
+		v = -v;
+	snprintf(out, len, forms[rand_r(seed) % (sizeof forms / sizeof *forms)], v);
+}
+
+static void test_index_answers_as_scans(void **state)
+{
+	(void)state;
+	unsigned seed = 12345;
+	struct buf text = {0};
+	buf_puts(&text, "coursecheck-evidence 1\nlesson: r\nprogram: programs/r/r.cu\n"
+			"source-sha256: 0000000000000000000000000000000000000000000000000000000000000000\n"
+			"build: nvcc -o r r.cu\nrun: ./r 4 256\ngpu: NVIDIA H200\ncompute-capability: 9.0\n"
+			"driver: 580.159.04\ncuda: 13.0 (V13.0.88)\ncaptured: 2026-11-30T10:05:12Z\nnode: n\nexit: 0\n"
+			"body-sha256: 0000000000000000000000000000000000000000000000000000000000000000\nstdout: 400\n");
+	for (int i = 0; i < 400; i++) {
+		char a[64], b[64];
+		random_number(a, sizeof a, &seed);
+		random_number(b, sizeof b, &seed);
+		buf_printf(&text, "row %d  %s  x %s\n", i, a, b);
+	}
+	buf_puts(&text, "stderr: 1\nwarning 12.5\n");
+	struct evidence ev;
+	struct evfile file;
+	load(&file, &ev, text.s, "evidence/r/run.txt");
+	struct bank b = {0};
+	bank_add_evidence(&b, &file);
+	for (int q = 0; q < 3000; q++) {
+		char page_text[64];
+		random_number(page_text, sizeof page_text, &seed);
+		struct num_token *t;
+		assert_int_equal(numtok_scan(page_text, strlen(page_text), &t), 1);
+		const struct bank_entry *want = NULL;
+		size_t want_count[2] = {0, 0}, want_line = SIZE_MAX, from = (size_t)(rand_r(&seed) % 400);
+		for (size_t i = 0; i < b.n; i++)
+			if (scan_traces(t, &b.v[i].tok)) {
+				want = want ? want : &b.v[i];
+				want_count[b.v[i].where != NULL]++;
+				if (!b.v[i].where && b.v[i].stdout_index != SIZE_MAX && b.v[i].stdout_index >= from &&
+				    b.v[i].stdout_index < want_line)
+					want_line = b.v[i].stdout_index;
+			}
+		assert_ptr_equal(bank_find(&b, t), want);
+		const struct bank_entry *got[4];
+		for (int other = 0; other <= 1; other++) {
+			size_t n = bank_traces(&b, t, other, got, 4), k = 0;
+			assert_int_equal(n, want_count[other]);
+			for (size_t i = 0; i < b.n && k < 4; i++) /* the first four, in bank order */
+				if ((b.v[i].where != NULL) == other && scan_traces(t, &b.v[i].tok))
+					assert_ptr_equal(got[k++], &b.v[i]);
+		}
+		assert_int_equal(bank_next_stdout_line(&b, &file, t, from), want_line);
+		const struct bank_entry *want_value = NULL;
+		for (size_t i = 0; i < b.n && !want_value; i++)
+			if (scan_holds(&b.v[i].tok, t->value, t->decimals))
+				want_value = &b.v[i];
+		assert_ptr_equal(bank_find_value(&b, t->value, t->decimals), want_value);
+		const struct bank_entry *near[3], *want_near[3];
+		size_t nn = bank_nearest(&b, t->value, near, 3);
+		assert_int_equal(nn, scan_nearest(&b, t->value, want_near, 3));
+		for (size_t i = 0; i < nn; i++)
+			assert_ptr_equal(near[i], want_near[i]);
+		free(t);
+	}
+	bank_free(&b);
+	evidence_free(&ev);
+	buf_free(&text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +421,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_view_refused_after_more_evidence, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_find_stdout_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_find_value_stdout_first, setup, teardown),
+		cmocka_unit_test(test_index_answers_as_scans),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	numtok_release_patterns();
