@@ -458,8 +458,11 @@ static void report(const struct evfile *ev, const struct evsig_verdict *v, struc
 	const struct textfile *tf = &ev->ev->tf;
 	if (v->state != EVSIG_OK) {
 		struct diag_loc at = textfile_loc_line(tf, v->line, 0, 0);
+		/* while the course lists no key it is on its way to signing: a
+		 * warning; once it lists one, an unsigned run is not evidence */
+		enum diag_kind unsigned_kind = st.trusted.n ? D_EVIDENCE_UNSIGNED_REQUIRED : D_EVIDENCE_UNSIGNED;
 		struct diag *d = v->state == EVSIG_UNSIGNED
-					 ? diag_begin(D_EVIDENCE_UNSIGNED, at, "run '%s' is not signed: %s is missing",
+					 ? diag_begin(unsigned_kind, at, "run '%s' is not signed: %s is missing",
 						      ev->path, v->sig_path)
 					 : diag_begin(state_kind[v->state], at, "run '%s' is not vouched for: %s", ev->path,
 						      v->why);
@@ -514,7 +517,8 @@ void evsig_check(const struct evfile *ev, struct diag_loc page_at)
 	/* once a run at each strictness: a published page reports what a
 	 * draft named first */
 	bool strict = diag_level_of(D_EVIDENCE_UNSIGNED) == DIAG_ERROR;
-	const char *what = strict ? "signature-strict" : "signature";
+	bool draft = diag_level_of(D_EVIDENCE_UNSIGNED_REQUIRED) == DIAG_WARNING;
+	const char *what = strict ? "signature-strict" : draft ? "signature-draft" : "signature";
 	char *key = xasprintf("%s\n%s", what, ev->path);
 	bool first = first_time(key);
 	free(key);

@@ -442,7 +442,7 @@ int sshkey_parse_private(const char *text, size_t len, struct sshkey *k, char **
 		rd_string(&r, &optlen);
 		uint32_t nkeys = rd_u32(&r);
 		size_t publen;
-		rd_string(&r, &publen);
+		const unsigned char *outer = rd_string(&r, &publen);
 		const unsigned char *sect = rd_string(&r, &sectlen);
 		if (r.bad) {
 			*why = xstrdup("it is cut short");
@@ -453,7 +453,16 @@ int sshkey_parse_private(const char *text, size_t len, struct sshkey *k, char **
 			*why = xasprintf("it holds %u keys, not one", nkeys);
 		} else {
 			struct rd s = {sect, sectlen, false};
+			unsigned char pub[SSHSIG_ED25519_LEN];
+			char *pwhy = NULL;
 			rc = rd_private_section(&s, k, why);
+			/* the key file's public key must be the private section's */
+			if (rc == 0 && (!rd_pubblob(outer, publen, pub, &pwhy) || memcmp(pub, k->pub, sizeof pub) != 0)) {
+				*why = xstrdup("its public key is not the one its private section holds");
+				sshkey_free(k);
+				rc = -1;
+			}
+			free(pwhy);
 		}
 		free(cipher);
 	}
