@@ -40,7 +40,7 @@ bashcompdir ?= $(PREFIX)/share/bash-completion/completions
 INSTALL ?= install
 
 # The capture binary's sources: libc and libcrypto only.
-CAPTURE_SRCS = util.c diag.c cliopt.c textfile.c sha256.c repo.c evidence.c proghdr.c filewrite.c strmap.c lessonfiles.c evjudge.c srctok.c readset.c \
+CAPTURE_SRCS = util.c diag.c cliopt.c textfile.c sha256.c repo.c evidence.c proghdr.c filewrite.c strmap.c lessonfiles.c evjudge.c srctok.c readset.c sshsig.c signers.c \
                $(notdir $(wildcard $(SRC)/capture*.c))
 CAPTURE_LIB  = $(filter-out capture_main.c,$(CAPTURE_SRCS))
 # Everything else belongs to the full verifier.
@@ -119,9 +119,10 @@ $(BUILD)/asan/coursecheck-capture: $(addprefix $(BUILD)/asan/obj/,$(CAPTURE_SRCS
 # ---- the jobs ------------------------------------------------------------
 # Each job installs (or names) its packages first, then builds in a second
 # make, so pkg-config runs only once the packages are there.
+# VERIFY_TRUST=REF: the trusted keys as git revision REF has them (CI: the base branch)
 verify: $(DEPS_FULL)
 	@$(MAKE) --no-print-directory $(PAR) $(BUILD)/coursecheck
-	$(BUILD)/coursecheck verify
+	$(BUILD)/coursecheck verify$(if $(VERIFY_TRUST), --trust=$(VERIFY_TRUST))
 
 # Without nvcc it says so, and leaves the line in build/.skipped for the
 # last line of `make test`.

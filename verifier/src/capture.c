@@ -14,6 +14,7 @@
 #include "capture_lesson.h"
 #include "capture_proc.h"
 #include "capture_sched.h"
+#include "capture_sign.h"
 #include "capture_slurm.h"
 #include "cliopt.h"
 #include "diag.h"
@@ -37,6 +38,15 @@ static const char usage_text[] =
 	"  -j, --jobs=N        builds at once (default: the number of CPUs)\n"
 	"  --repeat K          run each program K times; record which numbers varied\n"
 	"  --build-only OUTDIR build each program into OUTDIR/LESSON/; no run, no evidence\n"
+	"  --sign-key=FILE     sign each run with this node key (default: $COURSECHECK_SIGN_KEY)\n"
+	"  --allow-dirty       capture a tree with uncommitted changes (the run says so)\n"
+	"  --rehearse          try the whole flow without a GPU node: runs go to\n"
+	"                      build/rehearsal/LESSON/, are never signed and never evidence\n"
+	"The node key (made on the node, kept outside the repository):\n"
+	"  --keygen=FILE       write a new Ed25519 key to FILE and FILE.pub; print its\n"
+	"                      allowed_signers line\n"
+	"  --principal=NAME    with --keygen: who the key speaks for (default: the host name)\n"
+	"  --valid-for=TIME    with --keygen: 7d, 12h or 90m from now (default 7d)\n"
 	"Through Slurm (one array job, one task and one GPU per lesson):\n"
 	"  --slurm             submit the lessons to Slurm and follow the job to its end\n"
 	"  --no-wait           with --slurm: print the job id and return\n"
@@ -71,6 +81,12 @@ struct options {
 	long array_limit;
 	const char **sbatch_args; /* borrowed from argv */
 	size_t n_sbatch_args;
+	/* capture_sign.h */
+	const char *sign_key; /* --sign-key or COURSECHECK_SIGN_KEY */
+	bool allow_dirty;
+	bool rehearse;
+	const char *keygen, *principal;
+	long long valid_for;
 };
 
 /* ---- options ---- */
@@ -90,7 +106,8 @@ static bool parse_long(const char *s, long lo, long hi, long *out)
 
 enum {
 	OPT_TIMEOUT = 0x200, OPT_KEEP_FAILED, OPT_STALE, OPT_REPEAT, OPT_BUILD_ONLY,
-	OPT_SLURM, OPT_NO_WAIT, OPT_COLLECT, OPT_GRES, OPT_PARTITION, OPT_ACCOUNT, OPT_ARRAY_LIMIT, OPT_SBATCH
+	OPT_SLURM, OPT_NO_WAIT, OPT_COLLECT, OPT_GRES, OPT_PARTITION, OPT_ACCOUNT, OPT_ARRAY_LIMIT, OPT_SBATCH,
+	OPT_SIGN_KEY, OPT_ALLOW_DIRTY, OPT_KEYGEN, OPT_PRINCIPAL, OPT_VALID_FOR, OPT_REHEARSE
 };
 
 static const struct option capture_longs[] = {
@@ -108,6 +125,12 @@ static const struct option capture_longs[] = {
 	{"account", required_argument, NULL, OPT_ACCOUNT},
 	{"array-limit", required_argument, NULL, OPT_ARRAY_LIMIT},
 	{"sbatch", required_argument, NULL, OPT_SBATCH},
+	{"sign-key", required_argument, NULL, OPT_SIGN_KEY},
+	{"allow-dirty", no_argument, NULL, OPT_ALLOW_DIRTY},
+	{"rehearse", no_argument, NULL, OPT_REHEARSE},
+	{"keygen", required_argument, NULL, OPT_KEYGEN},
+	{"principal", required_argument, NULL, OPT_PRINCIPAL},
+	{"valid-for", required_argument, NULL, OPT_VALID_FOR},
 	{NULL, 0, NULL, 0},
 };
 
@@ -153,6 +176,27 @@ static int capture_option(int ch, const char *arg, void *ctx)
 		return 0;
 	case OPT_ARRAY_LIMIT:
 		return numeric(p->cmd, "--array-limit", arg, 1, 100000, &o->array_limit);
+	case OPT_SIGN_KEY:
+	case OPT_KEYGEN:
+	case OPT_PRINCIPAL:
+		if (!*arg)
+			return cliopt_usage_error(p->cmd, "%s needs a value", ch == OPT_SIGN_KEY ? "--sign-key"
+									  : ch == OPT_KEYGEN ? "--keygen" : "--principal");
+		*(ch == OPT_SIGN_KEY ? &o->sign_key : ch == OPT_KEYGEN ? &o->keygen : &o->principal) = arg;
+		if (ch == OPT_PRINCIPAL && (strpbrk(arg, " \t\",#") || str_control_byte(arg)))
+			return cliopt_usage_error(p->cmd, "--principal '%s': a name without blank space, quotes, commas or #", arg);
+		return 0;
+	case OPT_VALID_FOR:
+		o->valid_for = capture_parse_duration(arg);
+		if (o->valid_for < 0)
+			return cliopt_usage_error(p->cmd, "bad value for --valid-for: '%s' (7d, 12h or 90m; at most 366d)", arg);
+		return 0;
+	case OPT_ALLOW_DIRTY:
+		o->allow_dirty = true;
+		return 0;
+	case OPT_REHEARSE:
+		o->rehearse = true;
+		return 0;
 	case OPT_COLLECT:
 	case OPT_GRES:
 	case OPT_PARTITION:
@@ -195,6 +239,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return first == CLIOPT_DONE ? 1 : 2;
 	o->root = common.root;
 	o->quiet = common.quiet;
+	if (!o->sign_key && getenv("COURSECHECK_SIGN_KEY") && *getenv("COURSECHECK_SIGN_KEY"))
+		o->sign_key = getenv("COURSECHECK_SIGN_KEY");
 	o->lessons = xcalloc((size_t)(argc - first) + 1, sizeof *o->lessons);
 	for (int i = first; i < argc; i++)
 		o->lessons[o->n_lessons++] = argv[i];
@@ -203,6 +249,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			   : o->slurm && o->build_only ? "--slurm cannot go with --build-only"
 			   : o->slurm && o->collect ? "--slurm cannot go with --collect"
 			   : o->collect && o->n_lessons ? "--collect takes a job id, not lessons"
+			   : (o->principal || o->valid_for) && !o->keygen ? "--principal and --valid-for go with --keygen"
+			   : o->keygen && (o->n_lessons || o->slurm || o->collect || o->build_only) ? "--keygen makes a key and captures nothing"
+			   : o->rehearse && (o->slurm || o->collect || o->build_only || o->sign_key) ? "--rehearse goes with none of --slurm, --collect, --build-only and --sign-key"
 							  : NULL;
 	if (misuse) {
 		cliopt_usage_error(&cmd, "%s", misuse);
@@ -376,6 +425,34 @@ static int read_facts(struct facts *f, char **why)
 	return 0;
 }
 
+/* read_facts(); a rehearsal on a machine nvidia-smi or nvcc cannot describe
+ * goes on with one GPU named for what is missing: it is no evidence anyway. */
+static int read_facts_or_rehearse(const struct options *o, struct facts *f, char **why)
+{
+	char *problem = NULL;
+	if (read_facts(f, &problem) == 0)
+		return 0;
+	if (!o->rehearse) {
+		*why = problem;
+		return -1;
+	}
+	machine_free(&f->machine);
+	memset(f, 0, sizeof *f);
+	f->machine.gpus = xcalloc(1, sizeof *f->machine.gpus);
+	f->machine.n_gpus = 1;
+	struct gpu *g = &f->machine.gpus[0];
+	char *shown = str_escape_controls(problem);
+	g->name = xasprintf("none (rehearsal: %s)", shown);
+	free(shown);
+	free(problem);
+	g->cc = xstrdup("none");
+	g->driver = xstrdup("none");
+	f->machine.cuda = xstrdup("none");
+	f->node = node_name();
+	f->commit = capture_gpu_commit(repo_root(), &f->dirty);
+	return 0;
+}
+
 static void free_facts(struct facts *f)
 {
 	machine_free(&f->machine);
@@ -383,6 +460,51 @@ static void free_facts(struct facts *f)
 	free(f->slurm_job);
 	free(f->slurm_node);
 	free(f->commit);
+}
+
+/* ---- what the runs are vouched for by (capture_sign.h) ---- */
+
+struct vouch {
+	const struct capture_signer *signer; /* &key when one was loaded and this is a GPU node */
+	struct capture_signer key;
+	char *not_gpu_node;
+	bool dirty_allowed;
+};
+
+static void vouch_free(struct vouch *v)
+{
+	if (v->signer)
+		capture_signer_free(&v->key);
+	free(v->not_gpu_node);
+}
+
+/* The tree's changes, the node's key and whether this is a GPU node:
+ * 0, or -1 with *why when the capture must be refused. */
+static int vouch_for(const struct options *o, struct vouch *v, char **why)
+{
+	char *not_node = NULL;
+	if (!capture_gpu_node(&not_node))
+		v->not_gpu_node = not_node;
+	if (o->rehearse) /* nothing a rehearsal writes is vouched for: no key, any tree */
+		return 0;
+	char *changed = capture_tree_change(repo_root());
+	if (changed && !o->allow_dirty) {
+		*why = xasprintf("the tree has uncommitted changes (%s): commit them, or give --allow-dirty "
+				 "(the runs then say dirty-allowed: yes and are not accepted for publishing)", changed);
+		free(changed);
+		return -1;
+	}
+	v->dirty_allowed = changed != NULL;
+	free(changed);
+	if (o->sign_key && capture_signer_load(o->sign_key, &v->key, why) != 0)
+		return -1;
+	if (o->sign_key && v->not_gpu_node) {
+		diag_command(D_CAPTURE_UNSIGNED, "capture", "the runs are not signed: %s", v->not_gpu_node);
+		capture_signer_free(&v->key);
+	} else if (o->sign_key) {
+		v->signer = &v->key;
+	}
+	return 0;
 }
 
 /* ---- the command ---- */
@@ -424,6 +546,28 @@ static char *task_binary(void)
 	return small;
 }
 
+/* --slurm: each task signs its run on its node (README, Signed evidence),
+ * with the key --sign-key named, passed in the environment sbatch hands
+ * its tasks; checked here first, so a key that cannot be used stops the
+ * job before it is submitted.  False after saying why. */
+static bool sign_on_nodes(const struct options *o)
+{
+	if (!o->sign_key)
+		return true;
+	struct capture_signer s;
+	char *why = NULL, *abs = realpath(o->sign_key, NULL);
+	bool ok = abs && capture_signer_load(abs, &s, &why) == 0;
+	if (ok) {
+		capture_signer_free(&s);
+		setenv("COURSECHECK_SIGN_KEY", abs, 1);
+	} else {
+		diag_command(D_CAPTURE_SETUP, "capture", "--sign-key %s: %s", o->sign_key, why ? why : strerror(errno));
+	}
+	free(why);
+	free(abs);
+	return ok;
+}
+
 /* --slurm: the chosen (and, with --stale, out-of-date) lessons go to one
  * array job; nothing is built or run here. */
 static int capture_slurm(const struct options *o, char **names, size_t n_names)
@@ -438,7 +582,7 @@ static int capture_slurm(const struct options *o, char **names, size_t n_names)
 	if (!n) {
 		fprintf(stderr, "capture: %zu lesson%s, %zu up to date, %zu failed: nothing to submit\n", n_names,
 			n_names == 1 ? "" : "s", current, failed);
-	} else if (!bin) {
+	} else if (!bin || !sign_on_nodes(o)) {
 		status = 2;
 	} else {
 		struct slurm_options so = {o->gres, o->partition, o->account, o->array_limit, o->sbatch_args,
@@ -488,8 +632,10 @@ static int capture_lessons(const struct options *o, const char *now)
 	struct capture_tally tally = {0, failed, 0};
 	struct facts f;
 	memset(&f, 0, sizeof f);
-	if (n && !o->build_only && read_facts(&f, &why) != 0) {
-		/* No GPU facts, no evidence: every lesson is refused. */
+	struct vouch v = {0};
+	if (n && !o->build_only && (read_facts_or_rehearse(o, &f, &why) != 0 || vouch_for(o, &v, &why) != 0)) {
+		/* No GPU facts, no evidence: every lesson is refused (and so
+		 * is every lesson of a tree with changes, without --allow-dirty) */
 		for (size_t i = 0; i < n; i++)
 			lesson_report(D_CAPTURE_REFUSED, ls[i].name, NULL, "refused: %s", why);
 		tally.failed += n;
@@ -497,9 +643,11 @@ static int capture_lessons(const struct options *o, const char *now)
 	} else if (n) {
 		struct capture_plan plan = {(double)o->timeout, o->keep_failed, o->jobs, o->repeat, outdir,
 					    o->build_only, now, &f.machine, f.node, f.commit, f.dirty,
-					    f.slurm_job, f.slurm_node};
+					    f.slurm_job, f.slurm_node, v.signer, v.not_gpu_node, v.dirty_allowed,
+					    o->rehearse};
 		capture_schedule(ls, n, &plan, &tally);
 	}
+	vouch_free(&v);
 	if (!o->quiet || tally.interrupted)
 		summary(o, n_names, current, &tally);
 	for (size_t i = 0; i < n; i++)
@@ -531,7 +679,18 @@ int capture_command(int argc, char **argv)
 		diag_command(D_CAPTURE_SETUP, "capture", "--root %s: %s", o.root ? o.root : ".", strerror(errno));
 		status = 2;
 	}
-	if (status == 0 && o.collect) {
+	if (status == 0 && o.keygen) {
+		char host[256] = "node";
+		gethostname(host, sizeof host - 1);
+		host[sizeof host - 1] = '\0';
+		char *why = NULL;
+		if (capture_keygen(o.keygen, o.principal ? o.principal : host, o.valid_for ? o.valid_for : 7 * 86400LL, now,
+				   &why) != 0) {
+			diag_command(D_CAPTURE_SETUP, "capture", "%s", why);
+			free(why);
+			status = 2;
+		}
+	} else if (status == 0 && o.collect) {
 		status = slurm_collect(o.collect);
 	} else if (status == 0) {
 		proc_catch_signals();

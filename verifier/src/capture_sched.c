@@ -15,6 +15,7 @@
 #include "capture_proc.h"
 #include "capture_reads.h"
 #include "capture_repeats.h"
+#include "capture_sign.h"
 #include "capture_text.h"
 #include "capture_write.h"
 #include "filewrite.h"
@@ -436,6 +437,7 @@ static char *compose(const struct sched *s, const struct job *j, const struct ou
 	add_output_flags(&h, "stderr", o->err);
 	add_runs(&h, j, o);
 	readset_header(&h, &j->reads, &j->ls->files);
+	capture_sign_header(&h, s->plan->not_gpu_node, s->plan->dirty_allowed, s->plan->rehearsal);
 	header_add(&h, "capture-tool", CAPTURE_TOOL);
 	size_t n = o->ran ? o->n_runs : 1;
 	const struct transcript **outs = xcalloc(n, sizeof *outs), **errs = xcalloc(n, sizeof *errs);
@@ -464,7 +466,10 @@ static char *write_evidence(const struct sched *s, const struct job *j, const st
 	memcpy(date, j->captured, 10);
 	date[10] = '\0';
 	char *path = NULL, *why = NULL;
-	if (evidence_write_new(j->ls->name, date, text, len, &path, &why) != 0) {
+	int r = s->plan->rehearsal ? capture_write_rehearsal(j->ls->name, date, text, len, &path, &why)
+				   : capture_write_signed(j->ls->name, date, text, len, s->plan->signer, s->plan->not_gpu_node,
+							  &path, &why);
+	if (r != 0) {
 		lesson_report(D_CAPTURE_WRITE, j->ls->name, NULL, "cannot write evidence: %s", why);
 		free(why);
 	}

@@ -34,6 +34,13 @@ struct capture_plan {
 	/* a Slurm task's job (JOBID_TASK) and node, or NULL outside Slurm */
 	const char *slurm_job;
 	const char *slurm_node;
+	/* capture_sign.h: the node key that signs each run (NULL: unsigned),
+	 * and why this machine is no GPU node (NULL: it is one; its runs
+	 * then say gpu-node: no and are never signed) */
+	const struct capture_signer *signer;
+	const char *not_gpu_node;
+	bool dirty_allowed; /* --allow-dirty over a tree with changes: the run says so */
+	bool rehearsal;     /* --rehearse: written under build/rehearsal/, never signed */
 };
 
 struct capture_tally {

@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "check_facts.h"
+#include "evsig.h"
 #include "pathkind.h"
 #include "repo.h"
 #include "runjudge.h"
@@ -92,6 +93,7 @@ void check_evidence_state(const struct evfile *ev, const char *lesson, const str
 	runjudge_for_page(ev, lesson, prog, false, &j);
 	report_judgement(ev, &j, lesson, prog, at, fix_hint);
 	evjudge_free(&j);
+	evsig_check(ev, at);
 }
 
 /* A README of a program folder may omit front matter: its program is the
@@ -146,6 +148,7 @@ static void load_sources(struct page_ctx *ctx)
 		runjudge_for_page(ev, ctx->lesson, ctx->prog, i == 0 && ctx->fm.present, &j);
 		report_judgement(ev, &j, ctx->lesson, ctx->prog, at, hint);
 		free(hint);
+		evsig_check(ev, at);
 		if (j.flags & EVJ_SUPERSEDED) {
 			struct diag *d = diag_begin(D_EVIDENCE_SUPERSEDED, at,
 						    "the page quotes %s; the lesson's newest run is %s", ev->path, j.newest);

@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "drift.h"
 #include "diagwire.h"
+#include "evsig.h"
 #include "proghdr.h"
 #include "numtok.h"
 #include "parallel.h"
@@ -173,6 +174,7 @@ void cli_release(void)
 	place_release_memo();
 	drift_release_memo();
 	course_release();
+	evsig_release();
 	re_release_all();
 	numtok_release_patterns();
 	repo_close();
@@ -201,9 +203,10 @@ struct verify_opts {
 	struct check_opts check;
 	bool affected;
 	size_t jobs; /* -j: processes checking pages; 0: not given (parallel_default_jobs) */
+	const char *trust; /* --trust=REF: the trusted keys from git revision REF (evsig.h) */
 };
 
-enum { OPT_AS = 0x200, OPT_AFFECTED };
+enum { OPT_AS = 0x200, OPT_AFFECTED, OPT_TRUST };
 
 /* The default of -j: every online core. */
 static size_t online_cores(void)
@@ -219,6 +222,8 @@ static const char verify_usage[] =
 	"  --as=published    check at published strictness (warnings are errors)\n"
 	"  --affected        the operands are changed files (pages, programs, evidence):\n"
 	"                    check the pages and programs they affect (pre-commit)\n"
+	"  --trust=REF       trust the keys of evidence/allowed_signers as git revision\n"
+	"                    REF has them (e.g. the base branch), not the working tree's\n"
 	"  -j, --jobs=N      check pages in N processes (default: the online cores,\n"
 	"                    one for every 8 pages; at most 256); the output is that\n"
 	"                    of -j 1, in the same order\n"
@@ -234,6 +239,7 @@ static const char verify_usage[] =
 static const struct option verify_longs[] = {
 	{"as", required_argument, NULL, OPT_AS},
 	{"affected", no_argument, NULL, OPT_AFFECTED},
+	{"trust", required_argument, NULL, OPT_TRUST},
 	{"jobs", required_argument, NULL, 'j'},
 	{NULL, 0, NULL, 0},
 };
@@ -251,6 +257,12 @@ static int verify_option(int ch, const char *arg, void *ctx)
 		return 0;
 	case OPT_AFFECTED:
 		v->affected = true;
+		return 0;
+	case OPT_TRUST:
+		/* a revision, never an option of git's */
+		if (!*arg || arg[0] == '-' || strpbrk(arg, " \t\n") || str_control_byte(arg))
+			return cliopt_usage_error(v->cmd, "--trust takes a git revision (origin/main), not '%s'", arg);
+		v->trust = arg;
 		return 0;
 	case 'j': {
 		char *end;
@@ -583,6 +595,7 @@ int cli_verify(int argc, char **argv)
 	/* the course model first (its listings, before any worker is
 	 * forked: every worker shares them), then the work, then the checks */
 	course_load();
+	evsig_load(v.trust); /* the trusted keys, once, before any worker */
 	struct verify_work w = {.opts = &v.check, .report = run.report, .quiet = o.quiet};
 	if (v.affected) {
 		verify_affected(argv + first, argc - first, &w);
@@ -598,6 +611,8 @@ int cli_verify(int argc, char **argv)
 }
 
 /* ---- explain ---- */
+
+static void explain_signers(const struct ledger *lg, const char *page, FILE *out);
 
 static const char explain_usage[] =
 	"usage: coursecheck explain [OPTION...] PAGE...\n"
@@ -650,6 +665,8 @@ int cli_explain(int argc, char **argv)
 				report_ledger(run.report, rel, &lg);
 			else
 				ledger_print(&lg, rel, run.out);
+			if (run.format != REPORT_JSON)
+				explain_signers(&lg, rel, run.out);
 			pages++;
 		}
 		ledger_free(&lg);
@@ -657,6 +674,25 @@ int cli_explain(int argc, char **argv)
 	}
 	fflush(run.out);
 	return finish(&run, status, pages, 0);
+}
+
+/* Who vouched for each run the page names (evsig.h), after its ledger:
+ * "PAGE: run PATH: signed by PRINCIPAL (key SHA256:..., window), captured AT". */
+static void explain_signers(const struct ledger *lg, const char *page, FILE *out)
+{
+	for (size_t i = 0; i < lg->page.n_evidence; i++) {
+		char *norm = repo_normalize(lg->page.evidence[i]);
+		const struct evfile *ev = course_evidence(norm ? norm : lg->page.evidence[i]);
+		free(norm);
+		if (ev->state != LOAD_OK)
+			continue;
+		struct evsig_verdict v;
+		evsig_judge(ev, &v);
+		char *what = evsig_describe(&v);
+		fprintf(out, "%s: run %s: %s\n", page, ev->path, what);
+		free(what);
+		evsig_verdict_free(&v);
+	}
 }
 
 /* ---- ids, source-sha256 ---- */

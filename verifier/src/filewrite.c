@@ -257,13 +257,19 @@ static int take_name(const struct temp *t, const char *final, bool *moved)
 int filewrite_new(const char *dir, const char *shown, const char *data, size_t len, filewrite_namer namer,
 		  void *arg, char **name, char **why)
 {
+	return filewrite_new_mode(dir, shown, data, len, 0644, namer, arg, name, why);
+}
+
+int filewrite_new_mode(const char *dir, const char *shown, const char *data, size_t len, unsigned mode,
+		       filewrite_namer namer, void *arg, char **name, char **why)
+{
 	filewrite_sweep(dir);
 	struct temp t;
 	if (temp_open(dir, &t) != 0) {
 		*why = xasprintf("cannot create a file in %s: %s", shown, strerror(errno));
 		return -1;
 	}
-	if (temp_fill(&t, 0644, data, len) != 0) {
+	if (temp_fill(&t, (mode_t)mode, data, len) != 0) {
 		*why = xasprintf("cannot write a file in %s: %s", shown, strerror(errno));
 		temp_discard(&t);
 		return -1;

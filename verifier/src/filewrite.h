@@ -74,6 +74,11 @@ typedef char *(*filewrite_namer)(int seq, void *arg);
 int filewrite_new(const char *dir, const char *shown, const char *data, size_t len, filewrite_namer namer,
 		  void *arg, char **name, char **why);
 
+/* The same with the new file's mode (0600 for a private key: the
+ * temporary is 0600 from its start, so no other user ever reads it). */
+int filewrite_new_mode(const char *dir, const char *shown, const char *data, size_t len, unsigned mode,
+		       filewrite_namer namer, void *arg, char **name, char **why);
+
 /* Replaces (or creates) the file at path (a file-system path; shown: its
  * name in messages) with data, as the header says.  Returns 0, or -1 with
  * *why and the old file as it was. */

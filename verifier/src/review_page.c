@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "course.h"
+#include "evsig.h"
 #include "repo.h"
 #include "review_diags.h"
 #include "review_html.h"
@@ -587,6 +588,12 @@ static void put_run(struct buf *b, const char *path)
 	put_field(b, "volatile places", vol ? (*vol ? vol : "none") : evidence_get(ev->ev, "repeats", NULL) ? "none" : NULL);
 	if (!vol && !evidence_get(ev->ev, "repeats", NULL))
 		put_field(b, "repeats", "1 (no repeats recorded: which numbers vary is unknown)");
+	struct evsig_verdict v;
+	evsig_judge(ev, &v);
+	char *signer = evsig_describe(&v);
+	put_field(b, "signature", signer);
+	free(signer);
+	evsig_verdict_free(&v);
 	buf_puts(b, "</dl></div>");
 }
 

@@ -10,6 +10,14 @@
 # file keep-check-count; also in the JSON, SARIF and JUnit reports).  A file
 # `cwd` names the folder, inside the case, to run it from (the course is then
 # found upward).  UPDATE=1 rewrites expected.txt instead (review the diff).
+# Every run the case holds in evidence/ after its setup (evidence/**/*.txt,
+# plain files) is signed as capture signs on the GPU node, with a key the
+# runner makes once (ssh-keygen -t ed25519), which it lists in the case's
+# evidence/allowed_signers: a case is about its pages, not about
+# signatures, unless it has a file `unsigned` (then nothing is signed or
+# listed, and the case signs what it means to itself, $GOLDEN_KEY).  The
+# key's fingerprint prints as SHA256:GOLDEN-KEY, any other key's as
+# SHA256:OTHER-KEY.
 # JOBS=N runs every `verify` case with `-j N` after `verify`: the expected
 # output is that of one process, whatever N (make jobs-test).  ALSO_JOBS=N
 # runs each `verify` case twice from one setup, as given and with `-j N`
@@ -32,6 +40,21 @@ scratch_j=
 trap 'rm -rf "$scratch" $scratch_j' EXIT INT TERM
 pass=0 fail=0 pass_j=0 fail_j=0
 
+# the suite's signing key (evsig.h): made once, outside every case
+GOLDEN_KEY=$scratch/.golden-key
+ssh-keygen -q -t ed25519 -N '' -C golden -f "$GOLDEN_KEY" </dev/null || { echo "FAIL: ssh-keygen cannot make the suite's key"; exit 1; }
+golden_fp=$(ssh-keygen -l -f "$GOLDEN_KEY.pub" | cut -d' ' -f2 | sed 's/[+]/\\&/g') # as an ERE
+export GOLDEN_KEY
+
+# sign_runs WORK: each run of WORK's evidence/ signed, the key listed
+sign_runs() {
+	[ -d "$1/evidence" ] && [ ! -L "$1/evidence" ] || return 0
+	find "$1/evidence" -type f -name '*.txt' | while IFS= read -r f; do
+		[ -e "$f.sig" ] || [ -L "$f.sig" ] || ssh-keygen -Y sign -q -f "$GOLDEN_KEY" -n coursecheck-evidence "$f" </dev/null >/dev/null 2>&1
+	done
+	printf 'golden namespaces="coursecheck-evidence" %s\n' "$(cut -d' ' -f1-2 "$GOLDEN_KEY.pub")" >>"$1/evidence/allowed_signers"
+}
+
 # run_case WORK ARGS: $out, the output of `coursecheck ARGS` run in WORK (or
 # its `cwd`) as the case says, with its last line [exit N] and the count masked
 run_case() {
@@ -43,6 +66,10 @@ run_case() {
 	# env(1) only where the case has an `env` file: one exec less a run
 	# shellcheck disable=SC2086
 	out=$(cd "$1/$dir" && NO_COLOR=1 ${envargs:+env $envargs} "$bin" $2 2>&1; echo "[exit $?]")
+	# key fingerprints: the suite's key as SHA256:GOLDEN-KEY, a key a case made as SHA256:OTHER-KEY
+	# and an Ed25519 public key as AAAAC3NzaC1lZDI1NTE5-KEY (keys are made afresh each suite run)
+	case $out in *SHA256:* | *AAAAC3NzaC1lZDI1NTE5*) out=$(printf '%s\n' "$out" | sed -E -e "s|$golden_fp|SHA256:GOLDEN-KEY|g" \
+		-e 's|SHA256:[A-Za-z0-9+/]{43}|SHA256:OTHER-KEY|g' -e 's|AAAAC3NzaC1lZDI1NTE5AAAAI[A-Za-z0-9+/]{43}|AAAAC3NzaC1lZDI1NTE5-KEY|g') ;; esac
 	# The summary's check count is internal: a new check would churn every
 	# case. It is kept only in cases about counting (a file named
 	# keep-check-count).
@@ -64,7 +91,7 @@ for name in $names; do
 	# the case's own files, without the runner's control files: one cp
 	# (the names in a subshell's "$@": any character a name may hold)
 	(cd "$src" && set -- && for f in * .[!.]* ..?*; do
-		case $f in expected.txt | args | base | setup.sh | keep-check-count | env | cwd) continue ;; esac
+		case $f in expected.txt | args | base | setup.sh | keep-check-count | env | cwd | unsigned) continue ;; esac
 		[ -e "$f" ] || [ -L "$f" ] || continue
 		set -- "$@" "$f"
 	done && { [ $# = 0 ] || cp -R "$@" "$work/"; })
@@ -73,6 +100,7 @@ for name in $names; do
 	if [ -f "$src/setup.sh" ]; then
 		(cd "$work" && sh "$src/setup.sh") || { echo "FAIL $name: setup.sh failed"; fail=$((fail + 1)); continue; }
 	fi
+	[ -f "$src/unsigned" ] || sign_runs "$work"
 	args=verify
 	[ -f "$src/args" ] && args=$(cat "$src/args")
 	if [ -n "${JOBS:-}" ]; then

@@ -30,8 +30,8 @@ LAYERS = [
     ("base", "util diag diagwire parallel shared_slots strmap textfile sha256 re repo pathkind cliopt ledger "
              "capture_proc"),
     ("formats", "evidence proghdr frontmatter marker rawalign htmltext page snippet numtok compare expr anchor filewrite "
-                "capture_text capture_repeats capture_write srctok lessonfiles readset evjudge align direction"),
-    ("course model", "course runjudge bank facts place drift claim"),
+                "capture_text capture_repeats capture_write srctok lessonfiles readset evjudge align direction sshsig signers"),
+    ("course model", "course runjudge bank facts place drift claim evsig"),
     ("page model", "pagectx prose"),
     ("checks", "check check_page check_code check_numbers check_claims check_program check_runs check_first "
                 "check_rendered check_facts check_src"),
@@ -40,7 +40,7 @@ LAYERS = [
     # not include cli.h (cli_update.c is its command line)
     ("rewrites", "update"),
     ("commands", "cli cli_lesson cli_quote cli_update cli_whystale review review_page "
-                 "capture capture_gpu capture_lesson capture_reads capture_sched capture_slurm"),
+                 "capture capture_gpu capture_lesson capture_reads capture_sched capture_slurm capture_sign"),
     ("main", "main capture_main"),
 ]
 
@@ -72,6 +72,8 @@ PREFIXES = {
     "capture_slurm": ("slurm_",),
     "capture_text": ("transcript_", "volatility_"),
     "capture_gpu": ("gpu_", "machine_", "pidset_"),
+    "capture_sign": ("capture_",),
+    "sshsig": ("sshkey_",),
     "check_claims": ("claims_", "check_"),
     "check_code": ("check_",),
     "check_first": ("check_",),

@@ -43,6 +43,9 @@ count() {
 	w=$scratch/$1-$2
 	rm -rf "$w" && mkdir -p "$w"
 	cp -R "$here/../fixtures/demo/." "$w/"
+	# a course that lists no trusted key: its unsigned run is a warning
+	# (evsig.h), whatever a family's exit status is about
+	rm -f "$w/evidence/allowed_signers"
 	args=$(COURSECHECK="$bin" sh "$here/gen.sh" "$1" "$2" "$w") || return 1
 	if [ "$2" = 0 ]; then
 		count_zero

@@ -30,6 +30,12 @@ mkdir -p "$T/clean" "$T/fail"
 cp -R "$TOP/verifier/tests/fixtures/demo/." "$T/clean/"
 cp -R "$TOP/verifier/tests/fixtures/demo/." "$T/fail/"
 cp -R "$CASES/snippet-drift/pages" "$CASES/evidence-none/programs" "$T/fail/"
+# their runs signed as on the GPU node, by a key each course lists (evsig.h)
+ssh-keygen -q -t ed25519 -N '' -C node -f "$T/node-key" </dev/null
+for course in clean fail; do
+	ssh-keygen -Y sign -q -f "$T/node-key" -n coursecheck-evidence "$T/$course/evidence/day01-demo/run-2026-11-30.txt"
+	printf 'node namespaces="coursecheck-evidence" %s\n' "$(cut -d' ' -f1-2 "$T/node-key.pub")" >"$T/$course/evidence/allowed_signers"
+done
 run() { # run COURSE ARGS... : stdout to $T/out, stderr to $T/err, status in RC
 	course=$1
 	shift

@@ -41,6 +41,10 @@ check() {
 # 1. the small course, clean: exit 0, the gate passes
 demo=$scratch/demo
 cp -R "$here/../fixtures/demo" "$demo"
+# its run signed as on the GPU node, by a key the course lists (evsig.h)
+ssh-keygen -q -t ed25519 -N '' -C node -f "$scratch/node-key" </dev/null
+ssh-keygen -Y sign -q -f "$scratch/node-key" -n coursecheck-evidence "$demo/evidence/day01-demo/run-2026-11-30.txt"
+printf 'h200-node namespaces="coursecheck-evidence" %s\n' "$(cut -d' ' -f1-2 "$scratch/node-key.pub")" >"$demo/evidence/allowed_signers"
 # its two numbers that nothing settles bound to their places, and its two
 # single-run timings marked one-run, so that it passes the gate
 sed -i 's/of the 1,049,187 elements/of the 1,049,187 <!-- at: [all | threads] --> elements/; s/kernel'"'"'s 0.325 ms\./kernel'"'"'s 0.325 ms <!-- one-run: [256 add, plain | time ms] -->./; s/takes 1\.8 ms,/takes 1.8 ms <!-- one-run: [1024 add, racy | time ms] -->,/' \
@@ -58,9 +62,10 @@ else
 fi
 # the run and the rounding are shown
 grep -q '<dt>GPU</dt><dd>NVIDIA H200</dd>' "$demo/out/day01-demo.html" &&
+	grep -q '<dt>signature</dt><dd>signed by h200-node (key SHA256:' "$demo/out/day01-demo.html" &&
 	grep -q '1.8 ms = 1.798 rounded to 2 significant digits' "$demo/out/day01-demo.html" &&
 	grep -q 'literal 70320: row &quot;64 add, racy&quot;, column &quot;mismatches&quot;' "$demo/out/day01-demo.html" &&
-	ok "demo: the run, a rounding and a literal's origin are shown" || bad "demo: header, rounding or literal origin missing"
+	ok "demo: the run and its signer, a rounding and a literal's origin are shown" || bad "demo: header, signer, rounding or literal origin missing"
 
 # 2. a file that exists keeps its mode; a second run replaces it whole
 chmod 640 "$demo/out/day01-demo.html"

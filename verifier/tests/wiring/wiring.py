@@ -38,6 +38,16 @@ def course(tmp, name, failing):
     """The demo fixture; failing: its program's snippet changed."""
     root = os.path.join(tmp, name)
     shutil.copytree(os.path.join(TOP, "verifier/tests/fixtures/demo"), root)
+    # its run signed as on the GPU node, by a key the course lists (evsig.h)
+    key = os.path.join(tmp, name + ".key")
+    run = os.path.join(root, "evidence/day01-demo/run-2026-11-30.txt")
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "node", "-f", key], check=True,
+                   stdin=subprocess.DEVNULL)
+    subprocess.run(["ssh-keygen", "-Y", "sign", "-q", "-f", key, "-n", "coursecheck-evidence", run], check=True,
+                   stdin=subprocess.DEVNULL, capture_output=True)
+    pub = " ".join(open(key + ".pub").read().split()[:2])
+    with open(os.path.join(root, "evidence/allowed_signers"), "w") as f:
+        f.write(f'node namespaces="coursecheck-evidence" {pub}\n')
     if failing:
         cu = os.path.join(root, "programs/day01-demo/demo.cu")
         text = open(cu, encoding="utf-8").read()

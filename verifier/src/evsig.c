@@ -1,0 +1,565 @@
+/* evsig.c - see evsig.h: a run's signature against the trusted keys. */
+#include "evsig.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "capture_proc.h"
+#include "evidence.h"
+#include "lessonfiles.h"
+#include "repo.h"
+#include "signers.h"
+#include "strmap.h"
+#include "textfile.h"
+#include "util.h"
+
+#define MAX_SIGNERS_FILE (1024 * 1024)
+#define MAX_SIG_FILE (64 * 1024)
+#define GIT_LIMIT_S 30
+
+static struct {
+	bool loaded;
+	const char *ref;         /* the trust revision, or NULL: the working tree */
+	struct signers trusted;  /* what is trusted */
+	bool have_trusted;       /* a trusted file was found at all */
+	struct signers tree;     /* the working tree's, with --trust (for its differences) */
+	struct strmap reported;  /* "PATH\nLEVEL" of the runs reported, and "lesson\nL" of lessons scanned */
+	char **keys;             /* the map's keys */
+	size_t n_keys, cap_keys;
+} st;
+
+/* ---- the trusted keys ---- */
+
+/* The working tree's file: 0 with its text, 1 when there is none, -1 with *why. */
+static int read_tree_signers(char **text, size_t *len, const char **why)
+{
+	char *fs = NULL;
+	mode_t type = 0;
+	enum repo_status s = repo_resolve_type(EVSIG_SIGNERS_PATH, &fs, why, &type);
+	if (s == REPO_MISSING && errno == ENOENT) {
+		free(fs);
+		return 1;
+	}
+	int rc = -1;
+	int fd = s == REPO_OK ? open(fs, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) : -1;
+	struct stat sb;
+	if (s != REPO_OK) {
+		/* *why is repo's */
+	} else if (fd < 0 || fstat(fd, &sb) != 0) {
+		*why = strerror(errno);
+	} else if (!S_ISREG(sb.st_mode)) {
+		*why = "not a regular file";
+	} else if (textfile_read_fd(fd, (size_t)sb.st_size, MAX_SIGNERS_FILE, text, len) != 0) {
+		*why = errno == EFBIG ? "larger than 1 MiB" : strerror(errno);
+	} else {
+		rc = 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(fs);
+	return rc;
+}
+
+/* git show REF:evidence/allowed_signers: 0 with its text, 1 when REF has
+ * no such file, -1 with *why (malloc'd). */
+static int read_ref_signers(const char *ref, struct buf *out, char **why)
+{
+	char *spec = xasprintf("%s:%s", ref, EVSIG_SIGNERS_PATH);
+	char *argv[] = {"git", "show", spec, NULL};
+	struct buf err = {0};
+	int wstatus = 0, rc = -1;
+	if (proc_tool(argv, repo_root(), GIT_LIMIT_S, out, &err, &wstatus, why) != 0) {
+		/* *why is proc_tool's */
+	} else if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
+		rc = 0;
+	} else if (err.s && (strstr(err.s, "does not exist in") || strstr(err.s, "exists on disk, but not in"))) {
+		rc = 1;
+	} else {
+		*why = xasprintf("git show %s failed: %.*s", spec, (int)strcspn(err.s ? err.s : "", "\n"),
+				 err.s ? err.s : "");
+	}
+	buf_free(&err);
+	free(spec);
+	return rc;
+}
+
+/* Each line of the file that cannot be used, at its line. */
+static void report_problems(const struct signers *s, const struct textfile *tf, const char *shown)
+{
+	for (size_t i = 0; i < s->n_problems; i++) {
+		struct diag_loc at = textfile_loc_line(tf, s->problems[i].line, s->problems[i].col, 0);
+		at.path = shown;
+		struct diag *d = diag_begin(D_SIGNERS_MALFORMED, at, "%s", s->problems[i].message);
+		diag_hint(d, "a line is 'PRINCIPAL namespaces=\"%s\",valid-after=\"YYYYMMDDZ\",valid-before=\"YYYYMMDDZ\" "
+			     "ssh-ed25519 KEY' (see ssh-keygen(1), ALLOWED SIGNERS)",
+			  SSHSIG_EVIDENCE_NAMESPACE);
+		diag_end(d);
+	}
+}
+
+static bool has_line(const struct signers *s, const char *line)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->v[i].line_text, line) == 0)
+			return true;
+	return false;
+}
+
+/* Every key line of the working tree not at REF, and of REF not in the tree. */
+static void report_differences(const struct textfile *tree_tf, const char *ref)
+{
+	for (size_t i = 0; i < st.tree.n; i++) {
+		const struct signer *sg = &st.tree.v[i];
+		if (has_line(&st.trusted, sg->line_text))
+			continue;
+		char fp[SSHSIG_FP_LEN + 1];
+		sshkey_fingerprint(sg->key, fp);
+		struct diag *d = diag_begin(D_SIGNERS_CHANGED, textfile_loc_line(tree_tf, sg->line, 1, 0),
+					    "this key line (%s, %s) is not in %s's allowed_signers: it is not trusted, "
+					    "and runs signed only by it are not either",
+					    sg->principals, fp, ref);
+		diag_hint(d, "a key is trusted once a maintainer commits it to %s's %s; a pull request cannot add one",
+			  ref, EVSIG_SIGNERS_PATH);
+		diag_end(d);
+	}
+	for (size_t i = 0; i < st.trusted.n; i++) {
+		const struct signer *sg = &st.trusted.v[i];
+		if (has_line(&st.tree, sg->line_text))
+			continue;
+		char fp[SSHSIG_FP_LEN + 1];
+		sshkey_fingerprint(sg->key, fp);
+		struct diag_loc at = {.path = EVSIG_SIGNERS_PATH};
+		struct diag *d = diag_begin(D_SIGNERS_CHANGED, at,
+					    "%s's line %zu (%s, %s) is changed or gone in the working tree; %s's stays what "
+					    "is trusted",
+					    ref, sg->line, sg->principals, fp, ref);
+		diag_hint(d, "'git diff %s -- %s' shows the change", ref, EVSIG_SIGNERS_PATH);
+		diag_end(d);
+	}
+}
+
+/* A file whose first bytes are a private key's: reported at it. */
+static void check_not_private(const char *relpath, const char *fspath)
+{
+	int fd = open(fspath, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	char head[128];
+	ssize_t n = read(fd, head, sizeof head);
+	close(fd);
+	if (n <= 0 || !sshkey_looks_private(head, (size_t)n))
+		return;
+	struct diag_loc at = {.path = relpath, .line = 1, .col = 1};
+	struct diag *d = diag_begin(D_PRIVATE_KEY, at, "a private key lies in the repository");
+	diag_hint(d, "remove it from the repository and its history, make a new node key outside the repository "
+		     "(coursecheck-capture --keygen ~/.coursecheck/node-key) and drop the old key from %s",
+		  EVSIG_SIGNERS_PATH);
+	diag_end(d);
+}
+
+/* The files of the folder rel (evidence/, evidence/LESSON) that are not
+ * runs or signatures; the subfolders too when depth allows. */
+static void scan_folder(const char *rel, int depth)
+{
+	char *fs = NULL;
+	const char *why;
+	if (repo_resolve(rel, &fs, &why) != REPO_OK) {
+		free(fs);
+		return;
+	}
+	DIR *dir = opendir(fs);
+	struct dirent *e;
+	while (dir && (e = readdir(dir)) != NULL) {
+		int ymd, seq;
+		size_t n = strlen(e->d_name);
+		if (e->d_name[0] == '.' || repo_evidence_name_parse(e->d_name, &ymd, &seq) ||
+		    (n > 4 && strcmp(e->d_name + n - 4, ".sig") == 0) || str_control_byte(e->d_name))
+			continue;
+		char *child = xasprintf("%s/%s", rel, e->d_name), *child_fs = xasprintf("%s/%s", fs, e->d_name);
+		if (e->d_type == DT_DIR && depth > 0)
+			scan_folder(child, depth - 1);
+		else if (e->d_type == DT_REG)
+			check_not_private(child, child_fs);
+		free(child);
+		free(child_fs);
+	}
+	if (dir)
+		closedir(dir);
+	free(fs);
+}
+
+/* With --trust: REF's file is what is trusted; the tree's, its differences. */
+static void load_from_ref(const char *ref, const char *tree_text, size_t tree_len, int tree_rc)
+{
+	struct buf out = {0};
+	char *why = NULL;
+	int rc = read_ref_signers(ref, &out, &why);
+	if (rc < 0) {
+		diag_command(D_SIGNERS_UNREADABLE, "verify", "--trust=%s: %s: no key is trusted", ref, why);
+		free(why);
+	} else if (rc == 1) {
+		diag_command(D_SIGNERS_UNREADABLE, "verify", "--trust=%s: %s has no %s: no key is trusted", ref, ref,
+			     EVSIG_SIGNERS_PATH);
+	} else {
+		struct textfile tf;
+		char *shown = xasprintf("%s:%s", ref, EVSIG_SIGNERS_PATH);
+		textfile_from_memory(out.s ? out.s : "", out.len, shown, &tf);
+		signers_parse(out.s ? out.s : "", out.len, &st.trusted);
+		report_problems(&st.trusted, &tf, shown);
+		st.have_trusted = true;
+		textfile_free(&tf);
+		free(shown);
+	}
+	buf_free(&out);
+	signers_parse(tree_rc == 0 ? tree_text : "", tree_rc == 0 ? tree_len : 0, &st.tree);
+	struct textfile tf;
+	textfile_from_memory(tree_rc == 0 ? tree_text : "", tree_rc == 0 ? tree_len : 0, EVSIG_SIGNERS_PATH, &tf);
+	report_differences(&tf, ref);
+	textfile_free(&tf);
+}
+
+void evsig_load(const char *trust_ref)
+{
+	if (st.loaded)
+		return;
+	st.loaded = true;
+	st.ref = trust_ref;
+	char *text = NULL;
+	size_t len = 0;
+	const char *why = NULL;
+	int rc = read_tree_signers(&text, &len, &why);
+	if (rc < 0) {
+		struct diag_loc at = {.path = EVSIG_SIGNERS_PATH};
+		diag_report(D_SIGNERS_UNREADABLE, at, "cannot read the trusted keys: %s", why);
+	}
+	if (trust_ref) {
+		load_from_ref(trust_ref, text, len, rc);
+	} else if (rc == 0) {
+		struct textfile tf;
+		textfile_from_memory(text, len, EVSIG_SIGNERS_PATH, &tf);
+		signers_parse(text, len, &st.trusted);
+		report_problems(&st.trusted, &tf, EVSIG_SIGNERS_PATH);
+		st.have_trusted = true;
+		textfile_free(&tf);
+	}
+	free(text);
+	scan_folder("evidence", 1);
+}
+
+/* ---- one run ---- */
+
+void evsig_verdict_free(struct evsig_verdict *v)
+{
+	free(v->sig_path);
+	free(v->why);
+	free(v->hint);
+	free(v->principal);
+	free(v->window);
+	memset(v, 0, sizeof *v);
+}
+
+/* The .sig's text: 0, 1 when there is none, -1 with *why. */
+static int read_sig(const char *sig_path, char **text, size_t *len, char **why)
+{
+	char *fs = NULL;
+	const char *rwhy;
+	mode_t type = 0;
+	enum repo_status s = repo_resolve_type(sig_path, &fs, &rwhy, &type);
+	if (s == REPO_MISSING && errno == ENOENT) {
+		free(fs);
+		return 1;
+	}
+	int rc = -1;
+	int fd = s == REPO_OK ? open(fs, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) : -1;
+	struct stat sb;
+	if (s != REPO_OK)
+		*why = xstrdup(rwhy);
+	else if (fd < 0 || fstat(fd, &sb) != 0)
+		*why = xstrdup(strerror(errno));
+	else if (!S_ISREG(sb.st_mode))
+		*why = xstrdup("it is not a regular file");
+	else if (textfile_read_fd(fd, (size_t)sb.st_size, MAX_SIG_FILE, text, len) != 0)
+		*why = xstrdup(errno == EFBIG ? "it is larger than any signature" : strerror(errno));
+	else
+		rc = 0;
+	if (fd >= 0)
+		close(fd);
+	free(fs);
+	return rc;
+}
+
+/* 1 when the run's bytes on disk are what sig signed, 0 not, -1 unreadable. */
+static int run_matches(const struct evfile *ev, const struct sshsig *sig)
+{
+	char *fs = NULL;
+	const char *why;
+	if (course_resolve(ev->path, &fs, &why) != REPO_OK) {
+		free(fs);
+		return -1;
+	}
+	int fd = open(fs, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	free(fs);
+	if (fd < 0)
+		return -1;
+	int r = sshsig_check_fd(sig, fd);
+	close(fd);
+	return r;
+}
+
+static char *window_text(const struct signer *sg)
+{
+	if (!sg->valid_after_text && !sg->valid_before_text)
+		return xstrdup("no validity window");
+	return xasprintf("valid-after %s, valid-before %s", sg->valid_after_text ? sg->valid_after_text : "(none)",
+			 sg->valid_before_text ? sg->valid_before_text : "(none)");
+}
+
+/* The trusted lines for the signing key: the one that holds at the run's
+ * time (OK), else the reason it is not trusted. */
+static void judge_trust(const struct sshsig *sig, struct evsig_verdict *v)
+{
+	long long at = 0;
+	bool timed = v->captured && signers_parse_time(v->captured, &at);
+	const struct signer *listed = NULL, *ns_listed = NULL;
+	for (size_t i = 0; i < st.trusted.n; i++) {
+		const struct signer *sg = &st.trusted.v[i];
+		if (memcmp(sg->key, sig->key, SSHSIG_ED25519_LEN) != 0)
+			continue;
+		listed = sg;
+		if (!signers_namespace_allows(sg, SSHSIG_EVIDENCE_NAMESPACE))
+			continue;
+		ns_listed = sg;
+		if (timed && at >= sg->valid_after && at < sg->valid_before) {
+			v->state = EVSIG_OK;
+			v->principal = signers_first_principal(sg);
+			v->window = window_text(sg);
+			return;
+		}
+	}
+	const char *where = st.ref ? st.ref : "the working tree";
+	if (ns_listed) {
+		v->state = EVSIG_EXPIRED;
+		v->principal = signers_first_principal(ns_listed);
+		v->window = window_text(ns_listed);
+		v->why = !timed ? xasprintf("its captured: time cannot be read, so the key's window (%s) cannot be judged",
+					    v->window)
+			 : at < ns_listed->valid_after
+			       ? xasprintf("captured %s, before the key's valid-after %s", v->captured,
+					   ns_listed->valid_after_text)
+			       : xasprintf("captured %s, at or after the key's valid-before %s", v->captured,
+					   ns_listed->valid_before_text);
+		v->hint = xstrdup("capture it again with a node key valid now, and list that key in "
+				  EVSIG_SIGNERS_PATH " with its window");
+		return;
+	}
+	v->state = EVSIG_UNTRUSTED;
+	bool in_tree = false;
+	for (size_t i = 0; st.ref && i < st.tree.n; i++)
+		in_tree |= memcmp(st.tree.v[i].key, sig->key, SSHSIG_ED25519_LEN) == 0;
+	v->why = listed ? xasprintf("%s lists the key %s without the namespace %s", where, v->fingerprint,
+				    SSHSIG_EVIDENCE_NAMESPACE)
+		 : in_tree ? xasprintf("the key %s is in the working tree's %s but not in %s's", v->fingerprint,
+				       EVSIG_SIGNERS_PATH, st.ref)
+		 : !st.have_trusted ? xasprintf("the key %s is not trusted: %s has no %s", v->fingerprint, where,
+						EVSIG_SIGNERS_PATH)
+				    : xasprintf("the key %s is not in %s's %s", v->fingerprint, where, EVSIG_SIGNERS_PATH);
+	v->hint = xstrdup(in_tree ? "a key is trusted once a maintainer has committed it to the base branch; until "
+				    "then its runs are not evidence"
+				  : "capture it on the course's GPU node with a key listed in " EVSIG_SIGNERS_PATH);
+}
+
+/* The header facts the verdict names: captured:, gpu-node:, rehearsal:, dirty-allowed:. */
+static bool header_refuses(const struct evfile *ev, struct evsig_verdict *v)
+{
+	size_t line = 0;
+	v->captured = evidence_get(ev->ev, "captured", &line);
+	v->line = line ? line : 1;
+	const char *dirty = evidence_get(ev->ev, "dirty-allowed", &v->dirty_line);
+	v->dirty_allowed = dirty && strcmp(dirty, "yes") == 0;
+	const char *rehearsal = evidence_get(ev->ev, "rehearsal", &line);
+	if (rehearsal && strcmp(rehearsal, "yes") == 0) {
+		v->state = EVSIG_NOT_NODE;
+		v->line = line;
+		v->why = xstrdup("it is a rehearsal (rehearsal: yes), written by capture --rehearse");
+		v->hint = xstrdup("a rehearsal is never evidence: capture the lesson on the GPU node");
+		return true;
+	}
+	const char *node = evidence_get(ev->ev, "gpu-node", &line);
+	if (node && strncmp(node, "no", 2) == 0) {
+		v->state = EVSIG_NOT_NODE;
+		v->line = line;
+		v->why = xasprintf("it was not captured on a GPU node (gpu-node: %s)", node);
+		v->hint = xstrdup("capture the lesson on the GPU node");
+		return true;
+	}
+	return false;
+}
+
+void evsig_judge(const struct evfile *ev, struct evsig_verdict *v)
+{
+	memset(v, 0, sizeof *v);
+	evsig_load(NULL);
+	v->sig_path = xasprintf("%s.sig", ev->path);
+	if (header_refuses(ev, v))
+		return;
+	char *text = NULL, *why = NULL;
+	size_t len = 0;
+	int rc = read_sig(v->sig_path, &text, &len, &why);
+	if (rc == 1) {
+		v->state = EVSIG_UNSIGNED;
+		v->hint = xstrdup("capture it on the GPU node with its node key (coursecheck-capture --sign-key=KEY)");
+		return;
+	}
+	struct sshsig sig;
+	if (rc == 0 && sshsig_parse(text, len, &sig, &why) == 0) {
+		sshkey_fingerprint(sig.key, v->fingerprint);
+		int m = strcmp(sig.namespace, SSHSIG_EVIDENCE_NAMESPACE) != 0 ? 2 : run_matches(ev, &sig);
+		if (m == 1) {
+			judge_trust(&sig, v);
+		} else {
+			v->state = EVSIG_BAD;
+			v->why = m == 2 ? xasprintf("%s is made under the namespace '%s', not '%s'", v->sig_path,
+						    sig.namespace, SSHSIG_EVIDENCE_NAMESPACE)
+				 : m == 0 ? xasprintf("%s does not match the run: the run (or its signature) was changed "
+						      "after it was signed",
+						      v->sig_path)
+					  : xasprintf("the run cannot be read again to check %s", v->sig_path);
+		}
+		sshsig_free(&sig);
+	} else {
+		v->state = EVSIG_BAD;
+		v->why = xasprintf("%s cannot be read as an SSH signature: %s", v->sig_path, why);
+	}
+	if (v->state == EVSIG_BAD)
+		v->hint = xasprintf("restore the run and its signature with 'git checkout -- %s %s', or capture the "
+				    "lesson again on the GPU node",
+				    ev->path, v->sig_path);
+	free(why);
+	free(text);
+}
+
+/* ---- reporting ---- */
+
+static const enum diag_kind state_kind[] = {
+	[EVSIG_UNSIGNED] = D_EVIDENCE_UNSIGNED, [EVSIG_NOT_NODE] = D_EVIDENCE_NOT_NODE,
+	[EVSIG_BAD] = D_EVIDENCE_SIG_BAD,       [EVSIG_UNTRUSTED] = D_EVIDENCE_SIG_UNTRUSTED,
+	[EVSIG_EXPIRED] = D_EVIDENCE_SIG_EXPIRED,
+};
+
+static void report(const struct evfile *ev, const struct evsig_verdict *v, struct diag_loc page_at)
+{
+	const struct textfile *tf = &ev->ev->tf;
+	if (v->state != EVSIG_OK) {
+		struct diag_loc at = textfile_loc_line(tf, v->line, 0, 0);
+		/* while the course lists no key it is on its way to signing: a
+		 * warning; once it lists one, an unsigned run is not evidence */
+		enum diag_kind unsigned_kind = st.trusted.n ? D_EVIDENCE_UNSIGNED_REQUIRED : D_EVIDENCE_UNSIGNED;
+		struct diag *d = v->state == EVSIG_UNSIGNED
+					 ? diag_begin(unsigned_kind, at, "run '%s' is not signed: %s is missing",
+						      ev->path, v->sig_path)
+					 : diag_begin(state_kind[v->state], at, "run '%s' is not vouched for: %s", ev->path,
+						      v->why);
+		if (page_at.path)
+			diag_note(d, page_at, "the run is named here");
+		if (v->hint)
+			diag_hint(d, "%s", v->hint);
+		diag_end(d);
+	}
+	if (v->dirty_allowed) {
+		struct diag *d = diag_begin(D_EVIDENCE_DIRTY, textfile_loc_line(tf, v->dirty_line, 0, 0),
+					    "run '%s' was captured from a tree with uncommitted changes (--allow-dirty)",
+					    ev->path);
+		if (page_at.path)
+			diag_note(d, page_at, "the run is named here");
+		diag_hint(d, "commit the changes and capture the lesson again for publishing");
+		diag_end(d);
+	}
+}
+
+/* Each lesson file of the run's lesson read for a private key, once a run. */
+static void scan_lesson(const char *lesson)
+{
+	const char *why;
+	bool refused;
+	const struct lesson_files *f = lesson ? course_lesson_files(lesson, &why, &refused) : NULL;
+	for (size_t i = 0; f && i < f->n; i++) {
+		char *fs = NULL;
+		if (course_resolve(f->v[i].path, &fs, &why) == REPO_OK)
+			check_not_private(f->v[i].path, fs);
+		free(fs);
+	}
+}
+
+/* True the first time key is seen in this process. */
+static bool first_time(const char *key)
+{
+	size_t seen;
+	if (strmap_get(&st.reported, key, strlen(key), &seen))
+		return false;
+	char *k = xstrdup(key);
+	st.keys = xgrow(st.keys, &st.cap_keys, st.n_keys + 1, sizeof *st.keys);
+	st.keys[st.n_keys++] = k;
+	strmap_add(&st.reported, k, strlen(k), 0, NULL);
+	return true;
+}
+
+void evsig_check(const struct evfile *ev, struct diag_loc page_at)
+{
+	if (!ev || ev->state != LOAD_OK || !ev->ev)
+		return;
+	/* once a run at each strictness: a published page reports what a
+	 * draft named first */
+	bool strict = diag_level_of(D_EVIDENCE_UNSIGNED) == DIAG_ERROR;
+	bool draft = diag_level_of(D_EVIDENCE_UNSIGNED_REQUIRED) == DIAG_WARNING;
+	const char *what = strict ? "signature-strict" : draft ? "signature-draft" : "signature";
+	char *key = xasprintf("%s\n%s", what, ev->path);
+	bool first = first_time(key);
+	free(key);
+	if (!first) {
+		diag_once_touch(what, ev->path);
+		return;
+	}
+	diag_once_begin(what, ev->path);
+	struct evsig_verdict v;
+	evsig_judge(ev, &v);
+	report(ev, &v, page_at);
+	evsig_verdict_free(&v);
+	if (ev->lesson) {
+		char *lk = xasprintf("lesson\n%s", ev->lesson);
+		if (first_time(lk))
+			scan_lesson(ev->lesson);
+		free(lk);
+	}
+	diag_once_end();
+}
+
+char *evsig_describe(const struct evsig_verdict *v)
+{
+	const char *when = v->captured ? v->captured : "an unknown time";
+	switch (v->state) {
+	case EVSIG_OK:
+		return xasprintf("signed by %s (key %s, %s), captured %s", v->principal, v->fingerprint, v->window, when);
+	case EVSIG_UNSIGNED:
+		return xasprintf("not signed (no %s), captured %s", v->sig_path, when);
+	default:
+		return xasprintf("not vouched for: %s", v->why);
+	}
+}
+
+void evsig_release(void)
+{
+	signers_free(&st.trusted);
+	signers_free(&st.tree);
+	strmap_free(&st.reported);
+	for (size_t i = 0; i < st.n_keys; i++)
+		free(st.keys[i]);
+	free(st.keys);
+	memset(&st, 0, sizeof st);
+}

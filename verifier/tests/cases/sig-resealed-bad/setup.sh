@@ -1,0 +1,8 @@
+# R04 against a signed run: the number changed in the run and on the page,
+# body-sha256 recomputed; the seal is right, the signature is not
+ev=evidence/day01-demo/run-2026-11-30.txt page=pages/day01-demo.md
+ssh-keygen -Y sign -q -f "$GOLDEN_KEY" -n coursecheck-evidence $ev
+sed -i 's/of the 1,049,187 elements/of the 1,049,187 <!-- at: [all | threads] --> elements/; s/kernel'"'"'s 0.325 ms\./kernel'"'"'s 0.325 ms <!-- one-run: [256 add, plain | time ms] -->./; s/takes 1\.8 ms,/takes 1.8 ms <!-- one-run: [1024 add, racy | time ms] -->,/' $page
+sed -i 's/^     64  add, racy          70320     0.412$/     64  add, racy           1234     0.412/' $ev
+sed -i 's/gets 70,320 elements wrong/gets 1,234 elements wrong/; s/7 percent <!-- = 100 \* 70320 \/ 1049187 -->/0.12 percent <!-- = 100 * 1234 \/ 1049187 -->/' $page
+"$SEAL" . $ev
