@@ -365,17 +365,21 @@ static char *replace_target(const char *path, const char *shown, bool follow, mo
 struct expect {
 	const char *data;
 	size_t len;
+	size_t now; /* the length found, where it differed */
 };
 
 /* Whether the file at path holds want's text, read as the caller read
- * it (textfile_read: a BOM and CRs do not count). */
-static bool holds(const char *path, const struct expect *want)
+ * it (textfile_read: a BOM and CRs do not count).  When it does not,
+ * want->now is set to the length of what it holds. */
+static bool holds(const char *path, struct expect *want)
 {
 	struct textfile tf;
 	const char *why;
+	want->now = 0;
 	if (textfile_read(path, path, &tf, &why) != 0)
 		return false;
 	bool same = tf.len == want->len && memcmp(tf.data, want->data, want->len) == 0;
+	want->now = tf.len;
 	textfile_free(&tf);
 	return same;
 }
@@ -386,7 +390,7 @@ static bool holds(const char *path, const struct expect *want)
  * swapped out, which is swapped back when it differs: an edit saved in
  * the instant between the look and the rename is not lost either.
  * 0, ESTALE when the target changed, or the errno. */
-static int swap_checked(struct temp *t, const char *target, const struct expect *want)
+static int swap_checked(struct temp *t, const char *target, struct expect *want)
 {
 	if (!holds(target, want))
 		return ESTALE;
@@ -411,7 +415,7 @@ static int swap_checked(struct temp *t, const char *target, const struct expect 
 /* Renames the filled temporary over target (where it still holds want's
  * text, when want is not NULL).  An anonymous file is linked to a
  * temporary name first (rename needs a name).  0, or the errno. */
-static int put_over(struct temp *t, const char *dir, const char *target, const struct expect *want)
+static int put_over(struct temp *t, const char *dir, const char *target, struct expect *want)
 {
 	if (!t->tmp) {
 		for (int tries = 0; tries < 100 && !t->tmp; tries++) {
@@ -436,7 +440,7 @@ static int put_over(struct temp *t, const char *dir, const char *target, const s
 	return 0;
 }
 
-static int replace_at(const char *path, const char *shown, bool follow, const struct expect *want, const char *data,
+static int replace_at(const char *path, const char *shown, bool follow, struct expect *want, const char *data,
 		      size_t len, char **why)
 {
 	mode_t mode;
@@ -457,9 +461,9 @@ static int replace_at(const char *path, const char *shown, bool follow, const st
 		}
 		int e = temp_fill(&t, mode, data, len) != 0 ? errno : put_over(&t, dir, target, exists ? want : NULL);
 		if (e == ESTALE)
-			*why = xasprintf("cannot write %s: it changed after it was read (an edit saved meanwhile?); "
-					 "it is left as it is: run the command again",
-					 shown);
+			*why = xasprintf("cannot write %s: it changed after it was read (%zu bytes of text then, %zu now: "
+					 "an edit saved meanwhile?); it is left as it is: run the command again",
+					 shown, want->len, want->now);
 		else if (e)
 			*why = xasprintf("cannot write %s: %s", shown, strerror(e));
 		else
@@ -478,7 +482,7 @@ int filewrite_replace(const char *path, const char *shown, const char *data, siz
 	return replace_at(path, shown, true, NULL, data, len, why);
 }
 
-static int replace_repo(const char *relpath, const struct expect *want, const char *data, size_t len, char **why)
+static int replace_repo(const char *relpath, struct expect *want, const char *data, size_t len, char **why)
 {
 	char *fs;
 	const char *reason;
@@ -512,7 +516,7 @@ int filewrite_replace_repo(const char *relpath, const char *data, size_t len, ch
 int filewrite_replace_repo_unchanged(const char *relpath, const char *was, size_t was_len, const char *data,
 				     size_t len, char **why)
 {
-	struct expect want = {was, was_len};
+	struct expect want = {was, was_len, 0};
 	return replace_repo(relpath, &want, data, len, why);
 }
 
