@@ -510,11 +510,35 @@ static size_t chars_before(const char *text, size_t len, size_t upto)
 	return n + (upto > len ? upto - len : 0);
 }
 
+/* The byte offset of the k-th code point from s[from], or len. */
+static size_t offset_of_char(const char *s, size_t len, size_t from, size_t k)
+{
+	size_t i = from;
+	for (size_t n = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80 && n++ == k)
+			break;
+	return i;
+}
+
+/* A long line cut to its window around w's column (diag.h). */
+static void keep_window(struct diag_where *w)
+{
+	size_t first = w->col > DIAG_WINDOW_BEFORE ? w->col - DIAG_WINDOW_BEFORE : 1;
+	size_t from = offset_of_char(w->line_text, w->line_len, 0, first - 1);
+	size_t to = offset_of_char(w->line_text, w->line_len, from, DIAG_LINE_WINDOW);
+	if (from == 0 && to == w->line_len)
+		return;
+	w->line_text += from;
+	w->line_len = to - from;
+	w->line_col = first;
+	w->line_cut = true;
+}
+
 /* A location in code points for a sink: the byte column and span become
  * [col, end_col) over the located line's characters. */
 static struct diag_where where_of(struct diag_loc at)
 {
-	struct diag_where w = {at.path, at.line, 0, 0, NULL, 0};
+	struct diag_where w = {at.path, at.line, 0, 0, NULL, 0, 1, false};
 	if (at.text && at.line) {
 		size_t len = at.text_len;
 		while (len && (at.text[len - 1] == '\n' || at.text[len - 1] == '\r'))
@@ -534,6 +558,7 @@ static struct diag_where where_of(struct diag_loc at)
 	w.end_col = chars_before(w.line_text, w.line_len, to) + 1;
 	if (w.end_col <= w.col)
 		w.end_col = w.col + 1;
+	keep_window(&w);
 	return w;
 }
 

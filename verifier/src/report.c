@@ -42,33 +42,12 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
-/* The byte offset of the code point at index k of s[0, len), or len. */
-static size_t offset_of_char(const char *s, size_t len, size_t from, size_t k)
-{
-	size_t i = from;
-	for (size_t n = 0; i < len; i++)
-		if (((unsigned char)s[i] & 0xC0) != 0x80 && n++ == k)
-			break;
-	return i;
-}
-
-/* The located line, or its window around the column where it is long. */
+/* The located line, or its window where it is long (diag.h). */
 static struct report_where copy_where(const struct diag_where *w)
 {
-	struct report_where c = {dup_or_null(w->path), w->line, w->col, w->end_col, NULL, 1, false};
-	if (!w->line_text)
-		return c;
-	size_t first = w->col > REPORT_WINDOW_BEFORE ? w->col - REPORT_WINDOW_BEFORE : 1;
-	size_t from = offset_of_char(w->line_text, w->line_len, 0, first - 1);
-	size_t to = offset_of_char(w->line_text, w->line_len, from, REPORT_LINE_WINDOW);
-	if (from == 0 && to == w->line_len) { /* short: the whole line */
-		c.line_text = xstrndup(w->line_text, w->line_len);
-		return c;
-	}
-	c.line_text = xstrndup(w->line_text + from, to - from);
-	c.text_col = first;
-	c.cut = true;
-	return c;
+	return (struct report_where){dup_or_null(w->path), w->line, w->col, w->end_col,
+				     w->line_text ? xstrndup(w->line_text, w->line_len) : NULL,
+				     w->line_col ? w->line_col : 1, w->line_cut};
 }
 
 /* The sink: every format but text keeps a copy of each diagnostic. */

@@ -17,17 +17,10 @@
 
 #define REPORT_NO_FILE ((size_t)-1)
 
-/* A long line is kept as a window of REPORT_LINE_WINDOW code points
- * around the finding, so that a report's size is bounded by its input,
- * not by the input times its results (a 900 KB one-line page and its 200
- * findings). */
-#define REPORT_LINE_WINDOW 240
-#define REPORT_WINDOW_BEFORE 80 /* of them before the column */
-
 struct report_where {
 	char *path; /* NULL: none */
 	size_t line, col, end_col; /* code points; 0: unknown (see diag.h) */
-	char *line_text; /* the line, or its window; NULL: none */
+	char *line_text; /* the line, or its window (DIAG_LINE_WINDOW); NULL: none */
 	size_t text_col; /* the column (code points) of line_text's first character */
 	bool cut;        /* line_text is a window of a longer line */
 };

@@ -42,7 +42,7 @@ static json_t *message(const char *text)
 	return m;
 }
 
-/* A long line's window around the finding (report_impl.h), as the
+/* A long line's window around the finding (diag.h), as the
  * region that gives the finding its context: the line itself would be
  * copied into every result on it. */
 static json_t *window_region(const struct report_where *w)
