@@ -360,6 +360,10 @@ static char *replace_target(const char *path, const char *shown, bool follow, mo
 	return target;
 }
 
+/* put_over's answer when the target no longer holds the text expected
+ * (errno values are positive). */
+#define CHANGED (-1)
+
 /* What a replace expects to find at its target: the text the caller
  * read, or NULL for anything. */
 struct expect {
@@ -389,18 +393,18 @@ static bool holds(const char *path, struct expect *want)
  * can swap two names at once (RENAME_EXCHANGE), again on the very file
  * swapped out, which is swapped back when it differs: an edit saved in
  * the instant between the look and the rename is not lost either.
- * 0, ESTALE when the target changed, or the errno. */
+ * 0, CHANGED when the target changed, or the errno. */
 static int swap_checked(struct temp *t, const char *target, struct expect *want)
 {
 	if (!holds(target, want))
-		return ESTALE;
+		return CHANGED;
 #ifdef RENAME_EXCHANGE
 	if (renameat2(AT_FDCWD, t->tmp, AT_FDCWD, target, RENAME_EXCHANGE) == 0) {
 		if (holds(t->tmp, want))
 			return 0; /* t->tmp, now the old file, is removed by temp_discard */
 		if (renameat2(AT_FDCWD, t->tmp, AT_FDCWD, target, RENAME_EXCHANGE) != 0)
 			return errno;
-		return ESTALE;
+		return CHANGED;
 	}
 	if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP && errno != EOPNOTSUPP)
 		return errno;
@@ -414,7 +418,7 @@ static int swap_checked(struct temp *t, const char *target, struct expect *want)
 
 /* Renames the filled temporary over target (where it still holds want's
  * text, when want is not NULL).  An anonymous file is linked to a
- * temporary name first (rename needs a name).  0, or the errno. */
+ * temporary name first (rename needs a name).  0, CHANGED, or the errno. */
 static int put_over(struct temp *t, const char *dir, const char *target, struct expect *want)
 {
 	if (!t->tmp) {
@@ -460,7 +464,7 @@ static int replace_at(const char *path, const char *shown, bool follow, struct e
 			/* Not ours to give away: the new file keeps our owner, and the mode below. */
 		}
 		int e = temp_fill(&t, mode, data, len) != 0 ? errno : put_over(&t, dir, target, exists ? want : NULL);
-		if (e == ESTALE)
+		if (e == CHANGED)
 			*why = xasprintf("cannot write %s: it changed after it was read (%zu bytes of text then, %zu now: "
 					 "an edit saved meanwhile?); it is left as it is: run the command again",
 					 shown, want->len, want->now);
