@@ -10,6 +10,8 @@
 #   make programs      compile every lesson program with its Build: line (needs nvcc)
 #   make evidence      capture evidence on a GPU node (LESSON=day31-scan-1 for one)
 #   make review        the technical review of every page as HTML, in build/review/
+#   make other-cc-test the unit tests and golden cases again, built by the
+#                      other compiler (clang; gcc where CC is clang), as CI does
 #   make fuzz          run each libFuzzer target for FUZZ_SECONDS (needs clang;
 #                      see verifier/tests/fuzz/fuzz.mk for fuzz-bundle, fuzz-merge)
 #
@@ -23,7 +25,9 @@
 # off with WERROR=0.
 
 CC      ?= cc
-CFLAGS  ?= -O2 -g
+# clang's default debug information (DWARF 5) is more than valgrind (the
+# hostile suite) reads: DWARF 4 there
+CFLAGS  ?= -O2 -g $(if $(findstring clang,$(notdir $(CC))),-gdwarf-4)
 WERROR  ?= 1
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
