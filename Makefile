@@ -10,6 +10,8 @@
 #   make programs      compile every lesson program with its Build: line (needs nvcc)
 #   make evidence      capture evidence on a GPU node (LESSON=day31-scan-1 for one)
 #   make review        the technical review of every page as HTML, in build/review/
+#   make other-cc-test the unit tests and golden cases again, built by the
+#                      other compiler (clang; gcc where CC is clang), as CI does
 #   make fuzz          run each libFuzzer target for FUZZ_SECONDS (needs clang;
 #                      see verifier/tests/fuzz/fuzz.mk for fuzz-bundle, fuzz-merge)
 #
@@ -23,7 +25,9 @@
 # off with WERROR=0.
 
 CC      ?= cc
-CFLAGS  ?= -O2 -g
+# clang's default debug information (DWARF 5) is more than valgrind (the
+# hostile suite) reads: DWARF 4 there
+CFLAGS  ?= -O2 -g $(if $(findstring clang,$(notdir $(CC))),-gdwarf-4)
 WERROR  ?= 1
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -233,12 +237,28 @@ review-test: $(BUILD)/asan/coursecheck | $(DEPS_TEST)
 hostile: $(BUILD)/coursecheck
 	@sh verifier/tests/hostile/run.sh $(BUILD)/coursecheck
 
+# The unit tests and golden cases again, built by the other compiler
+# (clang, or gcc where CC is clang) with its own ASan and UBSan, in
+# build/clang/ (build/gcc/): what one compiler lets pass (an order of
+# evaluation, a warning of its own) the other catches.  CI runs it after
+# make test (.ci/run); clang comes with deps.sh fuzz's packages.
+OTHER_CC ?= $(if $(findstring clang,$(notdir $(CC))),gcc,clang)
+.PHONY: other-cc-test
+other-cc-test: $(if $(findstring clang,$(OTHER_CC)),$(BUILD)/.deps-fuzz)
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/$(notdir $(OTHER_CC)) CC=$(OTHER_CC) unit golden
+
 # The mutation test checks the whole course at -j 4 and at -j 1 for every
 # mutation and requires the same output: it is the jobs-test's mutation
 # half too, so `make test` runs it once.
 course-test: $(BUILD)/asan/coursecheck
 	$(BUILD)/asan/coursecheck verify
 	@MUTATE_JOBS=4 sh verifier/tests/mutate.sh $(BUILD)/asan/coursecheck
+
+# update and an edit saved while it works (an LD_PRELOAD shim: the plain
+# binary, as ASan must be loaded first).
+.PHONY: update-race-test
+update-race-test: $(BUILD)/coursecheck
+	@CC="$(CC)" sh verifier/tests/update-race/run.sh $(BUILD)/coursecheck
 
 # The reports in every format, checked against their schemas and xmllint.
 report-test: $(BUILD)/asan/coursecheck | $(DEPS_TEST)
@@ -285,7 +305,7 @@ TEST_SUITES_JOBS ?= 3
 # busy while they do
 TEST_SUITES = broken-variants-build hostile slurm-test course-test capture-test golden stale-test programs \
 	review-test fuzz-replay report-test arch-test wiring-test reference-overlap unit deps-test folder-test \
-	man-test install-test
+	man-test install-test update-race-test
 test: $(DEPS_FULL) $(DEPS_TEST)
 	@rm -f $(BUILD)/.skipped
 	@echo "build: the binaries (plain and sanitized), unit tests and fuzz replayers on $(TEST_JOBS) cores"

@@ -16,13 +16,13 @@ char *capture_reads_path(const char *scratch)
 	return xasprintf("%s/build.deps", scratch);
 }
 
-char **capture_reads_env(const char *deps_path)
+char **capture_reads_env(const char *deps_path, const char *also)
 {
 	/* gcc and clang append one make rule a compile to this file, the
 	 * non-system headers only; nvcc's host compiler inherits it */
 	char *set = xasprintf("DEPENDENCIES_OUTPUT=%s", deps_path);
-	const char *vars[] = {set};
-	char **envp = proc_env_with(vars, 1);
+	const char *vars[] = {set, also};
+	char **envp = proc_env_with(vars, also ? 2 : 1);
 	free(set);
 	return envp;
 }

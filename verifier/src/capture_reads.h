@@ -17,8 +17,9 @@
 /* The dependency file of a job whose scratch folder is scratch (malloc'd). */
 char *capture_reads_path(const char *scratch);
 /* The build's environment: this process's, with DEPENDENCIES_OUTPUT set
- * to deps_path.  Free with proc_env_free(). */
-char **capture_reads_env(const char *deps_path);
+ * to deps_path and, where also is not NULL, the NAME=VALUE also (the
+ * build's TMPDIR).  Free with proc_env_free(). */
+char **capture_reads_env(const char *deps_path, const char *also);
 /* The set of the build in workdir (the copy of programs/LESSON/, whose
  * parent holds the copies): r is overwritten; free with readset_free(). */
 void capture_reads_take(struct readset *r, const struct lesson *ls, const char *deps_path, const char *workdir);

@@ -521,15 +521,26 @@ static void start_build(struct sched *s, struct job *j)
 	char *top = p->build_only ? xstrdup(p->build_only) : xasprintf("%s/work", j->scratch);
 	j->workdir = xasprintf("%s/%s", top, j->ls->name);
 	char *out = scratch_file(j, "build.out"), *err = scratch_file(j, "build.err");
+	/* the compiler's temporaries go inside the scratch folder: a capture
+	 * killed mid-build (kill -9: the build is killed at once, with no time
+	 * to remove them) leaves them there, for the next capture's sweep,
+	 * never in the user's $TMPDIR */
+	char *tmp = scratch_file(j, "tmp"), *tmpdir = xasprintf("TMPDIR=%s", tmp);
+	/* and the compilers' dependency output, for the files the build
+	 * read (capture_reads.h) */
+	char *deps = capture_reads_path(j->scratch);
+	char **envp = capture_reads_env(deps, tmpdir);
 	int r = filewrite_mkdirs(j->workdir, &why);
 	if (r == 0)
+		r = filewrite_mkdirs(tmp, &why);
+	if (r == 0)
 		r = lesson_copy(j->ls, top, &why);
-	char *deps = capture_reads_path(j->scratch);
-	char **envp = capture_reads_env(deps);
 	if (r == 0)
 		r = proc_start(&j->proc, j->ls->build, j->workdir, out, err, envp, p->timeout, TRANSCRIPT_MAX_BYTES, &why);
 	proc_env_free(envp);
 	free(deps);
+	free(tmpdir);
+	free(tmp);
 	free(top);
 	free(out);
 	free(err);

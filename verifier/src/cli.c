@@ -137,9 +137,11 @@ static int write_output(struct cli_run *run)
 		return -1;
 	}
 	/* through the one atomic writer: a reader of the report (a CI step, an
-	 * editor) never sees half of it, and a report file keeps its mode */
+	 * editor) never sees half of it, a report file keeps its mode, and a
+	 * link in its place (a checkout's coursecheck.sarif) is replaced, not
+	 * written through */
 	char *why = NULL;
-	int rc = filewrite_replace(run->opt.output, run->opt.output, run->buffer, run->buffer_len, &why);
+	int rc = filewrite_replace_named(run->opt.output, run->opt.output, run->buffer, run->buffer_len, &why);
 	if (rc != 0) {
 		cliopt_output_failed(run->cmd->name, "%s", why);
 		free(why);
@@ -338,7 +340,8 @@ static int item_run(size_t i, void *ctx)
 		return 0;
 	if (it->kind == ITEM_LIST) {
 		char **lessons;
-		repo_free_list(lessons, course_lessons(&lessons));
+		size_t n = course_lessons(&lessons); /* first: its result is the list freed below */
+		repo_free_list(lessons, n);
 		return 0;
 	}
 	if (it->kind == ITEM_PROGRAM) {

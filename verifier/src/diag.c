@@ -130,13 +130,79 @@ static const char *paint(const char *code)
 	return reporter.color ? code : "";
 }
 
+/* ---- input text as the text report shows it ----
+ * A page line, an evidence line, a file name or a message quoting them
+ * never hands the terminal (or a CI log) a control character: an escape
+ * sequence there could erase the diagnostic above it or retitle the
+ * window, and a CR would split a diagnostic line in two.  Each is shown
+ * instead: C0 controls and DEL in caret notation (ESC as ^[, CR as ^M,
+ * DEL as ^?), C1 controls (U+0080 to U+009F, which some terminals obey
+ * too) and bytes that are not UTF-8 as \xNN.  A tab is kept: it lines
+ * the caret up. */
+
+/* The length of the UTF-8 character at s[0, n), or 0 where s does not
+ * start one. */
+static size_t utf8_char_len(const unsigned char *s, size_t n)
+{
+	size_t len = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+		   : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+	if (len == 0 || len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	return len;
+}
+
+/* The character at s[0, n) (n >= 1) as shown: *used bytes of s are
+ * shown as out[0, return), a copy of them where nothing needs showing. */
+static size_t visible_char(const char *s, size_t n, char out[8], size_t *used)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = utf8_char_len(u, n);
+	*used = len ? len : 1;
+	if (len == 0 || (len == 2 && u[0] == 0xC2 && u[1] < 0xA0)) /* not UTF-8, or C1 */
+		return (size_t)snprintf(out, 8, "\\x%02X", u[len ? 1 : 0]);
+	if ((u[0] < 0x20 && u[0] != '\t') || u[0] == 0x7F) {
+		out[0] = '^';
+		out[1] = u[0] == 0x7F ? '?' : (char)(u[0] + '@');
+		return 2;
+	}
+	memcpy(out, s, len);
+	return len;
+}
+
+/* How many columns the character at s[0, n) takes as shown: 1, or the
+ * length of its escape.  *used as visible_char. */
+static size_t visible_width(const char *s, size_t n, size_t *used)
+{
+	char out[8];
+	size_t k = visible_char(s, n, out, used);
+	return k == *used && memcmp(out, s, k) == 0 ? 1 : k; /* a copy: one column */
+}
+
+static void put_visible(struct buf *b, const char *s, size_t n)
+{
+	for (size_t i = 0, used; i < n; i += used) {
+		char out[8];
+		buf_append(b, out, visible_char(s + i, n - i, out, &used));
+	}
+}
+
+static void put_visible_str(struct buf *b, const char *s)
+{
+	put_visible(b, s, strlen(s));
+}
+
+
 static size_t chars_before(const char *text, size_t len, size_t upto);
 
 /* path:line:col, the column in code points as every report counts it (a
  * byte column where the line's text is not at hand) */
 static void put_location(struct buf *b, struct diag_loc at)
 {
-	buf_printf(b, "%s%s", paint(C_BOLD), at.path ? at.path : "<input>");
+	buf_puts(b, paint(C_BOLD));
+	put_visible_str(b, at.path ? at.path : "<input>");
 	if (at.line) {
 		buf_printf(b, ":%zu", at.line);
 		if (at.col)
@@ -168,25 +234,28 @@ static void put_caret(struct buf *b, struct diag_loc at)
 	while (to < len && ((unsigned char)at.text[to] & 0xC0) == 0x80)
 		to++;
 	buf_printf(b, " %5zu | %s", at.line, from ? "..." : "");
-	buf_append(b, at.text + from, to - from);
+	put_visible(b, at.text + from, to - from);
 	buf_puts(b, to < len ? "...\n" : "\n");
 	if (!at.col)
 		return;
 	buf_puts(b, "       | ");
 	if (from)
 		buf_puts(b, "   ");
-	size_t col0 = at.col - 1;
-	for (size_t i = from; i < col0 && i < len; i++) {
-		unsigned char c = (unsigned char)at.text[i];
-		if ((c & 0xC0) == 0x80)
-			continue;
-		buf_putc(b, c == '\t' ? '\t' : ' ');
+	/* one blank (a tab kept) a column shown, up to the caret */
+	size_t col0 = at.col - 1, i = from, used;
+	for (; i < col0 && i < len; i += used) {
+		size_t w = visible_width(at.text + i, len - i, &used);
+		if (at.text[i] == '\t')
+			buf_putc(b, '\t');
+		else
+			buf_printf(b, "%*s", (int)w, "");
 	}
 	buf_printf(b, "%s^", paint(C_GREEN));
-	size_t end = col0 + (at.span ? at.span : 1);
-	for (size_t i = col0 + 1; i < end && i < to; i++)
-		if (((unsigned char)at.text[i] & 0xC0) != 0x80)
-			buf_putc(b, '~');
+	size_t end = col0 + (at.span ? at.span : 1), w = i < to ? visible_width(at.text + i, to - i, &used) : 1;
+	for (i += i < to ? used : 1; i < end && i < to; i += used)
+		w += visible_width(at.text + i, to - i, &used);
+	for (size_t k = 1; k < w; k++)
+		buf_putc(b, '~');
 	buf_printf(b, "%s\n", paint(C_RESET));
 }
 
@@ -296,9 +365,12 @@ void diag_file_end(void)
 		/* a machine-readable report on stdout must stay parseable: the
 		 * count goes to stderr there (the summary has the totals) */
 		FILE *out = reporter.sink ? stderr : reporter.out ? reporter.out : stderr;
+		struct buf path = {0};
+		put_visible_str(&path, reporter.file);
 		fprintf(out, "%s%s:%s %snote:%s %zu more diagnostic%s not shown (at most %d are shown for one file)\n",
-			paint(C_BOLD), reporter.file, paint(C_RESET), paint(C_CYAN), paint(C_RESET), reporter.file_hidden,
+			paint(C_BOLD), path.s ? path.s : "", paint(C_RESET), paint(C_CYAN), paint(C_RESET), reporter.file_hidden,
 			reporter.file_hidden == 1 ? "" : "s", DIAG_MAX_PER_FILE);
+		buf_free(&path);
 		fflush(out);
 	}
 	free(reporter.file);
@@ -329,7 +401,8 @@ static struct diag *begin(enum diag_dest dest, bool command, enum diag_kind kind
 	buf_printf(&d->text, "%s%s:%s ", paint(level_color(level)), level_word(level), paint(C_RESET));
 	d->message = xvasprintf(fmt, ap);
 	d->at = at;
-	buf_printf(&d->text, "%s [%s]\n", d->message, kinds[kind].id);
+	put_visible_str(&d->text, d->message);
+	buf_printf(&d->text, " [%s]\n", kinds[kind].id);
 	put_caret(&d->text, at);
 	return d;
 }
@@ -394,7 +467,8 @@ void diag_note(struct diag *d, struct diag_loc at, const char *fmt, ...)
 	va_start(ap, fmt);
 	char *msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	buf_printf(&d->text, "%s\n", msg);
+	put_visible_str(&d->text, msg);
+	buf_putc(&d->text, '\n');
 	put_caret(&d->text, at);
 	d->note_messages = xgrow(d->note_messages, &d->cap_msgs, d->n_notes + 1, sizeof *d->note_messages);
 	d->note_locs = xgrow(d->note_locs, &d->cap_locs, d->n_notes + 1, sizeof *d->note_locs);
@@ -412,7 +486,7 @@ void diag_text(struct diag *d, const char *text)
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
 		buf_puts(&d->text, "    ");
-		buf_append(&d->text, p, n);
+		put_visible(&d->text, p, n);
 		buf_putc(&d->text, '\n');
 		buf_append(&d->free_text, p, n);
 		buf_putc(&d->free_text, '\n');
@@ -441,11 +515,35 @@ static size_t chars_before(const char *text, size_t len, size_t upto)
 	return n + (upto > len ? upto - len : 0);
 }
 
+/* The byte offset of the k-th code point from s[from], or len. */
+static size_t offset_of_char(const char *s, size_t len, size_t from, size_t k)
+{
+	size_t i = from;
+	for (size_t n = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80 && n++ == k)
+			break;
+	return i;
+}
+
+/* A long line cut to its window around w's column (diag.h). */
+static void keep_window(struct diag_where *w)
+{
+	size_t first = w->col > DIAG_WINDOW_BEFORE ? w->col - DIAG_WINDOW_BEFORE : 1;
+	size_t from = offset_of_char(w->line_text, w->line_len, 0, first - 1);
+	size_t to = offset_of_char(w->line_text, w->line_len, from, DIAG_LINE_WINDOW);
+	if (from == 0 && to == w->line_len)
+		return;
+	w->line_text += from;
+	w->line_len = to - from;
+	w->line_col = first;
+	w->line_cut = true;
+}
+
 /* A location in code points for a sink: the byte column and span become
  * [col, end_col) over the located line's characters. */
 static struct diag_where where_of(struct diag_loc at)
 {
-	struct diag_where w = {at.path, at.line, 0, 0, NULL, 0};
+	struct diag_where w = {at.path, at.line, 0, 0, NULL, 0, 1, false};
 	if (at.text && at.line) {
 		size_t len = at.text_len;
 		while (len && (at.text[len - 1] == '\n' || at.text[len - 1] == '\r'))
@@ -465,6 +563,7 @@ static struct diag_where where_of(struct diag_loc at)
 	w.end_col = chars_before(w.line_text, w.line_len, to) + 1;
 	if (w.end_col <= w.col)
 		w.end_col = w.col + 1;
+	keep_window(&w);
 	return w;
 }
 
@@ -491,8 +590,12 @@ static void emit_record(const struct diag *d, enum diag_level level, bool forwar
 static void print_text(FILE *out, const char *text, size_t len, const char *hint)
 {
 	fwrite(text, 1, len, out);
-	if (hint)
-		fprintf(out, "%shint:%s %s\n", paint(C_GREEN), paint(C_RESET), hint);
+	if (hint) {
+		struct buf shown = {0};
+		put_visible_str(&shown, hint);
+		fprintf(out, "%shint:%s %s\n", paint(C_GREEN), paint(C_RESET), shown.s ? shown.s : "");
+		buf_free(&shown);
+	}
 	fflush(out);
 }
 

@@ -60,11 +60,19 @@ struct diag;
  * unknown, the whole line), as SARIF's unicodeCodePoints and GitHub's
  * annotations want; the text printer keeps its byte columns.  Everything
  * is borrowed for the duration of the sink's emit call only. */
+/* A line longer than DIAG_LINE_WINDOW code points reaches a sink as a
+ * window of that many around its place, DIAG_WINDOW_BEFORE of them before
+ * the column: a record (and a report, and verify -j's wire) is bounded
+ * by its input, not by the line times the findings on it. */
+#define DIAG_LINE_WINDOW 240
+#define DIAG_WINDOW_BEFORE 80
 struct diag_where {
 	const char *path; /* NULL: no file (a command-line problem) */
 	size_t line, col, end_col;
-	const char *line_text; /* the located line without its newline, or NULL */
+	const char *line_text; /* the located line without its newline (or its window), or NULL */
 	size_t line_len;
+	size_t line_col; /* the column (code points) of line_text's first character: 1, or more in a window */
+	bool line_cut;   /* line_text is a window of a longer line */
 };
 struct diag_record_note {
 	struct diag_where at;

@@ -38,6 +38,8 @@ static void put_where(struct buf *b, const struct diag_where *w)
 	put_u64(b, w->col);
 	put_u64(b, w->end_col);
 	put_bytes(b, w->line_text, w->line_len);
+	put_u64(b, w->line_col);
+	put_u64(b, w->line_cut);
 }
 
 void diagwire_flush_checks(struct diagwire_encoder *e)
@@ -259,8 +261,11 @@ static bool get_str(struct diagwire_reader *r, const char **s)
 
 static bool get_where(struct diagwire_reader *r, struct diag_where *w)
 {
-	return get_str(r, &w->path) && get_size(r, &w->line) && get_size(r, &w->col) && get_size(r, &w->end_col) &&
-	       get_bytes(r, &w->line_text, &w->line_len);
+	uint64_t cut;
+	bool ok = get_str(r, &w->path) && get_size(r, &w->line) && get_size(r, &w->col) && get_size(r, &w->end_col) &&
+		  get_bytes(r, &w->line_text, &w->line_len) && get_size(r, &w->line_col) && get_u64(r, &cut) && cut <= 1;
+	w->line_cut = ok && cut;
+	return ok;
 }
 
 static bool get_record(struct diagwire_reader *r, struct diag_record *rec, bool hidden)

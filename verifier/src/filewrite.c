@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "repo.h"
+#include "textfile.h"
 #include "util.h"
 
 /* ---- owners ---- */
@@ -321,16 +322,18 @@ static char *folder_of(const char *path)
 /* Where a replace writes: path itself, or the file a link leads to.
  * Sets *mode (kept, or 0644 for a new file), *st_known and *st.
  * Returns the target (malloc'd), or NULL with *why. */
-static char *replace_target(const char *path, const char *shown, mode_t *mode, struct stat *st, bool *exists,
-			    char **why)
+static char *replace_target(const char *path, const char *shown, bool follow, mode_t *mode, struct stat *st,
+			    bool *exists, char **why)
 {
 	struct stat lst;
 	char *target;
-	if (lstat(path, &lst) != 0) {
-		if (errno != ENOENT) {
-			*why = xasprintf("cannot write %s: %s", shown, strerror(errno));
-			return NULL;
-		}
+	bool found = lstat(path, &lst) == 0;
+	if (!found && errno != ENOENT) {
+		*why = xasprintf("cannot write %s: %s", shown, strerror(errno));
+		return NULL;
+	}
+	/* a link not followed is replaced like a missing file: the new file takes its name */
+	if (!found || (!follow && S_ISLNK(lst.st_mode))) {
 		*exists = false;
 		*mode = 0644;
 		return xstrdup(path);
@@ -363,9 +366,66 @@ static char *replace_target(const char *path, const char *shown, mode_t *mode, s
 	return target;
 }
 
-/* Renames the filled temporary over target.  An anonymous file is linked
- * to a temporary name first (rename needs a name).  0, or the errno. */
-static int put_over(struct temp *t, const char *dir, const char *target)
+/* put_over's answer when the target no longer holds the text expected
+ * (errno values are positive). */
+#define CHANGED (-1)
+
+/* What a replace expects to find at its target: the text the caller
+ * read, or NULL for anything. */
+struct expect {
+	const char *data;
+	size_t len;
+	size_t now; /* the length found, where it differed */
+};
+
+/* Whether the file at path holds want's text, read as the caller read
+ * it (textfile_read: a BOM and CRs do not count).  When it does not,
+ * want->now is set to the length of what it holds. */
+static bool holds(const char *path, struct expect *want)
+{
+	struct textfile tf;
+	const char *why;
+	want->now = 0;
+	if (textfile_read(path, path, &tf, &why) != 0)
+		return false;
+	bool same = tf.len == want->len && memcmp(tf.data, want->data, want->len) == 0;
+	want->now = tf.len;
+	textfile_free(&tf);
+	return same;
+}
+
+/* Puts the temporary in target's place where target still holds want's
+ * text.  The text is compared just before, and, where the file system
+ * can swap two names at once (RENAME_EXCHANGE), again on the very file
+ * swapped out, which is swapped back when it differs: an edit saved in
+ * the instant between the look and the rename is not lost either.
+ * 0, CHANGED when the target changed, or the errno. */
+static int swap_checked(struct temp *t, const char *target, struct expect *want)
+{
+	if (!holds(target, want))
+		return CHANGED;
+#ifdef RENAME_EXCHANGE
+	if (renameat2(AT_FDCWD, t->tmp, AT_FDCWD, target, RENAME_EXCHANGE) == 0) {
+		if (holds(t->tmp, want))
+			return 0; /* t->tmp, now the old file, is removed by temp_discard */
+		if (renameat2(AT_FDCWD, t->tmp, AT_FDCWD, target, RENAME_EXCHANGE) != 0)
+			return errno;
+		return CHANGED;
+	}
+	if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP && errno != EOPNOTSUPP)
+		return errno;
+#endif
+	if (rename(t->tmp, target) != 0)
+		return errno;
+	free(t->tmp);
+	t->tmp = NULL;
+	return 0;
+}
+
+/* Renames the filled temporary over target (where it still holds want's
+ * text, when want is not NULL).  An anonymous file is linked to a
+ * temporary name first (rename needs a name).  0, CHANGED, or the errno. */
+static int put_over(struct temp *t, const char *dir, const char *target, struct expect *want)
 {
 	if (!t->tmp) {
 		for (int tries = 0; tries < 100 && !t->tmp; tries++) {
@@ -381,6 +441,8 @@ static int put_over(struct temp *t, const char *dir, const char *target)
 		if (!t->tmp)
 			return EEXIST;
 	}
+	if (want)
+		return swap_checked(t, target, want);
 	if (rename(t->tmp, target) != 0)
 		return errno;
 	free(t->tmp);
@@ -388,12 +450,13 @@ static int put_over(struct temp *t, const char *dir, const char *target)
 	return 0;
 }
 
-int filewrite_replace(const char *path, const char *shown, const char *data, size_t len, char **why)
+static int replace_at(const char *path, const char *shown, bool follow, struct expect *want, const char *data,
+		      size_t len, char **why)
 {
 	mode_t mode;
 	struct stat st;
 	bool exists;
-	char *target = replace_target(path, shown, &mode, &st, &exists, why);
+	char *target = replace_target(path, shown, follow, &mode, &st, &exists, why);
 	if (!target)
 		return -1;
 	char *dir = folder_of(target);
@@ -406,8 +469,12 @@ int filewrite_replace(const char *path, const char *shown, const char *data, siz
 		if (exists && fchown(t.fd, st.st_uid, st.st_gid) != 0) {
 			/* Not ours to give away: the new file keeps our owner, and the mode below. */
 		}
-		int e = temp_fill(&t, mode, data, len) != 0 ? errno : put_over(&t, dir, target);
-		if (e)
+		int e = temp_fill(&t, mode, data, len) != 0 ? errno : put_over(&t, dir, target, exists ? want : NULL);
+		if (e == CHANGED)
+			*why = xasprintf("cannot write %s: it changed after it was read (%zu bytes of text then, %zu now: "
+					 "an edit saved meanwhile?); it is left as it is: run the command again",
+					 shown, want->len, want->now);
+		else if (e)
 			*why = xasprintf("cannot write %s: %s", shown, strerror(e));
 		else
 			result = 0;
@@ -420,7 +487,12 @@ int filewrite_replace(const char *path, const char *shown, const char *data, siz
 	return result;
 }
 
-int filewrite_replace_repo(const char *relpath, const char *data, size_t len, char **why)
+int filewrite_replace(const char *path, const char *shown, const char *data, size_t len, char **why)
+{
+	return replace_at(path, shown, true, NULL, data, len, why);
+}
+
+static int replace_repo(const char *relpath, struct expect *want, const char *data, size_t len, char **why)
 {
 	char *fs;
 	const char *reason;
@@ -441,9 +513,21 @@ int filewrite_replace_repo(const char *relpath, const char *data, size_t len, ch
 		*why = xasprintf("cannot write %s: %s", relpath, reason);
 		return -1;
 	}
-	int r = filewrite_replace(fs, relpath, data, len, why);
+	int r = replace_at(fs, relpath, true, want, data, len, why);
 	free(fs);
 	return r;
+}
+
+int filewrite_replace_repo(const char *relpath, const char *data, size_t len, char **why)
+{
+	return replace_repo(relpath, NULL, data, len, why);
+}
+
+int filewrite_replace_repo_unchanged(const char *relpath, const char *was, size_t was_len, const char *data,
+				     size_t len, char **why)
+{
+	struct expect want = {was, was_len, 0};
+	return replace_repo(relpath, &want, data, len, why);
 }
 
 /* ---- folders ---- */
@@ -519,4 +603,71 @@ int filewrite_mkdirs(const char *path, char **why)
 	}
 	free(p);
 	return r;
+}
+
+/* ---- files a user names ---- */
+
+/* The repository path of a file-system path the user named (taken from
+ * the current folder, compared without touching the disk), malloc'd, or
+ * NULL when it lies outside the repository. */
+static char *named_in_repo(const char *path)
+{
+	char *cwd = path[0] == '/' ? NULL : getcwd(NULL, 0);
+	if (path[0] != '/' && !cwd)
+		return NULL;
+	char *abs = cwd ? xasprintf("%s/%s", cwd, path) : xstrdup(path);
+	char *norm = repo_normalize(abs + 1); /* "/a/../b" as "b": the leading '/' set aside */
+	const char *root = repo_root();
+	size_t n = strlen(root);
+	char *rel = NULL;
+	if (norm && root[0] == '/' && strncmp(norm, root + 1, n - 1) == 0 &&
+	    (norm[n - 1] == '/' || norm[n - 1] == '\0'))
+		rel = xstrdup(norm[n - 1] ? norm + n : ".");
+	free(norm);
+	free(abs);
+	free(cwd);
+	return rel;
+}
+
+/* The file-system folder a named file inside the repository is written
+ * in: its folder resolved, which must lie inside.  NULL with *why. */
+static char *named_folder(const char *rel, const char *shown, char **why)
+{
+	char *dir = folder_of(rel), *fs = NULL;
+	const char *reason;
+	if (strcmp(dir, ".") == 0)
+		fs = xstrdup(repo_root());
+	else if (repo_resolve(dir, &fs, &reason) != REPO_OK)
+		*why = xasprintf("cannot write %s: %s", shown, reason);
+	free(dir);
+	return fs;
+}
+
+int filewrite_replace_named(const char *path, const char *shown, const char *data, size_t len, char **why)
+{
+	char *rel = named_in_repo(path);
+	if (!rel) /* outside, where the user pointed: only the last name is not followed */
+		return replace_at(path, shown, false, NULL, data, len, why);
+	int r = -1;
+	char *dir = named_folder(rel, shown, why);
+	if (dir) {
+		const char *slash = strrchr(rel, '/');
+		char *fs = xasprintf("%s/%s", dir, slash ? slash + 1 : rel);
+		r = replace_at(fs, shown, false, NULL, data, len, why);
+		free(fs);
+	}
+	free(dir);
+	free(rel);
+	return r;
+}
+
+int filewrite_mkdirs_named(const char *path, char **why)
+{
+	char *rel = named_in_repo(path);
+	if (!rel)
+		return filewrite_mkdirs(path, why);
+	char *fs = strcmp(rel, ".") == 0 ? xstrdup(repo_root()) : filewrite_mkdirs_repo(rel, why);
+	free(rel);
+	free(fs);
+	return fs ? 0 : -1;
 }

@@ -23,7 +23,9 @@
  *     caller's next name is tried.
  *   - filewrite_replace replaces with rename(2) and keeps the target's
  *     mode (and owner, where allowed); a new file is 0644.  A symbolic
- *     link is written through to its target, which stays a link; a
+ *     link is written through to its target, which stays a link (update's
+ *     pages, as the README says; a report or a review page, the _named
+ *     form, replaces the link instead); a
  *     target that leads outside the repository (the _repo form), is not a
  *     regular file, or has other hard links (a rename would part them) is
  *     refused with a message.
@@ -86,6 +88,26 @@ int filewrite_replace(const char *path, const char *shown, const char *data, siz
 /* The same for a repository-relative path, resolved by repo_resolve(): a
  * link on the path that leads outside the repository is refused. */
 int filewrite_replace_repo(const char *relpath, const char *data, size_t len, char **why);
+/* The same for a file whose text the caller read (was, was_len, as
+ * textfile_read gave it) and rewrote: where the file no longer holds that text (an edit saved while
+ * the caller worked), nothing is written, the file is left as it is, and
+ * *why says that it changed.  The text is compared just before the
+ * rename and, where the file system can swap two names at once
+ * (renameat2 RENAME_EXCHANGE), once more on the file swapped out, which
+ * is swapped back when it differs.  A file that did not exist when read
+ * is not checked. */
+int filewrite_replace_repo_unchanged(const char *relpath, const char *was, size_t was_len, const char *data,
+				     size_t len, char **why);
+
+/* Replaces (or creates) a file the user named (--output=FILE, a page of a
+ * review folder): a file-system path taken from the current folder, shown
+ * as shown.  The name itself is replaced, never followed: a symbolic link
+ * there is replaced by the file (a link committed to a checkout, or
+ * planted in a shared folder, cannot aim the write elsewhere).  Where the
+ * path lies inside the repository, its folder must resolve inside it: a
+ * link on the way that leads out is refused, as in the _repo form.
+ * Returns 0, or -1 with *why and the old file as it was. */
+int filewrite_replace_named(const char *path, const char *shown, const char *data, size_t len, char **why);
 
 /* mkdir -p of a repository-relative folder: each part that exists must
  * resolve inside the repository and be a folder; each that does not is
@@ -96,5 +118,9 @@ char *filewrite_mkdirs_repo(const char *relpath, char **why);
 /* mkdir -p of a file-system path the user named (not checked against the
  * repository).  Returns 0, or -1 with *why. */
 int filewrite_mkdirs(const char *path, char **why);
+/* mkdir -p of a folder the user named: inside the repository as the _repo
+ * form (nothing made through a link that leads out), outside as
+ * filewrite_mkdirs.  Returns 0, or -1 with *why. */
+int filewrite_mkdirs_named(const char *path, char **why);
 
 #endif

@@ -42,10 +42,12 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+/* The located line, or its window where it is long (diag.h). */
 static struct report_where copy_where(const struct diag_where *w)
 {
 	return (struct report_where){dup_or_null(w->path), w->line, w->col, w->end_col,
-				     w->line_text ? xstrndup(w->line_text, w->line_len) : NULL};
+				     w->line_text ? xstrndup(w->line_text, w->line_len) : NULL,
+				     w->line_col ? w->line_col : 1, w->line_cut};
 }
 
 /* The sink: every format but text keeps a copy of each diagnostic. */

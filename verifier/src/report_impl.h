@@ -20,7 +20,9 @@
 struct report_where {
 	char *path; /* NULL: none */
 	size_t line, col, end_col; /* code points; 0: unknown (see diag.h) */
-	char *line_text; /* NULL: none */
+	char *line_text; /* the line, or its window (DIAG_LINE_WINDOW); NULL: none */
+	size_t text_col; /* the column (code points) of line_text's first character */
+	bool cut;        /* line_text is a window of a longer line */
 };
 
 struct report_note {

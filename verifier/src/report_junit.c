@@ -23,8 +23,9 @@
 #include "strmap.h"
 #include "util.h"
 
-/* XML 1.0 allows no control characters but tab, LF and CR: each other
- * becomes U+FFFD, so a hostile message cannot break the document. */
+/* XML 1.0 allows no control characters but tab, LF and CR, and neither
+ * U+FFFE nor U+FFFF: each other becomes U+FFFD, so a hostile message or
+ * file name cannot break the document. */
 static char *xml_text(const char *s)
 {
 	json_t *valid = report_json_str(s); /* also mends bad UTF-8 */
@@ -33,10 +34,14 @@ static char *xml_text(const char *s)
 	buf_puts(&b, "");
 	for (const char *p = v; *p; p++) {
 		unsigned char c = (unsigned char)*p;
-		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+		/* U+FFFE and U+FFFF (EF BF BE, EF BF BF) are UTF-8, but not XML 1.0
+		 * characters either; surrogates never get past the mending above */
+		bool nonchar = c == 0xEF && (unsigned char)p[1] == 0xBF && ((unsigned char)p[2] & 0xFE) == 0xBE;
+		if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || nonchar)
 			buf_puts(&b, "\xEF\xBF\xBD");
 		else
 			buf_putc(&b, (char)c);
+		p += nonchar ? 2 : 0;
 	}
 	json_decref(valid);
 	return buf_detach(&b);

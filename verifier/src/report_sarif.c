@@ -54,6 +54,23 @@ static void put_escaped(struct buf *b, const char *text)
 	}
 }
 
+/* A long line's window around the finding (diag.h), as the
+ * region that gives the finding its context: the line itself would be
+ * copied into every result on it. */
+static json_t *window_region(const struct report_where *w)
+{
+	size_t chars = 0;
+	for (const char *p = w->line_text; *p; p++)
+		chars += ((unsigned char)*p & 0xC0) != 0x80;
+	json_t *region = json_object(), *snip = json_object();
+	json_object_set_new(region, "startLine", json_integer((json_int_t)w->line));
+	json_object_set_new(region, "startColumn", json_integer((json_int_t)w->text_col));
+	json_object_set_new(region, "endColumn", json_integer((json_int_t)(w->text_col + chars)));
+	json_object_set_new(snip, "text", report_json_str(w->line_text));
+	json_object_set_new(region, "snippet", snip);
+	return region;
+}
+
 static json_t *physical(const struct report_where *w)
 {
 	json_t *pl = json_object(), *art = json_object();
@@ -69,12 +86,14 @@ static json_t *physical(const struct report_where *w)
 			json_object_set_new(region, "startColumn", json_integer((json_int_t)w->col));
 			json_object_set_new(region, "endColumn", json_integer((json_int_t)w->end_col));
 		}
-		if (w->line_text) {
+		if (w->line_text && !w->cut) {
 			json_t *snip = json_object();
 			json_object_set_new(snip, "text", report_json_str(w->line_text));
 			json_object_set_new(region, "snippet", snip);
 		}
 		json_object_set_new(pl, "region", region);
+		if (w->line_text && w->cut)
+			json_object_set_new(pl, "contextRegion", window_region(w));
 	}
 	return pl;
 }
@@ -118,7 +137,8 @@ static json_t *rules(const struct report *r, long index[DIAG_KIND_COUNT])
 }
 
 /* The finding's identity: its id, file and the text of its line (not the
- * line's number), and which of the same it is, counted in report order. */
+ * line's number; a long line's window), and which of the same it is,
+ * counted in report order. */
 static json_t *fingerprint(const struct report *r, size_t at)
 {
 	const struct report_item *it = &r->items[at];

@@ -17,6 +17,7 @@
 #include "filewrite.h"
 #include "repo.h"
 #include "review_html.h"
+#include "strmap.h"
 #include "util.h"
 
 /* ---- the command ---------------------------------------------------------- */
@@ -43,6 +44,69 @@ static char *review_name(const char *rel)
 	}
 	buf_puts(&b, ".html");
 	return buf_detach(&b);
+}
+
+/* Owned keys for the maps below (a strmap borrows its keys). */
+struct names {
+	struct strmap taken, natural;
+	char **keys;
+	size_t n, cap;
+};
+
+/* A file name as a case-blind file system compares it, kept in ns. */
+static const char *name_key(struct names *ns, const char *name)
+{
+	char *k = xstrdup(name);
+	for (char *c = k; *c; c++)
+		*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+	ns->keys = xgrow(ns->keys, &ns->cap, ns->n + 1, sizeof *ns->keys);
+	return ns->keys[ns->n++] = k;
+}
+
+static bool name_in(const struct strmap *m, struct names *ns, const char *name)
+{
+	const char *k = name_key(ns, name);
+	size_t v;
+	return strmap_get(m, k, strlen(k), &v);
+}
+
+/* Each page's file name, no two the same: review_name's turns '/', ':'
+ * and the like into '-', so pages/x-y.md and pages/x:y.md (or X.md and
+ * x.md on a case-blind file system, or pages/index.md and the index)
+ * would share one file and the second overwrite the first.  A page whose
+ * name is taken gets the first of NAME-2.html, NAME-3.html, ... that no
+ * page takes and no page has as its own name.  files[i] is malloc'd. */
+static void file_names(char *const *pages, size_t n, char **files)
+{
+	struct names ns = {0};
+	const char *k = name_key(&ns, "index.html");
+	strmap_add(&ns.taken, k, strlen(k), 0, NULL);
+	for (size_t i = 0; i < n; i++) {
+		files[i] = review_name(pages[i]);
+		k = name_key(&ns, files[i]);
+		strmap_add(&ns.natural, k, strlen(k), i, NULL);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (name_in(&ns.taken, &ns, files[i])) { /* ends: the maps hold 2n + 1 names at most */
+			int stem = (int)(strlen(files[i]) - strlen(".html"));
+			char *next = NULL;
+			for (unsigned long seq = 2;; seq++) {
+				next = xasprintf("%.*s-%lu.html", stem, files[i], seq);
+				if (!name_in(&ns.taken, &ns, next) && !name_in(&ns.natural, &ns, next))
+					break;
+				free(next);
+			}
+			free(files[i]);
+			files[i] = next;
+		}
+		k = name_key(&ns, files[i]);
+		strmap_add(&ns.taken, k, strlen(k), i, NULL);
+	}
+	strmap_free(&ns.taken);
+	strmap_free(&ns.natural);
+	for (size_t i = 0; i < ns.n; i++)
+		free(ns.keys[i]);
+	free(ns.keys);
 }
 
 static void put_index(struct buf *b, const struct index_row *rows, size_t n)
@@ -95,12 +159,14 @@ static void write_failed(const char *path, const char *what, char *why)
 
 /* Through the one atomic writer (filewrite.h): a reader of the review
  * folder sees the old file or the new one, never half; a file keeps its
- * mode; nothing is left behind on failure. */
+ * mode; a link in its place is replaced, not written through, and a link
+ * on the way out of the repository refused; nothing is left behind on
+ * failure. */
 static int write_out(const char *dir, const char *name, const char *text, size_t len)
 {
 	char *path = xasprintf("%s/%s", dir, name);
 	char *why = NULL;
-	int rc = filewrite_replace(path, path, text, len, &why);
+	int rc = filewrite_replace_named(path, path, text, len, &why);
 	if (rc != 0)
 		write_failed(path, "write the review", why);
 	free(path);
@@ -127,7 +193,7 @@ static int make_folder(const char *out)
 		return -1;
 	}
 	char *why = NULL;
-	if (filewrite_mkdirs(out, &why) != 0) {
+	if (filewrite_mkdirs_named(out, &why) != 0) {
 		write_failed(out, "make the review folder", why);
 		return -1;
 	}
@@ -176,7 +242,6 @@ static bool review_one(const char *rel, const char *dir, const struct cliopt *o,
 	cli_setup_diag(o, true);
 	fputs(text ? text : "", stderr);
 	row->page = xstrdup(rel);
-	row->file = review_name(rel);
 	row->v = (struct review_verdict){diag_count(DIAG_ERROR) - e0, diag_count(DIAG_WARNING) - w0};
 	row->readable = rc == 0;
 	if (rc == 0) {
@@ -257,10 +322,15 @@ int cli_review(int argc, char **argv)
 		n = course_review_pages(&pages);
 	}
 	struct index_row *rows = xcalloc(n ? n : 1, sizeof *rows);
+	char **files = xcalloc(n ? n : 1, sizeof *files);
+	file_names(pages, n, files);
 	int status = 0;
 	size_t written = 0;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		rows[i].file = files[i]; /* the row's from here */
 		written += review_one(pages[i], out, &o, &rows[i], &status);
+	}
+	free(files);
 	struct buf index = {0};
 	put_index(&index, rows, n);
 	if (write_out(out, "index.html", index.s, index.len) != 0)

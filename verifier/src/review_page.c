@@ -5,7 +5,11 @@
  * the page's text gets a sentinel before and after each claim (private
  * use characters, which Markdown reads as letters; the page's own are
  * replaced), is parsed and rendered, and the sentinels in the HTML are
- * replaced by the marks.  A claim is marked this way only when the page's
+ * replaced by the marks.  Each sentinel carries the page's key (the
+ * first 16 hex digits of its SHA-256) before its S_END: a character
+ * reference (&#xE000;) gives the page the characters themselves, but no
+ * page can hold its own hash, so a sentinel without the key is the
+ * page's own and shows as U+FFFD.  A claim is marked this way only when the page's
  * bytes at its place are the claim itself, so a sentinel never lands
  * inside an entity, a marker or a code block; other items (code blocks,
  * rows, claims the ledger places by line only) get a badge before their
@@ -24,15 +28,17 @@
 #include "repo.h"
 #include "review_diags.h"
 #include "review_html.h"
+#include "sha256.h"
 #include "textfile.h"
 #include "util.h"
 
 /* ---- the page with its marks ------------------------------------------ */
 
-#define S_OPEN "\xEE\x80\x80"  /* U+E000, then the item's index, then S_END */
+#define S_OPEN "\xEE\x80\x80"  /* U+E000, then the item's index, '.', the key, S_END */
 #define S_END "\xEE\x80\x81"   /* U+E001 */
-#define S_CLOSE "\xEE\x80\x82" /* U+E002 */
-#define S_BADGE "\xEE\x80\x83" /* U+E003, then the index, then S_END */
+#define S_CLOSE "\xEE\x80\x82" /* U+E002, then the key, S_END */
+#define S_BADGE "\xEE\x80\x83" /* U+E003, then the index, '.', the key, S_END */
+#define KEY_LEN 16
 
 enum place { PL_SPAN, PL_INLINE_BADGE, PL_BLOCK };
 
@@ -54,6 +60,7 @@ struct render {
 	size_t n;
 	struct review_diags diags;
 	struct buf out;
+	char key[KEY_LEN + 1]; /* the page's key: see the head of this file */
 };
 
 static size_t line_off(const struct textfile *tf, size_t line)
@@ -162,9 +169,9 @@ static char *marked_source(const struct render *r, size_t *len)
 		put_source(&b, r->tf, at, ev[k].off, skip);
 		at = ev[k].off;
 		if (ev[k].order == 0)
-			buf_puts(&b, S_CLOSE);
+			buf_printf(&b, "%s%s%s", S_CLOSE, r->key, S_END);
 		else
-			buf_printf(&b, "%s%zu%s", ev[k].order == 2 ? S_OPEN : S_BADGE, ev[k].item, S_END);
+			buf_printf(&b, "%s%zu.%s%s", ev[k].order == 2 ? S_OPEN : S_BADGE, ev[k].item, r->key, S_END);
 	}
 	put_source(&b, r->tf, at, r->tf->len, skip);
 	free(ev);
@@ -260,15 +267,28 @@ static void put_badge(struct buf *b, const struct item *it, size_t i, bool in_li
 	buf_printf(b, "</%s>", in_link ? "span" : "a");
 }
 
-/* Reads an index written after a sentinel; advances *p past S_END. */
-static bool sentinel_index(const char **p, const char *end, size_t *i)
+/* Reads the key and S_END at *p; advances *p past them. */
+static bool sentinel_key(const char **p, const char *end, const char *key)
 {
+	if ((size_t)(end - *p) < KEY_LEN + 3 || memcmp(*p, key, KEY_LEN) != 0 || memcmp(*p + KEY_LEN, S_END, 3) != 0)
+		return false;
+	*p += KEY_LEN + 3;
+	return true;
+}
+
+/* Reads an index, '.', the key and S_END written after a sentinel;
+ * advances *p past them. */
+static bool sentinel_index(const char **p, const char *end, const char *key, size_t *i)
+{
+	if (*p >= end || **p < '0' || **p > '9')
+		return false;
 	char *q;
 	unsigned long v = strtoul(*p, &q, 10);
-	if (q == *p || (size_t)(end - q) < 3 || memcmp(q, S_END, 3) != 0)
+	const char *k = q + 1;
+	if (q >= end || *q != '.' || !sentinel_key(&k, end, key))
 		return false;
 	*i = (size_t)v;
-	*p = q + 3;
+	*p = k;
 	return true;
 }
 
@@ -294,8 +314,15 @@ static void put_marked_html(struct render *r, const char *html, size_t block)
 		if (end - p >= 3 && (unsigned char)p[0] == 0xEE && (unsigned char)p[1] == 0x80 &&
 		    (unsigned char)p[2] >= 0x80 && (unsigned char)p[2] <= 0x83) {
 			unsigned char k = (unsigned char)p[2];
-			p += 3;
-			size_t i;
+			const char *q = p + 3;
+			size_t i = SIZE_MAX;
+			if (!(k == 0x82 ? sentinel_key(&q, end, r->key)
+					: (k == 0x80 || k == 0x83) && sentinel_index(&q, end, r->key, &i))) {
+				buf_puts(&r->out, "\xEF\xBF\xBD"); /* the page's own (a character reference) */
+				p += 3;
+				continue;
+			}
+			p = q;
 			if (k == 0x82) { /* in a tag it is dropped; the mark closes after it */
 				if (open_item != SIZE_MAX && !in_tag) {
 					const struct ledger_entry *e = r->items[open_item].e;
@@ -305,8 +332,7 @@ static void put_marked_html(struct render *r, const char *html, size_t block)
 				}
 				continue;
 			}
-			if ((k == 0x80 || k == 0x83) && sentinel_index(&p, end, &i) && i < r->n && !in_tag &&
-			    r->items[i].block == block && !r->items[i].placed) {
+			if (i < r->n && !in_tag && r->items[i].block == block && !r->items[i].placed) {
 				r->items[i].placed = true;
 				r->items[i].as_mark = in_link > 0;
 				if (k == 0x80) {
@@ -646,6 +672,10 @@ char *review_render(const char *relpath, const struct ledger *lg, const char *di
 	if (!have_text)
 		textfile_from_memory("", 0, relpath, &tf);
 	r.tf = &tf;
+	char hex[SHA256_HEX_LEN + 1];
+	sha256_hex(tf.data, tf.len, hex);
+	memcpy(r.key, hex, KEY_LEN);
+	r.key[KEY_LEN] = '\0';
 	const struct ledger_entry **sorted = ledger_sorted(lg);
 	r.n = lg->n;
 	r.items = xcalloc(r.n ? r.n : 1, sizeof *r.items);

@@ -883,11 +883,12 @@ static char *apply_edits(struct update *u, size_t *out_len)
 
 /* Writes through the one atomic writer (filewrite.h): a reader sees the
  * old page or the new one, never half of one; the mode is kept and a
- * link is written through to its target inside the repository. */
-static int write_atomically(const char *relpath, const char *text, size_t len)
+ * link is written through to its target inside the repository; a page
+ * that no longer holds the text update read (was) is left as it is. */
+static int write_atomically(const char *relpath, const char *was, size_t was_len, const char *text, size_t len)
 {
 	char *why = NULL;
-	int rc = filewrite_replace_repo(relpath, text, len, &why);
+	int rc = filewrite_replace_repo_unchanged(relpath, was, was_len, text, len, &why);
 	if (rc != 0) {
 		diag_report(D_UPDATE_WRITE, (struct diag_loc){.path = relpath}, "not written: %s", why);
 		free(why);
@@ -1353,7 +1354,7 @@ int update_file(struct report *report, const char *relpath, bool dry_run, bool q
 		print_diff(relpath, u.ctx.tf.data, u.ctx.tf.len, text, new_len);
 		fflush(stdout); /* the diff before the summary, however the streams are joined */
 	}
-	if (changed && !dry_run && write_atomically(relpath, text, new_len) != 0)
+	if (changed && !dry_run && write_atomically(relpath, u.ctx.tf.data, u.ctx.tf.len, text, new_len) != 0)
 		status = 2;
 	if (json)
 		report_rewrites(report, &u, relpath, changed && !dry_run && status == 0);

@@ -810,6 +810,36 @@ rm -rf "$R/build/capture" # the killed capture's; the sweep has its own case
 no_litter
 end
 
+# a capture killed during a build (kill -9: the build is killed at once,
+# the compiler cannot remove its temporaries) leaves them in its scratch
+# folder, which the next capture sweeps, not in the user's $TMPDIR
+begin build-temporaries-after-kill-9
+mkrepo tmpkill hello:hello
+STANDIN_NVCC_HOLD=$T/tmpkill.held
+export STANDIN_NVCC_HOLD
+(cd "$R" && exec "$CAP" hello) >"$T/out" 2>"$T/err" &
+cpid=$!
+BG="$BG $cpid"
+unset STANDIN_NVCC_HOLD
+i=0
+while [ ! -s "$T/tmpkill.held" ] && [ $i -lt 300 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -9 "$cpid"
+wait "$cpid" 2>/dev/null
+i=0
+while [ -n "$(ls -A "$TMPDIR")" ] && [ $i -lt 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+check "the compiler never started" [ -s "$T/tmpkill.held" ]
+check "the compiler's TMPDIR was not in the scratch folder" grep -q "^$R/build/capture/[^/]*/tmp/" "$T/tmpkill.held"
+check "a killed build left its temporary in TMPDIR" [ -z "$(ls -A "$TMPDIR")" ]
+rm -rf "$R/build/capture" # the killed capture's; the sweep has its own case
+no_litter
+end
+
 begin terminal-reader
 mkrepo tty ttyread:ttyread
 t0=$(date +%s)

@@ -217,5 +217,70 @@ check "verify 2> /dev/full exits $RC, not 2" [ $RC -eq 2 ]
 RC=$?
 check "--help > /dev/full exits $RC, not 2" [ $RC -eq 2 ]
 
+# hostile text in every format: U+FFFF in a page line and U+FFFE in a
+# file name (XML 1.0 allows neither), terminal escapes in a page line and
+# a CR in a file name (the text report shows them, never sends them)
+mkdir "$T/odd"
+cp -R "$TOP/verifier/tests/fixtures/demo/." "$T/odd/"
+printf '\n\033[2KThe racy kernel took 9.99 ms \357\277\277.\033[1A\033[2K\033]0;all checks passed\007\n' >>"$T/odd/pages/day01-demo.md"
+cp "$T/odd/pages/day01-demo.md" "$T/odd/pages/$(printf 'x\357\277\276y.md')"
+cp "$T/odd/pages/day01-demo.md" "$T/odd/pages/$(printf 'x\r::error file=README.md::fine.md')"
+run odd verify --format=junit
+check "odd: junit exits $RC, not 1" [ $RC -eq 1 ]
+check "odd: junit with U+FFFE/U+FFFF is well-formed XML (xmllint)" xmllint --noout "$T/out"
+check "odd: junit parsed by Python" $PY -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$T/out"
+run odd verify --format=sarif
+cp "$T/out" "$T/odd.sarif"
+check "odd: sarif against the SARIF 2.1.0 schema" $PY "$HERE/validate.py" "$SCHEMA/sarif-schema-2.1.0.json" "$T/odd.sarif"
+run odd verify --format=json
+cp "$T/out" "$T/odd.json"
+check "odd: json against coursecheck-report-1.json" $PY "$HERE/validate.py" "$SCHEMA/coursecheck-report-1.json" "$T/odd.json"
+run odd verify
+ctl=$(tr -cd '\000-\010\013-\037\177' <"$T/err" | wc -c)
+check "odd: the text report holds $ctl control bytes, not 0" [ "$ctl" -eq 0 ]
+check "odd: the text report does not show ESC as ^[" grep -qF "| ^[[2KThe racy kernel took 9.99 ms $(printf '\357\277\277').^[[1A^[[2K^[]0;all checks passed^G" "$T/err"
+check "odd: a CR in a file name is not shown as ^M" grep -q '^pages/x^M::error file=README.md::fine.md:[0-9]*:[0-9]*: error: ' "$T/err"
+# the caret stands under 9.99 however wide the escapes before it are shown
+check "odd: the caret is not under 9.99 after a shown escape" awk '
+	/\^\[\[2KThe racy kernel took 9\.99/ { want = index($0, "9.99"); next }
+	want { if (index($0, "^~~~~~~") == want) found = 1; want = 0 }
+	END { exit !found }' "$T/err"
+
+# a long line: the SARIF report is bounded by the input (one window of the
+# line around each finding), not the input times the findings
+mkdir "$T/long"
+cp -R "$TOP/verifier/tests/fixtures/demo/." "$T/long/"
+{ sed -n '1,8p' "$T/long/pages/day01-demo.md"; echo; awk 'BEGIN { for (i = 0; i < 30000; i++) printf "1.739 ms "; print "" }'; } >"$T/long/pages/x.md"
+rm "$T/long/pages/day01-demo.md"
+run long verify -j 1 --format=sarif pages/x.md
+size=$(wc -c <"$T/out")
+check "long: a 270 KB line gives a SARIF report of $size bytes, not under 2 MB" [ "$size" -lt 2000000 ]
+cp "$T/out" "$T/long.sarif"
+check "long: sarif against the SARIF 2.1.0 schema" $PY "$HERE/validate.py" "$SCHEMA/sarif-schema-2.1.0.json" "$T/long.sarif"
+check "long: no result holds a window of more than 240 characters, or none has one" $PY -c '
+import json, sys
+rs = json.load(open(sys.argv[1]))["runs"][0]["results"]
+ws = [r["locations"][0]["physicalLocation"]["contextRegion"] for r in rs]
+assert len(rs) > 100 and all(len(w["snippet"]["text"]) <= 240 and w["endColumn"] - w["startColumn"] == len(w["snippet"]["text"]) for w in ws)
+assert all(w["startColumn"] <= r["locations"][0]["physicalLocation"]["region"]["startColumn"] < w["endColumn"] for r, w in zip(rs, ws))
+' "$T/long.sarif"
+
+# --output never writes through a link: one in its place is replaced (a
+# committed coursecheck.sarif -> ~/.ssh/authorized_keys), a folder link out
+# of the repository is refused
+mkdir "$T/linked" "$T/home"
+cp -R "$TOP/verifier/tests/fixtures/demo/." "$T/linked/"
+echo precious >"$T/home/keys"
+ln -s ../home/keys "$T/linked/coursecheck.sarif"
+run linked verify --format=sarif --output=coursecheck.sarif
+check "linked: --output exits $RC, not 0" [ $RC -eq 0 ]
+check "linked: --output wrote through a link out of the repository" grep -qx precious "$T/home/keys"
+check "linked: --output did not replace the link with the report" [ -f "$T/linked/coursecheck.sarif" -a ! -L "$T/linked/coursecheck.sarif" ]
+ln -s ../home "$T/linked/out"
+run linked verify --format=sarif --output=out/report.sarif
+check "linked: --output through a folder link out exits $RC, not 2" [ $RC -eq 2 ]
+check "linked: --output through a folder link out wrote there" [ ! -e "$T/home/report.sarif" ]
+check "linked: --output through a folder link out does not say why" grep -q 'leads outside the repository' "$T/err"
+
 echo "reports: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -166,5 +166,62 @@ PY
 	fi
 fi
 
+# 6. hostile pages: marks no page can forge, file names that cannot
+# collide, no write through a link
+hostile=$scratch/hostile
+cp -R "$here/../fixtures/demo" "$hostile"
+(cd "$hostile" && NO_COLOR=1 "$bin" review --output out1 pages/day01-demo.md >/dev/null 2>&1)
+k=$(grep -o 'id="i[0-9]*" data-i="[0-9]*" href="#r[0-9]*" title="traced: [^"]*">70,320' "$hostile/out1/day01-demo.html" |
+	sed 's/^id="i\([0-9]*\)".*/\1/')
+# character references give the page the sentinel characters themselves:
+# they must not move 70,320's mark (item k + 1 once a number comes before it)
+k=$((k + 1))
+sed -i "s/^The racy kernel gets 70,320 elements wrong/We saw \&#xE000;$k\&#xE001;no error at all\&#xE002; in this run.\nThe racy kernel gets 70,320 elements wrong/" \
+	"$hostile/pages/day01-demo.md"
+(cd "$hostile" && NO_COLOR=1 "$bin" review --output out2 pages/day01-demo.md >/dev/null 2>&1)
+if [ -n "$k" ] && grep -q "id=\"i$k\"[^>]*>70,320<" "$hostile/out2/day01-demo.html" &&
+	! grep -q '>no error at all' "$hostile/out2/day01-demo.html"; then
+	ok "hostile: character references do not forge a mark"
+else
+	grep -o "id=\"i$k\"[^>]*>[^<]*" "$hostile/out2/day01-demo.html" >"$scratch/forged.txt" 2>&1
+	bad "hostile: character references forge a mark (item $k)" "$scratch/forged.txt"
+fi
+# pages whose names differ only in what a file name cannot hold, or in case
+cp "$hostile/pages/day01-demo.md" "$hostile/pages/x-y.md"
+{ cat "$hostile/pages/day01-demo.md"; printf '\nThe racy kernel took 9.99 ms.\n'; } >"$hostile/pages/x:y.md"
+cp "$hostile/pages/day01-demo.md" "$hostile/pages/X-Y.md"
+cp "$hostile/pages/day01-demo.md" "$hostile/pages/index.md"
+(cd "$hostile" && NO_COLOR=1 "$bin" review --output out3 >"$scratch/names.err" 2>&1)
+files=$(ls "$hostile/out3" | tr '\n' ' ')
+rows=$(grep -o '<a href="[^"]*">' "$hostile/out3/index.html" | sort -u | wc -l)
+if [ "$(ls "$hostile/out3" | tr 'A-Z' 'a-z' | sort | uniq -d)" = "" ] && [ "$(ls "$hostile/out3" | wc -l)" = 6 ] &&
+	[ "$rows" = 5 ] && [ "$(grep -l '9.99 ms' "$hostile/out3"/*.html | wc -l)" = 1 ] &&
+	grep -q '5 of 5 pages written' "$scratch/names.err"; then
+	ok "hostile: five pages, five review files and the index: $files"
+else
+	echo "files: $files; index links: $rows" >>"$scratch/names.err"
+	bad "hostile: review file names collide" "$scratch/names.err"
+fi
+# a committed link in the review folder is replaced, never written through;
+# a review folder that is a link out of the repository is refused
+mkdir -p "$hostile/build/review" "$scratch/home"
+echo precious >"$scratch/home/bashrc"
+ln -s ../../../home/bashrc "$hostile/build/review/day01-demo.html"
+(cd "$hostile" && NO_COLOR=1 "$bin" review pages/day01-demo.md >"$scratch/link.err" 2>&1)
+if grep -qx precious "$scratch/home/bashrc" && [ -f "$hostile/build/review/day01-demo.html" ] &&
+	[ ! -L "$hostile/build/review/day01-demo.html" ]; then
+	ok "hostile: a link in the review folder is replaced, not written through"
+else
+	bad "hostile: review wrote through a link out of the repository" "$scratch/link.err"
+fi
+ln -s ../home "$hostile/linked"
+(cd "$hostile" && NO_COLOR=1 "$bin" review --output linked/review pages/day01-demo.md >"$scratch/link2.err" 2>&1)
+rc=$?
+if [ $rc = 2 ] && [ ! -e "$scratch/home/review" ] && grep -q 'leads outside the repository' "$scratch/link2.err"; then
+	ok "hostile: a review folder behind a link out of the repository is refused"
+else
+	bad "hostile: review made or wrote a folder through a link out (exit $rc)" "$scratch/link2.err"
+fi
+
 echo "review: $pass passed, $fail failed"
 [ "$fail" = 0 ]

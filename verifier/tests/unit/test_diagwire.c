@@ -72,6 +72,8 @@ static void round_trip(void **state)
 	assert_int_equal(rec->at.end_col, 18);
 	assert_int_equal(rec->at.line_len, sizeof line - 2);
 	assert_memory_equal(rec->at.line_text, line, sizeof line - 2);
+	assert_int_equal(rec->at.line_col, 1);
+	assert_false(rec->at.line_cut);
 	assert_int_equal(rec->n_notes, 2);
 	assert_string_equal(rec->notes[0].message, "the nearest: 1790");
 	assert_string_equal(rec->notes[0].at.path, "evidence/x/run.txt");
@@ -221,10 +223,47 @@ static void cap_and_once(void **state)
 	diagwire_encoder_free(&e);
 }
 
+/* A long line crosses the wire as its window around the place (diag.h):
+ * a worker's findings on a 10,000-character line are not 10,000
+ * characters each. */
+static void long_line_window(void **state)
+{
+	(void)state;
+	size_t n = 10000, col = 5001;
+	char *text = malloc(n + 1);
+	assert_non_null(text);
+	memset(text, 'x', n);
+	memcpy(text + col - 1, "1,793", 5);
+	text[n] = '\0';
+	struct diagwire_encoder e;
+	diagwire_encoder_init(&e);
+	diag_set_forward(&e.fwd);
+	diag_file_begin("pages/a.md", NULL);
+	diag_report(D_NUMBER_UNTRACED, (struct diag_loc){"pages/a.md", 1, col, 5, text, n}, "untraced");
+	diag_file_end();
+	diag_set_forward(NULL);
+	assert_true(e.out.len < 2000);
+	struct diagwire_reader r;
+	struct diagwire_event ev;
+	diagwire_reader_init(&r, e.out.s, e.out.len);
+	expect(&r, &ev, DW_FILE);
+	expect(&r, &ev, DW_RECORD);
+	assert_int_equal(ev.rec.at.col, col);
+	assert_int_equal(ev.rec.at.end_col, col + 5);
+	assert_true(ev.rec.at.line_cut);
+	assert_int_equal(ev.rec.at.line_col, col - DIAG_WINDOW_BEFORE);
+	assert_int_equal(ev.rec.at.line_len, DIAG_LINE_WINDOW);
+	assert_memory_equal(ev.rec.at.line_text + DIAG_WINDOW_BEFORE, "1,793", 5);
+	diagwire_reader_free(&r);
+	diagwire_encoder_free(&e);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip),
+		cmocka_unit_test(long_line_window),
 		cmocka_unit_test(truncated_is_an_error),
 		cmocka_unit_test(damaged_is_an_error),
 		cmocka_unit_test(cap_and_once),

@@ -4,7 +4,9 @@
  * replace keeps the mode and writes through a link, refuses hard links
  * and links out of the repository, leaves no temporary on either path
  * (O_TMPFILE and named), a sweep removes only dead owners' temporaries,
- * and folders are never made through a link that leads out.
+ * and folders are never made through a link that leads out; a file the
+ * user names replaces a link in its place and is refused behind a folder
+ * link out; a checked replace leaves a file that changed since it was read.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -339,6 +341,106 @@ static void test_mkdirs_not_through_link_out(void **state)
 	free(why), free(l), free(made);
 }
 
+/* ---- files a user names (--output, review pages) ---- */
+
+static char *outside_file(const char *name, const char *text)
+{
+	char *o = xasprintf("%s/%s", outside, name);
+	FILE *f = fopen(o, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return o;
+}
+
+/* A link committed in the checkout (coursecheck.sarif -> a file outside)
+ * is replaced by the report, never written through. */
+static void test_named_replaces_link_in_place(void **state)
+{
+	(void)state;
+	char *o = outside_file("authorized_keys", "precious\n");
+	char *l = at("coursecheck.sarif");
+	assert_int_equal(symlink(o, l), 0);
+	char *why = NULL;
+	assert_int_equal(filewrite_replace_named(l, "coursecheck.sarif", "{}\n", 3, &why), 0);
+	char *kept = slurp(o), *written = slurp(l);
+	assert_string_equal(kept, "precious\n");
+	assert_string_equal(written, "{}\n");
+	struct stat st;
+	assert_int_equal(lstat(l, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0644);
+	assert_int_equal(temporaries("."), 0);
+	free(o), free(l), free(kept), free(written);
+}
+
+/* A folder on the way that is a link out of the repository is refused. */
+static void test_named_refuses_folder_link_out(void **state)
+{
+	(void)state;
+	char *l = at("build");
+	assert_int_equal(symlink(outside, l), 0);
+	char *p = at("build/day01.html"), *why = NULL;
+	assert_int_equal(filewrite_replace_named(p, "build/day01.html", "x\n", 2, &why), -1);
+	assert_non_null(strstr(why, "cannot write build/day01.html"));
+	assert_non_null(strstr(why, "leads outside the repository"));
+	char *o = xasprintf("%s/day01.html", outside);
+	assert_int_equal(access(o, F_OK), -1);
+	free(why);
+	char *review = at("build/review");
+	assert_int_equal(filewrite_mkdirs_named(review, &why), -1);
+	assert_non_null(strstr(why, "leads outside the repository"));
+	char *made = xasprintf("%s/review", outside);
+	assert_int_equal(access(made, F_OK), -1);
+	free(why), free(l), free(p), free(o), free(made), free(review);
+}
+
+/* A path the user names outside the repository is written there, its
+ * last name replaced, not followed (a link planted in /tmp). */
+static void test_named_outside_replaces_link(void **state)
+{
+	(void)state;
+	char *o = outside_file("bashrc", "precious\n");
+	char *l = xasprintf("%s/report.xml", outside);
+	assert_int_equal(symlink(o, l), 0);
+	char *why = NULL;
+	assert_int_equal(filewrite_replace_named(l, l, "<x/>\n", 5, &why), 0);
+	char *kept = slurp(o), *written = slurp(l);
+	assert_string_equal(kept, "precious\n");
+	assert_string_equal(written, "<x/>\n");
+	free(o), free(l), free(kept), free(written);
+}
+
+/* ---- a replace that checks the file is still what was read ---- */
+
+static void test_unchanged_refuses_an_edit(void **state)
+{
+	(void)state;
+	put("pages/p.md", "an edit saved meanwhile\n", 0644);
+	char *why = NULL;
+	assert_int_equal(filewrite_replace_repo_unchanged("pages/p.md", "as read\n", 8, "rewritten\n", 10, &why), -1);
+	assert_non_null(strstr(why, "cannot write pages/p.md: it changed after it was read"));
+	char *p = at("pages/p.md"), *text = slurp(p);
+	assert_string_equal(text, "an edit saved meanwhile\n");
+	assert_int_equal(temporaries("pages"), 0);
+	free(why), free(p), free(text);
+}
+
+static void test_unchanged_writes_what_was_read(void **state)
+{
+	(void)state;
+	put("pages/p.md", "as read\r\n", 0640); /* a CR is read away: the text is the same */
+	char *why = NULL;
+	assert_int_equal(filewrite_replace_repo_unchanged("pages/p.md", "as read\n", 8, "rewritten\n", 10, &why), 0);
+	char *p = at("pages/p.md"), *text = slurp(p);
+	assert_string_equal(text, "rewritten\n");
+	struct stat st;
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	assert_int_equal(temporaries("pages"), 0);
+	free(p), free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -355,6 +457,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sweep_only_dead_owners, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mkdirs_inside, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mkdirs_not_through_link_out, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_named_replaces_link_in_place, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_named_refuses_folder_link_out, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_named_outside_replaces_link, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unchanged_refuses_an_edit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unchanged_writes_what_was_read, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
