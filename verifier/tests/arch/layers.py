@@ -28,7 +28,7 @@ import sys
 # Lowest first.  A module may include its own layer and any below.
 LAYERS = [
     ("base", "util diag diagwire parallel shared_slots strmap textfile sha256 re repo pathkind cliopt ledger "
-             "capture_proc"),
+             "capture_proc verdict"),
     ("formats", "evidence proghdr frontmatter marker page snippet numtok compare expr filewrite "
                 "capture_text capture_repeats capture_write lessonfiles evjudge align"),
     ("course model", "course runjudge bank facts place drift claim"),
