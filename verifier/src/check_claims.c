@@ -9,6 +9,7 @@
 
 #include "align.h"
 #include "claim.h"
+#include "measured.h"
 #include "place.h"
 #include "re.h"
 #include "util.h"
@@ -698,6 +699,74 @@ static void describe_cmps(const struct claim_result *r, const char *arg, struct 
 	}
 }
 
+/* "median 0.0264 vs 0.0355, margin 0.0091 over a threshold of 0.0001
+ * (resolution 0.0005 and print rounding); Mann-Whitney U p = 0.004 over
+ * 5 repeats" of one comparison decided by the verdict rule. */
+static void describe_measured(const struct measured_cmp *m, struct buf *b)
+{
+	if (m->why) {
+		buf_printf(b, "%s", m->why);
+		return;
+	}
+	const struct verdict_figures *f = &m->f;
+	buf_printf(b, "median %.6g vs %.6g, margin %.3g against a threshold of %.3g (", f->median_l, f->median_r,
+		   f->margin, f->threshold);
+	if (m->resolution > 0)
+		buf_printf(b, "stated resolution %.6g and print rounding", m->resolution);
+	else
+		buf_printf(b, "print rounding; no resolution stated");
+	buf_printf(b, "); %s", f->test);
+	if (strcmp(f->test, "none (one value a side)") != 0)
+		buf_printf(b, " p = %.3g%s", f->p, f->exact ? "" : " (normal approximation)");
+	buf_printf(b, " over %zu repeat%s, needs p <= %g", m->repeats, m->repeats == 1 ? "" : "s", VERDICT_ALPHA);
+	if (f->verdict == VERDICT_UNDECIDED && f->why && f->why[0])
+		buf_printf(b, ": %s", f->why);
+}
+
+/* claim-undecided: which measured comparisons the repeats do not settle. */
+static void report_undecided(struct page_ctx *ctx, struct diag_loc at, const struct claim_result *r,
+			     const struct measured_claim *mc, const char *arg)
+{
+	struct diag *d = diag_begin(D_CLAIM_UNDECIDED, at, "this claim is undecided for %s: the repeats do not carry it",
+				    ctx->ev[0]->path);
+	for (size_t i = 0; i < r->n_cmps && i < mc->n; i++) {
+		if (r->cmps[i].verdict != CLAIM_UNDECIDED)
+			continue;
+		struct buf fig = {0};
+		describe_measured(&mc->cmps[i], &fig);
+		diag_note(d, at, "%.*s: %s", (int)(r->cmps[i].end - r->cmps[i].start), arg + r->cmps[i].start, fig.s);
+		buf_free(&fig);
+	}
+	diag_hint(d, "capture more repeats (capture --repeat auto), state the timer's resolution (// Resolution:), or "
+		     "say only what the runs settle");
+	diag_end(d);
+}
+
+/* For explain and review: each measured comparison's verdict, figures and
+ * nearest flip. */
+static void ledger_verdicts(struct ledger_entry *le, const struct claim_result *r, const struct measured_claim *mc,
+			    const char *arg)
+{
+	for (size_t i = 0; le && i < r->n_cmps && i < mc->n; i++) {
+		const struct measured_cmp *m = &mc->cmps[i];
+		if (!m->measured)
+			continue;
+		struct buf fig = {0};
+		describe_measured(m, &fig);
+		static const char *const words[] = {"fails", "holds", "undecided"};
+		ledger_detail(le, "%.*s %s: %s", (int)(r->cmps[i].end - r->cmps[i].start), arg + r->cmps[i].start,
+			      words[r->cmps[i].verdict], fig.s);
+		buf_free(&fig);
+		if (m->has_flip)
+			ledger_detail(le, "nearest flip: the %s side's value in repeat %zu, %.6g, at %.6g (a change of %.3g) "
+					  "would make it %s",
+				      m->flip.right ? "right" : "left", m->flip.index + 1, m->flip.from, m->flip.to,
+				      fabs(m->flip.to - m->flip.from), verdict_name(m->flip.becomes));
+		else if (!m->why)
+			ledger_detail(le, "nearest flip: no change of one repeat's value changes the verdict");
+	}
+}
+
 static void check_claim(const struct claims_unit *u, const struct seg *g)
 {
 	struct page_ctx *ctx = u->ctx;
@@ -711,7 +780,11 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 	place_env_init(&pe, ctx->ev[0], &ctx->tf, g->s, g->raw_off, u->line);
 	struct expr_env env = place_env_expr(&pe);
 	struct claim_result r;
-	if (claim_eval(arg, len, &env, &r) != 0) {
+	struct measured_claim *mc = xcalloc(1, sizeof *mc);
+	mc->pe = &pe;
+	mc->want_flip = ctx->ledger != NULL;
+	struct claim_decider decider = measured_decider(mc);
+	if (claim_eval_decide(arg, len, &env, &decider, &r) != 0) {
 		if (!pe.reported) {
 			struct diag_loc eat = arg_raw != SIZE_MAX ? textfile_loc(&ctx->tf, arg_raw + r.err_offset, 1) : at;
 			struct diag *d = diag_begin(D_CLAIM_SYNTAX, eat, "cannot evaluate the claim: %s", r.err);
@@ -720,6 +793,7 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 		}
 		ledger_span(ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, text, "claim does not evaluate"), at.span);
 		claim_result_free(&r);
+		free(mc);
 		free(text);
 		return;
 	}
@@ -741,7 +815,7 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 	 * the operands for the ledger only: verify without a ledger prints
 	 * neither for a true claim */
 	struct buf cmps = {0}, ops = {0};
-	if (!r.truth || ctx->ledger)
+	if (r.verdict != CLAIM_TRUE || ctx->ledger)
 		describe_cmps(&r, arg, &cmps);
 	for (size_t i = 0; ctx->ledger && i < pe.n; i++) {
 		char where[512];
@@ -750,7 +824,9 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 			   (int)(r.places[i].end - r.places[i].start), arg + r.places[i].start, pe.fns[i] ? ")" : "",
 			   pe.values[i], where);
 	}
-	if (!r.truth) {
+	if (r.verdict == CLAIM_UNDECIDED)
+		report_undecided(ctx, at, &r, mc, arg);
+	if (r.verdict == CLAIM_FALSE) {
 		struct diag *d = diag_begin(D_CLAIM_FALSE, at, "this claim is false for %s: %s", ctx->ev[0]->path, cmps.s);
 		for (size_t i = 0; i < pe.n && i < r.n_places; i++) {
 			unsigned runs = place_repeats(&pe.hits[i]);
@@ -765,12 +841,22 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 				diag_note(d, textfile_loc_line(&e->ev->ev->tf, e->line, bank_entry_col(e), e->tok.end - e->tok.start),
 					  "literal %.*s is this evidence number", (int)(l->end - l->start), arg + l->start);
 		}
+		for (size_t i = 0; i < r.n_cmps && i < mc->n; i++)
+			if (mc->cmps[i].measured && r.cmps[i].verdict == CLAIM_FALSE) {
+				struct buf fig = {0};
+				describe_measured(&mc->cmps[i], &fig);
+				diag_note(d, at, "%.*s is decided the other way: %s", (int)(r.cmps[i].end - r.cmps[i].start),
+					  arg + r.cmps[i].start, fig.s);
+				buf_free(&fig);
+			}
 		diag_hint(d, "the run does not bear out what the sentence says: rewrite the sentence and its claim for this run");
 		diag_end(d);
 	}
+	static const char *const verdict_words[] = {"FALSE", "true", "UNDECIDED"};
 	struct ledger_entry *le = ledger_add(ctx->ledger, LG_CLAIM, at.line, at.col, text, "%s%s: %s%s%s",
-					     r.truth ? "true" : "FALSE", anchored ? "" : " (a literal is not in the evidence)",
+					     verdict_words[r.verdict], anchored ? "" : " (a literal is not in the evidence)",
 					     cmps.s, ops.len ? "; " : "", ops.s ? ops.s : "");
+	ledger_verdicts(le, &r, mc, arg);
 	/* for review: each operand's place and each literal's origin */
 	ledger_span(le, at.span);
 	for (size_t i = 0; le && i < pe.n && i < r.n_places; i++) {
@@ -792,11 +878,12 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 			ledger_detail(le, "%s: not in the evidence", what);
 		free(what);
 	}
-	if (!r.truth)
+	if (r.verdict == CLAIM_FALSE)
 		ledger_detail(le, "false for %s: %s", ctx->ev[0]->path, cmps.s);
 	buf_free(&cmps);
 	buf_free(&ops);
 	claim_result_free(&r);
+	free(mc);
 	free(text);
 }
 

@@ -161,26 +161,34 @@ static double median(const struct verdict_side *s)
 	return m;
 }
 
-/* The one-sided p of "every value of a below every value of b": a rank
- * test when both have several values, the sign test against a lone one. */
-static double p_below(const struct verdict_side *a, const struct verdict_side *b, bool *exact, const char **test)
+/* The one-sided p of "the values of a lie below those of b" by
+ * Mann-Whitney U (both sides several values). */
+static double p_below(const struct verdict_side *a, const struct verdict_side *b, bool *exact)
 {
-	*exact = true;
-	if (a->n > 1 && b->n > 1) {
-		*test = "Mann-Whitney U";
-		return mw_tail(a->n, b->n, verdict_mw_u(a->v, a->n, b->v, b->n), exact);
+	return mw_tail(a->n, b->n, verdict_mw_u(a->v, a->n, b->v, b->n), exact);
+}
+
+/* Against a lone value: the sign test's p (for reference), and the
+ * margins of the repeats nearest to and farthest from the claim's way:
+ * *dmin and *dmax of (R - L) over the repeats. */
+static void lone_below(const struct verdict_side *l, const struct verdict_side *r, struct verdict_figures *f,
+		       double *dmin, double *dmax)
+{
+	const struct verdict_side *many = l->n > 1 ? l : r;
+	double lone = l->n > 1 ? r->v[0] : l->v[0];
+	size_t k = 0, k_against = 0;
+	for (size_t i = 0; i < many->n; i++) {
+		double d = l->n > 1 ? lone - many->v[i] : many->v[i] - lone; /* > 0: the claim's way */
+		k += d > 0;
+		k_against += d < 0;
+		if (i == 0 || d < *dmin)
+			*dmin = d;
+		if (i == 0 || d > *dmax)
+			*dmax = d;
 	}
-	if (a->n == 1 && b->n == 1) {
-		*test = "none (one value a side)";
-		return 1;
-	}
-	*test = "sign test";
-	const struct verdict_side *many = a->n > 1 ? a : b;
-	double lone = a->n > 1 ? b->v[0] : a->v[0];
-	size_t k = 0;
-	for (size_t i = 0; i < many->n; i++)
-		k += a->n > 1 ? many->v[i] < lone : lone < many->v[i];
-	return sign_tail(many->n, k);
+	f->test = "every repeat beyond the threshold (sign test p for reference)";
+	f->p = sign_tail(many->n, k);
+	f->p_against = sign_tail(many->n, k_against);
 }
 
 /* "L < R": fills f as the rule says. */
@@ -190,21 +198,42 @@ static void decide_below(const struct verdict_side *l, const struct verdict_side
 	f->median_r = median(r);
 	f->margin = f->median_r - f->median_l;
 	f->threshold = l->u + r->u;
-	bool exact_against;
-	f->p = p_below(l, r, &f->exact, &f->test);
-	f->p_against = p_below(r, l, &exact_against, &f->test);
+	f->exact = true;
 	f->why = "";
-	if (f->margin > f->threshold && f->p <= VERDICT_ALPHA)
+	bool holds, fails;
+	if (l->n == 1 && r->n == 1) {
+		f->test = "none (one value a side)";
+		f->p = f->p_against = 1;
+		holds = fails = false;
+		f->why = "one value a side: the capture was not repeated, so its noise is unknown";
+	} else if (l->n == 1 || r->n == 1) {
+		double dmin = 0, dmax = 0;
+		lone_below(l, r, f, &dmin, &dmax);
+		holds = dmin > f->threshold;
+		fails = dmax < -f->threshold;
+		f->margin = f->margin >= 0 ? dmin : dmax; /* the repeat that decides */
+	} else {
+		bool exact_against;
+		f->test = "Mann-Whitney U";
+		f->p = p_below(l, r, &f->exact);
+		f->p_against = p_below(r, l, &exact_against);
+		holds = f->margin > f->threshold && f->p <= VERDICT_ALPHA;
+		fails = -f->margin > f->threshold && f->p_against <= VERDICT_ALPHA;
+	}
+	if (holds)
 		f->verdict = VERDICT_HOLDS;
-	else if (-f->margin > f->threshold && f->p_against <= VERDICT_ALPHA)
+	else if (fails)
 		f->verdict = VERDICT_FAILS;
 	else {
 		f->verdict = VERDICT_UNDECIDED;
+		if (f->why[0])
+			return;
 		bool small = f->margin <= f->threshold && -f->margin <= f->threshold;
 		bool noisy = (f->margin > 0 ? f->p : f->p_against) > VERDICT_ALPHA;
-		f->why = small && noisy ? "the medians are apart by no more than the resolution, and the repeats do not tell them apart"
-			 : small        ? "the medians are apart by no more than the resolution"
-					: "the repeats do not tell the two apart";
+		f->why = l->n == 1 || r->n == 1 ? "the repeats do not all lie beyond the lone value by more than the resolution"
+			 : small && noisy ? "the medians are apart by no more than the resolution, and the repeats do not tell them apart"
+			 : small          ? "the medians are apart by no more than the resolution"
+					  : "the repeats do not tell the two apart";
 	}
 }
 

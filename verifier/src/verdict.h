@@ -15,13 +15,16 @@
  *     p          = the one-sided probability, with no real difference, of
  *                  a rank statistic at least this far the claim's way:
  *                  Mann-Whitney U (U = the pairs l < r, strictly: a tie
- *                  counts against the claim) when both sides have two
- *                  values or more; the sign test (how many values lie
- *                  strictly on the claim's side of the one value) when one
- *                  side has one value; 1 when both have one.
+ *                  counts against the claim).
  *   holds      when margin > threshold and p <= VERDICT_ALPHA;
  *   fails      when the same holds the other way (R < L decided);
  *   undecided  otherwise.
+ *   Against a lone value (one side has one value: a constant, or a place
+ *   that did not vary) the margin is that of the repeat nearest the lone
+ *   value, and the claim holds when every repeat lies beyond it by more
+ *   than the threshold (fails: every repeat beyond it the other way); the
+ *   sign test's p is reported, not required (5 repeats cannot reach 0.025
+ *   by signs alone).  One value a side (no repeats): undecided.
  *   ">" and ">=" are "<" with the sides swapped; "!=" holds when either
  *   order holds and is otherwise undecided; "==" fails when either order
  *   holds and is otherwise undecided (no sample proves two measurements
@@ -78,7 +81,7 @@ struct verdict_figures {
 	double p;         /* of the claim's way (of the way that decided, for != and ==) */
 	double p_against; /* of the other way */
 	bool exact;       /* p counted exactly (false: the normal approximation) */
-	const char *test; /* "Mann-Whitney U", "sign test", "none (one value a side)" (static) */
+	const char *test; /* "Mann-Whitney U", "every repeat beyond the threshold ...", "none (one value a side)" (static) */
 	const char *why;  /* undecided: which part fell short (static); "" otherwise */
 };
 

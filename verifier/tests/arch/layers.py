@@ -31,7 +31,7 @@ LAYERS = [
              "capture_proc verdict"),
     ("formats", "evidence proghdr frontmatter marker page snippet numtok compare expr filewrite "
                 "capture_text capture_repeats capture_write lessonfiles evjudge align"),
-    ("course model", "course runjudge bank facts place drift claim"),
+    ("course model", "course runjudge bank facts place drift claim measured"),
     ("page model", "pagectx prose"),
     ("checks", "check check_page check_code check_numbers check_claims check_program check_runs check_first"),
     ("reports", "report report_json report_sarif report_github report_junit review_html review_diags"),

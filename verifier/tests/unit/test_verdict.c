@@ -2,7 +2,7 @@
  * test_verdict.c - the verdict rule (verdict.h) point by point: the exact
  * Mann-Whitney distribution against published table values, U itself,
  * the rule's three verdicts (resolution, noise, both), every operator,
- * the sign test against a lone value, and the nearest flip.
+ * the every repeat against a lone value, and the nearest flip.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -125,11 +125,21 @@ static void test_one_value_and_sign_test(void **state)
 	double many[] = {5, 6, 7, 5, 6, 7};
 	r = side(many, 6, 0.5);
 	verdict_decide(&l, "<", &r, &f);
-	assert_string_equal(f.test, "sign test");
+	assert_string_equal(f.test, "every repeat beyond the threshold (sign test p for reference)");
 	assert_true(fabs(f.p - 1.0 / 64) < 1e-12);
+	assert_true(fabs(f.margin - 4) < 1e-12); /* the nearest repeat, 5 */
 	assert_int_equal(f.verdict, VERDICT_HOLDS);
-	r.n = 5; /* 1/32 > 0.025 */
+	r.n = 5; /* p = 1/32, not required */
 	verdict_decide(&l, "<", &r, &f);
+	assert_int_equal(f.verdict, VERDICT_HOLDS);
+	r.u = 4; /* the nearest repeat within the threshold */
+	verdict_decide(&l, "<", &r, &f);
+	assert_int_equal(f.verdict, VERDICT_UNDECIDED);
+	double straddle[] = {0.5, 6, 7};
+	r = side(straddle, 3, 0);
+	verdict_decide(&l, "<", &r, &f);
+	assert_int_equal(f.verdict, VERDICT_UNDECIDED);
+	verdict_decide(&r, ">", &l, &f);
 	assert_int_equal(f.verdict, VERDICT_UNDECIDED);
 	assert_int_equal(verdict_decide(&l, "=", &r, &f), -1);
 }
