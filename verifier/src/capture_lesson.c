@@ -148,6 +148,8 @@ static int read_header(struct lesson *ls, char **why)
 			ls->expect = xstrdup(h.expect.text);
 		}
 	}
+	if (r == 0 && h.resolution.text)
+		ls->resolution = xstrdup(h.resolution.text);
 	if (r == 0)
 		take_runs(ls, &h);
 	proghdr_free(&h);
@@ -203,6 +205,7 @@ void lesson_free(struct lesson *ls)
 	if (ls->expect)
 		regfree(&ls->expect_re);
 	free(ls->expect);
+	free(ls->resolution);
 	free(ls->dir);
 	lessonfiles_free(&ls->files);
 	memset(ls, 0, sizeof *ls);

@@ -380,6 +380,8 @@ static void add_runs(struct buf *h, const struct job *j, const struct outcome *o
 	}
 	if (ls->expect)
 		header_add(h, "expect", ls->expect);
+	if (ls->resolution)
+		header_add(h, "resolution", ls->resolution);
 	if (j->expect_failed)
 		header_add(h, "expect-failed", ls->runs[j->expect_failed - 1].name);
 }

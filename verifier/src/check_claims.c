@@ -715,10 +715,13 @@ static void describe_measured(const struct measured_cmp *m, struct buf *b)
 		buf_printf(b, "stated resolution %.6g and print rounding", m->resolution);
 	else
 		buf_printf(b, "print rounding; no resolution stated");
-	buf_printf(b, "); %s", f->test);
-	if (strcmp(f->test, "none (one value a side)") != 0)
+	bool rank = strcmp(f->test, "Mann-Whitney U") == 0;
+	buf_printf(b, "); %s", rank ? f->test : strcmp(f->test, "none (one value a side)") == 0 ? "no test" : "every repeat beyond the threshold");
+	if (rank)
 		buf_printf(b, " p = %.3g%s", f->p, f->exact ? "" : " (normal approximation)");
-	buf_printf(b, " over %zu repeat%s, needs p <= %g", m->repeats, m->repeats == 1 ? "" : "s", VERDICT_ALPHA);
+	buf_printf(b, " over %zu repeat%s", m->repeats, m->repeats == 1 ? "" : "s");
+	if (rank)
+		buf_printf(b, ", needs p <= %g", VERDICT_ALPHA);
 	if (f->verdict == VERDICT_UNDECIDED && f->why && f->why[0])
 		buf_printf(b, ": %s", f->why);
 }
@@ -910,6 +913,51 @@ static bool yes_no_cell(const struct claims_unit *u, size_t cell)
 	return yn;
 }
 
+static int any_place_is_one(void *ctx, const char *text, size_t len, enum expr_place_fn fn, double *value, char *err,
+			    size_t errlen)
+{
+	(void)ctx, (void)text, (void)len, (void)fn, (void)err, (void)errlen;
+	*value = 1;
+	return 0;
+}
+
+/* Whether s[a, b) and s[c, d) are the same text but for blanks. */
+static bool same_but_blanks(const char *s, size_t a, size_t b, size_t c, size_t d)
+{
+	for (;;) {
+		while (a < b && is_blank(s[a]))
+			a++;
+		while (c < d && is_blank(s[c]))
+			c++;
+		if (a == b || c == d)
+			return a == b && c == d;
+		if (s[a++] != s[c++])
+			return false;
+	}
+}
+
+/* Whether a claim annotation says something about the run: one of its
+ * comparisons names a place and does not compare a side with itself.  A
+ * claim of constants only (2 > 1) or of a place with itself ([P] == [P])
+ * is true of every run and answers no sentence (issue 31's R07). */
+static bool claim_says_something(const struct seg *g)
+{
+	size_t len;
+	const char *arg = prose_annot_arg(g, &len);
+	struct expr_env env = {any_place_is_one, NULL};
+	struct claim_result r;
+	if (claim_eval(arg, len, &env, &r) != 0)
+		return true; /* claim-syntax reports it */
+	bool says = false;
+	for (size_t i = 0; i < r.n_cmps && !says; i++) {
+		const struct claim_cmp *c = &r.cmps[i];
+		size_t op_end = c->op_start + strlen(c->op);
+		says = c->place_to > c->place_from && !same_but_blanks(arg, c->start, c->op_start, op_end, c->end);
+	}
+	claim_result_free(&r);
+	return says;
+}
+
 static void unannotated(const struct claims_unit *u, const struct sentences *st)
 {
 	size_t n_sent = 1;
@@ -931,6 +979,12 @@ static void unannotated(const struct claims_unit *u, const struct sentences *st)
 	}
 	for (size_t i = 0; i < u->n_segs; i++)
 		if (u->segs[i].kind == SEG_ANNOT && u->segs[i].marker.kind == MK_CLAIM) {
+			/* a claim annotation makes its sentence one about the run's
+			 * numbers; only a claim that says something answers it */
+			numbers[st->base[i]] = true;
+			any_number = true;
+			if (!claim_says_something(&u->segs[i]))
+				continue;
 			claimed[st->base[i]] = true;
 			any_claim = true;
 		}

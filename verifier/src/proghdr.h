@@ -15,6 +15,15 @@
  *   // Run NAME: CMD                a run with a name ([a-z][a-z0-9-]*, at most 32)
  *   // Run NAME (exit N): CMD       a run expected to end with exit status N (1-255)
  *   // Run (exit N): CMD            "main", expected to exit N
+ * Resolution:
+ *   // Resolution: UNIT VALUE[, UNIT VALUE...]
+ *                                   the resolution of what the program prints
+ *                                   in UNIT (a word of the place's name or
+ *                                   its printed unit, or `*` for every
+ *                                   measured place): `// Resolution: ms 0.0005`
+ *                                   for CUDA events; VALUE a plain decimal.
+ *                                   Capture records it as the evidence's
+ *                                   `resolution:` (measured.h reads it).
  * A Build:, Run or Expect: value whose line ends in ` \` continues on the
  * next `//` line; the pieces are joined with one space, as the shell joins
  * a backslash-newline.  A line the parser cannot read (a run line of the
@@ -66,6 +75,7 @@ struct proghdr {
 	 * for the checks written before runs had names. */
 	struct proghdr_value run;
 	struct proghdr_value expect;  /* `// Expect: REGEX`, text NULL when absent */
+	struct proghdr_value resolution; /* `// Resolution: UNIT VALUE, ...`, NULL when absent */
 	struct proghdr_run *runs;     /* every run line in order */
 	size_t n_runs;
 	struct proghdr_problem *problems; /* lines that cannot be read */

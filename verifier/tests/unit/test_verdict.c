@@ -28,14 +28,18 @@ static void test_exact_table_values(void **state)
 	assert_true(fabs(verdict_mw_upper_tail(5, 5, 23) - 4.0 / 252) < 1e-12);
 	assert_true(fabs(verdict_mw_upper_tail(5, 5, 22) - 7.0 / 252) < 1e-12);
 	assert_true(fabs(verdict_mw_upper_tail(5, 5, 0) - 1.0) < 1e-12);
-	/* critical values: P(U <= c) <= 0.025 < P(U <= c + 1); upper tail of mn - c */
+	/* critical values of the tables: P(U <= c) <= alpha < P(U <= c + 1);
+	 * the upper tail of mn - c.  Two-sided 0.05 (one-sided 0.025) and
+	 * one-sided 0.05 (this rule's) */
 	static const struct {
 		size_t m, n, c;
-	} crit[] = {{8, 8, 13}, {10, 10, 23}, {4, 6, 2}, {5, 5, 2}, {20, 20, 127}};
+		double alpha;
+	} crit[] = {{8, 8, 13, 0.025}, {10, 10, 23, 0.025}, {4, 6, 2, 0.025}, {5, 5, 2, 0.025}, {20, 20, 127, 0.025},
+		    {3, 3, 0, 0.05},   {5, 5, 4, 0.05},    {8, 8, 15, 0.05}, {10, 10, 27, 0.05}};
 	for (size_t i = 0; i < sizeof crit / sizeof crit[0]; i++) {
 		size_t mn = crit[i].m * crit[i].n;
-		assert_true(verdict_mw_upper_tail(crit[i].m, crit[i].n, mn - crit[i].c) <= 0.025);
-		assert_true(verdict_mw_upper_tail(crit[i].m, crit[i].n, mn - crit[i].c - 1) > 0.025);
+		assert_true(verdict_mw_upper_tail(crit[i].m, crit[i].n, mn - crit[i].c) <= crit[i].alpha + 1e-12);
+		assert_true(verdict_mw_upper_tail(crit[i].m, crit[i].n, mn - crit[i].c - 1) > crit[i].alpha);
 	}
 	assert_true(verdict_mw_upper_tail(51, 5, 3) < 0); /* beyond the exact range */
 	assert_true(verdict_mw_upper_tail(0, 5, 3) < 0);
@@ -167,12 +171,13 @@ static void test_nearest_flip(void **state)
 	struct verdict_side l = side(a, 4, 0.5), r = side(b, 4, 0.5);
 	struct verdict_figures f;
 	verdict_decide(&l, "<", &r, &f);
-	assert_int_equal(f.verdict, VERDICT_HOLDS); /* p = 1/70; U = 15 gives 2/70, over 0.025 */
+	assert_int_equal(f.verdict, VERDICT_HOLDS); /* p = 1/70 */
 	struct verdict_flip fl;
 	assert_true(verdict_flip_nearest(&l, "<", &r, &fl));
 	assert_int_equal(fl.becomes, VERDICT_UNDECIDED);
-	/* the nearest: 4 moved just past 10 (or 10 just below 4): 6 away */
-	assert_true(fabs(fabs(fl.to - fl.from) - 6) < 1e-6);
+	/* U = 14 of 16 gives 5/70 > 0.05: two values past each other; the
+	 * nearest single change moves 4 just past 11 (or 10 just below 3): 7 away */
+	assert_true(fabs(fabs(fl.to - fl.from) - 7) < 1e-6);
 }
 
 int main(void)
