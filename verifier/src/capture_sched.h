@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "capture_auto.h"
 #include "capture_gpu.h"
 #include "capture_lesson.h"
 
@@ -34,6 +35,10 @@ struct capture_plan {
 	/* a Slurm task's job (JOBID_TASK) and node, or NULL outside Slurm */
 	const char *slurm_job;
 	const char *slurm_node;
+	/* --repeat auto: repeat is the most runs; stop once the pairs of the
+	 * lesson in auto_pairs are decided (capture_auto.h) */
+	bool repeat_auto;
+	const struct auto_plan *auto_pairs;
 };
 
 struct capture_tally {

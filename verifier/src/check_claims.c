@@ -715,11 +715,12 @@ static void describe_measured(const struct measured_cmp *m, struct buf *b)
 		buf_printf(b, "stated resolution %.6g and print rounding", m->resolution);
 	else
 		buf_printf(b, "print rounding; no resolution stated");
-	bool rank = strcmp(f->test, "Mann-Whitney U") == 0;
-	buf_printf(b, "); %s", rank ? f->test : strcmp(f->test, "none (one value a side)") == 0 ? "no test" : "every repeat beyond the threshold");
+	bool rank = strcmp(f->test, "Mann-Whitney U") == 0, none = strcmp(f->test, "none (one value a side)") == 0;
+	buf_printf(b, "); %s", rank ? f->test : none ? "no test (one value a side)" : "every repeat beyond the threshold");
 	if (rank)
 		buf_printf(b, " p = %.3g%s", f->p, f->exact ? "" : " (normal approximation)");
-	buf_printf(b, " over %zu repeat%s", m->repeats, m->repeats == 1 ? "" : "s");
+	if (!none)
+		buf_printf(b, " over %zu repeats", m->repeats);
 	if (rank)
 		buf_printf(b, ", needs p <= %g", VERDICT_ALPHA);
 	if (f->verdict == VERDICT_UNDECIDED && f->why && f->why[0])
@@ -746,27 +747,43 @@ static void report_undecided(struct page_ctx *ctx, struct diag_loc at, const str
 }
 
 /* For explain and review: each measured comparison's verdict, figures and
- * nearest flip. */
-static void ledger_verdicts(struct ledger_entry *le, const struct claim_result *r, const struct measured_claim *mc,
-			    const char *arg)
+ * nearest flip, "; " apart, into b. */
+static void describe_verdicts(const struct claim_result *r, const struct measured_claim *mc, const char *arg,
+			      struct buf *b)
 {
-	for (size_t i = 0; le && i < r->n_cmps && i < mc->n; i++) {
+	static const char *const words[] = {"fails", "holds", "undecided"};
+	for (size_t i = 0; i < r->n_cmps && i < mc->n; i++) {
 		const struct measured_cmp *m = &mc->cmps[i];
 		if (!m->measured)
 			continue;
-		struct buf fig = {0};
-		describe_measured(m, &fig);
-		static const char *const words[] = {"fails", "holds", "undecided"};
-		ledger_detail(le, "%.*s %s: %s", (int)(r->cmps[i].end - r->cmps[i].start), arg + r->cmps[i].start,
-			      words[r->cmps[i].verdict], fig.s);
-		buf_free(&fig);
+		buf_printf(b, "; verdict: %.*s %s: ", (int)(r->cmps[i].end - r->cmps[i].start), arg + r->cmps[i].start,
+			   words[r->cmps[i].verdict]);
+		describe_measured(m, b);
 		if (m->has_flip)
-			ledger_detail(le, "nearest flip: the %s side's value in repeat %zu, %.6g, at %.6g (a change of %.3g) "
-					  "would make it %s",
-				      m->flip.right ? "right" : "left", m->flip.index + 1, m->flip.from, m->flip.to,
-				      fabs(m->flip.to - m->flip.from), verdict_name(m->flip.becomes));
+			buf_printf(b, "; nearest flip: the %s side's repeat %zu, %.6g, at %.6g (a change of %.3g) makes it %s",
+				   m->flip.right ? "right" : "left", m->flip.index + 1, m->flip.from, m->flip.to,
+				   fabs(m->flip.to - m->flip.from), verdict_name(m->flip.becomes));
 		else if (!m->why)
-			ledger_detail(le, "nearest flip: no change of one repeat's value changes the verdict");
+			buf_printf(b, "; nearest flip: none by one repeat's value");
+	}
+}
+
+/* explain --plan: each measured comparison of one place with one place,
+ * as capture's --repeat auto reads it (capture_auto.h). */
+static void write_plan(FILE *out, const struct page_ctx *ctx, const struct claim_result *r,
+		       const struct measured_claim *mc)
+{
+	for (size_t i = 0; i < r->n_cmps && i < mc->n; i++) {
+		const struct claim_cmp *c = &r->cmps[i];
+		const struct measured_cmp *m = &mc->cmps[i];
+		if (!m->measured || m->why || c->place_to - c->place_from != 2)
+			continue;
+		const struct place_hit *a = &mc->pe->hits[c->place_from], *b = &mc->pe->hits[c->place_from + 1];
+		bool one_each = r->places[c->place_from].end <= c->op_start && r->places[c->place_from + 1].start > c->op_start;
+		if (!one_each || a->stdout_index == SIZE_MAX || b->stdout_index == SIZE_MAX)
+			continue;
+		fprintf(out, "%s %zu:%zu %s %zu:%zu %.6g %.6g\n", ctx->ev[0]->lesson, a->stdout_index + 1,
+			a->tok.digits_start + 1, c->op, b->stdout_index + 1, b->tok.digits_start + 1, m->u_l, m->u_r);
 	}
 }
 
@@ -829,6 +846,8 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 	}
 	if (r.verdict == CLAIM_UNDECIDED)
 		report_undecided(ctx, at, &r, mc, arg);
+	if (ctx->opts && ctx->opts->plan)
+		write_plan(ctx->opts->plan, ctx, &r, mc);
 	if (r.verdict == CLAIM_FALSE) {
 		struct diag *d = diag_begin(D_CLAIM_FALSE, at, "this claim is false for %s: %s", ctx->ev[0]->path, cmps.s);
 		for (size_t i = 0; i < pe.n && i < r.n_places; i++) {
@@ -856,10 +875,13 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 		diag_end(d);
 	}
 	static const char *const verdict_words[] = {"FALSE", "true", "UNDECIDED"};
-	struct ledger_entry *le = ledger_add(ctx->ledger, LG_CLAIM, at.line, at.col, text, "%s%s: %s%s%s",
+	struct buf verdicts = {0};
+	if (ctx->ledger)
+		describe_verdicts(&r, mc, arg, &verdicts);
+	struct ledger_entry *le = ledger_add(ctx->ledger, LG_CLAIM, at.line, at.col, text, "%s%s: %s%s%s%s",
 					     verdict_words[r.verdict], anchored ? "" : " (a literal is not in the evidence)",
-					     cmps.s, ops.len ? "; " : "", ops.s ? ops.s : "");
-	ledger_verdicts(le, &r, mc, arg);
+					     cmps.s, ops.len ? "; " : "", ops.s ? ops.s : "", verdicts.s ? verdicts.s : "");
+	buf_free(&verdicts);
 	/* for review: each operand's place and each literal's origin */
 	ledger_span(le, at.span);
 	for (size_t i = 0; le && i < pe.n && i < r.n_places; i++) {

@@ -208,10 +208,11 @@ struct verify_opts {
 	const struct cliopt_cmd *cmd; /* for messages */
 	struct check_opts check;
 	bool affected;
+	bool plan; /* explain --plan */
 	size_t jobs; /* -j: processes checking pages; 0: not given (parallel_default_jobs) */
 };
 
-enum { OPT_AS = 0x200, OPT_AFFECTED };
+enum { OPT_AS = 0x200, OPT_AFFECTED, OPT_PLAN };
 
 /* The default of -j: every online core. */
 static size_t online_cores(void)
@@ -259,6 +260,9 @@ static int verify_option(int ch, const char *arg, void *ctx)
 		return 0;
 	case OPT_AFFECTED:
 		v->affected = true;
+		return 0;
+	case OPT_PLAN:
+		v->plan = true;
 		return 0;
 	case 'j': {
 		char *end;
@@ -616,6 +620,8 @@ static const char explain_usage[] =
 	"  one process (verify's -j does not apply).\n"
 	"  --as=published    check at published strictness (warnings are errors)\n"
 	"  --format=FORMAT   text (default) or json (the ledgers and the diagnostics)\n"
+	"  --plan            instead of the ledger, the comparisons of measured places\n"
+	"                    that capture --repeat auto decides (capture --plan FILE)\n"
 	"  --output=FILE     write to FILE instead of standard output\n"
 	"  --root=DIR        the course (default: found from the current folder upward)\n"
 	"  -q, --quiet       no summary line\n"
@@ -625,6 +631,7 @@ static const char explain_usage[] =
 
 static const struct option explain_longs[] = {
 	{"as", required_argument, NULL, OPT_AS},
+	{"plan", no_argument, NULL, OPT_PLAN},
 	{NULL, 0, NULL, 0},
 };
 static const struct cliopt_cmd explain_cmd = {"coursecheck explain", explain_usage, "", explain_longs, CLIOPT_REPORT};
@@ -651,12 +658,14 @@ int cli_explain(int argc, char **argv)
 	for (int i = first; i < argc; i++) {
 		char *rel = operand_path(argv[i]);
 		struct ledger lg = {0};
+		v.check.plan = v.plan ? run.out : NULL;
 		if (verify_page(run.report, rel, &v.check, &lg) != 0) {
 			status = 2;
 		} else {
-			if (run.format == REPORT_JSON)
+			/* with --plan, its lines were written as the claims were checked */
+			if (!v.plan && run.format == REPORT_JSON)
 				report_ledger(run.report, rel, &lg);
-			else
+			else if (!v.plan)
 				ledger_print(&lg, rel, run.out);
 			pages++;
 		}

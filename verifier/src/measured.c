@@ -250,6 +250,8 @@ static enum claim_truth decide_measured(struct measured_claim *mc, const char *t
 			m->why = "a side does not evaluate in every repeat";
 		} else {
 			struct verdict_side ls = {lv, ln, lu}, rs = {rv, rn, ru};
+			m->u_l = lu;
+			m->u_r = ru;
 			m->repeats = ln > rn ? ln : rn;
 			verdict_decide(&ls, c->op, &rs, &m->f);
 			out = as_truth(m->f.verdict);

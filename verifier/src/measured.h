@@ -48,6 +48,7 @@ struct measured_cmp {
 	const char *why;          /* undecided before any test (static), or NULL */
 	size_t repeats;           /* values a side, the most of the two */
 	double resolution;        /* the largest stated resolution among its places, 0: none */
+	double u_l, u_r;          /* each side's uncertainty of one value */
 	bool has_flip;            /* flip is set (want_flip) */
 	struct verdict_flip flip;
 };

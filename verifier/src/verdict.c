@@ -205,7 +205,7 @@ static void decide_below(const struct verdict_side *l, const struct verdict_side
 		f->test = "none (one value a side)";
 		f->p = f->p_against = 1;
 		holds = fails = false;
-		f->why = "one value a side: the capture was not repeated, so its noise is unknown";
+		f->why = "the capture was not repeated, so its noise is unknown";
 	} else if (l->n == 1 || r->n == 1) {
 		double dmin = 0, dmax = 0;
 		lone_below(l, r, f, &dmin, &dmax);

@@ -39,7 +39,7 @@ LAYERS = [
     # not include cli.h (cli_update.c is its command line)
     ("rewrites", "update"),
     ("commands", "cli cli_lesson cli_quote cli_update review review_page "
-                 "capture capture_gpu capture_lesson capture_sched capture_slurm"),
+                 "capture capture_auto capture_gpu capture_lesson capture_sched capture_slurm"),
     ("main", "main capture_main"),
 ]
 
