@@ -699,34 +699,6 @@ static void describe_cmps(const struct claim_result *r, const char *arg, struct 
 	}
 }
 
-/* "median 0.0264 vs 0.0355, margin 0.0091 over a threshold of 0.0001
- * (resolution 0.0005 and print rounding); Mann-Whitney U p = 0.004 over
- * 5 repeats" of one comparison decided by the verdict rule. */
-static void describe_measured(const struct measured_cmp *m, struct buf *b)
-{
-	if (m->why) {
-		buf_printf(b, "%s", m->why);
-		return;
-	}
-	const struct verdict_figures *f = &m->f;
-	buf_printf(b, "median %.6g vs %.6g, margin %.3g against a threshold of %.3g (", f->median_l, f->median_r,
-		   f->margin, f->threshold);
-	if (m->resolution > 0)
-		buf_printf(b, "stated resolution %.6g and print rounding", m->resolution);
-	else
-		buf_printf(b, "print rounding; no resolution stated");
-	bool rank = strcmp(f->test, "Mann-Whitney U") == 0, none = strcmp(f->test, "none (one value a side)") == 0;
-	buf_printf(b, "); %s", rank ? f->test : none ? "no test (one value a side)" : "every repeat beyond the threshold");
-	if (rank)
-		buf_printf(b, " p = %.3g%s", f->p, f->exact ? "" : " (normal approximation)");
-	if (!none)
-		buf_printf(b, " over %zu repeats", m->repeats);
-	if (rank)
-		buf_printf(b, ", needs p <= %g", VERDICT_ALPHA);
-	if (f->verdict == VERDICT_UNDECIDED && f->why && f->why[0])
-		buf_printf(b, ": %s", f->why);
-}
-
 /* claim-undecided: which measured comparisons the repeats do not settle. */
 static void report_undecided(struct page_ctx *ctx, struct diag_loc at, const struct claim_result *r,
 			     const struct measured_claim *mc, const char *arg)
@@ -737,7 +709,7 @@ static void report_undecided(struct page_ctx *ctx, struct diag_loc at, const str
 		if (r->cmps[i].verdict != CLAIM_UNDECIDED)
 			continue;
 		struct buf fig = {0};
-		describe_measured(&mc->cmps[i], &fig);
+		measured_describe(&mc->cmps[i], &fig);
 		diag_note(d, at, "%.*s: %s", (int)(r->cmps[i].end - r->cmps[i].start), arg + r->cmps[i].start, fig.s);
 		buf_free(&fig);
 	}
@@ -758,7 +730,7 @@ static void describe_verdicts(const struct claim_result *r, const struct measure
 			continue;
 		buf_printf(b, "; verdict: %.*s %s: ", (int)(r->cmps[i].end - r->cmps[i].start), arg + r->cmps[i].start,
 			   words[r->cmps[i].verdict]);
-		describe_measured(m, b);
+		measured_describe(m, b);
 		if (m->has_flip)
 			buf_printf(b, "; nearest flip: the %s side's repeat %zu, %.6g, at %.6g (a change of %.3g) makes it %s",
 				   m->flip.right ? "right" : "left", m->flip.index + 1, m->flip.from, m->flip.to,
@@ -866,7 +838,7 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 		for (size_t i = 0; i < r.n_cmps && i < mc->n; i++)
 			if (mc->cmps[i].measured && r.cmps[i].verdict == CLAIM_FALSE) {
 				struct buf fig = {0};
-				describe_measured(&mc->cmps[i], &fig);
+				measured_describe(&mc->cmps[i], &fig);
 				diag_note(d, at, "%.*s is decided the other way: %s", (int)(r.cmps[i].end - r.cmps[i].start),
 					  arg + r.cmps[i].start, fig.s);
 				buf_free(&fig);

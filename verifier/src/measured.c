@@ -187,6 +187,36 @@ static void cmp_places_free(struct cmp_places *cp)
 		free(cp->vals[i]);
 }
 
+/* ---- words --------------------------------------------------------------------- */
+
+/* "median 0.0264 vs 0.0355, margin 0.0091 over a threshold of 0.0001
+ * (resolution 0.0005 and print rounding); Mann-Whitney U p = 0.004 over
+ * 5 repeats" of one comparison decided by the verdict rule. */
+void measured_describe(const struct measured_cmp *m, struct buf *b)
+{
+	if (m->why) {
+		buf_printf(b, "%s", m->why);
+		return;
+	}
+	const struct verdict_figures *f = &m->f;
+	buf_printf(b, "median %.6g vs %.6g, margin %.3g against a threshold of %.3g (", f->median_l, f->median_r,
+		   f->margin, f->threshold);
+	if (m->resolution > 0)
+		buf_printf(b, "stated resolution %.6g and print rounding", m->resolution);
+	else
+		buf_printf(b, "print rounding; no resolution stated");
+	bool rank = strcmp(f->test, "Mann-Whitney U") == 0, none = strcmp(f->test, "none (one value a side)") == 0;
+	buf_printf(b, "); %s", rank ? f->test : none ? "no test (one value a side)" : "every repeat beyond the threshold");
+	if (rank)
+		buf_printf(b, " p = %.3g%s", f->p, f->exact ? "" : " (normal approximation)");
+	if (!none)
+		buf_printf(b, " over %zu repeats", m->repeats);
+	if (rank)
+		buf_printf(b, ", needs p <= %g", VERDICT_ALPHA);
+	if (f->verdict == VERDICT_UNDECIDED && f->why && f->why[0])
+		buf_printf(b, ": %s", f->why);
+}
+
 /* ---- the decider ------------------------------------------------------------------ */
 
 static enum claim_truth as_truth(enum verdict v)

@@ -56,6 +56,8 @@ ONE_PLACE_EXCEPTIONS = {
                              "segment is read for numbers (prose.c)",
     "D_PLACE_UNKNOWN": "a place the evaluator cannot find (place.c) and a place annotation whose "
                        "unit names none (check_claims.c)",
+    "D_CLAIM_UNDECIDED": "a claim verify finds undecided (check_claims.c) and one a new capture made "
+                         "undecided, named by update (update.c)",
 }
 
 # Exported names a module may use besides MODULE_ (a module's own short
