@@ -158,11 +158,12 @@ reference-overlap:
 		else echo "reference-overlap: $(SEEDS) not found: the course was NOT checked against the reference documents"; fi; \
 	else echo "reference-overlap: python3 not found: NOT checked"; fi
 
-# REPEAT=K runs each lesson K times and records which numbers varied;
+# REPEAT=K runs each lesson K times and records which numbers varied
+# (REPEAT=auto:MAX PLAN=FILE: until the claims of FILE are decided);
 # SCHEDULER=slurm submits one Slurm array job, one task and GPU per lesson
 # (SBATCH="--partition=gpu --account=course" passes options to sbatch).
 evidence: $(BUILD)/coursecheck-capture
-	$(BUILD)/coursecheck-capture $(if $(REPEAT),--repeat $(REPEAT)) \
+	$(BUILD)/coursecheck-capture $(if $(REPEAT),--repeat $(REPEAT)) $(if $(PLAN),--plan $(PLAN)) \
 		$(if $(filter slurm,$(SCHEDULER)),--slurm $(foreach o,$(SBATCH),--sbatch=$(o))) $(LESSON)
 
 # ---- tests ---------------------------------------------------------------
