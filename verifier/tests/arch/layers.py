@@ -66,6 +66,7 @@ PREFIXES = {
     "align": ("alignment_",),
     "capture_lesson": ("lesson_",),
     "capture_proc": ("proc_",),
+    "capture_auto": ("auto_",),
     "capture_repeats": ("repeats_",),
     "capture_sched": ("capture_",),
     "capture_slurm": ("slurm_",),
