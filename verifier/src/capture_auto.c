@@ -8,12 +8,18 @@
 
 #include "capture_repeats.h"
 #include "util.h"
-#include "verdict.h"
 
 /* ---- the plan ------------------------------------------------------------- */
 
-static bool read_place(char *tok, size_t *line, size_t *col)
+static bool read_place(char *tok, size_t *line, size_t *col, enum verdict_centre *centre)
 {
+	*centre = VERDICT_MEDIAN;
+	size_t n = strlen(tok);
+	if (n > 5 && (strncmp(tok, "max(", 4) == 0 || strncmp(tok, "min(", 4) == 0) && tok[n - 1] == ')') {
+		*centre = tok[1] == 'a' ? VERDICT_GREATEST : VERDICT_LEAST;
+		tok[n - 1] = '\0';
+		tok += 4;
+	}
 	char *colon = strchr(tok, ':'), *end;
 	if (!colon || tok[0] < '1' || tok[0] > '9')
 		return false;
@@ -61,7 +67,8 @@ static bool read_line(char *s, struct auto_pair *pair)
 	if (n != 6 || !is_op(tok[2]) || strlen(tok[0]) > 128)
 		return false;
 	memset(pair, 0, sizeof *pair);
-	if (!read_place(tok[1], &pair->line[0], &pair->col[0]) || !read_place(tok[3], &pair->line[1], &pair->col[1]) ||
+	if (!read_place(tok[1], &pair->line[0], &pair->col[0], &pair->centre[0]) ||
+	    !read_place(tok[3], &pair->line[1], &pair->col[1], &pair->centre[1]) ||
 	    !read_u(tok[4], &pair->u[0]) || !read_u(tok[5], &pair->u[1]))
 		return false;
 	snprintf(pair->op, sizeof pair->op, "%s", tok[2]);
@@ -170,7 +177,7 @@ static bool pair_decided(const struct auto_pair *a, const struct volatility *vol
 		ok &= n[k] > 0;
 	}
 	if (ok) {
-		struct verdict_side l = {v[0], n[0], a->u[0]}, r = {v[1], n[1], a->u[1]};
+		struct verdict_side l = {v[0], n[0], a->u[0], a->centre[0]}, r = {v[1], n[1], a->u[1], a->centre[1]};
 		struct verdict_figures f;
 		ok = verdict_decide(&l, a->op, &r, &f) == 0 && f.verdict != VERDICT_UNDECIDED;
 	}

@@ -6,9 +6,11 @@
  * writes what it needs, `coursecheck explain --plan PAGE...`, one line a
  * comparison of two measured places (measured.h), each side one place:
  *
- *     LESSON LINE:COL OP LINE:COL U_LEFT U_RIGHT
- *     day32-scan-2 107:45 < 110:45 0.00055 0.00055
+ *     LESSON PLACE OP PLACE U_LEFT U_RIGHT
+ *     day32-scan-2 max(107:45) < min(110:45) 0.00055 0.00055
  *
+ * PLACE is LINE:COL (the side is the place's median), or max(LINE:COL) or
+ * min(LINE:COL) (the side is that bound of its repeats: verdict.h's centre),
  * LINE:COL is the number's stdout line and the column of its first digit
  * in the lesson's newest evidence (as `volatile:` writes it), OP one of
  * < <= > >= == !=, U the uncertainty of one value (resolution and print
@@ -29,6 +31,7 @@
 #include <stddef.h>
 
 #include "capture_text.h"
+#include "verdict.h"
 
 #define AUTO_MIN_RUNS 3
 #define AUTO_MAX_PAIRS 4096
@@ -38,6 +41,7 @@
 struct auto_pair {
 	char *lesson;
 	size_t line[2], col[2];
+	enum verdict_centre centre[2];
 	char op[3];
 	double u[2];
 };

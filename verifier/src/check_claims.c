@@ -754,8 +754,10 @@ static void write_plan(FILE *out, const struct page_ctx *ctx, const struct claim
 		bool one_each = r->places[c->place_from].end <= c->op_start && r->places[c->place_from + 1].start > c->op_start;
 		if (!one_each || a->stdout_index == SIZE_MAX || b->stdout_index == SIZE_MAX)
 			continue;
-		fprintf(out, "%s %zu:%zu %s %zu:%zu %.6g %.6g\n", ctx->ev[0]->lesson, a->stdout_index + 1,
-			a->tok.digits_start + 1, c->op, b->stdout_index + 1, b->tok.digits_start + 1, m->u_l, m->u_r);
+		static const char *const open[] = {"", "min(", "max("}, *const close[] = {"", ")", ")"};
+		fprintf(out, "%s %s%zu:%zu%s %s %s%zu:%zu%s %.6g %.6g\n", ctx->ev[0]->lesson, open[m->centre_l],
+			a->stdout_index + 1, a->tok.digits_start + 1, close[m->centre_l], c->op, open[m->centre_r],
+			b->stdout_index + 1, b->tok.digits_start + 1, close[m->centre_r], m->u_l, m->u_r);
 	}
 }
 

@@ -199,8 +199,8 @@ void measured_describe(const struct measured_cmp *m, struct buf *b)
 		return;
 	}
 	const struct verdict_figures *f = &m->f;
-	buf_printf(b, "median %.6g vs %.6g, margin %.3g against a threshold of %.3g (", f->median_l, f->median_r,
-		   f->margin, f->threshold);
+	buf_printf(b, "%s %.6g vs %s %.6g, margin %.3g against a threshold of %.3g (", verdict_centre_name(m->centre_l),
+		   f->median_l, verdict_centre_name(m->centre_r), f->median_r, f->margin, f->threshold);
 	if (m->resolution > 0)
 		buf_printf(b, "stated resolution %.6g and print rounding", m->resolution);
 	else
@@ -263,6 +263,33 @@ static bool names_measured(const struct measured_claim *mc, const char *text, co
 	return false;
 }
 
+/* A side that is one bound and nothing else, "max([P])" or "min([P])",
+ * stands for that bound of its repeats (the claim is about the recorded
+ * range); any other side for its median. */
+static enum verdict_centre side_centre(const char *text, const struct claim_result *r, size_t a, size_t b)
+{
+	const struct expr_place *only = NULL;
+	for (size_t i = 0; i < r->n_places; i++)
+		if (r->places[i].start >= a && r->places[i].end <= b) {
+			if (only)
+				return VERDICT_MEDIAN;
+			only = &r->places[i];
+		}
+	for (size_t i = 0; i < r->n_literals; i++)
+		if (r->literals[i].start >= a && r->literals[i].end <= b)
+			return VERDICT_MEDIAN;
+	if (!only || only->fn == EXPR_PLACE_VALUE)
+		return VERDICT_MEDIAN;
+	while (a < b && (text[a] == ' ' || text[a] == '\t'))
+		a++;
+	while (b > a && (text[b - 1] == ' ' || text[b - 1] == '\t'))
+		b--;
+	/* "max(" ... ")" around the place, blanks allowed inside */
+	if (b - a > only->end - only->start + 8 || text[a] != 'm' || text[b - 1] != ')')
+		return VERDICT_MEDIAN;
+	return only->fn == EXPR_PLACE_MIN ? VERDICT_LEAST : VERDICT_GREATEST;
+}
+
 /* The comparison by the rule, into m; its verdict. */
 static enum claim_truth decide_measured(struct measured_claim *mc, const char *text, const struct claim_result *r,
 					const struct claim_cmp *c, struct measured_cmp *m)
@@ -279,7 +306,10 @@ static enum claim_truth decide_measured(struct measured_claim *mc, const char *t
 		    !side_sample(&cp, op_end, c->end, repeats, rv, &rn, &ru)) {
 			m->why = "a side does not evaluate in every repeat";
 		} else {
-			struct verdict_side ls = {lv, ln, lu}, rs = {rv, rn, ru};
+			struct verdict_side ls = {lv, ln, lu, side_centre(text, r, c->start, c->op_start)},
+					    rs = {rv, rn, ru, side_centre(text, r, op_end, c->end)};
+			m->centre_l = ls.centre;
+			m->centre_r = rs.centre;
 			m->u_l = lu;
 			m->u_r = ru;
 			m->repeats = ln > rn ? ln : rn;

@@ -9,9 +9,12 @@
  * GFLOP/s), FLOPS or GFLOPS.  A comparison of a claim that names a
  * measured place is decided by the rule:
  *   - each side is evaluated once per repeat, every place at its value in
- *     that repeat (min() and max() read as the place itself: the test
- *     weighs the whole of the repeats, not their extremes); a side whose
- *     places did not vary is one value;
+ *     that repeat (min() and max() read as the place itself: the rank test
+ *     weighs the whole of the repeats); a side whose places did not vary
+ *     is one value;
+ *   - the margin is measured between the sides' medians, but for a side
+ *     that is one bound alone, "max([P])" or "min([P])": the claim is then
+ *     about the recorded range, and the margin is that bound's;
  *   - the uncertainty of one value of a place is its resolution plus half
  *     a unit of its last printed digit; the resolution is the evidence's
  *     `resolution: UNIT VALUE[, UNIT VALUE...]` entry whose UNIT is one
@@ -49,6 +52,7 @@ struct measured_cmp {
 	size_t repeats;           /* values a side, the most of the two */
 	double resolution;        /* the largest stated resolution among its places, 0: none */
 	double u_l, u_r;          /* each side's uncertainty of one value */
+	enum verdict_centre centre_l, centre_r; /* what each side's margin is measured from */
 	bool has_flip;            /* flip is set (want_flip) */
 	struct verdict_flip flip;
 };

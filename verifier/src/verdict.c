@@ -150,6 +150,25 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+const char *verdict_centre_name(enum verdict_centre c)
+{
+	return c == VERDICT_LEAST ? "least" : c == VERDICT_GREATEST ? "greatest" : "median";
+}
+
+static double median(const struct verdict_side *s);
+
+/* The value of s the margin is measured from. */
+static double centre(const struct verdict_side *s)
+{
+	if (s->centre == VERDICT_MEDIAN)
+		return median(s);
+	double c = s->v[0];
+	for (size_t i = 1; i < s->n; i++)
+		if (s->centre == VERDICT_LEAST ? s->v[i] < c : s->v[i] > c)
+			c = s->v[i];
+	return c;
+}
+
 static double median(const struct verdict_side *s)
 {
 	double local[64], *v = s->n <= 64 ? local : xcalloc(s->n, sizeof *v);
@@ -194,10 +213,13 @@ static void lone_below(const struct verdict_side *l, const struct verdict_side *
 /* "L < R": fills f as the rule says. */
 static void decide_below(const struct verdict_side *l, const struct verdict_side *r, struct verdict_figures *f)
 {
-	f->median_l = median(l);
-	f->median_r = median(r);
+	f->median_l = centre(l);
+	f->median_r = centre(r);
 	f->margin = f->median_r - f->median_l;
-	f->threshold = l->u + r->u;
+	/* printed values carry binary error: a margin equal to the threshold
+	 * as printed (0.0154 - 0.0153 against 2 x 0.00005) does not exceed it */
+	double scale = (f->median_l < 0 ? -f->median_l : f->median_l) + (f->median_r < 0 ? -f->median_r : f->median_r);
+	f->threshold = (l->u + r->u) + 1e-9 * scale;
 	f->exact = true;
 	f->why = "";
 	bool holds, fails;
@@ -231,8 +253,8 @@ static void decide_below(const struct verdict_side *l, const struct verdict_side
 		bool small = f->margin <= f->threshold && -f->margin <= f->threshold;
 		bool noisy = (f->margin > 0 ? f->p : f->p_against) > VERDICT_ALPHA;
 		f->why = l->n == 1 || r->n == 1 ? "the repeats do not all lie beyond the lone value by more than the resolution"
-			 : small && noisy ? "the medians are apart by no more than the resolution, and the repeats do not tell them apart"
-			 : small          ? "the medians are apart by no more than the resolution"
+			 : small && noisy ? "the two are apart by no more than the resolution, and the repeats do not tell them apart"
+			 : small          ? "the two are apart by no more than the resolution"
 					  : "the repeats do not tell the two apart";
 	}
 }
@@ -301,7 +323,7 @@ static void try_value(struct flip_search *fs, bool right, size_t k, double to)
 	double local[VERDICT_FLIP_MAX];
 	memcpy(local, s->v, s->n * sizeof *local);
 	local[k] = to;
-	struct verdict_side changed = {local, s->n, s->u};
+	struct verdict_side changed = {local, s->n, s->u, s->centre};
 	struct verdict_figures f;
 	verdict_decide(right ? fs->l : &changed, fs->op, right ? &changed : fs->r, &f);
 	if (f.verdict == fs->now)
@@ -350,9 +372,9 @@ bool verdict_flip_nearest(const struct verdict_side *l, const char *op, const st
 		scale = scale > (r->v[i] < 0 ? -r->v[i] : r->v[i]) ? scale : (r->v[i] < 0 ? -r->v[i] : r->v[i]);
 	double eps = (scale > 0 ? scale : 1) * 1e-9;
 	for (size_t k = 0; k < l->n; k++)
-		flip_candidates(&fs, false, k, eps, median(r), l->u + r->u);
+		flip_candidates(&fs, false, k, eps, centre(r), l->u + r->u);
 	for (size_t k = 0; k < r->n; k++)
-		flip_candidates(&fs, true, k, eps, median(l), l->u + r->u);
+		flip_candidates(&fs, true, k, eps, centre(l), l->u + r->u);
 	if (fs.found)
 		*out = fs.best;
 	return fs.found;

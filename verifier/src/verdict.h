@@ -8,9 +8,11 @@
  *   value of each side in each repeat of the capture (a side with one
  *   value, a constant or a place that did not vary, is one value), and
  *   each side's uncertainty of one printed value u (the timer's stated
- *   resolution plus half a unit of the last printed digit).  For L < R
- *   (and L <= R: measured values are never told equal):
- *     margin     = median(R) - median(L)
+ *   resolution plus half a unit of the last printed digit), and which
+ *   value of its sample it stands for: its median (a place), or its least
+ *   or greatest value (a claim on min() or max(): the ranges themselves).
+ *   For L < R (and L <= R: measured values are never told equal):
+ *     margin     = centre(R) - centre(L)
  *     threshold  = u(L) + u(R)
  *     p          = the one-sided probability, with no real difference, of
  *                  a rank statistic at least this far the claim's way:
@@ -66,17 +68,24 @@ double verdict_mw_upper_tail(size_t m, size_t n, size_t u);
 /* U: the pairs (x[i], y[j]) with x[i] < y[j]. */
 size_t verdict_mw_u(const double *x, size_t m, const double *y, size_t n);
 
+/* Which value of a side's sample the margin is measured from. */
+enum verdict_centre { VERDICT_MEDIAN, VERDICT_LEAST, VERDICT_GREATEST };
+
 /* One side of a comparison: its value in each repeat (borrowed) and the
  * uncertainty of one of them. */
 struct verdict_side {
 	const double *v;
 	size_t n;  /* at least 1 */
 	double u;  /* >= 0 */
+	enum verdict_centre centre;
 };
+
+/* "median", "least", "greatest" (static). */
+const char *verdict_centre_name(enum verdict_centre c);
 
 struct verdict_figures {
 	enum verdict verdict;
-	double median_l, median_r;
+	double median_l, median_r; /* each side's centre (its median, least or greatest) */
 	double margin;    /* signed: > 0 is the claim's way ("<": median_r - median_l) */
 	double threshold; /* u(L) + u(R) */
 	double p;         /* of the claim's way (of the way that decided, for != and ==) */

@@ -55,7 +55,7 @@ static void test_u_counts_strict_pairs(void **state)
 
 static struct verdict_side side(const double *v, size_t n, double u)
 {
-	return (struct verdict_side){v, n, u};
+	return (struct verdict_side){v, n, u, VERDICT_MEDIAN};
 }
 
 static void test_far_apart_holds(void **state)
@@ -90,7 +90,7 @@ static void test_apart_below_resolution_undecided(void **state)
 	verdict_decide(&l, "<", &r, &f);
 	assert_int_equal(f.verdict, VERDICT_UNDECIDED);
 	assert_true(f.p <= VERDICT_ALPHA); /* the test alone would decide */
-	assert_string_equal(f.why, "the medians are apart by no more than the resolution");
+	assert_string_equal(f.why, "the two are apart by no more than the resolution");
 	/* the same values with print rounding only: decided */
 	l.u = r.u = 0.00005;
 	verdict_decide(&l, "<", &r, &f);
