@@ -199,8 +199,9 @@ void measured_describe(const struct measured_cmp *m, struct buf *b)
 		return;
 	}
 	const struct verdict_figures *f = &m->f;
-	buf_printf(b, "%s %.6g vs %s %.6g, margin %.3g against a threshold of %.3g (", verdict_centre_name(m->centre_l),
-		   f->median_l, verdict_centre_name(m->centre_r), f->median_r, f->margin, f->threshold);
+	buf_printf(b, "%s %.6g vs %s %.6g, margin %.3g against a threshold of %.3g (",
+		   m->n_l == 1 ? "value" : verdict_centre_name(m->centre_l), f->median_l,
+		   m->n_r == 1 ? "value" : verdict_centre_name(m->centre_r), f->median_r, f->margin, f->threshold);
 	if (m->resolution > 0)
 		buf_printf(b, "stated resolution %.6g and print rounding", m->resolution);
 	else
@@ -310,6 +311,8 @@ static enum claim_truth decide_measured(struct measured_claim *mc, const char *t
 					    rs = {rv, rn, ru, side_centre(text, r, op_end, c->end)};
 			m->centre_l = ls.centre;
 			m->centre_r = rs.centre;
+			m->n_l = ln;
+			m->n_r = rn;
 			m->u_l = lu;
 			m->u_r = ru;
 			m->repeats = ln > rn ? ln : rn;

@@ -53,6 +53,7 @@ struct measured_cmp {
 	double resolution;        /* the largest stated resolution among its places, 0: none */
 	double u_l, u_r;          /* each side's uncertainty of one value */
 	enum verdict_centre centre_l, centre_r; /* what each side's margin is measured from */
+	size_t n_l, n_r;          /* each side's values (1: a constant or a place that did not vary) */
 	bool has_flip;            /* flip is set (want_flip) */
 	struct verdict_flip flip;
 };

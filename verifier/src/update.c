@@ -420,7 +420,9 @@ static void update_claim(struct update *u, const struct seg *g)
 	char *text = claim_followed(u, arg, len, &was, arg_raw, &edits, &n_edits);
 	if (claim_eval_decide(text, strlen(text), &new_env, &new_dec, &now) != 0) {
 		leave(u, g->raw_off, "this claim does not evaluate on %s: %s", u->now->path, now.err);
-	} else if (now.verdict != CLAIM_FALSE) {
+	} else if (now.verdict == CLAIM_TRUE || (now.verdict == CLAIM_UNDECIDED && now.truth)) {
+		/* held by the rule, or true as printed but not decided: carried
+		 * (a claim the new values make false is a flip, as before) */
 		for (size_t i = 0; i < n_edits; i++)
 			add_edit(u, edits[i].start, edits[i].end, edits[i].text, strlen(edits[i].text));
 		if (now.verdict == CLAIM_UNDECIDED && was.verdict == CLAIM_TRUE)
