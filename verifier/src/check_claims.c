@@ -732,9 +732,12 @@ static void describe_verdicts(const struct claim_result *r, const struct measure
 			   words[r->cmps[i].verdict]);
 		measured_describe(m, b);
 		if (m->has_flip)
-			buf_printf(b, "; nearest flip: the %s side's repeat %zu, %.6g, at %.6g (a change of %.3g) makes it %s",
+			buf_printf(b, "; nearest flip: the %s side's repeat %zu, %.6g, at %.6g (a change of %.3g) would %s",
 				   m->flip.right ? "right" : "left", m->flip.index + 1, m->flip.from, m->flip.to,
-				   fabs(m->flip.to - m->flip.from), verdict_name(m->flip.becomes));
+				   fabs(m->flip.to - m->flip.from),
+				   m->flip.becomes == VERDICT_HOLDS   ? "make it hold"
+				   : m->flip.becomes == VERDICT_FAILS ? "make it fail"
+								      : "leave it undecided");
 		else if (!m->why)
 			buf_printf(b, "; nearest flip: none by one repeat's value");
 	}
