@@ -44,7 +44,7 @@ bashcompdir ?= $(PREFIX)/share/bash-completion/completions
 INSTALL ?= install
 
 # The capture binary's sources: libc and libcrypto only.
-CAPTURE_SRCS = util.c diag.c cliopt.c textfile.c sha256.c repo.c evidence.c proghdr.c filewrite.c strmap.c lessonfiles.c evjudge.c srctok.c readset.c sshsig.c signers.c \
+CAPTURE_SRCS = util.c diag.c verdict.c cliopt.c textfile.c sha256.c repo.c evidence.c proghdr.c filewrite.c strmap.c lessonfiles.c evjudge.c srctok.c readset.c sshsig.c signers.c \
                $(notdir $(wildcard $(SRC)/capture*.c))
 CAPTURE_LIB  = $(filter-out capture_main.c,$(CAPTURE_SRCS))
 # Everything else belongs to the full verifier.
@@ -173,11 +173,12 @@ reference-overlap:
 	else echo "reference-overlap: python3 not found: NOT checked"; \
 		echo "reference overlap not checked: python3 not found" >> $(SKIPPED_FILE); fi
 
-# REPEAT=K runs each lesson K times and records which numbers varied;
+# REPEAT=K runs each lesson K times and records which numbers varied
+# (REPEAT=auto:MAX PLAN=FILE: until the claims of FILE are decided);
 # SCHEDULER=slurm submits one Slurm array job, one task and GPU per lesson
 # (SBATCH="--partition=gpu --account=course" passes options to sbatch).
 evidence: $(BUILD)/coursecheck-capture
-	$(BUILD)/coursecheck-capture $(if $(REPEAT),--repeat $(REPEAT)) \
+	$(BUILD)/coursecheck-capture $(if $(REPEAT),--repeat $(REPEAT)) $(if $(PLAN),--plan $(PLAN)) \
 		$(if $(filter slurm,$(SCHEDULER)),--slurm $(foreach o,$(SBATCH),--sbatch=$(o))) $(LESSON)
 
 # ---- tests ---------------------------------------------------------------

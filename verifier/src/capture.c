@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "capture_auto.h"
 #include "capture_gpu.h"
 #include "capture_lesson.h"
 #include "capture_proc.h"
@@ -37,6 +38,9 @@ static const char usage_text[] =
 	"  --stale             only lessons whose newest evidence is missing or out of date\n"
 	"  -j, --jobs=N        builds at once (default: the number of CPUs)\n"
 	"  --repeat K          run each program K times; record which numbers varied\n"
+	"  --repeat auto[:MAX] repeat until the claims of --plan are decided, or MAX\n"
+	"                      runs (default 20); record why it stopped\n"
+	"  --plan FILE         the comparisons to decide (coursecheck explain --plan)\n"
 	"  --build-only OUTDIR build each program into OUTDIR/LESSON/; no run, no evidence\n"
 	"  --sign-key=FILE     sign each run with this node key (default: $COURSECHECK_SIGN_KEY)\n"
 	"  --allow-dirty       capture a tree with uncommitted changes (the run says so)\n"
@@ -69,6 +73,8 @@ struct options {
 	bool stale;
 	long jobs;
 	long repeat;
+	bool repeat_auto;  /* --repeat auto[:MAX]: repeat is MAX */
+	const char *plan;  /* --plan FILE */
 	const char *build_only;
 	char **lessons;
 	size_t n_lessons;
@@ -105,7 +111,7 @@ static bool parse_long(const char *s, long lo, long hi, long *out)
 }
 
 enum {
-	OPT_TIMEOUT = 0x200, OPT_KEEP_FAILED, OPT_STALE, OPT_REPEAT, OPT_BUILD_ONLY,
+	OPT_TIMEOUT = 0x200, OPT_KEEP_FAILED, OPT_STALE, OPT_REPEAT, OPT_BUILD_ONLY, OPT_PLAN,
 	OPT_SLURM, OPT_NO_WAIT, OPT_COLLECT, OPT_GRES, OPT_PARTITION, OPT_ACCOUNT, OPT_ARRAY_LIMIT, OPT_SBATCH,
 	OPT_SIGN_KEY, OPT_ALLOW_DIRTY, OPT_KEYGEN, OPT_PRINCIPAL, OPT_VALID_FOR, OPT_REHEARSE
 };
@@ -116,6 +122,7 @@ static const struct option capture_longs[] = {
 	{"stale", no_argument, NULL, OPT_STALE},
 	{"jobs", required_argument, NULL, 'j'},
 	{"repeat", required_argument, NULL, OPT_REPEAT},
+	{"plan", required_argument, NULL, OPT_PLAN},
 	{"build-only", required_argument, NULL, OPT_BUILD_ONLY},
 	{"slurm", no_argument, NULL, OPT_SLURM},
 	{"no-wait", no_argument, NULL, OPT_NO_WAIT},
@@ -156,7 +163,14 @@ static int capture_option(int ch, const char *arg, void *ctx)
 	case 'j':
 		return numeric(p->cmd, "-j", arg, 1, 4096, &o->jobs);
 	case OPT_REPEAT:
-		return numeric(p->cmd, "--repeat", arg, 1, 1000, &o->repeat);
+		o->repeat_auto = strncmp(arg, "auto", 4) == 0 && (arg[4] == '\0' || arg[4] == ':');
+		if (!o->repeat_auto)
+			return numeric(p->cmd, "--repeat", arg, 1, 1000, &o->repeat);
+		o->repeat = AUTO_DEFAULT_MAX;
+		return arg[4] ? numeric(p->cmd, "--repeat auto:MAX", arg + 5, AUTO_MIN_RUNS, 1000, &o->repeat) : 0;
+	case OPT_PLAN:
+		o->plan = arg;
+		return 0;
 	case OPT_KEEP_FAILED:
 		o->keep_failed = true;
 		return 0;
@@ -247,6 +261,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	bool slurm_only = o->no_wait || o->gres || o->partition || o->account || o->array_limit || o->n_sbatch_args;
 	const char *misuse = slurm_only && !o->slurm ? "--no-wait, --gres, --partition, --account, --array-limit and --sbatch go with --slurm"
 			   : o->slurm && o->build_only ? "--slurm cannot go with --build-only"
+			   : o->slurm && o->repeat_auto ? "--slurm cannot go with --repeat auto (yet): give --repeat K"
+			   : o->plan && !o->repeat_auto ? "--plan goes with --repeat auto"
 			   : o->slurm && o->collect ? "--slurm cannot go with --collect"
 			   : o->collect && o->n_lessons ? "--collect takes a job id, not lessons"
 			   : (o->principal || o->valid_for) && !o->keygen ? "--principal and --valid-for go with --keygen"
@@ -641,11 +657,19 @@ static int capture_lessons(const struct options *o, const char *now)
 		tally.failed += n;
 		free(why);
 	} else if (n) {
+		struct auto_plan pairs = {0};
 		struct capture_plan plan = {(double)o->timeout, o->keep_failed, o->jobs, o->repeat, outdir,
 					    o->build_only, now, &f.machine, f.node, f.commit, f.dirty,
 					    f.slurm_job, f.slurm_node, v.signer, v.not_gpu_node, v.dirty_allowed,
-					    o->rehearse};
-		capture_schedule(ls, n, &plan, &tally);
+					    o->rehearse, o->repeat_auto, &pairs};
+		if (o->plan && auto_plan_read(o->plan, &pairs, &why) != 0) {
+			diag_command(D_CAPTURE_SETUP, "capture", "--plan: %s", why);
+			free(why);
+			tally.failed += n;
+		} else {
+			capture_schedule(ls, n, &plan, &tally);
+		}
+		auto_plan_free(&pairs);
 	}
 	vouch_free(&v);
 	if (!o->quiet || tally.interrupted)

@@ -163,6 +163,8 @@ static int read_header(struct lesson *ls, char **why)
 		if (r == 0)
 			ls->expect = xstrdup(h.expect.text);
 	}
+	if (r == 0 && h.resolution.text)
+		ls->resolution = xstrdup(h.resolution.text);
 	if (r == 0)
 		r = take_runs(ls, &h, why);
 	proghdr_free(&h);
@@ -217,6 +219,7 @@ void lesson_free(struct lesson *ls)
 	if (ls->expect)
 		regfree(&ls->expect_re);
 	free(ls->expect);
+	free(ls->resolution);
 	free(ls->dir);
 	lessonfiles_free(&ls->files);
 	memset(ls, 0, sizeof *ls);

@@ -44,6 +44,7 @@ struct lesson {
 	size_t n_runs;
 	char *expect;      /* the Expect: pattern, or NULL */
 	regex_t expect_re; /* compiled (POSIX ERE, REG_NEWLINE) when expect is set */
+	char *resolution;  /* the Resolution: value, or NULL (recorded as resolution:) */
 	struct lesson_files files; /* every file of the lesson, read once */
 	char *dir;         /* "programs/NAME": where the program's folder starts */
 };

@@ -50,6 +50,7 @@ struct job {
 	double *secs;
 	long expect_failed;      /* 1 + the run whose stdout did not match Expect:, else 0 */
 	struct volatility vol;
+	long auto_needed;        /* --repeat auto: the runs after which the claims were decided, 0: never */
 	struct pidset known;     /* pids nvidia-smi showed that were ours */
 	pid_t foreign;           /* a process not ours seen on the GPU, 0: none */
 	bool unchecked;          /* nvidia-smi could not be asked during the run */
@@ -308,6 +309,22 @@ struct outcome {
 	const char *last_exit;         /* the exit of run n_runs - 1 when it is not run 0 */
 };
 
+/* --repeat auto: why the repeats stopped, and how many the claims needed. */
+static void add_auto_stop(struct buf *h, const struct sched *s, const struct job *j)
+{
+	char k[64];
+	if (j->auto_needed) {
+		snprintf(k, sizeof k, "decided after %ld runs", j->auto_needed);
+		header_add(h, "repeat-stop", k);
+		snprintf(k, sizeof k, "%ld", j->auto_needed);
+		header_add(h, "repeats-needed", k);
+	} else {
+		snprintf(k, sizeof k, "undecided at the limit of %ld runs", s->plan->repeat);
+		header_add(h, "repeat-stop", k);
+		header_add(h, "repeats-needed", "more");
+	}
+}
+
 /* Every repeat's value of each volatile number, sealed (capture_repeats.h). */
 static void add_repeat_values(struct buf *h, const struct volatility *vol, const struct transcript *out)
 {
@@ -392,6 +409,8 @@ static void add_runs(struct buf *h, const struct job *j, const struct outcome *o
 			snprintf(key, sizeof key, "expect.%s", ls->runs[k].name);
 			header_add(h, key, ls->runs[k].expect);
 		}
+	if (ls->resolution)
+		header_add(h, "resolution", ls->resolution);
 	if (j->expect_failed)
 		header_add(h, "expect-failed", ls->runs[j->expect_failed - 1].name);
 }
@@ -421,8 +440,10 @@ static char *compose(const struct sched *s, const struct job *j, const struct ou
 		add_seconds(&h, "run-seconds", j->run_s);
 	if (s->plan->repeat > 1 && o->ran) {
 		char k[32];
-		snprintf(k, sizeof k, "%ld", s->plan->repeat);
+		snprintf(k, sizeof k, "%ld", s->plan->repeat_auto ? j->runs : s->plan->repeat);
 		header_add(&h, "repeats", k);
+		if (s->plan->repeat_auto && !o->failed_repeat)
+			add_auto_stop(&h, s, j);
 		if (o->failed_repeat) {
 			snprintf(k, sizeof k, "%ld", o->failed_repeat);
 			header_add(&h, "failed-repeat", k);
@@ -647,7 +668,8 @@ static void start_run(struct sched *s, struct job *j, size_t gpu)
 static char *run_label(const struct sched *s, const struct job *j)
 {
 	if (j->run_k == 0 && s->plan->repeat > 1)
-		return xasprintf("run %ld of %ld", j->runs, s->plan->repeat);
+		return xasprintf(s->plan->repeat_auto ? "run %ld of at most %ld" : "run %ld of %ld", j->runs,
+				 s->plan->repeat);
 	if (j->ls->n_runs == 1 && j->run_k == 0)
 		return xstrdup("run");
 	return xasprintf("run %s", cur_run(j)->name);
@@ -832,9 +854,21 @@ static void report_success(struct sched *s, struct job *j, const char *path)
 	}
 	if (s->plan->repeat > 1)
 		say(j, "build %.1f s, run %.1f s (%ld runs, %zu volatile), exit 0 -> %s", j->build_s, j->run_s,
-		    s->plan->repeat, count_volatile(&j->vol), path);
+		    s->plan->repeat_auto ? j->runs : s->plan->repeat, count_volatile(&j->vol), path);
 	else
 		say(j, "build %.1f s, run %.1f s, exit 0 -> %s", j->build_s, j->run_s, path);
+}
+
+/* --repeat auto: whether the lesson's claims are decided by the runs so
+ * far (from AUTO_MIN_RUNS on). */
+static bool auto_done(const struct sched *s, struct job *j)
+{
+	if (!s->plan->repeat_auto || j->runs < AUTO_MIN_RUNS)
+		return false;
+	if (auto_undecided(s->plan->auto_pairs, j->ls->name, &j->vol, &j->out) > 0)
+		return false;
+	j->auto_needed = j->runs;
+	return true;
 }
 
 static void run_done(struct sched *s, struct job *j)
@@ -848,7 +882,7 @@ static void run_done(struct sched *s, struct job *j)
 	}
 	if (!take_output(s, j))
 		return;
-	if (j->run_k == 0 && j->runs < s->plan->repeat) {
+	if (j->run_k == 0 && j->runs < s->plan->repeat && !auto_done(s, j)) {
 		start_run(s, j, j->gpu); /* the next repeat, on the same GPU */
 		return;
 	}

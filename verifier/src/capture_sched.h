@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "capture_auto.h"
 #include "capture_gpu.h"
 #include "capture_lesson.h"
 
@@ -41,6 +42,10 @@ struct capture_plan {
 	const char *not_gpu_node;
 	bool dirty_allowed; /* --allow-dirty over a tree with changes: the run says so */
 	bool rehearsal;     /* --rehearse: written under build/rehearsal/, never signed */
+	/* --repeat auto: repeat is the most runs; stop once the pairs of the
+	 * lesson in auto_pairs are decided (capture_auto.h) */
+	bool repeat_auto;
+	const struct auto_plan *auto_pairs;
 };
 
 struct capture_tally {

@@ -11,6 +11,7 @@
 #define COURSECHECK_CHECK_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 
 #include "course.h"
@@ -18,6 +19,7 @@
 
 struct check_opts {
 	bool strict; /* --as published: published strictness whatever the status */
+	FILE *plan;  /* explain --plan: capture's comparisons are written here (capture_auto.h), or NULL */
 };
 
 /* Checks the page at relpath.  Returns 0 when it was read (whatever it

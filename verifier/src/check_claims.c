@@ -10,6 +10,7 @@
 
 #include "align.h"
 #include "claim.h"
+#include "measured.h"
 #include "place.h"
 #include "re.h"
 #include "util.h"
@@ -735,6 +736,71 @@ static void describe_cmps(const struct claim_result *r, const char *arg, struct 
 	}
 }
 
+/* claim-undecided: which measured comparisons the repeats do not settle. */
+static void report_undecided(struct page_ctx *ctx, struct diag_loc at, const struct claim_result *r,
+			     const struct measured_claim *mc, const char *arg)
+{
+	struct diag *d = diag_begin(D_CLAIM_UNDECIDED, at, "this claim is undecided for %s: the repeats do not carry it",
+				    ctx->ev[0]->path);
+	for (size_t i = 0; i < r->n_cmps && i < mc->n; i++) {
+		if (r->cmps[i].verdict != CLAIM_UNDECIDED)
+			continue;
+		struct buf fig = {0};
+		measured_describe(&mc->cmps[i], &fig);
+		diag_note(d, at, "%.*s: %s", (int)(r->cmps[i].end - r->cmps[i].start), arg + r->cmps[i].start, fig.s);
+		buf_free(&fig);
+	}
+	diag_hint(d, "capture more repeats (capture --repeat auto), state the timer's resolution (// Resolution:), or "
+		     "say only what the runs settle");
+	diag_end(d);
+}
+
+/* For explain and review: each measured comparison's verdict, figures and
+ * nearest flip, "; " apart, into b. */
+static void describe_verdicts(const struct claim_result *r, const struct measured_claim *mc, const char *arg,
+			      struct buf *b)
+{
+	static const char *const words[] = {"fails", "holds", "undecided"};
+	for (size_t i = 0; i < r->n_cmps && i < mc->n; i++) {
+		const struct measured_cmp *m = &mc->cmps[i];
+		if (!m->measured)
+			continue;
+		buf_printf(b, "; verdict: %.*s %s: ", (int)(r->cmps[i].end - r->cmps[i].start), arg + r->cmps[i].start,
+			   words[r->cmps[i].verdict]);
+		measured_describe(m, b);
+		if (m->has_flip)
+			buf_printf(b, "; nearest flip: the %s side's repeat %zu, %.6g, at %.6g (a change of %.3g) would %s",
+				   m->flip.right ? "right" : "left", m->flip.index + 1, m->flip.from, m->flip.to,
+				   fabs(m->flip.to - m->flip.from),
+				   m->flip.becomes == VERDICT_HOLDS   ? "make it hold"
+				   : m->flip.becomes == VERDICT_FAILS ? "make it fail"
+								      : "leave it undecided");
+		else if (!m->why)
+			buf_printf(b, "; nearest flip: none by one repeat's value");
+	}
+}
+
+/* explain --plan: each measured comparison of one place with one place,
+ * as capture's --repeat auto reads it (capture_auto.h). */
+static void write_plan(FILE *out, const struct page_ctx *ctx, const struct claim_result *r,
+		       const struct measured_claim *mc)
+{
+	for (size_t i = 0; i < r->n_cmps && i < mc->n; i++) {
+		const struct claim_cmp *c = &r->cmps[i];
+		const struct measured_cmp *m = &mc->cmps[i];
+		if (!m->measured || m->why || c->place_to - c->place_from != 2)
+			continue;
+		const struct place_hit *a = &mc->pe->hits[c->place_from], *b = &mc->pe->hits[c->place_from + 1];
+		bool one_each = r->places[c->place_from].end <= c->op_start && r->places[c->place_from + 1].start > c->op_start;
+		if (!one_each || a->stdout_index == SIZE_MAX || b->stdout_index == SIZE_MAX)
+			continue;
+		static const char *const open[] = {"", "min(", "max("}, *const close[] = {"", ")", ")"};
+		fprintf(out, "%s %s%zu:%zu%s %s %s%zu:%zu%s %.6g %.6g\n", ctx->ev[0]->lesson, open[m->centre_l],
+			a->stdout_index + 1, a->tok.digits_start + 1, close[m->centre_l], c->op, open[m->centre_r],
+			b->stdout_index + 1, b->tok.digits_start + 1, close[m->centre_r], m->u_l, m->u_r);
+	}
+}
+
 static void check_claim(const struct claims_unit *u, const struct seg *g)
 {
 	struct page_ctx *ctx = u->ctx;
@@ -748,7 +814,11 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 	place_env_init(&pe, ctx->ev[0], &ctx->tf, g->s, g->raw_off, u->line);
 	struct expr_env env = place_env_expr(&pe);
 	struct claim_result r;
-	if (claim_eval(arg, len, &env, &r) != 0) {
+	struct measured_claim *mc = xcalloc(1, sizeof *mc);
+	mc->pe = &pe;
+	mc->want_flip = ctx->ledger != NULL;
+	struct claim_decider decider = measured_decider(mc);
+	if (claim_eval_decide(arg, len, &env, &decider, &r) != 0) {
 		if (!pe.reported) {
 			struct diag_loc eat = arg_raw != SIZE_MAX ? textfile_loc(&ctx->tf, arg_raw + r.err_offset, 1) : at;
 			struct diag *d = diag_begin(D_CLAIM_SYNTAX, eat, "cannot evaluate the claim: %s", r.err);
@@ -757,6 +827,7 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 		}
 		ledger_span(ledger_add(ctx->ledger, LG_FAILED, at.line, at.col, text, "claim does not evaluate"), at.span);
 		claim_result_free(&r);
+		free(mc);
 		free(text);
 		return;
 	}
@@ -778,7 +849,7 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 	 * the operands for the ledger only: verify without a ledger prints
 	 * neither for a true claim */
 	struct buf cmps = {0}, ops = {0};
-	if (!r.truth || ctx->ledger)
+	if (r.verdict != CLAIM_TRUE || ctx->ledger)
 		describe_cmps(&r, arg, &cmps);
 	for (size_t i = 0; ctx->ledger && i < pe.n; i++) {
 		char where[512];
@@ -787,7 +858,11 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 			   (int)(r.places[i].end - r.places[i].start), arg + r.places[i].start, pe.fns[i] ? ")" : "",
 			   pe.values[i], where);
 	}
-	if (!r.truth) {
+	if (r.verdict == CLAIM_UNDECIDED)
+		report_undecided(ctx, at, &r, mc, arg);
+	if (ctx->opts && ctx->opts->plan)
+		write_plan(ctx->opts->plan, ctx, &r, mc);
+	if (r.verdict == CLAIM_FALSE) {
 		struct diag *d = diag_begin(D_CLAIM_FALSE, at, "this claim is false for %s: %s", ctx->ev[0]->path, cmps.s);
 		for (size_t i = 0; i < pe.n && i < r.n_places; i++) {
 			unsigned runs = place_repeats(&pe.hits[i]);
@@ -802,12 +877,25 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 				diag_note(d, textfile_loc_line(&e->ev->ev->tf, e->line, bank_entry_col(e), e->tok.end - e->tok.start),
 					  "literal %.*s is this evidence number", (int)(l->end - l->start), arg + l->start);
 		}
+		for (size_t i = 0; i < r.n_cmps && i < mc->n; i++)
+			if (mc->cmps[i].measured && r.cmps[i].verdict == CLAIM_FALSE) {
+				struct buf fig = {0};
+				measured_describe(&mc->cmps[i], &fig);
+				diag_note(d, at, "%.*s is decided the other way: %s", (int)(r.cmps[i].end - r.cmps[i].start),
+					  arg + r.cmps[i].start, fig.s);
+				buf_free(&fig);
+			}
 		diag_hint(d, "the run does not bear out what the sentence says: rewrite the sentence and its claim for this run");
 		diag_end(d);
 	}
-	struct ledger_entry *le = ledger_add(ctx->ledger, LG_CLAIM, at.line, at.col, text, "%s%s: %s%s%s",
-					     r.truth ? "true" : "FALSE", anchored ? "" : " (a literal is not in the evidence)",
-					     cmps.s, ops.len ? "; " : "", ops.s ? ops.s : "");
+	static const char *const verdict_words[] = {"FALSE", "true", "UNDECIDED"};
+	struct buf verdicts = {0};
+	if (ctx->ledger)
+		describe_verdicts(&r, mc, arg, &verdicts);
+	struct ledger_entry *le = ledger_add(ctx->ledger, LG_CLAIM, at.line, at.col, text, "%s%s: %s%s%s%s",
+					     verdict_words[r.verdict], anchored ? "" : " (a literal is not in the evidence)",
+					     cmps.s, ops.len ? "; " : "", ops.s ? ops.s : "", verdicts.s ? verdicts.s : "");
+	buf_free(&verdicts);
 	/* for review: each operand's place and each literal's origin */
 	ledger_span(le, at.span);
 	for (size_t i = 0; le && i < pe.n && i < r.n_places; i++) {
@@ -829,11 +917,12 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 			ledger_detail(le, "%s: not in the evidence", what);
 		free(what);
 	}
-	if (!r.truth)
+	if (r.verdict == CLAIM_FALSE)
 		ledger_detail(le, "false for %s: %s", ctx->ev[0]->path, cmps.s);
 	buf_free(&cmps);
 	buf_free(&ops);
 	claim_result_free(&r);
+	free(mc);
 	free(text);
 }
 
@@ -860,6 +949,51 @@ static bool yes_no_cell(const struct claims_unit *u, size_t cell)
 	return yn;
 }
 
+static int any_place_is_one(void *ctx, const char *text, size_t len, enum expr_place_fn fn, double *value, char *err,
+			    size_t errlen)
+{
+	(void)ctx, (void)text, (void)len, (void)fn, (void)err, (void)errlen;
+	*value = 1;
+	return 0;
+}
+
+/* Whether s[a, b) and s[c, d) are the same text but for blanks. */
+static bool same_but_blanks(const char *s, size_t a, size_t b, size_t c, size_t d)
+{
+	for (;;) {
+		while (a < b && is_blank(s[a]))
+			a++;
+		while (c < d && is_blank(s[c]))
+			c++;
+		if (a == b || c == d)
+			return a == b && c == d;
+		if (s[a++] != s[c++])
+			return false;
+	}
+}
+
+/* Whether a claim annotation says something about the run: one of its
+ * comparisons names a place and does not compare a side with itself.  A
+ * claim of constants only (2 > 1) or of a place with itself ([P] == [P])
+ * is true of every run and answers no sentence (issue 31's R07). */
+static bool claim_says_something(const struct seg *g)
+{
+	size_t len;
+	const char *arg = prose_annot_arg(g, &len);
+	struct expr_env env = {any_place_is_one, NULL};
+	struct claim_result r;
+	if (claim_eval(arg, len, &env, &r) != 0)
+		return true; /* claim-syntax reports it */
+	bool says = false;
+	for (size_t i = 0; i < r.n_cmps && !says; i++) {
+		const struct claim_cmp *c = &r.cmps[i];
+		size_t op_end = c->op_start + strlen(c->op);
+		says = c->place_to > c->place_from && !same_but_blanks(arg, c->start, c->op_start, op_end, c->end);
+	}
+	claim_result_free(&r);
+	return says;
+}
+
 static void unannotated(const struct claims_unit *u, const struct sentences *st)
 {
 	size_t n_sent = 1;
@@ -881,6 +1015,12 @@ static void unannotated(const struct claims_unit *u, const struct sentences *st)
 	}
 	for (size_t i = 0; i < u->n_segs; i++)
 		if (u->segs[i].kind == SEG_ANNOT && u->segs[i].marker.kind == MK_CLAIM) {
+			/* a claim annotation makes its sentence one about the run's
+			 * numbers; only a claim that says something answers it */
+			numbers[st->base[i]] = true;
+			any_number = true;
+			if (!claim_says_something(&u->segs[i]))
+				continue;
 			claimed[st->base[i]] = true;
 			any_claim = true;
 		}

@@ -19,6 +19,7 @@ struct cparser {
 	size_t len, pos;
 	int depth;
 	const struct expr_env *env;
+	const struct claim_decider *decider;
 	struct claim_result *r;
 	size_t caps[3]; /* of cmps, literals, places */
 };
@@ -220,6 +221,29 @@ static const char *read_op(struct cparser *p)
 	return NULL;
 }
 
+/* A value of the claim: its exact truth and its verdict. */
+struct tv {
+	bool exact;
+	enum claim_truth v;
+};
+
+static enum claim_truth kleene_not(enum claim_truth a)
+{
+	return a == CLAIM_UNDECIDED ? a : a == CLAIM_TRUE ? CLAIM_FALSE : CLAIM_TRUE;
+}
+
+static enum claim_truth kleene_and(enum claim_truth a, enum claim_truth b)
+{
+	if (a == CLAIM_FALSE || b == CLAIM_FALSE)
+		return CLAIM_FALSE;
+	return a == CLAIM_TRUE && b == CLAIM_TRUE ? CLAIM_TRUE : CLAIM_UNDECIDED;
+}
+
+static enum claim_truth kleene_or(enum claim_truth a, enum claim_truth b)
+{
+	return kleene_not(kleene_and(kleene_not(a), kleene_not(b)));
+}
+
 static bool compare(const char *op, double a, double b)
 {
 	switch (op[0]) {
@@ -234,10 +258,10 @@ static bool compare(const char *op, double a, double b)
 	}
 }
 
-static bool parse_comparison(struct cparser *p, bool *out)
+static bool parse_comparison(struct cparser *p, struct tv *out)
 {
 	size_t start = p->pos, lhs_end = side_end(p, start);
-	struct claim_cmp c = {.start = start};
+	struct claim_cmp c = {.start = start, .place_from = p->r->n_places};
 	if (!eval_side(p, start, lhs_end, &c.lhs))
 		return false;
 	p->pos = lhs_end;
@@ -260,14 +284,18 @@ static bool parse_comparison(struct cparser *p, bool *out)
 	while (c.end > c.start && is_space(p->text[c.end - 1]))
 		c.end--;
 	c.truth = compare(c.op, c.lhs, c.rhs);
+	c.verdict = c.truth ? CLAIM_TRUE : CLAIM_FALSE;
+	c.place_to = p->r->n_places;
+	if (p->decider)
+		c.verdict = p->decider->decide(p->decider->ctx, p->text, p->r, &c);
 	push((void **)&p->r->cmps, &p->r->n_cmps, &p->caps[0], sizeof c, &c);
-	*out = c.truth;
+	*out = (struct tv){c.truth, c.verdict};
 	return true;
 }
 
-static bool parse_claim(struct cparser *p, bool *out);
+static bool parse_claim(struct cparser *p, struct tv *out);
 
-static bool parse_negation(struct cparser *p, bool *out)
+static bool parse_negation(struct cparser *p, struct tv *out)
 {
 	bool negate = false;
 	while (peek(p) == 'n' && word_at(p, p->pos, "not")) {
@@ -291,43 +319,50 @@ static bool parse_negation(struct cparser *p, bool *out)
 		return false;
 	}
 	if (negate)
-		*out = !*out;
+		*out = (struct tv){!out->exact, kleene_not(out->v)};
 	return true;
 }
 
-static bool parse_disjunct(struct cparser *p, bool *out)
+static bool parse_disjunct(struct cparser *p, struct tv *out)
 {
 	if (!parse_negation(p, out))
 		return false;
 	while (peek(p) == 'a' && word_at(p, p->pos, "and")) {
 		p->pos += 3;
-		bool rhs;
+		struct tv rhs;
 		if (!parse_negation(p, &rhs))
 			return false;
-		*out = *out && rhs;
+		*out = (struct tv){out->exact && rhs.exact, kleene_and(out->v, rhs.v)};
 	}
 	return true;
 }
 
-static bool parse_claim(struct cparser *p, bool *out)
+static bool parse_claim(struct cparser *p, struct tv *out)
 {
 	if (!parse_disjunct(p, out))
 		return false;
 	while (peek(p) == 'o' && word_at(p, p->pos, "or")) {
 		p->pos += 2;
-		bool rhs;
+		struct tv rhs;
 		if (!parse_disjunct(p, &rhs))
 			return false;
-		*out = *out || rhs;
+		*out = (struct tv){out->exact || rhs.exact, kleene_or(out->v, rhs.v)};
 	}
 	return true;
 }
 
 int claim_eval(const char *text, size_t len, const struct expr_env *env, struct claim_result *r)
 {
+	return claim_eval_decide(text, len, env, NULL, r);
+}
+
+int claim_eval_decide(const char *text, size_t len, const struct expr_env *env, const struct claim_decider *d,
+		      struct claim_result *r)
+{
 	memset(r, 0, sizeof *r);
-	struct cparser p = {.text = text, .len = len, .env = env, .r = r};
-	bool truth = false, ok;
+	struct cparser p = {.text = text, .len = len, .env = env, .decider = d, .r = r};
+	struct tv truth = {false, CLAIM_FALSE};
+	bool ok;
 	if (len > EXPR_MAX_LEN) {
 		ok = fail(&p, EXPR_MAX_LEN, "claim is %zu bytes long, over the limit of %d bytes", len, EXPR_MAX_LEN);
 	} else if (peek(&p) == '\0') {
@@ -344,7 +379,8 @@ int claim_eval(const char *text, size_t len, const struct expr_env *env, struct 
 		claim_result_free(r);
 		return -1;
 	}
-	r->truth = truth;
+	r->truth = truth.exact;
+	r->verdict = truth.v;
 	return 0;
 }
 

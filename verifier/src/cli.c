@@ -204,11 +204,12 @@ struct verify_opts {
 	const struct cliopt_cmd *cmd; /* for messages */
 	struct check_opts check;
 	bool affected;
+	bool plan; /* explain --plan */
 	size_t jobs; /* -j: processes checking pages; 0: not given (parallel_default_jobs) */
 	const char *trust; /* --trust=REF: the trusted keys from git revision REF (evsig.h) */
 };
 
-enum { OPT_AS = 0x200, OPT_AFFECTED, OPT_TRUST };
+enum { OPT_AS = 0x200, OPT_AFFECTED, OPT_TRUST, OPT_PLAN };
 
 /* The default of -j: every online core. */
 static size_t online_cores(void)
@@ -265,6 +266,9 @@ static int verify_option(int ch, const char *arg, void *ctx)
 		if (!*arg || arg[0] == '-' || strpbrk(arg, " \t\n") || str_control_byte(arg))
 			return cliopt_usage_error(v->cmd, "--trust takes a git revision (origin/main), not '%s'", arg);
 		v->trust = arg;
+		return 0;
+	case OPT_PLAN:
+		v->plan = true;
 		return 0;
 	case 'j': {
 		char *end;
@@ -626,6 +630,8 @@ static const char explain_usage[] =
 	"  one process (verify's -j does not apply).\n"
 	"  --as=published    check at published strictness (warnings are errors)\n"
 	"  --format=FORMAT   text (default) or json (the ledgers and the diagnostics)\n"
+	"  --plan            instead of the ledger, the comparisons of measured places\n"
+	"                    that capture --repeat auto decides (capture --plan FILE)\n"
 	"  --output=FILE     write to FILE instead of standard output\n"
 	"  --root=DIR        the course (default: found from the current folder upward)\n"
 	"  -q, --quiet       no summary line\n"
@@ -635,6 +641,7 @@ static const char explain_usage[] =
 
 static const struct option explain_longs[] = {
 	{"as", required_argument, NULL, OPT_AS},
+	{"plan", no_argument, NULL, OPT_PLAN},
 	{NULL, 0, NULL, 0},
 };
 static const struct cliopt_cmd explain_cmd = {"coursecheck explain", explain_usage, "", explain_longs, CLIOPT_REPORT};
@@ -661,12 +668,14 @@ int cli_explain(int argc, char **argv)
 	for (int i = first; i < argc; i++) {
 		char *rel = operand_path(argv[i]);
 		struct ledger lg = {0};
+		v.check.plan = v.plan ? run.out : NULL;
 		if (verify_page(run.report, rel, &v.check, &lg) != 0) {
 			status = 2;
 		} else {
-			if (run.format == REPORT_JSON)
+			/* with --plan, its lines were written as the claims were checked */
+			if (!v.plan && run.format == REPORT_JSON)
 				report_ledger(run.report, rel, &lg);
-			else
+			else if (!v.plan)
 				ledger_print(&lg, rel, run.out);
 			if (run.format != REPORT_JSON)
 				explain_signers(&lg, rel, run.out);

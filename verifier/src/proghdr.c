@@ -104,6 +104,46 @@ static void take_value(const struct textfile *tf, size_t *n, size_t start, size_
 	v->col = col + 1;
 }
 
+/* "UNIT VALUE[, UNIT VALUE...]": a unit of letters, digits, '/', '%' or
+ * non-ASCII bytes (or "*"), a blank, a plain decimal. */
+static bool resolution_well_formed(const char *t)
+{
+	for (const char *p = t;;) {
+		const char *unit = p;
+		while (*p && *p != ' ' && *p != ',')
+			p++;
+		if (p == unit || *p != ' ')
+			return false;
+		while (*p == ' ')
+			p++;
+		const char *digits = p;
+		while ((*p >= '0' && *p <= '9') || *p == '.')
+			p++;
+		if (p == digits || digits[0] == '.' || p[-1] == '.' || memchr(digits, '.', (size_t)(p - digits)) !=
+								       memrchr(digits, '.', (size_t)(p - digits)))
+			return false;
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			return true;
+		if (*p++ != ',')
+			return false;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+static void take_resolution(const struct textfile *tf, size_t *n, size_t start, struct proghdr *h)
+{
+	take_value(tf, n, start, 11, "Resolution:", &h->resolution, h);
+	if (h->resolution.text && h->resolution.count == 1 && !resolution_well_formed(h->resolution.text)) {
+		problem(h, h->resolution.line, h->resolution.col,
+			"cannot read the Resolution: line: write '// Resolution: UNIT VALUE' (ms 0.0005), ', ' between several");
+		free(h->resolution.text);
+		h->resolution.text = NULL;
+	}
+}
+
 static bool name_char(char c, bool first)
 {
 	return (c >= 'a' && c <= 'z') || (!first && ((c >= '0' && c <= '9') || c == '-'));
@@ -342,6 +382,8 @@ void proghdr_parse(const struct textfile *tf, struct proghdr *h)
 			take_value(tf, &n, start, 7, "Expect:", &h->expect, h);
 		else if (key && str_starts_with(body, blen, "Expect "))
 			take_run_expect(tf, &n, start, h, &pending);
+		else if (key && str_starts_with(body, blen, "Resolution:"))
+			take_resolution(tf, &n, start, h);
 		else if (key && str_starts_with(body, blen, "Run"))
 			take_run(tf, &n, start, h);
 		if (n != key_line) { /* continuation lines: commands, not prose */
@@ -385,6 +427,7 @@ void proghdr_free(struct proghdr *h)
 	free(h->build.text);
 	free(h->run.text);
 	free(h->expect.text);
+	free(h->resolution.text);
 	for (size_t i = 0; i < h->n_runs; i++) {
 		free(h->runs[i].name);
 		free(h->runs[i].text);

@@ -22,6 +22,15 @@
  *                                   (`main` for the unnamed run); a NAME
  *                                   no run line names, or named twice, is
  *                                   a problem
+ * Resolution:
+ *   // Resolution: UNIT VALUE[, UNIT VALUE...]
+ *                                   the resolution of what the program prints
+ *                                   in UNIT (a word of the place's name or
+ *                                   its printed unit, or `*` for every
+ *                                   measured place): `// Resolution: ms 0.0005`
+ *                                   for CUDA events; VALUE a plain decimal.
+ *                                   Capture records it as the evidence's
+ *                                   `resolution:` (measured.h reads it).
  * A Build:, Run or Expect: value whose line ends in ` \` continues on the
  * next `//` line; the pieces are joined with one space, as the shell joins
  * a backslash-newline.  A line the parser cannot read (a run line of the
@@ -74,6 +83,7 @@ struct proghdr {
 	 * for the checks written before runs had names. */
 	struct proghdr_value run;
 	struct proghdr_value expect;  /* `// Expect: REGEX`, text NULL when absent */
+	struct proghdr_value resolution; /* `// Resolution: UNIT VALUE, ...`, NULL when absent */
 	struct proghdr_run *runs;     /* every run line in order */
 	size_t n_runs;
 	struct proghdr_problem *problems; /* lines that cannot be read */

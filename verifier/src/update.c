@@ -30,6 +30,7 @@
 #include "drift.h"
 #include "check.h"
 #include "claim.h"
+#include "measured.h"
 #include "compare.h"
 #include "direction.h"
 #include "expr.h"
@@ -366,6 +367,28 @@ static char *claim_followed(struct update *u, const char *arg, size_t len, const
 	return buf_detach(&out);
 }
 
+/* A claim that held on the old run and that the new run's repeats do not
+ * decide (measured.h): named, carried as it is. */
+static void became_undecided(struct update *u, const struct seg *g, const char *arg, size_t len,
+			     const struct claim_result *now, const struct measured_claim *mc)
+{
+	struct diag *d = diag_begin(D_CLAIM_UNDECIDED, prose_seg_loc(&u->ctx, g, 0),
+				    "this claim held for %s and is undecided for %s: %.*s", u->old->path, u->now->path,
+				    (int)len, arg);
+	size_t arg_raw = g->raw_off + g->marker.arg_start;
+	for (size_t i = 0; i < now->n_cmps && i < mc->n; i++) {
+		if (now->cmps[i].verdict != CLAIM_UNDECIDED)
+			continue;
+		struct buf fig = {0};
+		measured_describe(&mc->cmps[i], &fig);
+		diag_note(d, textfile_loc(&u->ctx.tf, arg_raw + now->cmps[i].start, now->cmps[i].end - now->cmps[i].start),
+			  "now %s", fig.s);
+		buf_free(&fig);
+	}
+	diag_hint(d, "capture more repeats (capture --repeat auto), or say only what the new runs settle");
+	diag_end(d);
+}
+
 /* A claim annotation: its literals follow the new run and it is
  * evaluated there; a claim that was true and is now false is a claim flip,
  * listed for a person and left as it was. */
@@ -384,19 +407,30 @@ static void update_claim(struct update *u, const struct seg *g)
 	place_env_init(&new_places, u->now, NULL, NULL, SIZE_MAX, 0);
 	struct expr_env old_env = place_env_expr(&old_places), new_env = place_env_expr(&new_places);
 	struct claim_result was, now;
-	if (claim_eval(arg, len, &old_env, &was) != 0) {
+	/* decided as verify decides them (measured.h), on each run */
+	struct measured_claim *old_mc = xcalloc(1, sizeof *old_mc), *new_mc = xcalloc(1, sizeof *new_mc);
+	old_mc->pe = &old_places;
+	new_mc->pe = &new_places;
+	struct claim_decider old_dec = measured_decider(old_mc), new_dec = measured_decider(new_mc);
+	if (claim_eval_decide(arg, len, &old_env, &old_dec, &was) != 0) {
 		leave(u, g->raw_off, "this claim does not evaluate on %s: %s", u->old->path, was.err);
 		claim_result_free(&was);
+		free(old_mc);
+		free(new_mc);
 		return;
 	}
 	struct edit *edits = NULL;
 	size_t n_edits = 0;
 	char *text = claim_followed(u, arg, len, &was, arg_raw, &edits, &n_edits);
-	if (claim_eval(text, strlen(text), &new_env, &now) != 0) {
+	if (claim_eval_decide(text, strlen(text), &new_env, &new_dec, &now) != 0) {
 		leave(u, g->raw_off, "this claim does not evaluate on %s: %s", u->now->path, now.err);
-	} else if (now.truth) {
+	} else if (now.verdict == CLAIM_TRUE || (now.verdict == CLAIM_UNDECIDED && now.truth)) {
+		/* held by the rule, or true as printed but not decided: carried
+		 * (a claim the new values make false is a flip, as before) */
 		for (size_t i = 0; i < n_edits; i++)
 			add_edit(u, edits[i].start, edits[i].end, edits[i].text, strlen(edits[i].text));
+		if (now.verdict == CLAIM_UNDECIDED && was.verdict == CLAIM_TRUE)
+			became_undecided(u, g, arg, len, &now, new_mc);
 	} else if (!was.truth) {
 		leave(u, g->raw_off, "this claim was already false for %s, and is false for %s", u->old->path, u->now->path);
 	} else {
@@ -423,6 +457,8 @@ static void update_claim(struct update *u, const struct seg *g)
 		free(edits[i].text);
 	free(edits);
 	free(text);
+	free(old_mc);
+	free(new_mc);
 	claim_result_free(&was);
 	claim_result_free(&now);
 }

@@ -28,10 +28,10 @@ import sys
 # Lowest first.  A module may include its own layer and any below.
 LAYERS = [
     ("base", "util diag diagwire parallel shared_slots strmap textfile sha256 re repo pathkind cliopt ledger "
-             "capture_proc"),
+             "capture_proc verdict"),
     ("formats", "evidence proghdr frontmatter marker rawalign htmltext page snippet numtok compare expr anchor filewrite "
                 "capture_text capture_repeats capture_write srctok lessonfiles readset evjudge align direction sshsig signers"),
-    ("course model", "course runjudge bank facts place drift claim evsig"),
+    ("course model", "course runjudge bank facts place drift claim evsig measured"),
     ("page model", "pagectx prose"),
     ("checks", "check check_page check_code check_numbers check_claims check_program check_runs check_first "
                 "check_rendered check_facts check_src"),
@@ -40,7 +40,7 @@ LAYERS = [
     # not include cli.h (cli_update.c is its command line)
     ("rewrites", "update"),
     ("commands", "cli cli_lesson cli_quote cli_update cli_whystale review review_page "
-                 "capture capture_gpu capture_lesson capture_reads capture_sched capture_slurm capture_sign"),
+                 "capture capture_auto capture_gpu capture_lesson capture_reads capture_sched capture_slurm capture_sign"),
     ("main", "main capture_main"),
 ]
 
@@ -59,6 +59,8 @@ ONE_PLACE_EXCEPTIONS = {
                        "unit names none (check_claims.c)",
     "D_REPEAT_VALUES_MISSING": "min() or max() of a place in an expression, met by the evaluator "
                                "(place.c), and a range, bound or one-run annotation (check_claims.c)",
+    "D_CLAIM_UNDECIDED": "a claim verify finds undecided (check_claims.c) and one a new capture made "
+                         "undecided, named by update (update.c)",
 }
 
 # Exported names a module may use besides MODULE_ (a module's own short
@@ -67,6 +69,7 @@ PREFIXES = {
     "align": ("alignment_",),
     "capture_lesson": ("lesson_",),
     "capture_proc": ("proc_",),
+    "capture_auto": ("auto_",),
     "capture_repeats": ("repeats_",),
     "capture_sched": ("capture_",),
     "capture_slurm": ("slurm_",),

@@ -446,6 +446,38 @@ if [ -n "$FULL" ]; then
 	(cd "$R" && "$FULL" verify pages/volmany.md) >"$T/vout" 2>&1
 	check "verify refuses the range over the kept timing: $(head -c 300 "$T/vout")" grep -q ' 0 errors' "$T/vout"
 fi
+# --repeat auto: a clear difference is decided after the fewest runs; a
+# close one (apart by less than the stated resolution) runs to MAX.  The
+# plan is what `coursecheck explain --plan` writes (capture_auto.h).
+begin repeat-auto
+mkrepo repeatauto noisy:noisy
+printf '# clear\nnoisy 3:11 < 4:11 0.0205 0.0205\n' >"$T/clear.plan"
+printf 'noisy 5:11 < 6:11 0.0205 0.0205\n' >"$T/close.plan"
+cap --repeat auto:6 --plan "$T/clear.plan" noisy
+E=$R/evidence/noisy/run-$DAY.txt
+check "clear: exit status $RC, not 0" [ "$RC" -eq 0 ]
+check "clear: repeats is '$(field "$E" repeats)', not 3" [ "$(field "$E" repeats)" = 3 ]
+check "clear: repeat-stop is '$(field "$E" repeat-stop)'" [ "$(field "$E" repeat-stop)" = "decided after 3 runs" ]
+check "clear: repeats-needed is '$(field "$E" repeats-needed)'" [ "$(field "$E" repeats-needed)" = 3 ]
+check "clear: the resolution is '$(field "$E" resolution)', not recorded" [ "$(field "$E" resolution)" = "ms 0.02" ]
+check "clear: the evidence does not parse" valid "$E"
+check "clear: the progress line does not count 3 runs" err_has "(3 runs, 4 volatile), exit 0"
+rm -f "$E"
+cap --repeat auto:6 --plan "$T/close.plan" noisy
+check "close: exit status $RC, not 0" [ "$RC" -eq 0 ]
+check "close: repeats is '$(field "$E" repeats)', not 6" [ "$(field "$E" repeats)" = 6 ]
+check "close: repeat-stop is '$(field "$E" repeat-stop)'" [ "$(field "$E" repeat-stop)" = "undecided at the limit of 6 runs" ]
+check "close: repeats-needed is '$(field "$E" repeats-needed)'" [ "$(field "$E" repeats-needed)" = more ]
+check "close: the evidence does not parse" valid "$E"
+rm -f "$E"
+printf 'noisy 5:1 < 6:1\n' >"$T/bad.plan"
+cap --repeat auto --plan "$T/bad.plan" noisy
+check "a malformed plan: exit $RC, not 1" [ "$RC" -eq 1 ]
+check "a malformed plan is not named at its line" err_has "bad.plan:1: not 'LESSON LINE:COL OP LINE:COL U U'"
+cap --plan "$T/clear.plan" noisy
+check "--plan without --repeat auto: exit $RC, not 2" [ "$RC" -eq 2 ]
+cap --repeat auto:2 noisy
+check "--repeat auto:2: exit $RC, not 2" [ "$RC" -eq 2 ]
 no_litter
 end
 

@@ -233,6 +233,47 @@ static void test_repeat_values(void **state)
 	assert_string_equal(a, again);
 }
 
+/* A decider's verdicts combine by Kleene's logic; the exact truth stays. */
+static enum claim_truth decide_by_lhs(void *ctx, const char *text, const struct claim_result *r,
+				      const struct claim_cmp *c)
+{
+	(void)ctx, (void)text, (void)r;
+	/* lhs 1: undecided; lhs 2: true; lhs 3: false; else the exact truth */
+	return c->lhs == 1 ? CLAIM_UNDECIDED : c->lhs == 2 ? CLAIM_TRUE : c->lhs == 3 ? CLAIM_FALSE : c->verdict;
+}
+
+static void test_decider_kleene(void **state)
+{
+	(void)state;
+	struct claim_decider d = {decide_by_lhs, NULL};
+	static const struct {
+		const char *claim;
+		enum claim_truth verdict;
+		bool exact;
+	} cases[] = {
+		{"1 < 2", CLAIM_UNDECIDED, true},
+		{"not 1 < 2", CLAIM_UNDECIDED, false},
+		{"1 < 2 and 3 < 4", CLAIM_FALSE, true},   /* false and undecided */
+		{"1 < 2 and 2 > 9", CLAIM_UNDECIDED, false}, /* true (decided) and undecided */
+		{"1 < 2 or 2 > 9", CLAIM_TRUE, true},    /* undecided or true */
+		{"1 < 2 or 3 < 4", CLAIM_UNDECIDED, true}, /* undecided or false */
+		{"5 < 6", CLAIM_TRUE, true},             /* exact */
+		{"not (1 < 2 and 3 < 4)", CLAIM_TRUE, false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct claim_result r;
+		assert_int_equal(claim_eval_decide(cases[i].claim, strlen(cases[i].claim), NULL, &d, &r), 0);
+		if (r.verdict != cases[i].verdict || r.truth != cases[i].exact)
+			fail_msg("%s: verdict %d exact %d", cases[i].claim, (int)r.verdict, (int)r.truth);
+		claim_result_free(&r);
+	}
+	/* without a decider the verdict is the exact truth */
+	struct claim_result r;
+	assert_int_equal(claim_eval("1 < 2 and 3 < 4", 15, NULL, &r), 0);
+	assert_int_equal(r.verdict, CLAIM_TRUE);
+	claim_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_claim_errors),
 		cmocka_unit_test(test_depth_limit),
 		cmocka_unit_test(test_repeat_values),
+		cmocka_unit_test(test_decider_kleene),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -92,6 +92,31 @@ static void where(const struct textfile *tf, const struct proghdr *h, size_t i, 
 
 /* ---- Build and Run ---- */
 
+/* Resolution: UNIT VALUE[, UNIT VALUE...]; anything else is a problem. */
+static void test_resolution(void **state)
+{
+	(void)state;
+	struct textfile tf;
+	struct proghdr h;
+	parse("// Build: nvcc -o a a.cu\n// Run: ./a\n// Resolution: ms 0.0005, GB/s 0.1\n", &tf, &h);
+	assert_value(&h.resolution, "ms 0.0005, GB/s 0.1", 3, 16, 1);
+	assert_int_equal(h.n_problems, 0);
+	release(&tf, &h);
+	parse("// Build: nvcc -o a a.cu\n// Run: ./a\n", &tf, &h);
+	assert_absent(&h.resolution);
+	release(&tf, &h);
+	static const char *const bad[] = {"ms", "0.0005", "ms .5", "ms 5.", "ms 1.2.3", "ms 0.5 us 1", "ms -1", "ms 0.5,"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char text[200];
+		snprintf(text, sizeof text, "// Build: nvcc -o a a.cu\n// Run: ./a\n// Resolution: %s\n", bad[i]);
+		parse(text, &tf, &h);
+		assert_null(h.resolution.text);
+		assert_int_equal(h.n_problems, 1);
+		assert_int_equal(h.problems[0].line, 3);
+		release(&tf, &h);
+	}
+}
+
 static void test_build_and_run(void **state)
 {
 	(void)state;
@@ -581,6 +606,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_build_and_run),
+		cmocka_unit_test(test_resolution),
 		cmocka_unit_test(test_columns_follow_the_text),
 		cmocka_unit_test(test_two_build_lines),
 		cmocka_unit_test(test_absent_lines),
