@@ -25,7 +25,7 @@ check "the installed binary does not run" sh -c "'$D/usr/bin/coursecheck' --vers
 check "the installed capture binary does not run" sh -c "'$D/usr/bin/coursecheck-capture' --version | grep -q '^coursecheck-capture [0-9]'"
 check "something was installed outside PREFIX" [ "$(cd "$D" && find . -type f | grep -vc '^\./usr/')" -eq 0 ]
 if command -v bash >/dev/null 2>&1; then
-	out=$(bash -c ". '$D/usr/share/bash-completion/completions/coursecheck'
+	out=$(PATH="$D/usr/bin:$PATH" bash -c ". '$D/usr/share/bash-completion/completions/coursecheck'
 		COMP_WORDS=(coursecheck ver); COMP_CWORD=1; _coursecheck; echo \"\${COMPREPLY[*]}\"
 		COMP_WORDS=(coursecheck verify --format=s); COMP_CWORD=2; _coursecheck; echo \"\${COMPREPLY[*]}\"" 2>&1)
 	check "the completion does not complete 'ver' and '--format=s': $out" [ "$out" = "verify

@@ -110,6 +110,12 @@ end
 
 begin lesson-src-main-cmake-stale
 mklessons lessons-srcmain srcmain cm twofile
+# captured as on a GPU node (trust.sh's fake node root): the runs are then
+# evidence verify judges for staleness, not runs of a CPU box
+mkdir -p "$T/stale-node/proc/driver/nvidia" "$T/stale-node/dev"
+echo "NVRM version: stand-in" >"$T/stale-node/proc/driver/nvidia/version"
+: >"$T/stale-node/dev/nvidiactl"
+export COURSECHECK_NODE_ROOT="$T/stale-node"
 cap
 E=$R/evidence/srcmain/run-$DAY.txt
 check "exit status $RC, not 0 ($(tail -n 3 "$T/err" | tr '\n' ' '))" [ "$RC" -eq 0 ]
@@ -152,6 +158,7 @@ cap --stale
 check "a new data file did not make its lesson stale" [ "$(count_evidence srcmain)$(count_evidence cm)$(count_evidence twofile)" = 312 ]
 check "the reason does not name the data file" err_has "'programs/srcmain/more.txt' is new since its newest evidence"
 no_litter
+unset COURSECHECK_NODE_ROOT
 end
 
 begin lesson-no-program-says-what
