@@ -394,12 +394,32 @@ __global__ void scanExclusiveShifted(const float* __restrict__ in,
 //   BROKEN_NO_COPY         the scan drops the else: idle threads go stale
 //   BROKEN_EXCLUSIVE_HEAD  the exclusive kernel never stores a tile's zero
 //   BROKEN_RAGGED_END      the last element of the array is never stored
+//   BROKEN_NO_BARRIER      the ping-pong loop loses its one barrier per step
+//   BROKEN_IN_PLACE        the gated kernels scan in place, one shared array
+//
+// The last two put this lesson's race into the gated kernels. Within one
+// warp (32 threads) the exact check cannot see it, so the header's
+// racecheck runs of those builds are the second check
+// (verifier/scripts/broken-variants.sh runs both).
 #if defined(BROKEN_TILE0) || defined(BROKEN_NO_COPY) || \
-    defined(BROKEN_EXCLUSIVE_HEAD) || defined(BROKEN_RAGGED_END)
+    defined(BROKEN_EXCLUSIVE_HEAD) || defined(BROKEN_RAGGED_END) || \
+    defined(BROKEN_NO_BARRIER) || defined(BROKEN_IN_PLACE)
 #define BROKEN_BUILD 1
 
 __device__ const float* brokenPingPongScan(float* halves, float mine) {
     const unsigned int t = threadIdx.x;
+#if defined(BROKEN_IN_PLACE)
+    // one array, read and written in the same step
+    halves[t] = mine;
+    __syncthreads();
+    for (unsigned int d = 1; d < blockDim.x; d *= 2) {
+        if (t >= d) {
+            halves[t] += halves[t - d];
+        }
+        __syncthreads();
+    }
+    return halves;
+#endif
     float* from = halves;
     float* to = halves + blockDim.x;
     from[t] = mine;
@@ -416,11 +436,16 @@ __device__ const float* brokenPingPongScan(float* halves, float mine) {
             to[t] = from[t];
         }
 #endif
+#if !defined(BROKEN_NO_BARRIER)
         __syncthreads();
+#endif
         float* const written = to;
         to = from;
         from = written;
     }
+#if defined(BROKEN_NO_BARRIER)
+    __syncthreads();  // only the steps race; the read-out stays ordered
+#endif
     return from;
 }
 

@@ -59,17 +59,19 @@ have_sass=0
 command -v cuobjdump >/dev/null 2>&1 && have_sass=1
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/broken-variants.XXXXXX") || exit 1
-trap 'rm -rf "$scratch"' EXIT INT TERM
+# BV_KEEP=DIR keeps every build's log, output and racecheck report there
+# (a copy of the scratch folder, made at exit), for the notes of a run.
+trap 'if [ -n "${BV_KEEP:-}" ]; then cp -R "$scratch" "$BV_KEEP"; fi; rm -rf "$scratch"' EXIT INT TERM
 
 # lesson program: kind:MACRO ...
 variants() {
     case "$1" in
     day27-memory-model)
-        echo "memory_model.cu code:BROKEN_NO_FENCE code:BROKEN_FENCE_BLOCK code:BROKEN_BLOCK_SCOPE run:BROKEN_LAST_TICKET run:BROKEN_TICKET_RESET" ;;
+        echo "memory_model.cu code:BROKEN_NO_FENCE code:BROKEN_FENCE_BLOCK code:BROKEN_BLOCK_SCOPE code:BROKEN_NO_READER_FENCE code:BROKEN_FENCE_AFTER code:BROKEN_VOLATILE run:BROKEN_LAST_TICKET run:BROKEN_TICKET_RESET sound:ALT_ATOMIC_REF" ;;
     day31-scan-1)
-        echo "scan.cu run:BROKEN_TILE0 run:BROKEN_NO_COPY run:BROKEN_EXCLUSIVE_HEAD run:BROKEN_RAGGED_END" ;;
+        echo "scan.cu run:BROKEN_TILE0 run:BROKEN_NO_COPY run:BROKEN_EXCLUSIVE_HEAD run:BROKEN_RAGGED_END run+race:BROKEN_NO_BARRIER run+race:BROKEN_IN_PLACE" ;;
     day32-scan-2)
-        echo "scan_2.cu run:BROKEN_TILE0 run:BROKEN_ROOT_ORDER run:BROKEN_PAD_INDEX run:BROKEN_EARLY_RETURN run:BROKEN_NO_OFFSETS" ;;
+        echo "scan_2.cu run:BROKEN_TILE0 run:BROKEN_ROOT_ORDER run:BROKEN_PAD_INDEX run:BROKEN_EARLY_RETURN run:BROKEN_NO_OFFSETS race:BROKEN_DEEP_BARRIER" ;;
     *) return 1 ;;
     esac
 }
@@ -82,6 +84,27 @@ gate_pattern() {
     day27-memory-model) echo 'missed the reference|lost increments' ;;
     day31-scan-1) echo '^gate failed:' ;;
     day32-scan-2) echo 'elements wrong|reported a total of|wrong after its timed runs' ;;
+    esac
+}
+
+# A race variant's second gate: compute-sanitizer's racecheck over the
+# broken copies of the gated kernels (a filter by name, so the lesson's
+# deliberately racy kernels neither slow the run nor fill the tool's hazard
+# limit first), at a size where the run gate is blind (day 31: one warp, 32
+# threads; day 32: the first launch of the broken tree, where only warp 0
+# works the deep levels). The gate fails when the report names a race in
+# one of race_kernels. The lesson's own build is held to the same tool by
+# the racecheck runs of its header, recorded in its evidence.
+race_kernels() {
+    case "$1" in
+    day31-scan-1) echo 'brokenInclusive|brokenExclusive' ;;
+    day32-scan-2) echo 'brokenBlellochTile' ;;
+    esac
+}
+race_cmd() { # LESSON BINARY
+    case "$1" in
+    day31-scan-1) echo "compute-sanitizer --tool racecheck --kernel-name kns=broken ./$2 32" ;;
+    day32-scan-2) echo "compute-sanitizer --tool racecheck --kernel-name kns=brokenBlellochTile --launch-count 1 ./$2" ;;
     esac
 }
 
@@ -136,23 +159,45 @@ built() { # LOG: whether that build ended with status 0
 }
 
 # PTX check of day 27's gated kernels. Prints what it found; 0 when sound.
+# In the gated sum, in code order: the partial's store (st.global, volatile
+# or not), then a device-scope fence, then the ticket's atomic (the first
+# atomic that is not on shared memory) - or no fence and a ticket atomic
+# that is itself a release (.release or .acq_rel, not block scope); then,
+# after the ticket, a device-scope fence, or an acquiring ticket atomic,
+# before the first load of global memory (the last block's read of the
+# partials); and no non-coherent load (ld.global.nc, what const
+# __restrict__ can make of that read) after the ticket. The gated tally's
+# atomic must not be block scope (.cta).
 ptx_sound() { # PTXFILE
     awk '
+    function fence_line() { return $0 ~ /(membar\.(gl|sys)|fence\.(sc|acq_rel)\.(gpu|sys))/ }
+    function global_atom() { return $0 ~ /(^|[ \t])atom\./ && $0 !~ /\.shared/ }
+    function ordered_atom(sem) { return $0 ~ ("\\.(" sem ")\\.") && $0 !~ /\.(cta|cluster)\./ }
     /^\.(visible|weak) \.entry/ { fn = $3; sum = (fn ~ /lastBlockSumFence|brokenSumFence/);
-        tally = (fn ~ /countAtDeviceScope|brokenCountDevice/); stored = 0; fenced = 0; done = 0 }
-    sum && !done && /st\.global/ { stored = 1 }
-    sum && stored && !done && /(membar\.(gl|sys)|fence\.(sc|acq_rel)\.(gpu|sys))/ { fenced = 1 }
-    sum && stored && !done && /atom\.global/ { done = 1; if (!fenced) sumbad = 1; sumseen = 1 }
+        tally = (fn ~ /countAtDeviceScope|brokenCountDevice/); stored = 0; fenced = 0; done = 0
+        rfenced = 0; rdone = 0 }
+    sum && !done && /st\.([a-z]+\.)*global/ { stored = 1 }
+    sum && stored && !done && fence_line() { fenced = 1 }
+    sum && stored && !done && global_atom() { done = 1; sumseen = 1
+        if (!fenced && !ordered_atom("release|acq_rel")) sumbad = 1
+        if (ordered_atom("acquire|acq_rel")) rfenced = 1
+        next }
+    sum && done && !rdone && fence_line() { rfenced = 1 }
+    sum && done && /ld\.global\.nc/ { ncbad = 1 }
+    sum && done && !rdone && /(^|[ \t])ld\./ && $0 !~ /ld\.(shared|param|local|const)/ {
+        rdone = 1; readseen = 1; if (!rfenced) readbad = 1 }
     tally && /(atom|red)\.global/ { tallyseen = 1; if ($0 ~ /\.cta\./) tallybad = 1 }
     END {
         # every kernel that may serve as the gated one must be sound: a
         # broken build holds the broken copy beside the lesson one
-        sumok = !sumbad; tallyok = !tallybad
         if (!sumseen) { print "no store-then-atomic found in the gated sum"; bad = 1 }
-        else if (!sumok) { print "gated sum: no device-scope fence between st.global and atom.global"; bad = 1 }
+        else if (sumbad) { print "gated sum: no device-scope fence (or release atomic) between the partial'"'"'s store and the ticket"; bad = 1 }
+        if (sumseen && !readseen) { print "gated sum: no read of global memory after the ticket"; bad = 1 }
+        else if (readbad) { print "gated sum: no device-scope fence (or acquiring ticket) between the ticket and the first read of the partials"; bad = 1 }
+        if (ncbad) { print "gated sum: a non-coherent load (ld.global.nc) after the ticket"; bad = 1 }
         if (!tallyseen) { print "no atomic found in the gated tally"; bad = 1 }
-        else if (!tallyok) { print "gated tally: the atomic is block scope (.cta)"; bad = 1 }
-        if (!bad) print "PTX: fence between store and ticket, device-scope tally"
+        else if (tallybad) { print "gated tally: the atomic is block scope (.cta)"; bad = 1 }
+        if (!bad) print "PTX: fence (or release) between store and ticket, fence (or acquire) between ticket and read, device-scope tally"
         exit bad
     }' "$1"
 }
@@ -210,7 +255,7 @@ for lesson in $lessons; do
         macro=${entry#*:}
         name=$(printf '%s' "$macro" | tr 'A-Z_' 'a-z-')
         keep=""
-        if [ "$kind" = code ]; then
+        if [ "$kind" = code ] || [ "$kind" = sound ]; then
             keep=$name.keep
             mkdir -p "$dir/$keep"
         fi
@@ -266,27 +311,43 @@ for lesson in $lessons; do
             continue
         fi
         line="$lesson $macro: build ok"
-        if [ "$kind" = code ]; then
+        if [ "$kind" = code ] || [ "$kind" = sound ]; then
             ptx=$(kept_ptx "$dir/$name.keep") || {
                 report "$line; PTX BUILD FAILED (no PTX kept by the build)"; failures=$((failures + 1)); continue
             }
             if why=$(ptx_sound "$ptx"); then
-                line="$line; code gate PASSED ($why) -> NOT failed as required"
-                failures=$((failures + 1))
-            else
+                if [ "$kind" = code ]; then
+                    line="$line; code gate PASSED ($why) -> NOT failed as required"
+                    failures=$((failures + 1))
+                else
+                    line="$line; code gate passes ($why), as a correct alternative must"
+                fi
+            elif [ "$kind" = code ]; then
                 line="$line; code gate: $why -> failed as required"
+            else
+                line="$line; code gate REJECTS this correct alternative: $why"
+                failures=$((failures + 1))
             fi
             if [ "$have_sass" -eq 1 ]; then
                 if why=$(sass_sound "$dir/$name"); then
-                    line="$line; SASS check passed ($why) -> NOT failed as required"
-                    failures=$((failures + 1))
-                else
+                    if [ "$kind" = code ]; then
+                        line="$line; SASS check passed ($why) -> NOT failed as required"
+                        failures=$((failures + 1))
+                    else
+                        line="$line; $why"
+                    fi
+                elif [ "$kind" = code ]; then
                     line="$line; $why -> failed as required"
+                else
+                    line="$line; SASS check REJECTS this correct alternative: $why"
+                    failures=$((failures + 1))
                 fi
             fi
         fi
         if [ "$have_gpu" -eq 0 ]; then
-            [ "$kind" = run ] && line="$line; built, not run (no GPU or --compile-only)"
+            case $kind in
+            run | race | run+race) line="$line; built, not run (no GPU or --compile-only)" ;;
+            esac
             report "$line"
             continue
         fi
@@ -296,7 +357,8 @@ for lesson in $lessons; do
         other=$(grep -m 1 -v -E "$(gate_pattern "$lesson")" "$dir/$name.err")
         [ "$rc" -eq 124 ] && other="timed out after 300 s"
         [ -n "$other" ] || other=$(tail -n 1 "$dir/$name.out")
-        if [ "$kind" = run ]; then
+        case $kind in
+        run | run+race)
             if [ "$rc" -ne 0 ] && [ -n "$gate" ]; then
                 line="$line; run: exit $rc: \"$gate\" -> failed as required"
             elif [ "$rc" -ne 0 ]; then
@@ -305,11 +367,35 @@ for lesson in $lessons; do
             else
                 line="$line; run: exit 0: \"$other\" -> NOT failed as required"
                 failures=$((failures + 1))
-            fi
-        else
+            fi ;;
+        sound)
+            if [ "$rc" -eq 0 ]; then
+                line="$line; run: exit 0: \"$other\", as a correct alternative must"
+            else
+                line="$line; run: exit $rc: \"${gate:-$other}\" -> a correct alternative FAILED its run"
+                failures=$((failures + 1))
+            fi ;;
+        race)
             [ -n "$gate" ] || gate=$other
-            line="$line; run: exit $rc: \"$gate\" (the run gate is blind to this bug; the code gate above is the check)"
-        fi
+            line="$line; run: exit $rc: \"$gate\" (the run gate is not relied on for this bug; racecheck below is the check)" ;;
+        *)
+            [ -n "$gate" ] || gate=$other
+            line="$line; run: exit $rc: \"$gate\" (the run gate is blind to this bug; the code gate above is the check)" ;;
+        esac
+        case $kind in
+        race | run+race)
+            rcmd=$(race_cmd "$lesson" "$name")
+            (cd "$dir" && timeout 300 sh -c "$rcmd") >"$dir/$name.race" 2>&1
+            rrc=$?
+            hit=$(grep -m 1 -E "Race reported.* at ($(race_kernels "$lesson"))" "$dir/$name.race")
+            summary=$(grep -m 1 'RACECHECK SUMMARY' "$dir/$name.race")
+            if [ -n "$hit" ]; then
+                line="$line; racecheck ($rcmd): \"$(printf '%s' "$hit" | sed 's/^=* *//')\", \"$(printf '%s' "$summary" | sed 's/^=* *//')\" -> failed as required"
+            else
+                line="$line; racecheck ($rcmd): exit $rrc, no race reported in $(race_kernels "$lesson"): \"$(printf '%s' "${summary:-$(tail -n 1 "$dir/$name.race")}" | sed 's/^=* *//')\" -> NOT failed as required"
+                failures=$((failures + 1))
+            fi ;;
+        esac
         report "$line"
     done
 done
