@@ -29,9 +29,12 @@
 // row, so an element a kernel never stores cannot pass for a right answer.
 //
 // Deliberately broken builds: compile with one of -DBROKEN_TILE0,
-// -DBROKEN_NO_COPY, -DBROKEN_EXCLUSIVE_HEAD or -DBROKEN_RAGGED_END and the
-// gated kernels carry the bug the macro names; the gate must then fail
-// (verifier/scripts/broken-variants.sh runs them).
+// -DBROKEN_NO_COPY, -DBROKEN_EXCLUSIVE_HEAD, -DBROKEN_RAGGED_END,
+// -DBROKEN_NO_BARRIER or -DBROKEN_IN_PLACE and the gated kernels carry the
+// bug the macro names; the gate must then fail (verifier/scripts/
+// broken-variants.sh runs them). The last two are this lesson's race put
+// into the gated kernels: the gate fails at 64 threads and up, and at 32,
+// one warp, where it cannot, racecheck must report the race.
 //
 // No clock. The lesson is about which answers are right; each launch moves
 // about 8 MB, a few microseconds of memory traffic on a current GPU, which
