@@ -119,12 +119,13 @@ constexpr int kBlockThreads = 256;
 // The grid is fixed instead of derived from the input size, because the
 // block count is what the lesson is about: it is how many tickets are
 // handed out, how many partial sums the last block reads, and how many
-// blocks pile onto one counter. On an H200 the sum kernels use 14 to 17
-// registers and about 1 KB of shared memory, so 8 blocks of 256 threads fit
-// on each of the 132 SMs: 1056 places for 1024 blocks, one wave. Every block
-// is in flight at once, and the last ticket is drawn while many partials
-// are still being stored, not after they have long landed. A smaller card
-// runs the grid in several waves.
+// blocks pile onto one counter. On an H200 an SM holds at most 2048
+// threads, which is what limits it to 8 blocks of 256; the sum kernels'
+// registers (under 20 per thread) and shared memory (about 1 KB a block)
+// would allow more. So the 132 SMs hold 1056 blocks, more than the grid's
+// 1024: one wave, every block resident at once. (The program prints the
+// figures; it does not observe when partials land.) A smaller card runs the
+// grid in several waves.
 constexpr int kGridBlocks = 1024;
 
 // 2^22 + 611 floats, every one 1.0f. Each partial sum and the total are then
@@ -241,8 +242,11 @@ __device__ void addUpPartials(float* scratch, const float* partials,
 // launch's correct value).
 //
 // The pointers carry no __restrict__ on purpose: `partials` is written by
-// one block and read by another, which is the opposite of the promise
-// __restrict__ makes.
+// one block and read by another. Declared `const float* __restrict__` on
+// the reading side, it lets nvcc load the partials through the read-only
+// (non-coherent) path, ld.global.nc, which no fence makes see another
+// block's store; that path is only for data no one writes while the kernel
+// runs.
 //
 // Launch: kBlockThreads threads per block, gridDim.x == length of
 // `partials`, `tickets` and `partials` zeroed beforehand.
@@ -311,9 +315,10 @@ __global__ void lastBlockSumFence(const float* in, float* partials,
 
 // Every thread adds 1 to one counter with a device-scope atomic, the scope
 // plain atomicAdd has. All 262144 increments land, on any run, on any card.
-// Every lane of every warp targets one address, the worst case for
-// contention; the cost of that is day 26's business, this kernel only
-// checks the count.
+// Every lane targets one address, but the compiler sees that and combines
+// each warp's adds: the SASS (the header's sass run) counts the warp's
+// active lanes and sends one reduction of that count, so the counter gets
+// one atomic per warp, 8192 a launch. This kernel only checks the count.
 //
 // Launch: `tally` zeroed beforehand; the grid's thread count must fit in an
 // unsigned int.
@@ -549,7 +554,10 @@ static void printTallyRow(const char* name, const TallyOutcome& o,
 // local to this function, so whether it returns or a CHECK throws, every
 // buffer is freed before control is back in main().
 static int runLesson() {
-#if defined(BROKEN_BUILD)
+#if defined(ALT_ATOMIC_REF)
+    std::printf("ALTERNATIVE BUILD: the ticket is a cuda::atomic_ref "
+                "acquire-release add; nothing is broken\n");
+#elif defined(BROKEN_BUILD)
     std::printf("DELIBERATELY BROKEN BUILD: a gated kernel or the host's "
                 "reset carries a bug\n");
 #endif
