@@ -58,10 +58,15 @@ DEPS_CAPTURE = $(BUILD)/.deps-capture
 	install uninstall report-test man-test install-test wiring-test broken-variants reference-overlap slurm-test hostile \
 	review review-test
 
+# The binaries are built on every core unless a -j was given (`make -j1`
+# builds one file at a time): a first `make verify` compiles some 70 files.
+BUILD_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+PAR = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(BUILD_JOBS))
+
 # Plain `make` installs no system package: it names what is missing.
 all:
 	@sh verifier/scripts/deps.sh --check build
-	@$(MAKE) --no-print-directory $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
+	@$(MAKE) --no-print-directory $(PAR) $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
 
 $(DEPS_FULL):
 	@sh verifier/scripts/deps.sh full
@@ -76,6 +81,9 @@ $(DEPS_CAPTURE):
 deps: $(DEPS_FULL)
 
 # ---- the two binaries, plain and sanitized -----------------------------
+# A line a file (`CC build/obj/x.o`); V=1 prints the whole commands.
+QUIET_CC   = $(if $(V),,@printf '  CC      %s\n' $@;)
+QUIET_LINK = $(if $(V),,@printf '  LINK    %s\n' $@;)
 FULL_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 FULL_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 CAP_CFLAGS  = $(shell pkg-config --cflags libcrypto 2>/dev/null)
@@ -83,19 +91,19 @@ CAP_LIBS    = $(shell pkg-config --libs libcrypto 2>/dev/null || echo -lcrypto)
 
 $(BUILD)/obj/%.o: $(SRC)/%.c $(wildcard $(SRC)/*.h) $(SRC)/diag.def | $(DEPS_FULL)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(FULL_CFLAGS) -c $< -o $@
+	$(QUIET_CC)$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(FULL_CFLAGS) -c $< -o $@
 $(BUILD)/asan/obj/%.o: $(SRC)/%.c $(wildcard $(SRC)/*.h) $(SRC)/diag.def | $(DEPS_FULL)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -c $< -o $@
+	$(QUIET_CC)$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -c $< -o $@
 # capture objects are built apart so the GPU node never needs the full deps
 $(BUILD)/capobj/%.o: $(SRC)/%.c $(wildcard $(SRC)/*.h) $(SRC)/diag.def | $(DEPS_CAPTURE)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(CAP_CFLAGS) -c $< -o $@
+	$(QUIET_CC)$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(CAP_CFLAGS) -c $< -o $@
 
 $(BUILD)/coursecheck: $(addprefix $(BUILD)/obj/,$(LIB_SRCS:.c=.o) main.o)
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(FULL_LIBS) -o $@
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(FULL_LIBS) -o $@
 $(BUILD)/asan/coursecheck: $(addprefix $(BUILD)/asan/obj/,$(LIB_SRCS:.c=.o) main.o)
-	$(CC) $(SANITIZE) $(LDFLAGS) $^ $(FULL_LIBS) -o $@
+	$(QUIET_LINK)$(CC) $(SANITIZE) $(LDFLAGS) $^ $(FULL_LIBS) -o $@
 # Where the full deps are in (build/.deps-full: `make verify`, `make test`),
 # build/obj/ holds the same objects, compiled with the same flags (only
 # pkg-config's -I paths differ, which the capture sources do not use): the
@@ -104,15 +112,15 @@ $(BUILD)/asan/coursecheck: $(addprefix $(BUILD)/asan/obj/,$(LIB_SRCS:.c=.o) main
 # with libcrypto alone) has no build/.deps-full and builds build/capobj/.
 CAPOBJ = $(if $(wildcard $(DEPS_FULL)),obj,capobj)
 $(BUILD)/coursecheck-capture: $(addprefix $(BUILD)/$(CAPOBJ)/,$(CAPTURE_SRCS:.c=.o))
-	$(CC) $(CFLAGS) $^ $(CAP_LIBS) -o $@
+	$(QUIET_LINK)$(CC) $(CFLAGS) $^ $(CAP_LIBS) -o $@
 $(BUILD)/asan/coursecheck-capture: $(addprefix $(BUILD)/asan/obj/,$(CAPTURE_SRCS:.c=.o))
-	$(CC) $(SANITIZE) $^ $(CAP_LIBS) -o $@
+	$(QUIET_LINK)$(CC) $(SANITIZE) $^ $(CAP_LIBS) -o $@
 
 # ---- the jobs ------------------------------------------------------------
 # Each job installs (or names) its packages first, then builds in a second
 # make, so pkg-config runs only once the packages are there.
 verify: $(DEPS_FULL)
-	@$(MAKE) --no-print-directory $(BUILD)/coursecheck
+	@$(MAKE) --no-print-directory $(PAR) $(BUILD)/coursecheck
 	$(BUILD)/coursecheck verify
 
 # Without nvcc it says so, and leaves the line in build/.skipped for the
@@ -155,8 +163,10 @@ reference-overlap:
 	@if command -v python3 >/dev/null 2>&1; then \
 		sh verifier/scripts/reference-overlap-test.sh && \
 		if [ -d "$(SEEDS)" ]; then python3 verifier/scripts/reference-overlap.py --seeds "$(SEEDS)"; \
-		else echo "reference-overlap: $(SEEDS) not found: the course was NOT checked against the reference documents"; fi; \
-	else echo "reference-overlap: python3 not found: NOT checked"; fi
+		else echo "reference-overlap: $(SEEDS) not found: the course was NOT checked against the reference documents"; \
+			echo "reference overlap not checked: $(SEEDS) not found" >> $(SKIPPED_FILE); fi; \
+	else echo "reference-overlap: python3 not found: NOT checked"; \
+		echo "reference overlap not checked: python3 not found" >> $(SKIPPED_FILE); fi
 
 # REPEAT=K runs each lesson K times and records which numbers varied;
 # SCHEDULER=slurm submits one Slurm array job, one task and GPU per lesson
@@ -174,10 +184,10 @@ UNIT_TESTS = $(patsubst verifier/tests/unit/%.c,$(BUILD)/asan/unit/%,$(wildcard 
 ASAN_LIB = $(BUILD)/asan/libcoursecheck.a
 $(ASAN_LIB): $(addprefix $(BUILD)/asan/obj/,$(LIB_SRCS:.c=.o))
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(if $(V),,@printf "  AR      %s\n" $@;)$(AR) rcs $@ $^
 $(BUILD)/asan/unit/test_%: verifier/tests/unit/test_%.c $(wildcard verifier/tests/unit/*.h) $(ASAN_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -Iverifier/tests/unit $< $(ASAN_LIB) $(LDFLAGS) $(FULL_LIBS) \
+	$(QUIET_CC)$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -Iverifier/tests/unit $< $(ASAN_LIB) $(LDFLAGS) $(FULL_LIBS) \
 		$(shell pkg-config --cflags --libs cmocka) -o $@
 
 unit: $(UNIT_TESTS)
@@ -206,7 +216,7 @@ folder-test: $(BUILD)/asan/coursecheck
 
 # Every page checked by the review gate, as HTML beside its evidence.
 review: $(DEPS_FULL)
-	@$(MAKE) --no-print-directory $(BUILD)/coursecheck
+	@$(MAKE) --no-print-directory $(PAR) $(BUILD)/coursecheck
 	$(BUILD)/coursecheck review --output=$(BUILD)/review
 
 review-test: $(BUILD)/asan/coursecheck | $(DEPS_TEST)
@@ -236,7 +246,7 @@ jobs-test: $(BUILD)/asan/coursecheck
 	@JOBS_TEST_MUTATE=$(JOBS_TEST_MUTATE) sh verifier/tests/jobs-test.sh $(BUILD)/asan/coursecheck
 JOBS_TEST_MUTATE ?= 1
 
-man-test: $(BUILD)/coursecheck | $(DEPS_TEST)
+man-test: $(BUILD)/coursecheck $(BUILD)/coursecheck-capture | $(DEPS_TEST)
 	@sh verifier/tests/man-lint.sh verifier/doc/coursecheck.1 $(BUILD)/coursecheck
 
 install-test: $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
@@ -273,25 +283,26 @@ TEST_SUITES = broken-variants-build hostile slurm-test course-test capture-test 
 	man-test install-test
 test: $(DEPS_FULL) $(DEPS_TEST)
 	@rm -f $(BUILD)/.skipped
+	@echo "build: the binaries (plain and sanitized), unit tests and fuzz replayers on $(TEST_JOBS) cores"
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(BUILD)/coursecheck $(BUILD)/coursecheck-capture \
-		$(BUILD)/asan/coursecheck $(BUILD)/asan/coursecheck-capture $(UNIT_TESTS) $(FUZZ_REPLAY_BINS)
+		$(BUILD)/asan/coursecheck $(BUILD)/asan/coursecheck-capture $(UNIT_TESTS) $(FUZZ_REPLAY_BINS) \
+		>$(BUILD)/.test-build.log 2>&1 || { cat $(BUILD)/.test-build.log; echo "build: FAILED"; exit 1; }
 	@sh verifier/tests/python-once.sh $(BUILD)/python
 	@PATH="$(CURDIR)/$(BUILD)/python:$$PATH" MAKE="$(MAKE)" SKIPPED_ALL=$(CURDIR)/$(BUILD)/.skipped GOLDEN_ALSO_JOBS=4 \
 		sh verifier/tests/run-suites.sh $(TEST_SUITES_JOBS) $(TEST_SUITES)
-	@if [ -s $(BUILD)/.skipped ]; then \
-		echo "make test: all suites passed; skipped: $$(paste -sd';' $(BUILD)/.skipped | sed 's/;/; /g')"; \
-	else echo "make test: all suites passed, nothing skipped"; fi
 
 # ---- install -------------------------------------------------------------
 install: all
 	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(man1dir) $(DESTDIR)$(bashcompdir)
 	$(INSTALL) -m 755 $(BUILD)/coursecheck $(BUILD)/coursecheck-capture $(DESTDIR)$(bindir)/
-	$(INSTALL) -m 644 verifier/doc/coursecheck.1 $(DESTDIR)$(man1dir)/coursecheck.1
+	$(INSTALL) -m 644 verifier/doc/coursecheck.1 verifier/doc/coursecheck-capture.1 $(DESTDIR)$(man1dir)/
 	$(INSTALL) -m 644 verifier/doc/coursecheck.bash-completion $(DESTDIR)$(bashcompdir)/coursecheck
+	ln -sf coursecheck $(DESTDIR)$(bashcompdir)/coursecheck-capture
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/coursecheck $(DESTDIR)$(bindir)/coursecheck-capture \
-		$(DESTDIR)$(man1dir)/coursecheck.1 $(DESTDIR)$(bashcompdir)/coursecheck
+		$(DESTDIR)$(man1dir)/coursecheck.1 $(DESTDIR)$(man1dir)/coursecheck-capture.1 \
+		$(DESTDIR)$(bashcompdir)/coursecheck $(DESTDIR)$(bashcompdir)/coursecheck-capture
 
 bench: $(BUILD)/coursecheck
 	@sh verifier/bench/bench.sh $(BUILD)/coursecheck

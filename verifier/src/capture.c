@@ -24,8 +24,10 @@
 #define DEFAULT_TIMEOUT_S 600L
 #define MAX_TIMEOUT_S (7L * 24 * 3600)
 
+/* After "usage: NAME", NAME being how the binary was called: `coursecheck
+ * capture` or `coursecheck-capture` (parse_options joins them). */
 static const char usage_text[] =
-	"usage: coursecheck capture [OPTION...] [LESSON...]\n"
+	" [OPTION...] [LESSON...]\n"
 	"Builds and runs each lesson program under programs/ (all of them when no\n"
 	"LESSON is named) on this GPU machine and writes evidence/LESSON/run-DATE.txt.\n"
 	"  --root=DIR          the repository (default: the current folder)\n"
@@ -181,8 +183,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 	o->jobs = cpus > 0 ? cpus : 1;
 	/* the small binary names itself in --version and messages */
 	const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-	const struct cliopt_cmd cmd = {strcmp(base, "capture") == 0 ? "coursecheck capture" : "coursecheck-capture",
-				       usage_text, "j:", capture_longs, 0};
+	const char *name = strcmp(base, "capture") == 0 ? "coursecheck capture" : "coursecheck-capture";
+	char usage_line[sizeof usage_text + 40];
+	snprintf(usage_line, sizeof usage_line, "usage: %s%s", name, usage_text);
+	const struct cliopt_cmd cmd = {name, usage_line, "j:", capture_longs, 0};
 	struct parse_ctx ctx = {&cmd, o};
 	struct cliopt common;
 	o->sbatch_args = xcalloc((size_t)argc + 1, sizeof *o->sbatch_args);

@@ -32,6 +32,10 @@ void check_program(const char *lesson, const struct check_opts *opts);
  * then skipped).  check_readme_status() gives a README without front
  * matter the status of its lesson's page. */
 void check_first_capture(struct page_ctx *ctx);
+/* Whether the page that names lesson says `evidence: none yet`: it then
+ * carries the lesson's one "awaits its first capture" line, and its README
+ * and program add none. */
+bool check_first_page_awaits(const char *lesson);
 void check_readme_status(struct page_ctx *ctx);
 
 /* Phases, one file each. */

@@ -194,6 +194,17 @@ static void code_cache_free(struct code_cache *c)
 	free(c->v);
 }
 
+/* A block that needs evidence the page does not have: before the
+ * lesson's first capture it is waiting, not failed (the page's one
+ * evidence-not-yet line says so); otherwise the errors above say why. */
+static void ledger_add_unchecked(struct page_ctx *ctx, size_t line, const char *what)
+{
+	if (ctx->no_evidence_yet)
+		ledger_add(ctx->ledger, LG_SKIPPED, line, 1, what, "not checked: the lesson awaits its first capture");
+	else
+		ledger_add(ctx->ledger, LG_FAILED, line, 1, what, "no usable evidence");
+}
+
 /* The index keeps the cores of the excerpts' lines: bytes of the page's
  * code blocks, which outlive it. */
 static void check_transcript(struct page_ctx *ctx, struct page_block *b, struct code_cache *cache)
@@ -202,7 +213,7 @@ static void check_transcript(struct page_ctx *ctx, struct page_block *b, struct 
 	struct transcript_source src;
 	struct evfile *ev = transcript_source_find(ctx, b, &src);
 	if (!ev) {
-		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "transcript", "no usable evidence");
+		ledger_add_unchecked(ctx, b->line, "transcript");
 		return;
 	}
 	page_lines(b, page);
@@ -275,7 +286,7 @@ static void check_build(struct page_ctx *ctx, struct page_block *b)
 {
 	struct evfile *ev = pagectx_evidence_for(ctx, NULL, b->marker_line, b->marker_col);
 	if (!ev) {
-		ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "build", "no usable evidence");
+		ledger_add_unchecked(ctx, b->line, "build");
 		return;
 	}
 	size_t line;
@@ -342,7 +353,7 @@ void check_measured(struct page_ctx *ctx)
 			continue;
 		struct evfile *ev = pagectx_evidence_for(ctx, b->marker_arg, b->marker_line, b->marker_col);
 		if (!ev) {
-			ledger_add(ctx->ledger, LG_FAILED, b->line, 1, "measured", "no usable evidence");
+			ledger_add_unchecked(ctx, b->line, "measured");
 			continue;
 		}
 		size_t from, to;

@@ -32,6 +32,14 @@ static size_t count_unchecked(const struct page_ctx *ctx)
 	return n;
 }
 
+bool check_first_page_awaits(const char *lesson)
+{
+	const char *const *evidence;
+	size_t n;
+	return lesson && course_cite_page(lesson, &evidence, &n) && n == 1 &&
+	       strcmp(evidence[0], FM_EVIDENCE_NOT_YET) == 0;
+}
+
 void check_first_capture(struct page_ctx *ctx)
 {
 	const struct frontmatter *fm = &ctx->fm;
@@ -40,10 +48,14 @@ void check_first_capture(struct page_ctx *ctx)
 	if (!said && !readme_bare)
 		return;
 	ctx->no_evidence_yet = true;
+	char *newest = ctx->lesson ? course_newest_evidence(ctx->lesson) : NULL;
+	/* one line a lesson: a README that follows a page saying 'none yet'
+	 * adds nothing to the page's warning (its checks still run) */
+	if (readme_bare && !newest && check_first_page_awaits(ctx->lesson))
+		return;
 	struct diag_loc at = said ? textfile_loc_line(&ctx->tf, fm->evidence[0].line, fm->evidence[0].col,
 						      strlen(FM_EVIDENCE_NOT_YET))
 				  : textfile_loc_line(&ctx->tf, 1, 0, 0);
-	char *newest = ctx->lesson ? course_newest_evidence(ctx->lesson) : NULL;
 	size_t n = count_unchecked(ctx);
 	struct diag *d;
 	if (newest) {
@@ -52,11 +64,14 @@ void check_first_capture(struct page_ctx *ctx)
 			       ctx->lesson, newest);
 		diag_hint(d, "bind the page to the run with 'coursecheck update %s'", ctx->path);
 	} else {
-		d = diag_begin(D_EVIDENCE_NOT_YET, at,
-			       "lesson '%s' has no evidence yet: %zu block%s that quote%s or measure%s it %s not "
-			       "checked, nor the page's numbers",
-			       ctx->lesson ? ctx->lesson : "?", n, n == 1 ? "" : "s", n == 1 ? "s" : "", n == 1 ? "s" : "",
-			       n == 1 ? "is" : "are");
+		d = n ? diag_begin(D_EVIDENCE_NOT_YET, at,
+				   "lesson '%s' awaits its first capture: %zu block%s that quote%s or measure%s it %s not "
+				   "checked, nor the page's numbers",
+				   ctx->lesson ? ctx->lesson : "?", n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+				   n == 1 ? "s" : "", n == 1 ? "is" : "are")
+		      : diag_begin(D_EVIDENCE_NOT_YET, at,
+				   "lesson '%s' awaits its first capture: the numbers of this %s are not checked",
+				   ctx->lesson ? ctx->lesson : "?", ctx->is_readme ? "README" : "page");
 		diag_hint(d, "capture it on the GPU node ('make evidence LESSON=%s'), then run 'coursecheck update %s'; "
 			     "a published page needs its evidence",
 			  ctx->lesson ? ctx->lesson : "LESSON", ctx->path);

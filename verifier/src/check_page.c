@@ -176,8 +176,13 @@ static void record_page(const struct page_ctx *ctx)
 	const char **paths = xmalloc((ctx->fm.n_evidence ? ctx->fm.n_evidence : 1) * sizeof *paths);
 	for (size_t i = 0; i < ctx->fm.n_evidence; i++)
 		paths[i] = ctx->fm.evidence[i].path;
-	ledger_set_page(ctx->ledger, ctx->fm.title, ctx->fm.present ? frontmatter_status_name(ctx->fm.status) : NULL,
-			ctx->lesson, paths, ctx->fm.n_evidence);
+	/* a README without front matter takes its page's status (or in
+	 * technical review, readme_defaults): say which, where "-" said nothing */
+	char *status = ctx->fm.present ? xstrdup(frontmatter_status_name(ctx->fm.status))
+		     : ctx->is_readme  ? xasprintf("%s (its page's)", frontmatter_status_name(ctx->fm.status))
+				       : NULL;
+	ledger_set_page(ctx->ledger, ctx->fm.title, status, ctx->lesson, paths, ctx->fm.n_evidence);
+	free(status);
 	ctx->ledger->page.first_body_line = ctx->fm.first_body_line;
 	free(paths);
 }

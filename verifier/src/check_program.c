@@ -160,6 +160,23 @@ static char *named_evidence(const struct program *p, const char *lesson, const c
 	return path;
 }
 
+/* A lesson awaiting its first capture is held to the rule capture applies
+ * to its files (lessonfiles.h) now, not on the GPU node: a name capture
+ * refuses, a link, too many or too large files.  Once it has evidence the
+ * staleness check reads the same files and says so there. */
+static void check_capturable(const struct program *p, const char *lesson)
+{
+	const char *why = NULL;
+	bool refused = false;
+	const struct lesson_files *lf = course_lesson_files(lesson, &why, &refused);
+	if (lf || !why)
+		return;
+	struct diag *d = diag_begin(D_LESSON_UNCAPTURABLE, textfile_loc_line(&p->tf, p->hdr.first_line ? p->hdr.first_line : 1, 0, 0),
+				    "lesson '%s' cannot be captured: %s", lesson, why);
+	diag_hint(d, "capture copies only plain files named with letters, digits and . _ - +, at most 256 files and 64 MiB in all: rename, replace or remove what the message names");
+	diag_end(d);
+}
+
 static void check_program_files(const char *lesson);
 
 void check_program(const char *lesson, const struct check_opts *opts)
@@ -172,7 +189,6 @@ void check_program(const char *lesson, const struct check_opts *opts)
 	course_page_done(); /* the program's text: memory stays flat per lesson */
 	free(folder);
 }
-
 static void check_program_files(const char *lesson)
 {
 	size_t count;
@@ -209,9 +225,12 @@ static void check_program_files(const char *lesson)
 	char *newest = course_newest_evidence(lesson);
 	char *evpath = named_evidence(p, lesson, newest);
 	if (!evpath) {
-		if (!newest && folder_ok) {
+		if (!newest)
+			check_capturable(p, lesson);
+		/* one line a lesson: the page that says 'none yet' carries it */
+		if (!newest && folder_ok && !check_first_page_awaits(lesson)) {
 			struct diag *d = diag_begin(D_EVIDENCE_NONE, textfile_loc_line(&p->tf, p->hdr.first_line ? p->hdr.first_line : 1, 0, 0),
-						    "lesson '%s' has no evidence yet", lesson);
+						    "lesson '%s' awaits its first capture", lesson);
 			diag_hint(d, "capture it on the GPU node with 'make evidence LESSON=%s'", lesson);
 			diag_end(d);
 		}

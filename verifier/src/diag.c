@@ -130,13 +130,17 @@ static const char *paint(const char *code)
 	return reporter.color ? code : "";
 }
 
+static size_t chars_before(const char *text, size_t len, size_t upto);
+
+/* path:line:col, the column in code points as every report counts it (a
+ * byte column where the line's text is not at hand) */
 static void put_location(struct buf *b, struct diag_loc at)
 {
 	buf_printf(b, "%s%s", paint(C_BOLD), at.path ? at.path : "<input>");
 	if (at.line) {
 		buf_printf(b, ":%zu", at.line);
 		if (at.col)
-			buf_printf(b, ":%zu", at.col);
+			buf_printf(b, ":%zu", at.text ? chars_before(at.text, at.text_len, at.col - 1) + 1 : at.col);
 	}
 	buf_printf(b, ":%s ", paint(C_RESET));
 }

@@ -60,7 +60,10 @@ static int (*command_named(const char *name))(int, char **)
 /* `coursecheck help [COMMAND]`: the top usage, or COMMAND --help. */
 static int help(int argc, char **argv)
 {
-	if (argc < 2) {
+	/* `help`, `help --help` and `help help` all print the top usage: help
+	 * is a command like the others, and its own --help is no usage error */
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
 		fputs(usage, stdout);
 		return 0;
 	}

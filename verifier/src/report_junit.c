@@ -4,7 +4,10 @@
  * Layout: one <testsuite> per file checked (a page, a program README, a
  * lesson program folder), plus one named "coursecheck" for diagnostics
  * that belong to no file being checked.  In a suite, one <testcase> per
- * diagnostic site (named "ID at LINE:COL"): an error is a <failure> whose
+ * diagnostic, named "ID: MESSAGE" with no line or column (a dashboard
+ * follows a test case by its name across runs: a line added above a
+ * finding must not make it a new test; the second and later of one name
+ * in a suite get " #N"): an error is a <failure> whose
  * body is the diagnostic as the text report prints it; a warning passes,
  * with the same text in <system-out>.  A last testcase, "checks", passes
  * and stands for the checks that found nothing; the suite's property
@@ -17,6 +20,7 @@
 
 #include "diag.h"
 #include "report_impl.h"
+#include "strmap.h"
 #include "util.h"
 
 /* XML 1.0 allows no control characters but tab, LF and CR: each other
@@ -59,15 +63,11 @@ static void text(xmlTextWriterPtr w, const char *s)
 	free(v);
 }
 
-static void testcase(xmlTextWriterPtr w, const char *suite, const struct report_item *it)
+static void testcase(xmlTextWriterPtr w, const char *suite, const struct report_item *it, const char *name)
 {
-	char *name = it->at.line && it->at.col ? xasprintf("%s at %zu:%zu", diag_id(it->kind), it->at.line, it->at.col)
-		     : it->at.line		 ? xasprintf("%s at line %zu", diag_id(it->kind), it->at.line)
-						 : xasprintf("%s", diag_id(it->kind));
 	xmlTextWriterStartElement(w, BAD_CAST "testcase");
 	attr(w, "classname", suite);
 	attr(w, "name", name);
-	free(name);
 	if (it->level == DIAG_ERROR) {
 		xmlTextWriterStartElement(w, BAD_CAST "failure");
 		attr(w, "type", diag_id(it->kind));
@@ -103,9 +103,30 @@ static void suite(xmlTextWriterPtr w, const struct report *r, size_t file, const
 	attr_n(w, "value", checks);
 	xmlTextWriterEndElement(w);
 	xmlTextWriterEndElement(w);
-	for (size_t i = 0; i < r->n_items; i++)
-		if (r->items[i].file == file)
-			testcase(w, name, &r->items[i]);
+	/* names counted through a map: a file may hold many findings */
+	struct strmap seen = {0};
+	char **names = xcalloc(n ? n : 1, sizeof *names);
+	size_t *count = xcalloc(n ? n : 1, sizeof *count), k = 0;
+	for (size_t i = 0; i < r->n_items; i++) {
+		const struct report_item *it = &r->items[i];
+		if (it->file != file)
+			continue;
+		names[k] = xasprintf("%s: %s", diag_id(it->kind), it->message);
+		size_t first = k;
+		if (!strmap_add(&seen, names[k], strlen(names[k]), k, &first)) {
+			char *nth = xasprintf("%s #%zu", names[k], ++count[first] + 1);
+			testcase(w, name, it, nth);
+			free(nth);
+		} else {
+			testcase(w, name, it, names[k]);
+		}
+		k++;
+	}
+	strmap_free(&seen);
+	for (size_t i = 0; i < k; i++)
+		free(names[i]);
+	free(names);
+	free(count);
 	xmlTextWriterStartElement(w, BAD_CAST "testcase");
 	attr(w, "classname", name);
 	attr(w, "name", "checks");

@@ -42,15 +42,29 @@ static json_t *message(const char *text)
 	return m;
 }
 
+/* Text for a SARIF message that holds embedded links: a bracket of ours
+ * (a place, `[ROW | COLUMN]`) escaped as SARIF 3.11.6 asks, so that only
+ * the links we add read as links. */
+static void put_escaped(struct buf *b, const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		if (*p == '[' || *p == ']' || *p == '\\')
+			buf_putc(b, '\\');
+		buf_putc(b, *p);
+	}
+}
+
 static json_t *physical(const struct report_where *w)
 {
 	json_t *pl = json_object(), *art = json_object();
 	json_object_set_new(art, "uri", uri(w->path));
 	json_object_set_new(art, "uriBaseId", json_string("SRCROOT"));
 	json_object_set_new(pl, "artifactLocation", art);
-	if (w->line) {
+	/* every result has a region, as code scanning requires: a finding of
+	 * a whole file or folder stands at its first line */
+	{
 		json_t *region = json_object();
-		json_object_set_new(region, "startLine", json_integer((json_int_t)w->line));
+		json_object_set_new(region, "startLine", json_integer((json_int_t)(w->line ? w->line : 1)));
 		if (w->col) {
 			json_object_set_new(region, "startColumn", json_integer((json_int_t)w->col));
 			json_object_set_new(region, "endColumn", json_integer((json_int_t)w->end_col));
@@ -87,6 +101,13 @@ static json_t *rules(const struct report *r, long index[DIAG_KIND_COUNT])
 		json_t *rule = json_object(), *conf = json_object();
 		json_object_set_new(rule, "id", json_string(diag_id((enum diag_kind)k)));
 		json_object_set_new(rule, "shortDescription", message(diag_description((enum diag_kind)k)));
+		/* the help a code-scanning alert shows: what `coursecheck ids`
+		 * says of the kind, and where to read more */
+		char *help = xasprintf("%s [%s]. 'coursecheck ids' lists every kind; 'man coursecheck' "
+				       "and the README's page-format section say how to fix it.",
+				       diag_description((enum diag_kind)k), diag_id((enum diag_kind)k));
+		json_object_set_new(rule, "help", message(help));
+		free(help);
 		/* a STAT kind is an error on every page but a draft one */
 		json_object_set_new(conf, "level", json_string(diag_base_level((enum diag_kind)k) == DIAG_WARNING
 								       ? "warning" : "error"));
@@ -125,10 +146,20 @@ static json_t *result(const struct report *r, size_t at, const long index[DIAG_K
 	json_object_set_new(res, "ruleId", json_string(diag_id(it->kind)));
 	json_object_set_new(res, "ruleIndex", json_integer((json_int_t)index[it->kind]));
 	json_object_set_new(res, "level", json_string(level_of(it->level)));
+	/* the notes linked from the message ([text](id)), so that code
+	 * scanning shows the other end of the finding */
 	struct buf text = {0};
-	buf_puts(&text, it->message);
-	if (it->hint)
-		buf_printf(&text, "\nhint: %s", it->hint);
+	buf_puts(&text, "");
+	put_escaped(&text, it->message);
+	for (size_t i = 0; i < it->n_notes; i++) {
+		buf_puts(&text, "\nnote: [");
+		put_escaped(&text, it->notes[i].message);
+		buf_printf(&text, "](%zu)", i);
+	}
+	if (it->hint) {
+		buf_puts(&text, "\nhint: ");
+		put_escaped(&text, it->hint);
+	}
 	json_object_set_new(res, "message", message(text.s));
 	buf_free(&text);
 	json_t *locs = json_array();

@@ -30,6 +30,19 @@ if command -v bash >/dev/null 2>&1; then
 		COMP_WORDS=(coursecheck verify --format=s); COMP_CWORD=2; _coursecheck; echo \"\${COMPREPLY[*]}\"" 2>&1)
 	check "the completion does not complete 'ver' and '--format=s': $out" [ "$out" = "verify
 sarif" ]
+	# options come from the binaries' own --help: capture's Slurm options,
+	# update's --format; lessons are folders capture accepts, not common
+	C=$T/course
+	mkdir -p "$C/programs/common" "$C/programs/day01-a" "$C/programs/bad name" "$C/pages"
+	out=$(cd "$C" && PATH="$D/usr/bin:$PATH" bash -c ". '$D/usr/share/bash-completion/completions/coursecheck-capture'
+		t() { COMP_WORDS=(\"\$@\"); COMP_CWORD=\$((\$# - 1)); _coursecheck; echo \"\${COMPREPLY[*]}\"; }
+		t coursecheck capture ''; t coursecheck-capture --par; t coursecheck update --fo; t coursecheck help up" 2>&1)
+	check "the completion's lessons, options or commands are wrong: $out" [ "$out" = "day01-a
+--partition=
+--format=
+update" ]
+	check "the capture binary's completion is not linked" [ -L "$D/usr/share/bash-completion/completions/coursecheck-capture" ]
+	check "the capture man page is not installed" [ -f "$D/usr/share/man/man1/coursecheck-capture.1" ]
 fi
 # bindir and mandir on their own
 make --no-print-directory -s install DESTDIR="$T/d2" bindir=/opt/cc/bin mandir=/opt/cc/man >/dev/null 2>&1

@@ -4,9 +4,14 @@
 #   sh verifier/tests/run-suites.sh P TARGET...
 #
 # Runs `make TARGET` for each TARGET, at most P at once, in the order given.
-# Each suite's output (stdout and stderr) is kept in a file and printed
-# whole, in the order given, once that suite and every one before it has
-# ended, so parallel suites never interleave.  Each suite appends what it
+# Each suite's output (stdout and stderr) is kept in a file.  Once a suite
+# and every one before it has ended, one line says how it went, in the
+# order given, so parallel suites never interleave: its own `N passed, N
+# failed` lines and its time when it passed, its whole output when it
+# failed (VERBOSE=1: every suite's whole output).  While suites run, a line
+# every 30 s names them (on a terminal, one line rewritten in place).  The
+# last line adds up every suite's counts: `test: N passed, N failed, N
+# skipped`, after a line naming what was skipped.  Each suite appends what it
 # skipped to its own file (SKIPPED_FILE), joined into SKIPPED_ALL in the
 # order given, so the last line of `make test` does not depend on which
 # suite ended first.  After a suite fails no new one starts; the ones
@@ -25,11 +30,55 @@ trap 'exit 130' INT TERM
 # reads when it has nothing to do: it sleeps until a suite ends, where it
 # polled every 0.1 s (a find, a wc and a sleep: some 10 CPU s over a make
 # test).  The .rc files stay what is judged; a line read is only a wake-up.
-# Without mkfifo it polls as before.
+# Without mkfifo it polls as before.  A ticker writes to the same FIFO
+# every 30 s, so the loop wakes to say what is still running.
 fifo=
+ticker=
 if mkfifo "$d/done" 2>/dev/null && exec 3<>"$d/done"; then
 	fifo=$d/done
+	(while sleep 30; do echo tick >"$fifo" || exit 0; done) 3>&- &
+	ticker=$!
 fi
+trap '[ -z "$ticker" ] || kill "$ticker" 2>/dev/null; rm -rf "$d"' EXIT
+tty=false
+[ -t 1 ] && tty=true
+t_start=$(date +%s)
+
+# the suites started and not ended, by name
+running() {
+	r= j=1
+	while [ "$j" -le "$i" ]; do
+		if [ ! -f "$d/$j.rc" ]; then
+			eval "r=\"\$r\${r:+, }\$name_$j\""
+		fi
+		j=$((j + 1))
+	done
+	printf '%s' "$r"
+}
+
+# report K: one line for a suite that passed (its count lines, its time),
+# its whole output for one that failed or under VERBOSE=1
+report() {
+	eval "rt=\$name_$1"
+	secs=
+	[ ! -f "$d/$1.time" ] || secs=$(cat "$d/$1.time")
+	! $tty || printf '\r\033[K'
+	if [ "$(cat "$d/$1.rc")" != 0 ] || [ -n "${VERBOSE:-}" ]; then
+		cat "$d/$1.out"
+	fi
+	if [ "$(cat "$d/$1.rc")" = 0 ]; then
+		counts=$(grep -E '^[A-Za-z0-9 ._-]+: [0-9]+ passed, [0-9]+ failed' "$d/$1.out" | paste -sd';' - | sed 's/;/; /g')
+		[ -n "$counts" ] || counts="passed"
+		printf 'ok   %-22s %s (%s s)\n' "$rt" "$counts" "$secs"
+	fi
+	# the totals of the last line: every suite's `N passed, N failed` lines
+	set -- $(grep -E '^[A-Za-z0-9 ._-]+: [0-9]+ passed, [0-9]+ failed' "$d/$1.out" |
+		sed -E 's/^[^:]*: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/' |
+		awk '{ p += $1; f += $2 } END { print p + 0, f + 0 }')
+	total_pass=$((total_pass + $1))
+	total_fail=$((total_fail + $2))
+}
+total_pass=0 total_fail=0
 
 n=$#
 i=0 # suites started
@@ -54,8 +103,7 @@ while [ "$k" -lt "$n" ]; do
 		(s0=$(date +%s.%N)
 			SKIPPED_FILE=$d/$i.skipped "$MAKE" --no-print-directory "$t" >"$d/$i.out" 2>&1 3>&-
 			rc=$?
-			[ -z "${SUITE_TIMES:-}" ] || awk -v t="$t" -v a="$s0" -v b="$(date +%s.%N)" \
-				'BEGIN { printf "%-22s %7.1f s\n", t, b - a }' >"$d/$i.time"
+			awk -v a="$s0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }' >"$d/$i.time"
 			echo $rc >"$d/$i.rc.tmp" && mv "$d/$i.rc.tmp" "$d/$i.rc"
 			[ -z "$fifo" ] || echo "$i" >"$fifo") &
 	done
@@ -63,9 +111,12 @@ while [ "$k" -lt "$n" ]; do
 	progressed=0
 	while [ "$k" -lt "$i" ] && [ -f "$d/$((k + 1)).rc" ]; do
 		k=$((k + 1))
-		cat "$d/$k.out"
+		report "$k"
 		[ ! -f "$d/$k.skipped" ] || cat "$d/$k.skipped" >>"$SKIPPED_ALL"
-		[ ! -f "$d/$k.time" ] || cat "$d/$k.time" >>"$SUITE_TIMES"
+		if [ -n "${SUITE_TIMES:-}" ]; then
+			eval "t=\$name_$k"
+			printf '%-22s %7s s\n' "$t" "$(cat "$d/$k.time")" >>"$SUITE_TIMES"
+		fi
 		if [ "$(cat "$d/$k.rc")" != 0 ]; then
 			eval "t=\$name_$k"
 			echo "make test: $t FAILED"
@@ -77,11 +128,26 @@ while [ "$k" -lt "$n" ]; do
 	[ "$failed" = 0 ] || [ "$k" -lt "$i" ] || break
 	if [ "$progressed" = 0 ]; then
 		if [ -n "$fifo" ]; then
-			read -r _ <&3
+			read -r why <&3
+			if [ "$why" = tick ] && [ -n "$(running)" ]; then
+				if $tty; then
+					printf '\r\033[Krunning (%s s): %s' "$(($(date +%s) - t_start))" "$(running)"
+				else
+					echo "running ($(($(date +%s) - t_start)) s): $(running)"
+				fi
+			fi
 		else
 			sleep 0.1
 		fi
 	fi
 done
 wait
+! $tty || printf '\r\033[K'
+skipped=0
+[ ! -s "$SKIPPED_ALL" ] || skipped=$(wc -l <"$SKIPPED_ALL")
+if [ "$skipped" != 0 ]; then
+	echo "skipped: $(paste -sd';' "$SKIPPED_ALL" | sed 's/;/; /g')"
+fi
+[ "$failed" = 0 ] || total_fail=$((total_fail > 0 ? total_fail : 1))
+echo "test: $total_pass passed, $total_fail failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -651,11 +651,11 @@ for args in "--bogus" "--timeout abc" "--timeout 0" "--timeout" "--repeat 0" "-j
 	# shellcheck disable=SC2086
 	cap $args
 	check "'$args' exits $RC, not 2" [ "$RC" -eq 2 ]
-	check "'$args' prints no usage" err_has "^usage: coursecheck capture"
+	check "'$args' prints no usage" err_has "^usage: coursecheck-capture"
 done
 cap --help
 check "--help exits $RC, not 0" [ "$RC" -eq 0 ]
-check "--help prints no usage on stdout" grep -q "^usage: coursecheck capture" "$T/out"
+check "--help prints no usage on stdout naming the binary" grep -q "^usage: coursecheck-capture " "$T/out"
 COURSECHECK_NOW=yesterday cap hello
 check "a malformed COURSECHECK_NOW is accepted" [ "$RC" -eq 2 ]
 check "a malformed COURSECHECK_NOW is not a capture-setup error" \

@@ -18,7 +18,7 @@ SH=$(command -v sh)
 
 mkdir -p "$T/bin" "$T/tmp"
 # the few tools deps.sh itself calls, and nothing else
-for tool in mktemp sed rm; do
+for tool in mktemp sed rm cat; do
 	ln -s "$(command -v $tool)" "$T/bin/$tool"
 done
 cat >"$T/bin/id" <<'X'
@@ -77,6 +77,46 @@ case $out in *sudo*) why="${why:-offers sudo, which fresh Debian lacks: $out}" ;
 case $out in *"as root with:  apt-get update && $LINE"*) ;; *) why="${why:-no root line: $out}" ;; esac
 case $out in *"su -c 'apt-get update && $LINE'"*) ;; *) why="${why:-no su -c line: $out}" ;; esac
 result user-gets-line "$why"
+
+# The user is told what each package is for, and the RHEL names.
+why=
+case $out in *"deps:   libcmocka-dev: cmocka: the unit tests"*) ;; *) why="no reason given for libcmocka-dev: $out" ;; esac
+case $out in *"dnf install pkg-config pcre2-devel cmark-gfm-devel libyaml-devel openssl-devel jansson-devel libxml2-devel libcmocka-devel"*) ;;
+*) why="${why:-no RHEL line: $out}" ;; esac
+result user-told-why-and-rhel "$why"
+
+# As root, each package and its reason are said before apt-get runs.
+run 0
+why=
+case $out in *"deps: installing pkg-config"*"deps:   libpcre2-dev: PCRE2"*) ;; *) why="nothing said before installing: $out" ;; esac
+result root-says-why "$why"
+
+# capture with a pkg-config that does not know libcrypto: the compiler is
+# asked (a stand-in cc that compiles, then one that fails)
+cat >"$T/bin/pkg-config" <<'X'
+#!/bin/sh
+exit 1
+X
+cat >"$T/bin/cc" <<'X'
+#!/bin/sh
+cat >/dev/null
+[ -n "${STANDIN_CC_FAIL:-}" ] && { echo "fatal error: openssl/evp.h: No such file" >&2; exit 1; }
+exit 0
+X
+chmod +x "$T/bin/pkg-config" "$T/bin/cc"
+out=$(env -i PATH="$T/bin" TMPDIR="$T/tmp" "$SH" "$DEPS" capture 2>&1)
+rc=$?
+why=
+[ $rc = 0 ] || why="pkg-config without libcrypto but a compiler that has it: exit $rc: $out"
+result capture-asks-compiler "$why"
+out=$(env -i PATH="$T/bin" TMPDIR="$T/tmp" STANDIN_CC_FAIL=1 "$SH" "$DEPS" capture 2>&1)
+rc=$?
+why=
+[ $rc = 1 ] || why="exit $rc, want 1"
+case $out in *"libssl-dev (Debian, Ubuntu) or openssl-devel (RHEL"*) ;; *) why="${why:-both package names not given: $out}" ;; esac
+[ -z "$(ls "$T/tmp")" ] || why="${why:-temporary file left: $(ls "$T/tmp")}"
+result capture-names-both "$why"
+rm -f "$T/bin/pkg-config" "$T/bin/cc"
 
 echo "deps: $pass passed, $failed failed"
 [ $failed = 0 ]

@@ -62,15 +62,15 @@ REPLAY_ORACLE_OBJS = $(addprefix $(BUILD)/asan/oracle/,$(LIB_SRCS:.c=.o))
 REPLAY_DRIVER = $(BUILD)/asan/fuzzobj/replay.o $(BUILD)/asan/fuzzobj/fuzz_util.o
 $(BUILD)/asan/fuzzobj/%.o: $(FUZZ_DIR)/%.c $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -I$(FUZZ_DIR) -c $< -o $@
+	$(QUIET_CC)$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -I$(FUZZ_DIR) -c $< -o $@
 $(BUILD)/asan/fuzz/fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_HDRS) $(REPLAY_DRIVER) $(ASAN_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -I$(FUZZ_DIR) \
+	$(QUIET_CC)$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -I$(FUZZ_DIR) \
 		$< $(REPLAY_DRIVER) $(ASAN_LIB) $(FULL_LIBS) -o $@
 $(BUILD)/asan/fuzz/fuzz_verify: $(FUZZ_DIR)/fuzz_verify.c $(FUZZ_HDRS) $(REPLAY_DRIVER) \
 		$(REPLAY_ORACLE_OBJS) $(FUZZ_FIXTURE)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -I$(FUZZ_DIR) \
+	$(QUIET_CC)$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -I$(FUZZ_DIR) \
 		$< $(REPLAY_DRIVER) $(FUZZ_EXTRA_verify) $(REPLAY_ORACLE_OBJS) $(FULL_LIBS) -o $@
 $(BUILD)/asan/oracle/%.o: $(BUILD)/asan/obj/%.o
 	@mkdir -p $(dir $@)

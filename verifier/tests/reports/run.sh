@@ -77,6 +77,30 @@ check "update --format=json did not write the page" grep -q '69,001' "$T/upd/pag
 
 check "fail: the json report holds no diagnostic" [ "$($PY -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["diagnostics"]))' "$T/fail.json")" = 2 ]
 check "fail: the sarif result has no relatedLocations" grep -q '"relatedLocations"' "$T/fail.sarif"
+# what code scanning needs to show a finding whole: every result has a
+# region, its message links each related location ([text](id)), each rule
+# has help
+cat >"$T/sarif-shape.py" <<'X'
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+bad = []
+for run in doc["runs"]:
+    for rule in run["tool"]["driver"]["rules"]:
+        if not rule.get("help", {}).get("text"):
+            bad.append("rule %s has no help" % rule["id"])
+    for res in run["results"]:
+        for loc in res.get("locations", []):
+            if "region" not in loc.get("physicalLocation", {}):
+                bad.append("result %s has no region" % res["ruleId"])
+        text = res["message"]["text"]
+        for rel in res.get("relatedLocations", []):
+            if not re.search(r"(?<!\\)\]\(%d\)" % rel["id"], text):
+                bad.append("related location %d of %s is not linked from its message" % (rel["id"], res["ruleId"]))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+X
+check "fail: a SARIF result lacks a region, a linked note or rule help: $($PY "$T/sarif-shape.py" "$T/fail.sarif")" \
+	$PY "$T/sarif-shape.py" "$T/fail.sarif"
 check "fail: github lines are not 2" [ "$(cd "$T/fail" && "$BIN" verify --format=github 2>/dev/null | wc -l)" -eq 2 ]
 
 # the validators can fail: a wrong level, a missing member, broken XML
@@ -94,10 +118,19 @@ check "xmllint accepts broken XML" fails xmllint --noout "$T/bad.xml"
 fp() { grep -A1 '"partialFingerprints"' "$1" | grep -o '[0-9a-f]\{64\}'; }
 run fail verify --format=sarif
 check "fingerprints differ between two runs" [ "$(fp "$T/out")" = "$(fp "$T/fail.sarif")" ]
+names() { grep -o '<testcase [^>]*name="[^"]*"' "$1" | sort; }
+run fail verify --format=junit
+names "$T/out" >"$T/names.before"
 awk 'NR == 11 { print "A line added above the finding." ; print "" } { print }' "$T/fail/pages/day01-demo.md" >"$T/x" && mv "$T/x" "$T/fail/pages/day01-demo.md"
 run fail verify --format=sarif
 check "a line added above moves the fingerprint" [ "$(fp "$T/out")" = "$(fp "$T/fail.sarif")" ]
 check "a line added above does not move the line" grep -q '"startLine": 22' "$T/out"
+# JUnit test case names hold no position: the line added above leaves them
+# as they were (a dashboard's history follows the name)
+run fail verify --format=junit
+names "$T/out" >"$T/names.after"
+check "JUnit test case names hold a position" sh -c "! grep -q ' at [0-9]' '$T/names.after'"
+check "a line added above renames a JUnit test case" cmp -s "$T/names.before" "$T/names.after"
 cp "$CASES/snippet-drift/pages/day01-demo.md" "$T/fail/pages/day01-demo.md"
 
 # --output: the report goes to the file, nothing to standard output

@@ -67,6 +67,14 @@ chmod 640 "$demo/out/day01-demo.html"
 [ "$(stat -c %a "$demo/out/day01-demo.html")" = 640 ] && [ -z "$(ls "$demo/out" | grep tmp)" ] &&
 	ok "demo: a rewritten review keeps its mode, leaves no temporary file" || bad "demo: mode or litter"
 
+# 2b. a README without front matter: the index shows the status it takes
+#     from its page, where it showed "-"
+printf '# Day 1\n\nEach thread adds one pair of elements.\n' >"$demo/programs/day01-demo/README.md"
+(cd "$demo" && "$bin" review --output out-readme programs/day01-demo/README.md >/dev/null 2>&1)
+grep -q '<td>in-technical-review (its page&#39;s)</td>' "$demo/out-readme/index.html" &&
+	ok "demo: the index shows a README's status, its page's" || bad "demo: a README's status in the index" "$demo/out-readme/index.html"
+rm -f "$demo/programs/day01-demo/README.md"
+
 # 3. the small course, broken: exit 1, the gate fails, each failure with its diagnostic and hint,
 #    and the page's own links (out of the file) shown as text
 broken=$scratch/broken

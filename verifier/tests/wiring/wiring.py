@@ -81,6 +81,44 @@ def precommit(tmp, path_dir):
             check(f"{what} does not report the drifted snippet", "[snippet-drift]" in r.stderr)
 
 
+def precommit_itself(tmp, path_dir):
+    """pre-commit itself runs the README's local form and this repository's hook."""
+    exe = shutil.which("pre-commit")
+    if not exe:
+        print("wiring: pre-commit not installed: the hook was not run by pre-commit")
+        skipped = os.environ.get("SKIPPED_FILE")
+        if skipped:
+            with open(skipped, "a") as f:
+                f.write("pre-commit hook not run by pre-commit: pre-commit not installed\n")
+        return
+    text = open(os.path.join(TOP, ".pre-commit-hooks.yaml")).read()
+    m = re.search(r"^# --- local form ---\n(.*?)^# --- end ---$", text, re.S | re.M)
+    check("the local form is marked in .pre-commit-hooks.yaml", m is not None)
+    if not m:
+        return
+    local = "".join(line[2:] + "\n" for line in m.group(1).splitlines())
+    env = dict(os.environ, PATH=path_dir + os.pathsep + os.environ["PATH"], NO_COLOR="1",
+               PRE_COMMIT_HOME=os.path.join(tmp, "pre-commit-home"), GIT_AUTHOR_NAME="t",
+               GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t")
+    for failing, want in [(True, 1), (False, 0)]:
+        root = course(tmp, f"pci-{failing}", failing)
+        open(os.path.join(root, ".pre-commit-config.yaml"), "w").write(local)
+        subprocess.run(["git", "init", "-q"], cwd=root, env=env, check=True)
+        subprocess.run(["git", "add", "-A"], cwd=root, env=env, check=True)
+        r = subprocess.run([exe, "run", "--files", "programs/day01-demo/demo.cu", "pages/day01-demo.md"],
+                           cwd=root, env=env, capture_output=True, text=True)
+        what = f"pre-commit run (local form) on a {'failing' if failing else 'clean'} course"
+        check(f"{what} exits {r.returncode}, not {want}: {(r.stdout + r.stderr)[-400:]}", r.returncode == want)
+        if failing:
+            check(f"{what} does not show the drifted snippet", "[snippet-drift]" in r.stdout + r.stderr)
+        # this repository's hook as pre-commit reads it (try-repo: the
+        # working tree of this repository, uncommitted changes included)
+        r = subprocess.run([exe, "try-repo", TOP, "coursecheck", "--files", "programs/day01-demo/demo.cu"],
+                           cwd=root, env=env, capture_output=True, text=True)
+        what = f"pre-commit try-repo on a {'failing' if failing else 'clean'} course"
+        check(f"{what} exits {r.returncode}, not {want}: {(r.stdout + r.stderr)[-400:]}", r.returncode == want)
+
+
 def matcher(tmp):
     m = json.load(open(os.path.join(TOP, ".github/coursecheck-matcher.json")))
     pat = m["problemMatcher"][0]["pattern"][0]
@@ -108,6 +146,10 @@ def workflow(tmp, path_dir):
     steps = wf["jobs"]["verify"]["steps"]
     uses = [s["uses"].split("@")[0] for s in steps if "uses" in s]
     check(f"the workflow uses {uses}", uses == ["actions/checkout", "github/codeql-action/upload-sarif"])
+    up = [s for s in steps if "upload-sarif" in s.get("uses", "")][0]
+    cond = up.get("if", "")
+    check(f"the SARIF upload runs on a private repository without code scanning: if: {cond!r}",
+          "always()" in cond and "github.event.repository.private" in cond and "vars.COURSECHECK_CODE_SCANNING" in cond)
     check("the workflow may not upload security events", wf["permissions"].get("security-events") == "write")
     # the checkout: the repository's tracked files, and what is built already
     repo = os.path.join(tmp, "checkout")
@@ -149,6 +191,7 @@ def workflow(tmp, path_dir):
 with tempfile.TemporaryDirectory() as tmp:
     d = shim(tmp)
     precommit(tmp, d)
+    precommit_itself(tmp, d)
     matcher(tmp)
     workflow(tmp, d)
 print(f"wiring: {passed} passed, {failed} failed")
