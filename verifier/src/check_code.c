@@ -30,26 +30,6 @@ static size_t first_difference(const struct lines *page, const struct lines *src
 	return i < page->n ? page->v[i].src_line : page->n ? page->v[page->n - 1].src_line : 0;
 }
 
-/* The file of <!-- snippet: FILE#NAME -->: FILE is repository-relative
- * when it starts with programs/ or pages/, else relative to the lesson's
- * folder (programs/LESSON/), where "../common/x.h" names the shared
- * folder.  Malloc'd. */
-static char *snippet_path(const struct page_ctx *ctx, const char *arg, size_t len)
-{
-	char *file = xstrndup(arg, len);
-	bool leading_up = len > 3 && memcmp(arg, "../", 3) == 0;
-	/* any other "..", or an absolute path, is taken as written, so that
-	 * repo_resolve refuses what climbs out */
-	bool odd = arg[0] == '/' || strstr(file + (leading_up ? 3 : 0), "..") != NULL;
-	free(file);
-	if (!ctx->lesson || odd || (len >= 9 && memcmp(arg, "programs/", 9) == 0) ||
-	    (len >= 6 && memcmp(arg, "pages/", 6) == 0))
-		return xstrndup(arg, len);
-	if (leading_up)
-		return xasprintf("programs/%.*s", (int)(len - 3), arg + 3);
-	return xasprintf("programs/%s/%.*s", ctx->lesson, (int)len, arg);
-}
-
 /* A block that is the snippet's run of bytes exactly (a copy, the usual
  * case) splits into the very lines the snippet has, so the two are equal
  * under any normalisation: told without splitting, trimming or comparing
@@ -86,7 +66,7 @@ static void check_snippet(struct page_ctx *ctx, struct page_block *b)
 	char *name = xstrdup(hash ? hash + 1 : arg);
 	struct diag_loc at = textfile_loc_line(&ctx->tf, b->marker_line, b->marker_col, 0);
 	if (hash) {
-		char *path = snippet_path(ctx, arg, (size_t)(hash - arg));
+		char *path = pagectx_snippet_path(ctx, arg, (size_t)(hash - arg));
 		prog = course_program(path);
 		if (course_report_unusable(prog->state, prog->why, path, at, "snippet source") || prog->state != LOAD_OK)
 			prog = NULL; /* not UTF-8: refused where it was read */

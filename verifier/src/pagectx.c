@@ -37,3 +37,23 @@ struct evfile *pagectx_evidence_for(struct page_ctx *ctx, const char *label, siz
 	struct evfile *ev = ctx->ev[e - ctx->fm.evidence];
 	return ev && ev->state == LOAD_OK ? ev : NULL;
 }
+
+/* The file of <!-- snippet: FILE#NAME -->: FILE is repository-relative
+ * when it starts with programs/ or pages/, else relative to the lesson's
+ * folder (programs/LESSON/), where "../common/x.h" names the shared
+ * folder.  Malloc'd.  The one rule verify and update resolve it by. */
+char *pagectx_snippet_path(const struct page_ctx *ctx, const char *arg, size_t len)
+{
+	char *file = xstrndup(arg, len);
+	bool leading_up = len > 3 && memcmp(arg, "../", 3) == 0;
+	/* any other "..", or an absolute path, is taken as written, so that
+	 * repo_resolve refuses what climbs out */
+	bool odd = arg[0] == '/' || strstr(file + (leading_up ? 3 : 0), "..") != NULL;
+	free(file);
+	if (!ctx->lesson || odd || (len >= 9 && memcmp(arg, "programs/", 9) == 0) ||
+	    (len >= 6 && memcmp(arg, "pages/", 6) == 0))
+		return xstrndup(arg, len);
+	if (leading_up)
+		return xasprintf("programs/%.*s", (int)(len - 3), arg + 3);
+	return xasprintf("programs/%s/%.*s", ctx->lesson, (int)len, arg);
+}

@@ -57,5 +57,11 @@ void pagectx_free(struct page_ctx *ctx);
 /* The evidence for a marker label ("" or NULL: the default), or NULL after
  * reporting an unknown label at (line, col) of the page. */
 struct evfile *pagectx_evidence_for(struct page_ctx *ctx, const char *label, size_t line, size_t col);
+/* The file of <!-- snippet: FILE#NAME --> (FILE being arg's first len
+ * bytes): repository-relative when it starts with programs/ or pages/,
+ * else relative to the lesson's folder, where "../common/x.h" names the
+ * shared folder; any other "..", or an absolute path, as written, for
+ * repo_resolve to refuse.  Malloc'd.  The one rule of verify and update. */
+char *pagectx_snippet_path(const struct page_ctx *ctx, const char *arg, size_t len);
 
 #endif

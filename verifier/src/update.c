@@ -58,6 +58,8 @@ struct update {
 	size_t n_edits, cap_edits;
 	size_t left;  /* items left for a person */
 	size_t flips; /* claim flips */
+	bool first;   /* the page said 'evidence: none yet': old and now are the first run */
+	size_t to_replace; /* first capture: numbers the run does not hold */
 	int carriable; /* the newest run may be carried: 0 not yet judged, 1 yes, -1 no (update-refused) */
 	bool refused;  /* it was refused */
 	bool unreadable; /* the file itself cannot be read (exit 2) */
@@ -164,10 +166,41 @@ static bool follow_older(struct update *u, const struct num_token *tok, struct n
 	return ok;
 }
 
+/* The first capture: a number written before the lesson ran, which the
+ * run does not hold.  Nothing is moved (there is no older run to follow);
+ * the author replaces it, helped by the run's nearest values.  A warning:
+ * update did what it could, and verify fails at the number until then. */
+static void first_capture_number(struct update *u, const struct pnum *p)
+{
+	char *claim = prose_text(p);
+	struct diag *d = diag_begin(D_UPDATE_FIRST_CAPTURE, textfile_loc(&u->ctx.tf, p->raw_off, p->tok.end - p->tok.start),
+				    "first capture: %s is not in %s: replace it", claim, u->now->path);
+	const struct bank_entry *near[3];
+	size_t n = bank_nearest(&u->now_bank, p->tok.value, near, 3);
+	for (size_t i = 0; i < n; i++) {
+		const struct bank_entry *e = near[i];
+		size_t len;
+		const char *line = textfile_line(&e->ev->ev->tf, e->line, &len);
+		diag_note(d, textfile_loc_line(&e->ev->ev->tf, e->line, bank_entry_col(e), e->tok.end - e->tok.start),
+			  "%s value in the run: %.*s", i ? "another near" : "the nearest", (int)(e->tok.end - e->tok.start),
+			  line + e->tok.start);
+	}
+	diag_hint(d, "the page was written before its lesson ran: quote the run's value, or bind the number to its "
+		     "place (<!-- at: [ROW | COLUMN] -->); 'coursecheck verify' fails at it until then");
+	diag_end(d);
+	free(claim);
+	u->to_replace++;
+}
+
 static void move_number(struct update *u, const struct pnum *p, const struct bank_entry *e)
 {
 	struct num_token nt;
 	size_t nl;
+	if (u->first) { /* old is now: a traced number is where it is */
+		if (!e)
+			first_capture_number(u, p);
+		return;
+	}
 	if (!e) {
 		if (!follow_older(u, &p->tok, &nt, &nl)) {
 			char *claim = prose_text(p);
@@ -291,7 +324,7 @@ static bool update_place_number(struct update *u, const struct pnum *p, const st
 	if (!place_arg(p, &text, &len)) {
 		if (kind == MK_ONE_RUN) {
 			const struct bank_entry *e = bank_find(&u->old_bank, &p->tok);
-			if (e)
+			if (e || u->first)
 				move_number(u, p, e);
 			else
 				leave(u, p->raw_off, "this one-run number is not in the old run either: not moved");
@@ -726,7 +759,7 @@ static void update_snippet(struct update *u, const struct page_block *b)
 	const char *arg = b->marker_arg;
 	const char *hash = strchr(arg, '#');
 	struct program *prog = u->ctx.prog;
-	char *path = hash ? xstrndup(arg, (size_t)(hash - arg)) : NULL;
+	char *path = hash ? pagectx_snippet_path(&u->ctx, arg, (size_t)(hash - arg)) : NULL;
 	if (path)
 		prog = course_program(path);
 	free(path);
@@ -1091,6 +1124,7 @@ static bool load_page(struct update *u, const char *relpath)
 	 * then both the old run and the new one */
 	char *newest = NULL;
 	if (named && strcmp(named, FM_EVIDENCE_NOT_YET) == 0) {
+		u->first = true;
 		named = newest = course_newest_evidence(u->ctx.lesson);
 		if (!newest) {
 			struct diag *d = unusable(relpath, "lesson '%s' has no evidence yet", u->ctx.lesson);
@@ -1176,6 +1210,50 @@ static void update_page_body(struct update *u)
 
 /* A program's header: the facts of its Verified paragraph and the
  * evidence path it names. */
+/* The build's optimisation and architecture flags (-O3, -arch=sm_90),
+ * as a Verified paragraph names them; malloc'd, "" when none. */
+static char *build_flags(const char *build)
+{
+	struct buf b = {0};
+	buf_puts(&b, "");
+	for (const char *p = build; p && *p;) {
+		size_t n = strcspn(p, " \t");
+		if ((n > 2 && memcmp(p, "-O", 2) == 0) || (n > 6 && memcmp(p, "-arch=", 6) == 0))
+			buf_printf(&b, "%s%.*s", b.len ? " " : "", (int)n, p);
+		p += n;
+		p += strspn(p, " \t");
+	}
+	return buf_detach(&b);
+}
+
+/* A program whose header has no Verified paragraph yet (its first
+ * capture) gets one after its header comment, from the newest run: the
+ * date, GPU, compute capability, driver, CUDA and build flags that verify
+ * then checks, and the run's path, set off by an empty comment line (the
+ * lines source-sha256 leaves out, so the run stays fresh). */
+static void add_verified(struct update *u, const struct proghdr *h)
+{
+	const struct evidence *ev = u->now->ev;
+	const char *gpu = evidence_get(ev, "gpu", NULL), *cc = evidence_get(ev, "compute-capability", NULL);
+	const char *driver = evidence_get(ev, "driver", NULL), *cuda = evidence_get(ev, "cuda", NULL);
+	const char *captured = evidence_get(ev, "captured", NULL);
+	char *flags = build_flags(evidence_get(ev, "build", NULL));
+	gpu = gpu ? gpu : "an unnamed GPU";
+	bool an = strchr("AEIOUaeiou", gpu[0]) || strncmp(gpu, "NVIDIA", 6) == 0;
+	char *text = xasprintf("//\n// Verified %.10s on %s %s (compute capability %s), driver\n// %s, CUDA %s%s%s. "
+			       "Transcript:\n// %s\n",
+			       captured ? captured : "?", an ? "an" : "a", gpu, cc ? cc : "?", driver ? driver : "?",
+			       cuda ? cuda : "?", flags[0] ? ", built with " : "", flags, u->now->path);
+	size_t len;
+	const char *last = textfile_line(&u->ctx.tf, h->last_line, &len);
+	size_t off = (size_t)(last - u->ctx.tf.data) + len;
+	if (off < u->ctx.tf.len && u->ctx.tf.data[off] == '\n')
+		off++;
+	add_edit(u, off, off, text, strlen(text));
+	free(text);
+	free(flags);
+}
+
 static bool update_program_header(struct update *u, const char *relpath)
 {
 	struct page_ctx *ctx = &u->ctx;
@@ -1198,10 +1276,16 @@ static bool update_program_header(struct update *u, const char *relpath)
 	textfile_from_memory(prog->tf.data, prog->tf.len, relpath, &ctx->tf);
 	const struct proghdr *h = &prog->hdr;
 	if (!h->verified) {
-		struct diag *d = unusable(relpath, "the program's header has no Verified paragraph to update");
-		diag_hint(d, "update rewrites the facts of a '// Verified ...' paragraph; 'coursecheck update' a page for the rest");
-		diag_end(d);
-		return false;
+		if (!h->last_line) {
+			struct diag *d = unusable(relpath, "the program has no header comment to add a Verified paragraph to");
+			diag_hint(d, "give it a header comment with its '// Build:' and '// Run:' lines first");
+			diag_end(d);
+			return false;
+		}
+		if (!pick_runs(u, NULL))
+			return false;
+		add_verified(u, h);
+		return true;
 	}
 	size_t ps, pe;
 	char *named = course_verified_path(h, &ps, &pe) ? xstrndup(h->verified + ps, pe - ps) : NULL;
@@ -1259,7 +1343,13 @@ int update_file(struct report *report, const char *relpath, bool dry_run, bool q
 		status = 2;
 	if (json)
 		report_rewrites(report, &u, relpath, changed && !dry_run && status == 0);
-	if (!quiet)
+	if (!quiet && u.first)
+		fprintf(stderr,
+			"coursecheck update: %s: evidence: none yet -> %s: first capture: %zu rewrite%s%s, %zu number%s to "
+			"replace, %zu left for a person\n",
+			relpath, u.now->path, u.n_edits, u.n_edits == 1 ? "" : "s", dry_run ? " (dry run)" : "",
+			u.to_replace, u.to_replace == 1 ? "" : "s", u.left);
+	else if (!quiet)
 		fprintf(stderr,
 			"coursecheck update: %s: %s -> %s: %zu rewrite%s%s, %zu left for a person, %zu claim flip%s\n",
 			relpath, u.old->path, u.now->path, u.n_edits, u.n_edits == 1 ? "" : "s",
