@@ -40,7 +40,7 @@ bashcompdir ?= $(PREFIX)/share/bash-completion/completions
 INSTALL ?= install
 
 # The capture binary's sources: libc and libcrypto only.
-CAPTURE_SRCS = util.c diag.c cliopt.c textfile.c sha256.c repo.c evidence.c proghdr.c filewrite.c strmap.c lessonfiles.c evjudge.c \
+CAPTURE_SRCS = util.c diag.c cliopt.c textfile.c sha256.c repo.c evidence.c proghdr.c filewrite.c strmap.c lessonfiles.c evjudge.c srctok.c readset.c \
                $(notdir $(wildcard $(SRC)/capture*.c))
 CAPTURE_LIB  = $(filter-out capture_main.c,$(CAPTURE_SRCS))
 # Everything else belongs to the full verifier.
@@ -54,7 +54,7 @@ SKIPPED_FILE ?= $(CURDIR)/$(BUILD)/.skipped
 DEPS_FULL    = $(BUILD)/.deps-full
 DEPS_CAPTURE = $(BUILD)/.deps-capture
 
-.PHONY: all verify test programs evidence unit golden capture-test course-test deps deps-test folder-test clean bench \
+.PHONY: all verify test programs evidence unit golden capture-test stale-test course-test deps deps-test folder-test clean bench \
 	install uninstall report-test man-test install-test wiring-test broken-variants reference-overlap slurm-test hostile \
 	review review-test
 
@@ -199,6 +199,10 @@ golden: $(BUILD)/asan/coursecheck
 	@ALSO_JOBS=$(GOLDEN_ALSO_JOBS) sh verifier/tests/run-golden.sh $(BUILD)/asan/coursecheck verifier/tests/cases
 GOLDEN_ALSO_JOBS ?=
 
+# The staleness rule on a copy of the course (verifier/tests/stale/course.sh).
+stale-test: $(BUILD)/asan/coursecheck
+	@sh verifier/tests/stale/course.sh $(BUILD)/asan/coursecheck
+
 capture-test: $(BUILD)/asan/coursecheck-capture $(BUILD)/asan/coursecheck
 	@sh verifier/tests/capture/run.sh $(BUILD)/asan/coursecheck-capture $(BUILD)/asan/coursecheck
 
@@ -278,7 +282,7 @@ TEST_SUITES_JOBS ?= 3
 # slots; slurm-test and capture-test early, as they mostly wait (a Slurm
 # job's scheduling, capture's time limits): a third slot keeps both cores
 # busy while they do
-TEST_SUITES = broken-variants-build hostile slurm-test course-test capture-test golden programs \
+TEST_SUITES = broken-variants-build hostile slurm-test course-test capture-test golden stale-test programs \
 	review-test fuzz-replay report-test arch-test wiring-test reference-overlap unit deps-test folder-test \
 	man-test install-test
 test: $(DEPS_FULL) $(DEPS_TEST)

@@ -83,24 +83,22 @@ int lesson_names(char ***names, size_t *n, char **why)
 	return r;
 }
 
-/* Finds the lesson's program (lessonfiles.h's rule). */
+/* The lesson's program among its files (lessonfiles.h's rule: a .cu at
+ * any depth); without one, a message that says what the folder holds and
+ * how to name it. */
 static int find_program(const char *name, struct lesson *ls, char **why)
 {
-	size_t count, headed;
-	char *prog = lessonfiles_program(name, &count, &headed);
-	if (!prog) {
-		if (count == 0)
-			*why = xasprintf("no program: programs/%s/ holds no .cu file", name);
-		else
-			*why = xasprintf("no program: programs/%s/ holds %zu .cu files and %zu of them ha%s a "
-					 "'// Build:' header line; exactly one must", name, count, headed,
-					 headed == 1 ? "s" : "ve");
+	if (ls->files.program == SIZE_MAX) {
+		char *what = lessonfiles_no_program(&ls->files, name);
+		*why = xasprintf("no program: %s; name the program with a '// Build: COMMAND' line in its header "
+				 "comment (and the page's program:)", what);
+		free(what);
 		return -1;
 	}
-	ls->program = prog;
+	ls->program = xstrdup(ls->files.v[ls->files.program].path);
 	ls->dir = xasprintf("programs/%s", name);
-	const char *slash = strrchr(prog, '/');
-	ls->file = xstrdup(slash ? slash + 1 : prog);
+	const char *slash = strrchr(ls->program, '/');
+	ls->file = xstrdup(slash ? slash + 1 : ls->program);
 	return 0;
 }
 
@@ -168,18 +166,14 @@ int lesson_load(const char *name, struct lesson *ls, char **why)
 				 c);
 		return -1;
 	}
-	if (find_program(name, ls, why) != 0)
-		return -1;
 	char *err = NULL;
 	if (lessonfiles_collect(name, &ls->files, &err) != 0) {
 		*why = xasprintf("cannot read the lesson's files: %s", err);
 		free(err);
 		return -1;
 	}
-	if (ls->files.program == SIZE_MAX) {
-		*why = xasprintf("cannot read %s", ls->program);
+	if (find_program(name, ls, why) != 0)
 		return -1;
-	}
 	const struct lesson_file *p = &ls->files.v[ls->files.program];
 	ls->source = xmalloc(p->len + 1);
 	memcpy(ls->source, p->data, p->len + 1);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "capture_proc.h"
+#include "capture_reads.h"
 #include "capture_repeats.h"
 #include "capture_text.h"
 #include "capture_write.h"
@@ -52,6 +53,7 @@ struct job {
 	pid_t foreign;           /* a process not ours seen on the GPU, 0: none */
 	bool unchecked;          /* nvidia-smi could not be asked during the run */
 	double last_sample;
+	struct readset reads;    /* what the build read (readset.h), once it ended */
 };
 
 struct sched {
@@ -213,6 +215,7 @@ static void release(struct sched *s, struct job *j)
 	j->secs = NULL;
 	volatility_free(&j->vol);
 	pidset_free(&j->known);
+	readset_free(&j->reads);
 	j->state = DONE;
 }
 
@@ -330,7 +333,7 @@ static void add_facts(struct buf *h, const struct sched *s, const struct job *j,
 	const struct lesson *ls = j->ls;
 	header_add(h, "lesson", ls->name);
 	header_add(h, "program", ls->program);
-	header_add(h, "source-sha256", ls->sha);
+	header_add(h, "source-sha256", j->reads.sha);
 	header_add(h, "build", ls->build);
 	header_add(h, "run", ls->run);
 	header_add(h, "gpu", g->name);
@@ -424,7 +427,7 @@ static char *compose(const struct sched *s, const struct job *j, const struct ou
 	add_output_flags(&h, "stdout", o->out);
 	add_output_flags(&h, "stderr", o->err);
 	add_runs(&h, j, o);
-	lessonfiles_header(&h, &j->ls->files);
+	readset_header(&h, &j->reads, &j->ls->files);
 	header_add(&h, "capture-tool", CAPTURE_TOOL);
 	size_t n = o->ran ? o->n_runs : 1;
 	const struct transcript **outs = xcalloc(n, sizeof *outs), **errs = xcalloc(n, sizeof *errs);
@@ -508,8 +511,12 @@ static void start_build(struct sched *s, struct job *j)
 	int r = filewrite_mkdirs(j->workdir, &why);
 	if (r == 0)
 		r = lesson_copy(j->ls, top, &why);
+	char *deps = capture_reads_path(j->scratch);
+	char **envp = capture_reads_env(deps);
 	if (r == 0)
-		r = proc_start(&j->proc, j->ls->build, j->workdir, out, err, NULL, p->timeout, TRANSCRIPT_MAX_BYTES, &why);
+		r = proc_start(&j->proc, j->ls->build, j->workdir, out, err, envp, p->timeout, TRANSCRIPT_MAX_BYTES, &why);
+	proc_env_free(envp);
+	free(deps);
 	free(top);
 	free(out);
 	free(err);
@@ -545,6 +552,9 @@ static char *keep_failed_build(struct sched *s, struct job *j, const char *exit_
 static void build_done(struct sched *s, struct job *j)
 {
 	j->build_s = j->proc.seconds;
+	char *deps = capture_reads_path(j->scratch);
+	capture_reads_take(&j->reads, j->ls, deps, j->workdir);
+	free(deps);
 	if (proc_succeeded(&j->proc)) {
 		if (!s->plan->build_only) {
 			j->state = READY;

@@ -41,7 +41,17 @@ static void report_judgement(const struct evfile *ev, const struct evjudge *j, c
 	} else if (j->flags & EVJ_STALE) {
 		struct diag *d = diag_begin(D_EVIDENCE_STALE, at, "evidence '%s' is stale: %s since it was captured",
 					    ev->path, j->changed);
-		if (j->n_files > 1)
+		if (j->by_reads && j->was_sha && j->now_sha && strcmp(j->was_sha, j->now_sha) == 0)
+			diag_note(d, textfile_loc_line(tf, j->stale_line, 0, 0),
+				  "the capture recorded the %zu files its build and runs read; a new file that is no "
+				  "source counts too (a run may open it)",
+				  j->n_files);
+		else if (j->by_reads)
+			diag_note(d, textfile_loc_line(tf, j->stale_line, 0, 0),
+				  "the capture recorded the %zu files its build and runs read; source-sha256 %.12s... is "
+				  "now %.12s...",
+				  j->n_files, j->was_sha, j->now_sha);
+		else if (j->n_files > 1)
 			diag_note(d, textfile_loc_line(tf, j->stale_line, 0, 0),
 				  "the capture recorded the lesson's %zu files; source-sha256 %.12s... is now %.12s...",
 				  j->n_files, j->was_sha, j->now_sha);
@@ -49,7 +59,10 @@ static void report_judgement(const struct evfile *ev, const struct evjudge *j, c
 			diag_note(d, textfile_loc_line(tf, j->stale_line, 0, 0),
 				  "captured from source-sha256 %.12s..., the program is now %.12s...", j->was_sha,
 				  j->now_sha);
-		diag_hint(d, "%s", fix_hint);
+		if (j->by_reads && lesson)
+			diag_hint(d, "%s ('coursecheck why-stale %s' shows the change)", fix_hint, lesson);
+		else
+			diag_hint(d, "%s", fix_hint);
 		diag_end(d);
 	}
 	if (j->flags & EVJ_FAILED) {

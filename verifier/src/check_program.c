@@ -182,7 +182,11 @@ static void check_program_files(const char *lesson);
 void check_program(const char *lesson, const struct check_opts *opts)
 {
 	char *folder = xasprintf("programs/%s", lesson);
-	struct diag_policy policy = {.strict = opts->strict}; /* a program has no status of its own */
+	/* a program has no status of its own: its lesson page's draft makes
+	 * its STAT kinds (a stale run among them) warnings, as on the page */
+	enum page_status st = STATUS_REVIEW;
+	bool draft = course_lesson_status(lesson, &st) && st == STATUS_DRAFT;
+	struct diag_policy policy = {.draft = draft && !opts->strict, .strict = opts->strict};
 	diag_file_begin(folder, &policy);
 	check_program_files(lesson);
 	diag_file_end();
@@ -195,14 +199,27 @@ static void check_program_files(const char *lesson)
 	char *path = course_lesson_program(lesson, &count);
 	char *folder = xasprintf("programs/%s", lesson);
 	if (!path) {
-		struct diag *d = diag_begin(D_PROGRAM_HEADER, (struct diag_loc){.path = folder},
-					    count ? "lesson folder holds %zu .cu files and not exactly one of them has a "
-						    "'// Build:' header line"
-						  : "lesson folder holds no .cu program%.0zu",
-					    count);
+		const char *why;
+		bool refused;
+		const struct lesson_files *f = course_lesson_files(lesson, &why, &refused);
+		char *found = f ? lessonfiles_no_program(f, lesson) : NULL;
+		struct diag *d;
+		if (found)
+			d = diag_begin(D_PROGRAM_HEADER, (struct diag_loc){.path = folder}, "lesson folder has no program: %s",
+				       found);
+		else
+			d = diag_begin(D_PROGRAM_HEADER, (struct diag_loc){.path = folder},
+				       count ? "lesson folder holds %zu .cu files and not exactly one of them has a "
+					       "'// Build:' header line"
+					     : "lesson folder holds no .cu program%.0zu",
+				       count);
 		if (count)
-			diag_hint(d, "the lesson's program is the .cu file whose header comment names the Build: "
-				     "command and the runs; the others are its sources");
+			diag_hint(d, "the lesson's program is the .cu file (at any depth) whose header comment names "
+				     "the Build: command and the runs; the others are its sources");
+		else
+			diag_hint(d, "the program is a .cu file at any depth of the folder (e.g. %s/src/main.cu) whose "
+				     "header comment has a '// Build: COMMAND' line; the page's program: names it", folder);
+		free(found);
 		diag_end(d);
 		free(path);
 		free(folder);

@@ -1387,7 +1387,7 @@ static void collect_files(struct course *c, struct lesson_files_entry *e)
 		 * rule over the files read (find_program) */
 		const char *tail = lf->path + dl;
 		size_t tl = strlen(tail);
-		e->n_cu += strncmp(lf->path, dir, dl) == 0 && !strchr(tail, '/') && tl > 3 &&
+		e->n_cu += strncmp(lf->path, dir, dl) == 0 && tl > 3 &&
 			   strcmp(tail + tl - 3, ".cu") == 0;
 		free(lf->data);
 		lf->data = NULL;

@@ -4,8 +4,31 @@
 #include <string.h>
 
 #include "evjudge.h"
+#include "readset.h"
 #include "repo.h"
 #include "util.h"
+
+/* Stale by the files the run read (readset.h): the lesson's files are all
+ * it needs, whichever file the page names as the program. */
+static void judge_read_files(const struct evidence *e, const struct evjudge_in *in, struct evjudge *j, size_t line)
+{
+	if (!in->files) {
+		if (in->files_why) {
+			j->flags |= EVJ_FILES_UNKNOWN | (in->files_refused ? EVJ_FILES_REFUSED : 0);
+			j->files_why = in->files_why;
+		}
+		return;
+	}
+	j->changed = readset_changed(e, in->files, &line, j->now_buf);
+	j->now_sha = j->now_buf;
+	struct readset_entry *rec;
+	j->n_files = readset_entries(e, &rec);
+	readset_entries_free(rec, j->n_files);
+	j->by_reads = true;
+	j->stale_line = line;
+	if (j->changed)
+		j->flags |= EVJ_STALE;
+}
 
 /* Stale over every file of the lesson where they can be told and the
  * program is the lesson's program; else by the program's own hash. */
@@ -15,6 +38,10 @@ static void judge_stale(const struct evidence *e, const struct evjudge_in *in, s
 	size_t line = 0;
 	const char *was = evidence_get(e, "source-sha256", &line);
 	j->was_sha = was;
+	if (readset_recorded(e)) {
+		judge_read_files(e, in, j, line);
+		return;
+	}
 	if (!f && in->files_why) {
 		j->flags |= EVJ_FILES_UNKNOWN | (in->files_refused ? EVJ_FILES_REFUSED : 0);
 		j->files_why = in->files_why;

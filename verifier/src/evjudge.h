@@ -13,6 +13,9 @@
  * The order is the one verify reports in: a run of another lesson or
  * program is judged no further (its files say nothing about this page);
  * otherwise staleness, a failed run and a shared GPU are each judged.
+ * Staleness follows the rule the run was captured under: evidence with
+ * source-rule: tokens-1 by the files it read (readset.h), older evidence
+ * by every file of the lesson, byte for byte (lessonfiles_changed()).
  */
 #ifndef COURSECHECK_EVJUDGE_H
 #define COURSECHECK_EVJUDGE_H
@@ -60,7 +63,9 @@ struct evjudge {
 	size_t stale_line;       /* the line that recorded what changed */
 	const char *was_sha;     /* source-sha256 recorded */
 	const char *now_sha;     /* source-sha256 now */
+	char now_buf[SHA256_HEX_LEN + 1]; /* where now_sha is, for evidence of source-rule: tokens-1 */
 	size_t n_files;          /* files judged: 0 when judged by the program's hash alone */
+	bool by_reads;           /* judged by the files the run read (source-rule: tokens-1) */
 	const char *exit;        /* EVJ_FAILED: the exit: field */
 	size_t exit_line;
 	const char *exclusive;   /* EVJ_SHARED_GPU: the gpu-exclusive: field */

@@ -14,6 +14,7 @@
 
 #include "proghdr.h"
 #include "repo.h"
+#include "srctok.h"
 #include "textfile.h"
 #include "util.h"
 
@@ -259,7 +260,10 @@ static bool has_build(const char *data, size_t len, const char *path)
 	return yes;
 }
 
-char *lessonfiles_program(const char *lesson, size_t *count, size_t *headed)
+/* The program among the .cu files at the top of the folder, as listed:
+ * for a lesson whose files cannot all be read (a link, a limit), so that
+ * its program is still named where the folder is reported. */
+static char *program_listed(const char *lesson, size_t *count, size_t *headed)
 {
 	*count = *headed = 0;
 	if (!lessonfiles_is_lesson(lesson) || strchr(lesson, '/'))
@@ -321,34 +325,84 @@ char *lessonfiles_program(const char *lesson, size_t *count, size_t *headed)
 	return found;
 }
 
-/* The lesson's program among its files, by lessonfiles_program()'s rule,
- * from the bytes walk() read (not a second listing and reading): walk
- * refused every top-level .cu that is not a plain regular file, so the
- * top-level .cu files of f are the ones lessonfiles_program() counts. */
-static void find_program(struct lesson_files *f, const char *lesson)
+/* The lesson's program among its files, by the rule of lessonfiles.h (a
+ * .cu at any depth of the lesson's own folder), from the bytes walk()
+ * read: walk refused every .cu that is not a plain regular file.  *count
+ * and *headed as lessonfiles_program() gives them. */
+static size_t choose_program(const struct lesson_files *f, const char *lesson, size_t *count, size_t *headed)
 {
 	char *dir = xasprintf("programs/%s/", lesson);
-	size_t dl = strlen(dir), count = 0, headed = 0, first = SIZE_MAX, found = SIZE_MAX;
+	size_t dl = strlen(dir), first = SIZE_MAX, found = SIZE_MAX;
+	*count = *headed = 0;
 	for (size_t i = 0; i < f->n; i++) {
 		const char *p = f->v[i].path;
-		if (strncmp(p, dir, dl) != 0 || strchr(p + dl, '/') || !ends_with(p + dl, ".cu"))
+		if (strncmp(p, dir, dl) != 0 || !ends_with(p + dl, ".cu"))
 			continue;
-		if (++count == 1)
+		if (++*count == 1)
 			first = i;
 	}
 	/* one .cu is the program without looking into it */
-	for (size_t i = 0; count > 1 && i < f->n; i++) {
+	for (size_t i = 0; *count > 1 && i < f->n; i++) {
 		const char *p = f->v[i].path;
-		if (strncmp(p, dir, dl) != 0 || strchr(p + dl, '/') || !ends_with(p + dl, ".cu"))
+		if (strncmp(p, dir, dl) != 0 || !ends_with(p + dl, ".cu"))
 			continue;
-		if (f->v[i].len <= TEXTFILE_MAX_BYTES && has_build(f->v[i].data, f->v[i].len, p + dl)) {
-			headed++;
+		if (f->v[i].data && f->v[i].len <= TEXTFILE_MAX_BYTES && has_build(f->v[i].data, f->v[i].len, p + dl)) {
+			++*headed;
 			if (found == SIZE_MAX)
 				found = i;
 		}
 	}
 	free(dir);
-	f->program = count == 1 ? first : headed == 1 ? found : SIZE_MAX;
+	return *count == 1 ? first : *headed == 1 ? found : SIZE_MAX;
+}
+
+static void find_program(struct lesson_files *f, const char *lesson)
+{
+	size_t count, headed;
+	f->program = choose_program(f, lesson, &count, &headed);
+}
+
+char *lessonfiles_program(const char *lesson, size_t *count, size_t *headed)
+{
+	struct lesson_files f;
+	char *why = NULL;
+	if (lessonfiles_collect(lesson, &f, &why) != 0) {
+		/* a lesson refused or unreadable: its top level, as listed */
+		free(why);
+		return program_listed(lesson, count, headed);
+	}
+	choose_program(&f, lesson, count, headed);
+	char *prog = f.program != SIZE_MAX ? xstrdup(f.v[f.program].path) : NULL;
+	lessonfiles_free(&f);
+	return prog;
+}
+
+char *lessonfiles_no_program(const struct lesson_files *f, const char *lesson)
+{
+	size_t count, headed;
+	choose_program(f, lesson, &count, &headed);
+	char *dir = xasprintf("programs/%s/", lesson);
+	size_t dl = strlen(dir), shown = 0;
+	struct buf found = {0};
+	for (size_t i = 0; i < f->n; i++) {
+		const char *p = f->v[i].path;
+		if (strncmp(p, dir, dl) != 0 || (count && !ends_with(p, ".cu")))
+			continue;
+		if (shown++ < 8)
+			buf_printf(&found, "%s%s", shown > 1 ? ", " : "", p + dl);
+	}
+	if (shown > 8)
+		buf_printf(&found, " and %zu more", shown - 8);
+	char *said;
+	if (!count)
+		said = xasprintf("%s holds no .cu file%s%s%s", dir, shown ? " (found " : "", shown ? found.s : "",
+				 shown ? ")" : "");
+	else
+		said = xasprintf("%s holds %zu .cu files (%s) and %zu of them ha%s a '// Build:' header line; exactly "
+				 "one must", dir, count, found.s, headed, headed == 1 ? "s" : "ve");
+	buf_free(&found);
+	free(dir);
+	return said;
 }
 
 /* Each file hashed once: the program by proghdr_source_sha256() (or by
@@ -363,6 +417,7 @@ static void set_sha(struct lesson_files *f, lessonfiles_known_fn known, void *ar
 		struct lesson_file *p = &f->v[i];
 		if (!p->data) /* a shared file hashed when programs/common/ was read */
 			continue;
+		srctok_file_sha256(p->path, p->data, p->len, p->tsha);
 		if (i != f->program) {
 			sha256_hex(p->data, p->len, p->sha);
 		} else if (!known) {
@@ -414,6 +469,7 @@ void lessonfiles_common_read(struct lessonfiles_common *c)
 	for (size_t i = 0; i < c->f.n; i++) { /* hashed now, the bytes given back */
 		struct lesson_file *p = &c->f.v[i];
 		sha256_hex(p->data, p->len, p->sha);
+		srctok_file_sha256(p->path, p->data, p->len, p->tsha);
 		c->bytes += p->len;
 		free(p->data);
 		p->data = NULL;

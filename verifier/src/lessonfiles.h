@@ -12,9 +12,10 @@
  * records each with its own SHA-256; verify recomputes the same set to
  * tell which file changed.
  *
- * The lesson's program is the top-level .cu file of programs/LESSON/ that
- * carries the header (proghdr.h): the only .cu file, or, when there are
- * several, the one whose header comment has a `// Build:` line.
+ * The lesson's program is the .cu file of programs/LESSON/, at any depth
+ * (src/main.cu), that carries the header (proghdr.h): the only .cu file,
+ * or, when there are several, the one whose header comment has a
+ * `// Build:` line.  (A page may name it too: its `program:`.)
  *
  * Hashes: the program's is proghdr_source_sha256() (its Verified paragraph
  * left out, so writing it does not make evidence stale); every other
@@ -23,6 +24,9 @@
  * folders), else the SHA-256 of the lines "PATH SHA\n" of every file in
  * path order.  Evidence records the files as header lines
  *   source-file-1: programs/LESSON/scan.cu 3f5a...   (one per file, in order)
+ * That is the byte rule of evidence captured before source-rule: tokens-1;
+ * each file also carries its hash by the tokens rule (tsha, srctok.h), by
+ * which readset.h records and judges the files a run read.
  *
  * Bounded: at most LESSONFILES_MAX_FILES files, LESSONFILES_MAX_DEPTH
  * folders deep, LESSONFILES_MAX_BYTES in all; a link, a device or a name
@@ -52,6 +56,7 @@ struct lesson_file {
 	char *data;  /* the bytes as read (NUL-terminated) */
 	size_t len;
 	char sha[SHA256_HEX_LEN + 1];
+	char tsha[SHA256_HEX_LEN + 1]; /* by the tokens rule (srctok.h), for evidence of source-rule: tokens-1 */
 };
 
 struct lesson_files {
@@ -74,9 +79,10 @@ struct lesson_files {
 bool lessonfiles_is_lesson(const char *folder);
 
 /* The lesson's program (the rule above) as a malloc'd repository path, or
- * NULL; *count is how many top-level .cu files the folder holds and
- * *headed how many of them have a Build: line (for the message; counted,
- * and the files read, only when there are several: one is the program). */
+ * NULL; *count is how many .cu files the folder holds at any depth and
+ * *headed how many of them have a Build: line (counted only when there
+ * are several: one is the program).  A lesson whose files cannot all be
+ * read (a link, a limit) is judged by the .cu files at its top, as listed. */
 char *lessonfiles_program(const char *lesson, size_t *count, size_t *headed);
 
 /* Reads every file of the lesson.  Returns 0, -1 with *why (malloc'd)
@@ -130,6 +136,12 @@ char *lessonfiles_changed(const struct evidence *ev, const struct lesson_files *
  * REG_NEWLINE: ^ and $ match at every line); msg gets regerror's text
  * when not.  Here so that verify and capture judge it alike. */
 bool lessonfiles_expect_valid(const char *pattern, char *msg, size_t msg_size);
+
+/* Why the lesson has no program, for a message: malloc'd "programs/L/
+ * holds no .cu file (found src/kernel.txt, CMakeLists.txt)" or "...holds 2
+ * .cu files (a.cu, src/b.cu) and 0 of them have a '// Build:' header
+ * line", naming at most the first 8 files of the folder. */
+char *lessonfiles_no_program(const struct lesson_files *f, const char *lesson);
 
 /* Appends the source-file-N header lines for f to h (a struct buf). */
 struct buf;

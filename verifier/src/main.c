@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cli_quote.h"
 #include "cli_update.h"
+#include "cli_whystale.h"
 #include "cliopt.h"
 #include "review.h"
 
@@ -22,6 +23,7 @@ static const char usage[] =
 	"  update FILE...            carry the newest evidence into pages and headers\n"
 	"  quote EVIDENCE LINES      print a transcript block for lines of a run\n"
 	"  lesson-files LESSON       the files capture copies and records for a lesson\n"
+	"  why-stale LESSON          why a lesson's newest evidence is stale\n"
 	"  ids                       list the diagnostic kinds and their ids\n"
 	"  source-sha256 FILE...     the source-sha256 capture records for a program\n"
 	"  help [COMMAND]            this text, or a command's options\n"
@@ -45,6 +47,7 @@ static const struct {
 	{"update", cli_update},
 	{"quote", cli_quote},
 	{"lesson-files", cli_lesson_files},
+	{"why-stale", cli_why_stale},
 	{"ids", cli_ids},
 	{"source-sha256", cli_source_sha256},
 };

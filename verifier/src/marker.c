@@ -248,8 +248,33 @@ static void parse(const char *text, size_t len, struct marker *m, bool by_hand)
 	bool multi_line = memchr(text, '\n', len) != NULL;
 	const char *dashes = double_dash(text, 4, len - 3); /* the closing "-->" aside */
 	if (multi_line) {
+		/* a marker is one line: one wrapped over two is joined in the
+		 * hint; a comment whose first line has no "-->" runs on to the
+		 * next one, and what lies between is hidden from the page */
+		size_t lines = 0;
+		for (size_t i = 0; i < len; i++)
+			lines += text[i] == '\n';
 		m->status = MARKER_MALFORMED;
-		snprintf(m->problem, sizeof m->problem, "a %s marker must be written on one line", keywords[k].word);
+		snprintf(m->problem, sizeof m->problem,
+			 "this %s marker is not closed on its line: it runs on to the '-->' %zu line%s below (what "
+			 "stands between is hidden from the page)",
+			 keywords[k].word, lines, lines == 1 ? "" : "s");
+		char joined[101];
+		size_t n = 0;
+		for (size_t i = 0; i < alen && n < sizeof joined - 1; i++) {
+			if (arg[i] == '\n') {
+				if (lines > 1)
+					break; /* the hidden lines are no part of it */
+				while (i + 1 < alen && (arg[i + 1] == ' ' || arg[i + 1] == '\t'))
+					i++;
+				joined[n++] = ' ';
+				continue;
+			}
+			joined[n++] = arg[i];
+		}
+		while (n && (joined[n - 1] == ' ' || joined[n - 1] == '\t'))
+			n--;
+		suggest(m, keywords[k].word, colon, joined, n);
 	} else if (dashes) {
 		m->status = MARKER_MALFORMED;
 		snprintf(m->problem, sizeof m->problem, "a marker must not hold '--' before its end");

@@ -34,6 +34,10 @@ struct walk {
 		size_t line, col, arg_off;
 	} pending[4];
 	size_t n_pending;
+	/* a block marker reported unknown or malformed, and how many blocks
+	 * there were then: the next block, which it meant to govern, is not
+	 * also code-block-unmarked (one mistake, one error) */
+	size_t bad_marker_line, blocks_at_bad_marker;
 };
 
 static bool node_is(cmark_node *node, const char *type)
@@ -209,6 +213,8 @@ static void report_marker(struct walk *w, enum diag_kind kind, size_t line, size
 		diag_hint(d, "did you mean '%s'?", m->suggest);
 	diag_end(d);
 	w->pg->problems++;
+	w->bad_marker_line = line;
+	w->blocks_at_bad_marker = w->pg->n_blocks;
 }
 
 /* An HTML block: a marker when it is a comment alone on its line. */
@@ -281,7 +287,8 @@ static void code_block(struct walk *w, cmark_node *node)
 	bool fenced = cmark_node_get_fenced(node, &flen, &foff, &fch) != 0;
 	b->code_first_line = b->line + (fenced ? 1 : 0);
 	govern(w, b, node);
-	if (b->marker.kind == MK_PLAIN) {
+	bool meant = w->bad_marker_line && w->pg->n_blocks == w->blocks_at_bad_marker + 1;
+	if (b->marker.kind == MK_PLAIN && !meant) {
 		struct diag *d = diag_begin_to(w->pg->to, D_CODE_UNMARKED, textfile_loc_line(w->pg->tf, b->line, 1, 0),
 					    "code block has no provenance marker");
 		diag_hint(d, "put '<!-- snippet: NAME -->', '<!-- transcript -->', '<!-- build -->' or "

@@ -12,6 +12,20 @@ root=$1 file=$2
 : "${COURSECHECK:?set COURSECHECK to the coursecheck binary}"
 prog=$(sed -n 's/^program: //p' "$file" | head -1)
 lesson=$(sed -n 's/^lesson: //p' "$file" | head -1)
+# Evidence with a source-rule: line (as capture writes it now, readset.h)
+# gets the lines of `lesson-files --rule=tokens-1`: every lesson file, or,
+# with SEAL_DEPS naming a dependency output (make rules, paths relative to
+# the lesson folder, as `gcc -MM` writes them), the files it names.
+if grep -q '^source-rule: ' "$file"; then
+	files=$("$COURSECHECK" lesson-files --root "$root" --rule=tokens-1 ${SEAL_DEPS:+--deps="$SEAL_DEPS"} "$lesson")
+	listed=$(mktemp)
+	printf '%s\n' "$files" | grep -v '^source-sha256: ' >"$listed"
+	sed -i '/^source-file-[0-9]*: /d; /^source-rule: /d; /^reads: /d' "$file"
+	sed -i "s/^source-sha256: .*/source-sha256: $(printf '%s\n' "$files" | sed -n 's/^source-sha256: //p')/" "$file"
+	sed -i "/^source-sha256: /r $listed" "$file"
+	rm -f "$listed"
+	SEAL_LESSON_FILES=
+fi
 # SEAL_LESSON_FILES, where set: what `coursecheck lesson-files --root ROOT
 # LESSON` prints, given by a caller that asked it once for many seals of
 # the same lesson files (mutate.sh)
@@ -21,7 +35,9 @@ else
 	files=$("$COURSECHECK" lesson-files --root "$root" "$lesson" 2>/dev/null || true)
 fi
 nfiles=$(printf '%s\n' "$files" | grep -c '^source-file-' || true)
-if [ -n "$files" ] && { [ "$nfiles" -gt 1 ] || grep -q '^source-file-' "$file"; }; then
+if grep -q '^source-rule: ' "$file"; then
+	: # sealed above
+elif [ -n "$files" ] && { [ "$nfiles" -gt 1 ] || grep -q '^source-file-' "$file"; }; then
 	src=$(printf '%s\n' "$files" | sed -n 's/^source-sha256: //p')
 	listed=$(mktemp)
 	printf '%s\n' "$files" | grep '^source-file-' >"$listed"

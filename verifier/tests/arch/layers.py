@@ -30,7 +30,7 @@ LAYERS = [
     ("base", "util diag diagwire parallel shared_slots strmap textfile sha256 re repo pathkind cliopt ledger "
              "capture_proc"),
     ("formats", "evidence proghdr frontmatter marker page snippet numtok compare expr filewrite "
-                "capture_text capture_repeats capture_write lessonfiles evjudge align"),
+                "capture_text capture_repeats capture_write srctok lessonfiles readset evjudge align"),
     ("course model", "course runjudge bank facts place drift claim"),
     ("page model", "pagectx prose"),
     ("checks", "check check_page check_code check_numbers check_claims check_program check_runs check_first"),
@@ -38,8 +38,8 @@ LAYERS = [
     # what a command does to a file, below the command lines: update.c may
     # not include cli.h (cli_update.c is its command line)
     ("rewrites", "update"),
-    ("commands", "cli cli_lesson cli_quote cli_update review review_page "
-                 "capture capture_gpu capture_lesson capture_sched capture_slurm"),
+    ("commands", "cli cli_lesson cli_quote cli_update cli_whystale review review_page "
+                 "capture capture_gpu capture_lesson capture_reads capture_sched capture_slurm"),
     ("main", "main capture_main"),
 ]
 
@@ -80,6 +80,7 @@ PREFIXES = {
     "report_junit": ("report_",),
     "report_sarif": ("report_",),
     "review": ("cli_review",),
+    "cli_whystale": ("cli_why_stale",),
     "review_html": ("review_",),
     "review_page": ("review_",),
     "textfile": ("utf8_",),

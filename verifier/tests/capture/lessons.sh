@@ -68,11 +68,16 @@ if [ -n "$FULL" ]; then
 	(cd "$R" && "$FULL" quote --stream stderr "evidence/twofile/run-$DAY.txt" 1) >"$T/quote" 2>&1
 	check "the first run's stderr cannot be quoted" grep -qx "note: 128 threads a block" "$T/quote"
 fi
+check "the rule is not recorded" [ "$(field "$E" source-rule)" = tokens-1 ]
+check "how the files were found is not recorded" [ "$(field "$E" reads)" = compiler-deps ]
 cap --stale
 check "a current two-file lesson was captured again" [ "$(count_evidence twofile)" = 1 ]
 printf '/* edited */\n' >>"$R/programs/common/greet.h"
 cap --stale
-check "editing the shared header did not make the evidence stale" [ "$(count_evidence twofile)" = 2 ]
+check "a comment in the shared header made the evidence stale" [ "$(count_evidence twofile)" = 1 ]
+sed -i 's/hello from/greetings from/' "$R/programs/common/greet.h"
+cap --stale
+check "a changed line of the shared header did not make the evidence stale" [ "$(count_evidence twofile)" = 2 ]
 check "the reason does not name the header" err_has "capture: twofile: stale: 'programs/common/greet.h' changed since its newest evidence"
 printf '9 9\n' >"$R/programs/twofile/data.txt"
 cap --stale
@@ -101,6 +106,60 @@ check "the CMake lesson did not run" grep -qx "built by cmake, argument 3" "$E"
 check "CMakeLists.txt is not recorded" grep -q "^source-file-[0-9]*: programs/cm/CMakeLists.txt " "$E"
 check "the build line" [ "$(field "$E" build)" = "cmake -S . -B b >/dev/null && cmake --build b >/dev/null" ]
 no_litter
+end
+
+begin lesson-src-main-cmake-stale
+mklessons lessons-srcmain srcmain cm twofile
+cap
+E=$R/evidence/srcmain/run-$DAY.txt
+check "exit status $RC, not 0 ($(tail -n 3 "$T/err" | tr '\n' ' '))" [ "$RC" -eq 0 ]
+check "the program below src/ is not the program" [ "$(field "$E" program)" = programs/srcmain/src/main.cu ]
+check "the lesson did not run" grep -qx "hello from the shared header, size 42" "$E"
+check "the rule is not recorded" [ "$(field "$E" source-rule)" = tokens-1 ]
+check "the compiler's dependencies were not used" [ "$(field "$E" reads)" = compiler-deps ]
+check "the shared header the build read is not recorded" grep -q "^source-file-[0-9]*: programs/common/greet.h [0-9a-f]\{64\}$" "$E"
+check "the header beside the program is not recorded" grep -q "^source-file-[0-9]*: programs/srcmain/src/scale.h " "$E"
+check "the data file is not recorded" grep -q "^source-file-[0-9]*: programs/srcmain/sizes.txt " "$E"
+check "CMakeLists.txt is not recorded" grep -q "^source-file-[0-9]*: programs/srcmain/CMakeLists.txt " "$E"
+check "cm records the shared header its build never read" not grep -q "programs/common/greet.h" "$R/evidence/cm/run-$DAY.txt"
+if [ -n "$FULL" ]; then
+	(cd "$R" && "$FULL" verify) >"$T/verify" 2>&1
+	check "the captured lessons do not verify: $(tail -n 1 "$T/verify")" grep -q ": 0 errors" "$T/verify"
+fi
+# a comment, blank lines and a header nothing includes: every lesson current
+printf '\n/* a note */\n\n' >>"$R/programs/common/greet.h"
+printf '#define UNUSED 1\n' >"$R/programs/common/unused.h"
+cap --stale
+check "a comment or an unread header made a lesson stale" [ "$(count_evidence srcmain)$(count_evidence cm)$(count_evidence twofile)" = 111 ]
+# a changed line of code: stale exactly the lessons whose build read it
+sed -i 's/hello from/greetings from/' "$R/programs/common/greet.h"
+if [ -n "$FULL" ]; then
+	(cd "$R" && "$FULL" verify) >"$T/verify" 2>&1
+	check "srcmain is not stale" grep -q "^programs/srcmain/src/main.cu:1: error: evidence .* is stale: 'programs/common/greet.h' changed" "$T/verify"
+	check "twofile is not stale" grep -q "^programs/twofile/main.cu:1: error: evidence .* is stale: 'programs/common/greet.h' changed" "$T/verify"
+	check "cm is stale though its build never read the header" not grep -q "^programs/cm/cm.cu.* is stale" "$T/verify"
+	(cd "$R" && "$FULL" why-stale srcmain) >"$T/why" 2>&1
+	check "why-stale does not name the include" grep -qx '    programs/srcmain/src/main.cu:6 includes "../../common/greet.h"' "$T/why"
+	if command -v git >/dev/null 2>&1; then
+		check "why-stale does not name the token" grep -qx "  first different token: '\"hello from the shared header\"' is now '\"greetings from the shared header\"'" "$T/why"
+	fi
+fi
+cap --stale
+check "--stale did not capture exactly the lessons that read the header" [ "$(count_evidence srcmain)$(count_evidence cm)$(count_evidence twofile)" = 212 ]
+# a new data file the program may open
+printf '1\n' >"$R/programs/srcmain/more.txt"
+cap --stale
+check "a new data file did not make its lesson stale" [ "$(count_evidence srcmain)$(count_evidence cm)$(count_evidence twofile)" = 312 ]
+check "the reason does not name the data file" err_has "'programs/srcmain/more.txt' is new since its newest evidence"
+no_litter
+end
+
+begin lesson-no-program-says-what
+mklessons lessons-noprog srcmain
+mv "$R/programs/srcmain/src/main.cu" "$R/programs/srcmain/src/main.cpp"
+cap srcmain
+check "exit status $RC for a lesson with no program, not 1" [ "$RC" -eq 1 ]
+check "the message does not say what it found" err_has "no program: programs/srcmain/ holds no .cu file (found CMakeLists.txt, sizes.txt, src/main.cpp, src/scale.h); name the program"
 end
 
 begin expect-does-not-match

@@ -217,15 +217,18 @@ if [ -f "$E" ]; then
 	done
 	check "sm-count is there, but nvidia-smi gave none" not has_field "$E" sm-count
 	check "repeats is there without --repeat" not has_field "$E" repeats
-	# the verifier's source hash leaves out the Verified paragraph and the
-	# header comment's empty // lines
-	check "source-sha256 is not the SHA-256 of the program without its Verified paragraph and empty header lines" \
-		[ "$(field "$E" source-sha256)" = "$(awk 'BEGIN { h = 1 }
-			h && !/^[ \t]*\/\// { h = 0 }
-			h && /^[ \t]*\/\/[ \t]*$/ { v = 0; next }
-			h && /Verified/ { v = 1 }
-			h && v { next }
-			{ print }' "$R/programs/hello/hello.cu" | sha)" ]
+	# the tokens rule (readset.h, srctok.h): source-sha256 is the SHA-256
+	# of the recorded "PATH SHA" lines, the program hashed by its tokens
+	check "source-rule is not tokens-1" [ "$(field "$E" source-rule)" = tokens-1 ]
+	check "source-sha256 is not the SHA-256 of its source-file lines" \
+		[ "$(field "$E" source-sha256)" = "$(sed -n '/^stdout: [0-9]*$/q; s/^source-file-[0-9]*: //p' "$E" | sha)" ]
+	if [ -n "$FULL" ]; then
+		# lesson-files wants a course (pages/ beside programs/): a copy
+		mkdir -p "$T/clean-course/pages" && cp -R "$R/programs" "$T/clean-course/"
+		check "the program's hash is not the one 'lesson-files --rule=tokens-1' gives" \
+			[ "$(field "$E" source-file-1)" = "$("$FULL" lesson-files --root "$T/clean-course" --rule=tokens-1 hello |
+				sed -n 's/^source-file-1: //p')" ]
+	fi
 	check "body-sha256 is not the SHA-256 of the body" [ "$(body_sha "$E")" = "$(field "$E" body-sha256)" ]
 	check "the stdout section is not what the program printed" [ "$(stdout_of "$E")" = "$(printf \
 		'hello from the test GPU\nsum = 42\nvisible: 0, order: PCI_BUS_ID')" ]
@@ -375,7 +378,10 @@ sed 's|^// is 42\.$|// is 42, as the transcript shows.|' "$R/programs/hello/hell
 	cp "$T/hello.cu" "$R/programs/hello/hello.cu"
 cap --stale
 check "rewording the Verified paragraph made the program stale" [ "$(count_evidence hello)" = 1 ]
-printf '// an edit\n' >>"$R/programs/hello/hello.cu"
+printf '// an edit of a comment\n' >>"$R/programs/hello/hello.cu"
+cap --stale
+check "a comment added made the program stale" [ "$(count_evidence hello)" = 1 ]
+printf 'int edited_for_the_test;\n' >>"$R/programs/hello/hello.cu"
 cap --stale
 check "an edited program was not captured" [ "$(count_evidence hello)" = 2 ]
 check "an unchanged one was" [ "$(count_evidence other)" = 1 ]

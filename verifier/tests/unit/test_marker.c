@@ -294,11 +294,24 @@ static void test_double_dash_inside(void **state)
 static void test_multi_line_marker(void **state)
 {
 	(void)state;
-	assert_malformed("<!-- snippet: scan\n     kernel -->", MK_SNIPPET, "a snippet marker must be written on one line",
-			 "");
+	/* one wrapped line: the joined marker is the suggestion */
+	assert_malformed("<!-- snippet: scan\n     kernel -->", MK_SNIPPET,
+			 "this snippet marker is not closed on its line: it runs on to the '-->' 1 line below (what "
+			 "stands between is hidden from the page)",
+			 "<!-- snippet: scan kernel -->");
 	assert_malformed("<!-- quote: NVIDIA CUDA Guide,\nsection 7.2 -->", MK_QUOTE,
-			 "a quote marker must be written on one line", "");
-	assert_malformed("<!-- build\n-->", MK_BUILD, "a build marker must be written on one line", "");
+			 "this quote marker is not closed on its line: it runs on to the '-->' 1 line below (what "
+			 "stands between is hidden from the page)",
+			 "<!-- quote: NVIDIA CUDA Guide, section 7.2 -->");
+	assert_malformed("<!-- build\n-->", MK_BUILD,
+			 "this build marker is not closed on its line: it runs on to the '-->' 1 line below (what "
+			 "stands between is hidden from the page)",
+			 "<!-- build -->");
+	/* an unclosed marker hiding lines: only its own line is suggested */
+	assert_malformed("<!-- snippet: add\n```cuda\nx\n```\n-->", MK_SNIPPET,
+			 "this snippet marker is not closed on its line: it runs on to the '-->' 4 lines below (what "
+			 "stands between is hidden from the page)",
+			 "<!-- snippet: add -->");
 }
 
 static void test_derive_with_colon(void **state)

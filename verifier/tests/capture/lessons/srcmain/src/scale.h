@@ -1,0 +1,2 @@
+/* scale.h: beside the program. */
+#define SCALE 2

@@ -1,0 +1,130 @@
+/*
+ * test_srctok.c - the tokens rule of srctok.h as tables: pairs of sources
+ * that hash alike (a comment, blank space, a splice) or differently (code,
+ * a macro, a string), the tokens of a few lines, and the file rule.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "srctok.h"
+
+/* Before, after, and whether the rule calls them the same. */
+static const struct {
+	const char *a, *b;
+	bool same;
+} pairs[] = {
+	{"int x = 1;\n", "int x = 1; // one\n", true},
+	{"int x = 1;\n", "/* note */ int x = 1;\n", true},
+	{"int x = 1;\n", "int   x=1 ;\n\n\n", true},
+	{"int x = 1;\n", "int x \\\n= 1;\n", true},
+	{"int x = 1;\n", "int x = 1;\r\n", true},
+	{"int x = 1;\n", "in\\\nt x = 1;\n", true},
+	{"// Verified on an H200\nint x;\n", "// Verified on an H100, 3 runs\n//\nint x;\n", true},
+	{"// <<< snippet: kernel >>>\nint x;\n// <<< end >>>\n", "// <<< snippet: body >>>\nint x;\n// <<< end >>>\n", true},
+	{"#define N 4\n", "#define N 4 /* four */\n", true},
+	{"#define N 4\n", "#  define   N   4\n", true},
+	{"int x = 1;\n", "int x = 2;\n", false},
+	{"int x = 1;\n", "int y = 1;\n", false},
+	{"#define N 4\n", "#define N 8\n", false},
+	{"#define N 4\nint y;\n", "#define N 4 int y;\n", false},
+	{"puts(\"a b\");\n", "puts(\"a  b\");\n", false},
+	{"puts(\"// no comment\");\n", "puts(\"\");\n", false},
+	{"char c = '/';\n", "char c = '*';\n", false},
+	{"a >> b;\n", "a > > b;\n", false},
+	{"a+++b;\n", "a+ ++b;\n", false},
+	{"x = 1e+5;\n", "x = 1e +5;\n", false},
+	{"x = 1'000;\n", "x = 1000;\n", false},
+	{"s = R\"(a // b)\";\n", "s = R\"(a )\";\n", false},
+	{"s = L\"x\";\n", "s = \"x\";\n", false},
+	{"ab\n", "a b\n", false},
+	{"#include \"../common/x.h\"\n", "#include \"../common/y.h\"\n", false},
+	{"int x; /* open", "int x;", true},
+};
+
+static void test_pairs(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+		char a[SHA256_HEX_LEN + 1], b[SHA256_HEX_LEN + 1];
+		srctok_sha256(pairs[i].a, strlen(pairs[i].a), a);
+		srctok_sha256(pairs[i].b, strlen(pairs[i].b), b);
+		if ((strcmp(a, b) == 0) != pairs[i].same)
+			fail_msg("pair %zu: '%s' and '%s' should hash %s", i, pairs[i].a, pairs[i].b,
+				 pairs[i].same ? "alike" : "differently");
+	}
+}
+
+/* A source and its tokens, joined with '|' ("\n" ends a directive), each
+ * with its line after '@'. */
+static const struct {
+	const char *src, *tokens;
+} lists[] = {
+	{"#include \"a.h\"\nint x;\n", "#@1|include@1|\"a.h\"@1|\n@1|int@2|x@2|;@2"},
+	{"a = \"x\\\"y\" + 'q';", "a@1|=@1|\"x\\\"y\"@1|+@1|'q'@1|;@1"},
+	{"/* one\n two */ x\n", "x@2"},
+	{"y = 0x1p-3f >>= 2", "y@1|=@1|0x1p-3f@1|>>=@1|2@1"},
+	{"#if A\\\n && B\nz", "#@1|if@1|A@1|&&@2|B@2|\n@2|z@3"},
+	{"s = \"open\nt", "s@1|=@1|\"open@1|t@2"},
+	{"#define E", "#@1|define@1|E@1|\n@1"},
+	{"x /= 2; // tail\n", "x@1|/=@1|2@1|;@1"},
+};
+
+static void test_lists(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+		char got[512] = "";
+		size_t n = 0;
+		struct srctok lx;
+		struct srctok_token t;
+		srctok_init(&lx, lists[i].src, strlen(lists[i].src));
+		while (srctok_next(&lx, &t))
+			n += (size_t)snprintf(got + n, sizeof got - n, "%s%.*s@%zu", n ? "|" : "", (int)t.len, t.text,
+					      t.line);
+		srctok_free(&lx);
+		if (strcmp(got, lists[i].tokens) != 0)
+			fail_msg("list %zu: got '%s', want '%s'", i, got, lists[i].tokens);
+	}
+}
+
+static void test_file_rule(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *path;
+		bool source;
+	} files[] = {{"programs/a/scan.cu", true},     {"programs/common/cuda_check.h", true},
+		     {"programs/a/src/main.cpp", true}, {"programs/a/k.cuh", true},
+		     {"programs/a/input.txt", false},   {"programs/a/CMakeLists.txt", false},
+		     {"programs/a/Makefile", false},    {"programs/a/cu", false}};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+		assert_int_equal(srctok_is_source(files[i].path), files[i].source);
+	char tok[SHA256_HEX_LEN + 1], bytes[SHA256_HEX_LEN + 1], got[SHA256_HEX_LEN + 1];
+	const char *data = "x = 1; // c\n";
+	srctok_sha256(data, strlen(data), tok);
+	sha256_hex(data, strlen(data), bytes);
+	srctok_file_sha256("a.cu", data, strlen(data), got);
+	assert_string_equal(got, tok);
+	srctok_file_sha256("a.txt", data, strlen(data), got);
+	assert_string_equal(got, bytes);
+	/* the rule's own text: tokens each followed by a space */
+	sha256_hex("x = 1 ; ", 8, bytes);
+	assert_string_equal(tok, bytes);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pairs),
+		cmocka_unit_test(test_lists),
+		cmocka_unit_test(test_file_rule),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
