@@ -45,9 +45,9 @@
 // Build: nvcc -std=c++17 -O3 -arch=sm_90 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -o scan_2 scan_2.cu
 // Run:   ./scan_2
 //
-// Verified 2026-12-01 on an NVIDIA H200 (compute capability 9.0), driver
+// Verified 2026-12-05 on an NVIDIA H200 (compute capability 9.0), driver
 // 580.159.04, CUDA 13.0 (V13.0.88), built with -O3 -arch=sm_90. Transcript:
-// evidence/day32-scan-2/run-2026-12-01-2.txt
+// evidence/day32-scan-2/run-2026-12-05.txt
 
 #include <algorithm>
 #include <cstddef>
