@@ -30,24 +30,32 @@
 // fence or narrows the scope of the gated kernels still passes. Those two
 // bugs are caught in the compiled code instead: verifier/scripts/
 // broken-variants.sh checks the PTX (and the SASS, where cuobjdump exists)
-// for a fence between the partial's store and the ticket and for a
-// device-scope atomic in the tally.
+// for a fence between the partial's store and the ticket, for a fence
+// between the ticket and the last block's first read of a partial, and for
+// a device-scope atomic in the tally.
 //
 // Deliberately broken builds, each selected with one -D macro, swap the gated
 // kernels (or the host's reset) for copies carrying one bug:
-//   BROKEN_NO_FENCE       no fence before the ticket       (run gate blind)
-//   BROKEN_FENCE_BLOCK    __threadfence_block() instead    (run gate blind)
-//   BROKEN_BLOCK_SCOPE    the gated tally at block scope   (run gate blind)
-//   BROKEN_LAST_TICKET    the last block looks for ticket gridDim.x
-//   BROKEN_TICKET_RESET   the host stops clearing the ticket counter
+//   BROKEN_NO_FENCE         no fence before the ticket     (run gate blind)
+//   BROKEN_FENCE_BLOCK      __threadfence_block() instead  (run gate blind)
+//   BROKEN_BLOCK_SCOPE      the gated tally at block scope (run gate blind)
+//   BROKEN_NO_READER_FENCE  no fence after the last ticket (run gate blind)
+//   BROKEN_FENCE_AFTER      the writer's fence after the ticket, not before
+//                                                          (run gate blind)
+//   BROKEN_VOLATILE         a volatile store, no fence     (run gate blind)
+//   BROKEN_LAST_TICKET      the last block looks for ticket gridDim.x
+//   BROKEN_TICKET_RESET     the host stops clearing the ticket counter
+// and one correct alternative the code gate must accept:
+//   ALT_ATOMIC_REF          the ticket as cuda::atomic_ref fetch_add with
+//                           memory_order_acq_rel, and no fence at all
 //
 // Build: nvcc -std=c++17 -O3 -arch=sm_90 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -o memory_model memory_model.cu
 // Run:   ./memory_model
 // Run sass: cuobjdump -sass ./memory_model
 //
-// Verified 2026-12-01 on an NVIDIA H200 (compute capability 9.0), driver
+// Verified 2026-12-05 on an NVIDIA H200 (compute capability 9.0), driver
 // 580.159.04, CUDA 13.0 (V13.0.88), built with -O3 -arch=sm_90. Transcript:
-// evidence/day27-memory-model/run-2026-12-01-3.txt
+// evidence/day27-memory-model/run-2026-12-05.txt
 
 #include <cstddef>
 #include <cstdio>
@@ -111,12 +119,13 @@ constexpr int kBlockThreads = 256;
 // The grid is fixed instead of derived from the input size, because the
 // block count is what the lesson is about: it is how many tickets are
 // handed out, how many partial sums the last block reads, and how many
-// blocks pile onto one counter. On an H200 the sum kernels use 14 to 17
-// registers and about 1 KB of shared memory, so 8 blocks of 256 threads fit
-// on each of the 132 SMs: 1056 places for 1024 blocks, one wave. Every block
-// is in flight at once, and the last ticket is drawn while many partials
-// are still being stored, not after they have long landed. A smaller card
-// runs the grid in several waves.
+// blocks pile onto one counter. On an H200 an SM holds at most 2048
+// threads, which is what limits it to 8 blocks of 256; the sum kernels'
+// registers (under 20 per thread) and shared memory (about 1 KB a block)
+// would allow more. So the 132 SMs hold 1056 blocks, more than the grid's
+// 1024: one wave, every block resident at once. (The program prints the
+// figures; it does not observe when partials land.) A smaller card runs the
+// grid in several waves.
 constexpr int kGridBlocks = 1024;
 
 // 2^22 + 611 floats, every one 1.0f. Each partial sum and the total are then
@@ -199,18 +208,19 @@ __device__ float strideSum(const float* in, std::size_t n) {
     return acc;
 }
 
-// Run by every thread of the block that drew the last ticket.
+// Run by every thread of the block that drew the last ticket, after the
+// barrier that follows the ticket. The reading side of the hand-off is not
+// here: thread 0, the one thread that read the ticket, fences right after
+// reading it (the kernels below), and the barrier then carries that order
+// to the other threads of the block. A fence here, in threads that never
+// read the ticket, would be correct only because __threadfence() is the
+// strongest (sequentially consistent) fence; an acquire fence in the same
+// place would promise nothing to threads 1 to 255.
 //
-// The fence at the top is the reading side of the hand-off: it keeps the
-// loads of `partials` below from being satisfied ahead of the ticket this
-// block saw. It is identical in both sum kernels, so the only difference
-// between them is still the one fence on the publishing side.
-//
-// The barrier that came before this call (right after the ticket) also
-// separates the last read of scratch[0] from the writes blockTotal makes.
+// The barrier that came before this call also separates the last read of
+// scratch[0] from the writes blockTotal makes.
 __device__ void addUpPartials(float* scratch, const float* partials,
                               float* total) {
-    __threadfence();
     float mine = 0.0f;
     for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
         mine += partials[b];
@@ -232,8 +242,11 @@ __device__ void addUpPartials(float* scratch, const float* partials,
 // launch's correct value).
 //
 // The pointers carry no __restrict__ on purpose: `partials` is written by
-// one block and read by another, which is the opposite of the promise
-// __restrict__ makes.
+// one block and read by another. Declared `const float* __restrict__` on
+// the reading side, it lets nvcc load the partials through the read-only
+// (non-coherent) path, ld.global.nc, which no fence makes see another
+// block's store; that path is only for data no one writes while the kernel
+// runs.
 //
 // Launch: kBlockThreads threads per block, gridDim.x == length of
 // `partials`, `tickets` and `partials` zeroed beforehand.
@@ -252,6 +265,9 @@ __global__ void lastBlockSumNoFence(const float* in, float* partials,
         // after the ticket below does.
         const unsigned int ticket = atomicAdd(tickets, 1u);
         drewLast = (ticket == gridDim.x - 1);
+        if (drewLast) {
+            __threadfence();  // the reading side: ticket seen, partials next
+        }
     }
     __syncthreads();
     // end snippet: racy-tail
@@ -285,6 +301,9 @@ __global__ void lastBlockSumFence(const float* in, float* partials,
         __threadfence();
         const unsigned int ticket = atomicAdd(tickets, 1u);
         drewLast = (ticket == gridDim.x - 1);
+        if (drewLast) {
+            __threadfence();  // the reading side: ticket seen, partials next
+        }
     }
     __syncthreads();
     // end snippet: fenced-tail
@@ -296,9 +315,10 @@ __global__ void lastBlockSumFence(const float* in, float* partials,
 
 // Every thread adds 1 to one counter with a device-scope atomic, the scope
 // plain atomicAdd has. All 262144 increments land, on any run, on any card.
-// Every lane of every warp targets one address, the worst case for
-// contention; the cost of that is day 26's business, this kernel only
-// checks the count.
+// Every lane targets one address, but the compiler sees that and combines
+// each warp's adds: the SASS (the header's sass run) counts the warp's
+// active lanes and sends one reduction of that count, so the counter gets
+// one atomic per warp, 8192 a launch. This kernel only checks the count.
 //
 // Launch: `tally` zeroed beforehand; the grid's thread count must fit in an
 // unsigned int.
@@ -331,8 +351,13 @@ __global__ void countAtBlockScope(unsigned int* tally) {
 // build.
 #if defined(BROKEN_NO_FENCE) || defined(BROKEN_FENCE_BLOCK) || \
     defined(BROKEN_BLOCK_SCOPE) || defined(BROKEN_LAST_TICKET) || \
-    defined(BROKEN_TICKET_RESET)
+    defined(BROKEN_TICKET_RESET) || defined(BROKEN_NO_READER_FENCE) || \
+    defined(BROKEN_FENCE_AFTER) || defined(BROKEN_VOLATILE) || \
+    defined(ALT_ATOMIC_REF)
 #define BROKEN_BUILD 1
+#if defined(ALT_ATOMIC_REF)
+#include <cuda/atomic>
+#endif
 
 __global__ void brokenSumFence(const float* in, float* partials, float* total,
                                unsigned int* tickets, std::size_t n) {
@@ -340,17 +365,43 @@ __global__ void brokenSumFence(const float* in, float* partials, float* total,
     __shared__ bool drewLast;
     const float blockSum = blockTotal(scratch, strideSum(in, n));
     if (threadIdx.x == 0) {
+#if defined(BROKEN_VOLATILE)
+        // volatile instead of a fence: the store is not cached, not ordered
+        static_cast<volatile float*>(partials)[blockIdx.x] = blockSum;
+#else
         partials[blockIdx.x] = blockSum;
+#endif
 #if defined(BROKEN_FENCE_BLOCK)
         __threadfence_block();
-#elif !defined(BROKEN_NO_FENCE)
+#elif !defined(BROKEN_NO_FENCE) && !defined(BROKEN_FENCE_AFTER) && \
+    !defined(BROKEN_VOLATILE) && !defined(ALT_ATOMIC_REF)
         __threadfence();
 #endif
+#if defined(ALT_ATOMIC_REF)
+        // Not broken: the correct alternative the page names. One
+        // read-modify-write that releases the partial and acquires the
+        // others' partials, with no fence on either side; the code gate
+        // must accept it.
+        cuda::atomic_ref<unsigned int, cuda::thread_scope_device> ticketRef(
+            *tickets);
+        const unsigned int ticket =
+            ticketRef.fetch_add(1u, cuda::memory_order_acq_rel);
+#else
         const unsigned int ticket = atomicAdd(tickets, 1u);
+#endif
+#if defined(BROKEN_FENCE_AFTER)
+        __threadfence();  // after the ticket: orders nothing that matters
+#endif
 #if defined(BROKEN_LAST_TICKET)
         drewLast = (ticket == gridDim.x);
 #else
         drewLast = (ticket == gridDim.x - 1);
+#endif
+#if !defined(BROKEN_NO_READER_FENCE) && !defined(BROKEN_FENCE_AFTER) && \
+    !defined(ALT_ATOMIC_REF)
+        if (drewLast) {
+            __threadfence();
+        }
 #endif
     }
     __syncthreads();
@@ -503,7 +554,10 @@ static void printTallyRow(const char* name, const TallyOutcome& o,
 // local to this function, so whether it returns or a CHECK throws, every
 // buffer is freed before control is back in main().
 static int runLesson() {
-#if defined(BROKEN_BUILD)
+#if defined(ALT_ATOMIC_REF)
+    std::printf("ALTERNATIVE BUILD: the ticket is a cuda::atomic_ref "
+                "acquire-release add; nothing is broken\n");
+#elif defined(BROKEN_BUILD)
     std::printf("DELIBERATELY BROKEN BUILD: a gated kernel or the host's "
                 "reset carries a bug\n");
 #endif

@@ -29,9 +29,12 @@
 // row, so an element a kernel never stores cannot pass for a right answer.
 //
 // Deliberately broken builds: compile with one of -DBROKEN_TILE0,
-// -DBROKEN_NO_COPY, -DBROKEN_EXCLUSIVE_HEAD or -DBROKEN_RAGGED_END and the
-// gated kernels carry the bug the macro names; the gate must then fail
-// (verifier/scripts/broken-variants.sh runs them).
+// -DBROKEN_NO_COPY, -DBROKEN_EXCLUSIVE_HEAD, -DBROKEN_RAGGED_END,
+// -DBROKEN_NO_BARRIER or -DBROKEN_IN_PLACE and the gated kernels carry the
+// bug the macro names; the gate must then fail (verifier/scripts/
+// broken-variants.sh runs them). The last two are this lesson's race put
+// into the gated kernels: the gate fails at 64 threads and up, and at 32,
+// one warp, where it cannot, racecheck must report the race.
 //
 // No clock. The lesson is about which answers are right; each launch moves
 // about 8 MB, a few microseconds of memory traffic on a current GPU, which
@@ -45,9 +48,9 @@
 // Run racecheck-64: compute-sanitizer --tool racecheck ./scan 64
 // Expect: ^both double-buffered kernels matched the CPU at
 //
-// Verified 2026-12-01 on an NVIDIA H200 (compute capability 9.0), driver
+// Verified 2026-12-05 on an NVIDIA H200 (compute capability 9.0), driver
 // 580.159.04, CUDA 13.0 (V13.0.88), built with -O3 -arch=sm_90. Transcript:
-// evidence/day31-scan-1/run-2026-12-01-2.txt
+// evidence/day31-scan-1/run-2026-12-05.txt
 
 #include <cstddef>
 #include <cstdint>
@@ -394,12 +397,32 @@ __global__ void scanExclusiveShifted(const float* __restrict__ in,
 //   BROKEN_NO_COPY         the scan drops the else: idle threads go stale
 //   BROKEN_EXCLUSIVE_HEAD  the exclusive kernel never stores a tile's zero
 //   BROKEN_RAGGED_END      the last element of the array is never stored
+//   BROKEN_NO_BARRIER      the ping-pong loop loses its one barrier per step
+//   BROKEN_IN_PLACE        the gated kernels scan in place, one shared array
+//
+// The last two put this lesson's race into the gated kernels. Within one
+// warp (32 threads) the exact check cannot see it, so the header's
+// racecheck runs of those builds are the second check
+// (verifier/scripts/broken-variants.sh runs both).
 #if defined(BROKEN_TILE0) || defined(BROKEN_NO_COPY) || \
-    defined(BROKEN_EXCLUSIVE_HEAD) || defined(BROKEN_RAGGED_END)
+    defined(BROKEN_EXCLUSIVE_HEAD) || defined(BROKEN_RAGGED_END) || \
+    defined(BROKEN_NO_BARRIER) || defined(BROKEN_IN_PLACE)
 #define BROKEN_BUILD 1
 
 __device__ const float* brokenPingPongScan(float* halves, float mine) {
     const unsigned int t = threadIdx.x;
+#if defined(BROKEN_IN_PLACE)
+    // one array, read and written in the same step
+    halves[t] = mine;
+    __syncthreads();
+    for (unsigned int d = 1; d < blockDim.x; d *= 2) {
+        if (t >= d) {
+            halves[t] += halves[t - d];
+        }
+        __syncthreads();
+    }
+    return halves;
+#endif
     float* from = halves;
     float* to = halves + blockDim.x;
     from[t] = mine;
@@ -416,11 +439,16 @@ __device__ const float* brokenPingPongScan(float* halves, float mine) {
             to[t] = from[t];
         }
 #endif
+#if !defined(BROKEN_NO_BARRIER)
         __syncthreads();
+#endif
         float* const written = to;
         to = from;
         from = written;
     }
+#if defined(BROKEN_NO_BARRIER)
+    __syncthreads();  // only the steps race; the read-out stays ordered
+#endif
     return from;
 }
 

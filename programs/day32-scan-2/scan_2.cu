@@ -31,15 +31,23 @@
 //
 // Every variant is checked exactly against a CPU scan before it is timed.
 // The clock is CUDA events, one warm-up run, then several timed runs of
-// which the median is reported. A plain device copy of the same array is
-// the bandwidth baseline.
+// which the median is reported; the measurements take turns, and before
+// every sample a kernel reads a buffer four times the size of L2, so each
+// sample starts from the same cache state whatever ran before it. A plain
+// device copy of the same array is the bandwidth baseline.
+//
+// Deliberately broken builds (-DBROKEN_..., listed before the broken
+// copies below) are built and run by verifier/scripts/broken-variants.sh.
+// One of them, a missing barrier between two levels that warp 0 works
+// alone, passes the exact check and racecheck alike; that script's barrier
+// gate, which reads the compiled code, is what fails it.
 //
 // Build: nvcc -std=c++17 -O3 -arch=sm_90 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -o scan_2 scan_2.cu
 // Run:   ./scan_2
 //
-// Verified 2026-12-01 on an NVIDIA H200 (compute capability 9.0), driver
+// Verified 2026-12-05 on an NVIDIA H200 (compute capability 9.0), driver
 // 580.159.04, CUDA 13.0 (V13.0.88), built with -O3 -arch=sm_90. Transcript:
-// evidence/day32-scan-2/run-2026-12-01-2.txt
+// evidence/day32-scan-2/run-2026-12-05.txt
 
 #include <algorithm>
 #include <cstddef>
@@ -488,11 +496,18 @@ static_assert(hillisSteeleRequests() == 1536 &&
               "one-term padding, 264 two-term padding");
 // end snippet: model-asserts
 
+// The layouts the two tree rows launch. The rows of kVariants (what the
+// model prints for each kernel), launchTileScan and the occupancy table all
+// name these two, so the printed row is always the model of the kernel that
+// row launches: change a layout here and every one of them follows.
+using PlainLayout = FlatTree;
+using PaddedLayout = PaddedTree;
+
 // Shared memory each tile kernel declares, against the 48 KiB a block may
 // declare statically.
 constexpr std::size_t kHillisSteeleShared = 2 * kTileElems * sizeof(float);
-constexpr std::size_t kFlatShared = kTreeWords<FlatTree> * sizeof(float);
-constexpr std::size_t kPaddedShared = kTreeWords<PaddedTree> * sizeof(float);
+constexpr std::size_t kFlatShared = kTreeWords<PlainLayout> * sizeof(float);
+constexpr std::size_t kPaddedShared = kTreeWords<PaddedLayout> * sizeof(float);
 static_assert(kHillisSteeleShared <= 48 * 1024 && kPaddedShared <= 48 * 1024,
               "every tile kernel fits in static shared memory");
 
@@ -588,9 +603,9 @@ __global__ void __launch_bounds__(kBlockThreads)
 // `stride` has tileElems / (2 * stride) pairs, more than the block has
 // threads at the first level, so each thread takes pairs t, t + 1024, ...
 // The barrier is outside the pair loop: every thread reaches every barrier,
-// pairs or not. (Returning early instead would let the barrier release
-// without the returned threads, and the next level would read unfinished
-// words.)
+// pairs or not. (Returning early instead would not hurt the up-sweep,
+// whose next level is worked by threads that stayed, but the down-sweep's
+// wider levels and the store loop need every thread back.)
 // snippet: up-sweep
 template <typename Layout>
 __device__ void upSweep(float* tree) {
@@ -712,9 +727,14 @@ __global__ void __launch_bounds__(kBlockThreads)
 //   BROKEN_PAD_INDEX     the tree's output loop skips Layout::word
 //   BROKEN_EARLY_RETURN  a thread with no pair returns from the kernel
 //   BROKEN_NO_OFFSETS    the pipeline leaves out launch 3
+//   BROKEN_DEEP_BARRIER  no barrier between two levels that warp 0 works
+//                        alone (32 pairs or fewer), in either sweep
+//
+// BROKEN_DEEP_BARRIER is a race inside one warp, which the exact check is
+// not expected to see; the header's racecheck run is the check that does.
 #if defined(BROKEN_TILE0) || defined(BROKEN_ROOT_ORDER) || \
     defined(BROKEN_PAD_INDEX) || defined(BROKEN_EARLY_RETURN) || \
-    defined(BROKEN_NO_OFFSETS)
+    defined(BROKEN_NO_OFFSETS) || defined(BROKEN_DEEP_BARRIER)
 #define BROKEN_BUILD 1
 
 #if defined(BROKEN_TILE0)
@@ -780,6 +800,11 @@ __global__ void __launch_bounds__(kBlockThreads)
             const unsigned int left = (2 * k + 1) * stride - 1;
             tree[Layout::word(left + stride)] += tree[Layout::word(left)];
         }
+#if defined(BROKEN_DEEP_BARRIER)
+        if (pairs <= kLanes) {
+            continue;  // this level and the next are warp 0's alone
+        }
+#endif
         __syncthreads();
     }
     if (t == 0) {
@@ -802,6 +827,11 @@ __global__ void __launch_bounds__(kBlockThreads)
             tree[left] = tree[right];
             tree[right] += leftSubtree;
         }
+#if defined(BROKEN_DEEP_BARRIER)
+        if (2 * pairs <= kLanes) {
+            continue;  // this level and the next are warp 0's alone
+        }
+#endif
         __syncthreads();
     }
     for (unsigned int e = t; e < kTileElems; e += kBlockThreads) {
@@ -839,9 +869,9 @@ constexpr VariantInfo kVariants[kVariantCount] = {
     {Variant::HillisSteele, "hillis-steele", hillisSteeleAdds(),
      hillisSteeleRequests(), kHillisSteeleShared},
     {Variant::BlellochPlain, "blelloch, plain", treeAdds(),
-     treeRequests<FlatTree>(), kFlatShared},
+     treeRequests<PlainLayout>(), kFlatShared},
     {Variant::BlellochPadded, "blelloch, padded", treeAdds(),
-     treeRequests<PaddedTree>(), kPaddedShared},
+     treeRequests<PaddedLayout>(), kPaddedShared},
 };
 
 // One tile-scan launch of `blocks` blocks.
@@ -852,11 +882,11 @@ static void launchTileScan(Variant v, unsigned int blocks, const float* in,
             hillisSteeleTile<<<blocks, kBlockThreads>>>(in, out, tileSums, n);
             break;
         case Variant::BlellochPlain:
-            blellochTile<FlatTree>
+            blellochTile<PlainLayout>
                 <<<blocks, kBlockThreads>>>(in, out, tileSums, n);
             break;
         case Variant::BlellochPadded:
-            blellochTile<PaddedTree>
+            blellochTile<PaddedLayout>
                 <<<blocks, kBlockThreads>>>(in, out, tileSums, n);
             break;
     }
@@ -972,6 +1002,24 @@ struct Timing {
     float worst = 0.0f;
 };
 
+// Reads every float of `buf` and keeps none of them. Run before every
+// sample, it leaves L2 holding clean lines of a buffer that no measurement
+// touches, so each sample starts from the same cache state whatever ran
+// before it. (Writing the buffer instead would leave dirty lines, whose
+// write-back would then land inside the next sample.)
+__global__ void evictL2(const float* __restrict__ buf, std::size_t n,
+                        float* __restrict__ sink) {
+    float acc = 0.0f;
+    for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x +
+                         threadIdx.x;
+         i < n; i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+        acc += buf[i];
+    }
+    if (acc < 0.0f) {  // never: the buffer holds zeros; keeps the loads
+        *sink = acc;
+    }
+}
+
 // snippet: timing-helper
 // One thing to time: `work` queues one or more launches.
 struct Measurement {
@@ -983,11 +1031,14 @@ struct Measurement {
 // round r runs all of them once, starting at a different one each round,
 // so a slow drift of the clock or the temperature spreads over every
 // measurement instead of landing on whichever ran last. Each measurement
-// first runs once untimed. A sample is the GPU time between two events
-// recorded around the launches; the host waits for the stop event before
-// the next sample, so every sample includes the first launch's start-up on
-// an idle GPU, not only the work.
+// first runs once untimed. Before every sample, `evict` reads a buffer
+// several times the size of L2, so no sample finds the previous one's data
+// in the cache. A sample is the GPU time between two events recorded
+// around the launches; they are queued behind the eviction, so the first
+// launch is already waiting when the start event completes and a sample
+// holds the work, not the start-up of an idle GPU.
 static void timeInterleaved(const EventPair& ev,
+                            const std::function<void()>& evict,
                             std::vector<Measurement>& all) {
     for (Measurement& m : all) {
         m.work();
@@ -999,6 +1050,7 @@ static void timeInterleaved(const EventPair& ev,
         for (std::size_t k = 0; k < count; ++k) {
             Measurement& m = all[(k + static_cast<std::size_t>(round)) % count];
             float sample = 0.0f;
+            evict();
             CHECK(cudaEventRecord(ev.start()));
             m.work();
             CHECK(cudaEventRecord(ev.stop()));
@@ -1218,9 +1270,9 @@ static int runLesson() {
                 "---------------", "-----");
     printOccupancy("hillis-steele", hillisSteeleTile, kHillisSteeleShared,
                    prop.multiProcessorCount, tileCount);
-    printOccupancy("blelloch, plain", blellochTile<FlatTree>, kFlatShared,
+    printOccupancy("blelloch, plain", blellochTile<PlainLayout>, kFlatShared,
                    prop.multiProcessorCount, tileCount);
-    printOccupancy("blelloch, padded", blellochTile<PaddedTree>,
+    printOccupancy("blelloch, padded", blellochTile<PaddedLayout>,
                    kPaddedShared, prop.multiProcessorCount, tileCount);
 
     // Working set. Launch 1 reads `in` and writes `out`; launch 3 reads and
@@ -1371,10 +1423,27 @@ static int runLesson() {
     std::printf("\nTiming: CUDA events, 1 warm-up run then %d timed runs "
                 "each, median reported\n",
                 kTimedRuns);
+    // The eviction buffer: four times L2, read before every sample.
+    const std::size_t evictFloats =
+        4 * static_cast<std::size_t>(prop.l2CacheSize) / sizeof(float);
+    DeviceArray<float> evictBuf(evictFloats);
+    DeviceArray<float> evictSink(1);
+    CHECK(cudaMemset(evictBuf.get(), 0, evictBuf.bytes()));
+    const unsigned int evictBlocks =
+        4 * static_cast<unsigned int>(prop.multiProcessorCount);
+    const auto evict = [&] {
+        evictL2<<<evictBlocks, kBlockThreads>>>(evictBuf.get(), evictFloats,
+                                                evictSink.get());
+        CHECK_LAUNCH();
+    };
     std::printf("  the measurements take turns (round r starts at a "
-                "different one); each sample is one launch\n"
-                "  sequence between two events, waited for before the next, "
-                "so it includes launch start-up\n");
+                "different one); before every sample a kernel\n"
+                "  reads %zu bytes (%.0f x L2), so no sample starts with "
+                "another's data in L2; a sample is one\n"
+                "  launch sequence between two events, queued behind that "
+                "read: GPU work, not an idle GPU's start-up\n",
+                evictBuf.bytes(),
+                static_cast<double>(evictBuf.bytes()) / l2Bytes);
 
     // Every measurement goes into one list and is timed interleaved with
     // the others. Index 0 is the copy, 1 the offset pass alone, then three
@@ -1415,7 +1484,7 @@ static int runLesson() {
         plan.push_back({[&, v] { scanPipeline(v, buffers, kElements); }, {}});
         timed[i] = true;
     }
-    timeInterleaved(events, plan);
+    timeInterleaved(events, evict, plan);
 
     const Timing copy = summarize(plan[0].ms);
     const Timing offsetsOnly = summarize(plan[1].ms);
