@@ -696,7 +696,8 @@ static bool by_place_for(const struct evfile *ev)
 	}
 	if (vol) {
 		by_place.n_vols = volatile_places(vol, &by_place.vols);
-		qsort(by_place.vols, by_place.n_vols, sizeof *by_place.vols, by_lc_cmp);
+		if (by_place.n_vols) /* none: vols may be NULL, which qsort may not take */
+			qsort(by_place.vols, by_place.n_vols, sizeof *by_place.vols, by_lc_cmp);
 	}
 	return true;
 }
