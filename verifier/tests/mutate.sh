@@ -224,7 +224,11 @@ for page in $pages; do
 		line=$(echo "$row" | cut -d: -f2)
 		gpu=$(echo "$row" | sed 's/.*(gpu: //; s/)$//')
 		fresh
-		awk -v L="$line" -v G="$gpu" 'NR == L { i = index($0, G); if (i) $0 = substr($0, 1, i - 1) "Tesla T4" substr($0, i + length(G)) } { print }' \
+		# the name as the line writes it: the evidence's whole name, or its
+		# model alone ("the H200")
+		awk -v L="$line" -v G="$gpu" 'NR == L { i = index($0, G)
+			if (!i) { n = split(G, w, " "); G = w[n]; i = index($0, G) }
+			if (i) $0 = substr($0, 1, i - 1) "Tesla T4" substr($0, i + length(G)) } { print }' \
 			"$scratch/repo/$page" > "$scratch/x" && mv "$scratch/x" "$scratch/repo/$page"
 		expect "$name: measured GPU at line $line" "$page" fact-gpu
 	else
