@@ -55,7 +55,7 @@
 //
 // Verified 2026-12-05 on an NVIDIA H200 (compute capability 9.0), driver
 // 580.159.04, CUDA 13.0 (V13.0.88), built with -O3 -arch=sm_90. Transcript:
-// evidence/day27-memory-model/run-2026-12-05.txt
+// evidence/day27-memory-model/run-2026-12-05-2.txt
 
 #include <cstddef>
 #include <cstdio>
