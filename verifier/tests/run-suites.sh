@@ -141,6 +141,8 @@ while [ "$k" -lt "$n" ]; do
 		fi
 	fi
 done
+# the ticker first: wait would wait for it too, for ever
+[ -z "$ticker" ] || kill "$ticker" 2>/dev/null
 wait
 ! $tty || printf '\r\033[K'
 skipped=0

@@ -34,6 +34,10 @@ C=$T/course
 mkdir -p "$C"
 cp -R "$course/pages" "$course/programs" "$course/evidence" "$C/"
 cd "$C" || exit 2
+# the runs are sealed again below with the tokens rule, so their node
+# signatures no longer hold: this copy is about staleness, and its runs are
+# unsigned (a warning while no key is listed), not forged
+rm -f evidence/allowed_signers evidence/*/*.sig
 # a fourth lesson whose build never reads the shared header: day 31's
 # program without its #include (it need not compile: nothing builds it
 # here), with copies of day 31's runs as its evidence
