@@ -71,7 +71,7 @@ struct step {
 /* Breadth first from the compiled sources the capture recorded, over the
  * quoted includes of the files as they are now: fills via[] (the step that
  * first reached each file) and returns true when target was reached. */
-static bool reach(const struct lesson_files *f, const struct readset_entry *rec, size_t n_rec, const char *lesson,
+static bool reach(const struct lesson_files *f, const struct lessonfiles_entry *rec, size_t n_rec, const char *lesson,
 		  size_t target, struct step *via)
 {
 	size_t *queue = xcalloc(f->n + 1, sizeof *queue), head = 0, tail = 0;
@@ -119,7 +119,7 @@ static bool reach(const struct lesson_files *f, const struct readset_entry *rec,
 }
 
 /* How the lesson reached file i: the include chain, or what it is. */
-static void print_reach(const struct lesson_files *f, const struct readset_entry *rec, size_t n_rec,
+static void print_reach(const struct lesson_files *f, const struct lessonfiles_entry *rec, size_t n_rec,
 			const char *lesson, size_t i)
 {
 	const char *path = f->v[i].path;
@@ -240,7 +240,7 @@ static void print_first_change(const char *path, const char *old, size_t old_len
 }
 
 /* The changed or gone file named in said, as recorded. */
-static const struct readset_entry *named(const struct readset_entry *rec, size_t n, const char *said)
+static const struct lessonfiles_entry *named(const struct lessonfiles_entry *rec, size_t n, const char *said)
 {
 	for (size_t k = 0; k < n; k++) {
 		size_t pl = strlen(rec[k].path);
@@ -257,17 +257,17 @@ static int explain_reads(const struct evidence *ev, const struct lesson_files *f
 	size_t line = 0;
 	char now[SHA256_HEX_LEN + 1];
 	char *said = readset_changed(ev, f, &line, now);
-	struct readset_entry *rec;
-	size_t n = readset_entries(ev, &rec);
+	struct lessonfiles_entry *rec;
+	size_t n = lessonfiles_entries(ev, &rec);
 	const char *method = evidence_get(ev, READSET_METHOD_KEY, NULL);
 	if (!said) {
 		printf("%s: current: none of the %zu files its build and runs read changed (source-rule: %s, reads: "
 		       "%s)\n", evpath, n, SRCTOK_RULE, method ? method : "?");
-		readset_entries_free(rec, n);
+		lessonfiles_entries_free(rec, n);
 		return 0;
 	}
 	printf("%s: stale: %s since it was captured\n", evpath, said);
-	const struct readset_entry *r = named(rec, n, said);
+	const struct lessonfiles_entry *r = named(rec, n, said);
 	size_t i = r ? file_index(f, r->path) : SIZE_MAX;
 	if (r && i != SIZE_MAX) {
 		printf("  recorded at %s:%zu (reads: %s)\n", evpath, r->line, method ? method : "?");
@@ -288,7 +288,7 @@ static int explain_reads(const struct evidence *ev, const struct lesson_files *f
 	}
 	printf("hint: capture it again with 'make evidence LESSON=%s'\n", lesson);
 	free(said);
-	readset_entries_free(rec, n);
+	lessonfiles_entries_free(rec, n);
 	return 1;
 }
 

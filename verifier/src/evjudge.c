@@ -22,9 +22,9 @@ static void judge_read_files(const struct evidence *e, const struct evjudge_in *
 	}
 	j->changed = readset_changed(e, in->files, &line, j->now_buf);
 	j->now_sha = j->now_buf;
-	struct readset_entry *rec;
-	j->n_files = readset_entries(e, &rec);
-	readset_entries_free(rec, j->n_files);
+	struct lessonfiles_entry *rec;
+	j->n_files = lessonfiles_entries(e, &rec);
+	lessonfiles_entries_free(rec, j->n_files);
 	j->by_reads = true;
 	j->stale_line = line;
 	if (j->changed)

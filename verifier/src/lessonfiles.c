@@ -558,14 +558,7 @@ void lessonfiles_header(struct buf *h, const struct lesson_files *f)
 		buf_printf(h, LESSONFILES_KEY "%zu: %s %s\n", i + 1, f->v[i].path, f->v[i].sha);
 }
 
-/* The recorded files: "source-file-K: PATH SHA", K = 1, 2, ... */
-struct recorded {
-	char *path;
-	const char *sha;
-	size_t line;
-};
-
-static size_t read_recorded(const struct evidence *ev, struct recorded **out)
+size_t lessonfiles_entries(const struct evidence *ev, struct lessonfiles_entry **out)
 {
 	*out = NULL;
 	size_t n = 0, cap = 0;
@@ -580,9 +573,16 @@ static size_t read_recorded(const struct evidence *ev, struct recorded **out)
 		if (!sp || strlen(sp + 1) != SHA256_HEX_LEN)
 			continue;
 		*out = xgrow(*out, &cap, n + 1, sizeof **out);
-		(*out)[n++] = (struct recorded){xstrndup(v, (size_t)(sp - v)), sp + 1, line};
+		(*out)[n++] = (struct lessonfiles_entry){xstrndup(v, (size_t)(sp - v)), sp + 1, line};
 	}
 	return n;
+}
+
+void lessonfiles_entries_free(struct lessonfiles_entry *v, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		free(v[k].path);
+	free(v);
 }
 
 char *lessonfiles_changed(const struct evidence *ev, const struct lesson_files *f, size_t *line)
@@ -590,8 +590,8 @@ char *lessonfiles_changed(const struct evidence *ev, const struct lesson_files *
 	const char *was = evidence_get(ev, "source-sha256", line);
 	if (was && strcmp(was, f->sha) == 0)
 		return NULL;
-	struct recorded *rec;
-	size_t n = read_recorded(ev, &rec);
+	struct lessonfiles_entry *rec;
+	size_t n = lessonfiles_entries(ev, &rec);
 	char *said = NULL;
 	for (size_t i = 0; i < f->n && !said; i++) {
 		size_t k = 0;
@@ -622,9 +622,7 @@ char *lessonfiles_changed(const struct evidence *ev, const struct lesson_files *
 		else
 			said = xasprintf("'%s' changed", prog);
 	}
-	for (size_t k = 0; k < n; k++)
-		free(rec[k].path);
-	free(rec);
+	lessonfiles_entries_free(rec, n);
 	return said;
 }
 

@@ -125,6 +125,19 @@ void lessonfiles_common_free(struct lessonfiles_common *c);
 int lessonfiles_collect_shared(const char *lesson, struct lesson_files *f, char **why, lessonfiles_known_fn known,
 			       void *arg, const struct lessonfiles_common *common);
 
+/* A file the evidence recorded: source-file-N's path (malloc'd), hash and
+ * line. */
+struct lessonfiles_entry {
+	char *path;
+	const char *sha;
+	size_t line;
+};
+/* The source-file-N lines of ev, in order, whatever the rule that hashed
+ * them (the one reader: the byte rule here, readset's tokens rule); *out
+ * malloc'd, freed with lessonfiles_entries_free(). */
+size_t lessonfiles_entries(const struct evidence *ev, struct lessonfiles_entry **out);
+void lessonfiles_entries_free(struct lessonfiles_entry *v, size_t n);
+
 /* When evidence was captured from other files than f: a malloc'd sentence
  * naming the first file that changed, is new, or is gone ("'programs/
  * common/cuda_check.h' changed"); NULL when source-sha256 matches.  When the

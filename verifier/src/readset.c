@@ -194,33 +194,6 @@ bool readset_recorded(const struct evidence *ev)
 	return rule && strcmp(rule, SRCTOK_RULE) == 0;
 }
 
-size_t readset_entries(const struct evidence *ev, struct readset_entry **out)
-{
-	*out = NULL;
-	size_t n = 0, cap = 0;
-	for (size_t k = 1; k <= LESSONFILES_MAX_FILES; k++) {
-		char key[48];
-		snprintf(key, sizeof key, LESSONFILES_KEY "%zu", k);
-		size_t line;
-		const char *v = evidence_get(ev, key, &line);
-		if (!v)
-			break;
-		const char *sp = strrchr(v, ' ');
-		if (!sp || strlen(sp + 1) != SHA256_HEX_LEN)
-			continue;
-		*out = xgrow(*out, &cap, n + 1, sizeof **out);
-		(*out)[n++] = (struct readset_entry){xstrndup(v, (size_t)(sp - v)), sp + 1, line};
-	}
-	return n;
-}
-
-void readset_entries_free(struct readset_entry *v, size_t n)
-{
-	for (size_t k = 0; k < n; k++)
-		free(v[k].path);
-	free(v);
-}
-
 static size_t find_file(const struct lesson_files *f, const char *path)
 {
 	for (size_t i = 0; i < f->n; i++)
@@ -229,7 +202,7 @@ static size_t find_file(const struct lesson_files *f, const char *path)
 	return SIZE_MAX;
 }
 
-static bool recorded(const struct readset_entry *rec, size_t n, const char *path)
+static bool recorded(const struct lessonfiles_entry *rec, size_t n, const char *path)
 {
 	for (size_t k = 0; k < n; k++)
 		if (strcmp(rec[k].path, path) == 0)
@@ -240,8 +213,8 @@ static bool recorded(const struct readset_entry *rec, size_t n, const char *path
 char *readset_changed(const struct evidence *ev, const struct lesson_files *f, size_t *line,
 		      char now[SHA256_HEX_LEN + 1])
 {
-	struct readset_entry *rec;
-	size_t n = readset_entries(ev, &rec), method_line = 0;
+	struct lessonfiles_entry *rec;
+	size_t n = lessonfiles_entries(ev, &rec), method_line = 0;
 	const char *method = evidence_get(ev, READSET_METHOD_KEY, &method_line);
 	bool all = !method || strcmp(method, READSET_DEPS) != 0;
 	char *said = NULL;
@@ -270,6 +243,6 @@ char *readset_changed(const struct evidence *ev, const struct lesson_files *f, s
 	const char *was = evidence_get(ev, "source-sha256", NULL);
 	if (!said && (!was || strcmp(was, now) != 0))
 		said = xstrdup("source-sha256 is not the hash of the recorded files");
-	readset_entries_free(rec, n);
+	lessonfiles_entries_free(rec, n);
 	return said;
 }

@@ -74,16 +74,7 @@ void readset_header(struct buf *h, const struct readset *r, const struct lesson_
 /* Whether ev was written under the tokens rule (source-rule: tokens-1). */
 bool readset_recorded(const struct evidence *ev);
 
-/* A recorded file: source-file-N's path (malloc'd), hash and line. */
-struct readset_entry {
-	char *path;
-	const char *sha;
-	size_t line;
-};
-/* The source-file-N lines of ev, in order (*out malloc'd; free with
- * readset_entries_free()). */
-size_t readset_entries(const struct evidence *ev, struct readset_entry **out);
-void readset_entries_free(struct readset_entry *v, size_t n);
+/* The source-file-N lines: lessonfiles_entries() (lessonfiles.h). */
 
 /* For evidence with readset_recorded(): a malloc'd sentence naming the
  * first recorded file that changed or is gone, or the first new data
