@@ -43,12 +43,21 @@ man1dir ?= $(mandir)/man1
 bashcompdir ?= $(PREFIX)/share/bash-completion/completions
 INSTALL ?= install
 
-# The capture binary's sources: libc and libcrypto only.
-CAPTURE_SRCS = util.c diag.c verdict.c cliopt.c textfile.c sha256.c repo.c evidence.c proghdr.c filewrite.c strmap.c lessonfiles.c evjudge.c srctok.c readset.c sshsig.c signers.c \
-               $(notdir $(wildcard $(SRC)/capture*.c))
+# The sources sit in one folder a layer, lowest first (the pipeline:
+# verifier/README.md "Architecture"; make arch-test holds the include rule).
+# main.c, the verifier's entry, sits above them all in verifier/src.
+LAYER_DIRS = base evidence capture read model prose check report update cli review
+SRC_DIRS   = $(addprefix $(SRC)/,$(LAYER_DIRS))
+INCLUDES   = $(addprefix -I,$(SRC_DIRS))
+HEADERS    = $(wildcard $(SRC)/*/*.h) $(SRC)/base/diag.def
+vpath %.c $(SRC_DIRS) $(SRC)
+
+# The capture binary is three folders, libc and libcrypto only: base,
+# evidence (the run format it writes) and capture.
+CAPTURE_SRCS = $(notdir $(wildcard $(addsuffix /*.c,$(addprefix $(SRC)/,base evidence capture))))
 CAPTURE_LIB  = $(filter-out capture_main.c,$(CAPTURE_SRCS))
-# Everything else belongs to the full verifier.
-ALL_SRCS  = $(notdir $(wildcard $(SRC)/*.c))
+# Everything but capture_main.c belongs to the full verifier.
+ALL_SRCS  = $(notdir $(wildcard $(SRC)/*/*.c) $(SRC)/main.c)
 LIB_SRCS  = $(filter-out main.c capture_main.c,$(ALL_SRCS))
 
 # Where a suite writes what it skipped (the last line of `make test`);
@@ -93,16 +102,16 @@ FULL_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 CAP_CFLAGS  = $(shell pkg-config --cflags libcrypto 2>/dev/null)
 CAP_LIBS    = $(shell pkg-config --libs libcrypto 2>/dev/null || echo -lcrypto)
 
-$(BUILD)/obj/%.o: $(SRC)/%.c $(wildcard $(SRC)/*.h) $(SRC)/diag.def | $(DEPS_FULL)
+$(BUILD)/obj/%.o: %.c $(HEADERS) | $(DEPS_FULL)
 	@mkdir -p $(dir $@)
-	$(QUIET_CC)$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(FULL_CFLAGS) -c $< -o $@
-$(BUILD)/asan/obj/%.o: $(SRC)/%.c $(wildcard $(SRC)/*.h) $(SRC)/diag.def | $(DEPS_FULL)
+	$(QUIET_CC)$(CC) $(WARN) $(CPPFLAGS) $(INCLUDES) $(CFLAGS) $(FULL_CFLAGS) -c $< -o $@
+$(BUILD)/asan/obj/%.o: %.c $(HEADERS) | $(DEPS_FULL)
 	@mkdir -p $(dir $@)
-	$(QUIET_CC)$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -c $< -o $@
+	$(QUIET_CC)$(CC) $(WARN) $(CPPFLAGS) $(INCLUDES) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -c $< -o $@
 # capture objects are built apart so the GPU node never needs the full deps
-$(BUILD)/capobj/%.o: $(SRC)/%.c $(wildcard $(SRC)/*.h) $(SRC)/diag.def | $(DEPS_CAPTURE)
+$(BUILD)/capobj/%.o: %.c $(HEADERS) | $(DEPS_CAPTURE)
 	@mkdir -p $(dir $@)
-	$(QUIET_CC)$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(CAP_CFLAGS) -c $< -o $@
+	$(QUIET_CC)$(CC) $(WARN) $(CPPFLAGS) $(INCLUDES) $(CFLAGS) $(CAP_CFLAGS) -c $< -o $@
 
 $(BUILD)/coursecheck: $(addprefix $(BUILD)/obj/,$(LIB_SRCS:.c=.o) main.o)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(FULL_LIBS) -o $@
@@ -193,7 +202,7 @@ $(ASAN_LIB): $(addprefix $(BUILD)/asan/obj/,$(LIB_SRCS:.c=.o))
 	$(if $(V),,@printf "  AR      %s\n" $@;)$(AR) rcs $@ $^
 $(BUILD)/asan/unit/test_%: verifier/tests/unit/test_%.c $(wildcard verifier/tests/unit/*.h) $(ASAN_LIB)
 	@mkdir -p $(dir $@)
-	$(QUIET_CC)$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -Iverifier/tests/unit $< $(ASAN_LIB) $(LDFLAGS) $(FULL_LIBS) \
+	$(QUIET_CC)$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SANITIZE) $(FULL_CFLAGS) $(INCLUDES) -Iverifier/tests/unit $< $(ASAN_LIB) $(LDFLAGS) $(FULL_LIBS) \
 		$(shell pkg-config --cflags --libs cmocka) -o $@
 
 unit: $(UNIT_TESTS)

@@ -3,10 +3,10 @@
 
 usage: layers.py SRC_DIR [OBJ_DIR]
 
-Derives the module graph from the `#include "..."` lines of SRC_DIR (a
-module is a file's name without .c/.h; report_impl.h belongs to report,
+Derives the module graph from the `#include "..."` lines of SRC_DIR's
+folders, one a layer (a module is a file's name without .c/.h; report_impl.h belongs to report,
 diag.def to diag) and checks it against LAYERS below:
-  - every module sits in a layer (a new file must be placed here);
+  - every folder is a layer of LAYERS, and a module's files share one;
   - no file includes a header of a module in a higher layer;
   - no cycle among modules (a strongly connected component of more than
     one module), in the include graph and, given OBJ_DIR, in the link
@@ -25,23 +25,27 @@ import re
 import subprocess
 import sys
 
-# Lowest first.  A module may include its own layer and any below.
+# The layers are the folders of verifier/src, lowest first; a module's
+# layer is its folder's, and main.c, in verifier/src itself, is on top.
+# A module may include its own layer and any below.  base, evidence and
+# capture are the capture binary (libc and libcrypto only): capture sits
+# below every folder of the verifier's own, so nothing the capture binary
+# links can reach them.
 LAYERS = [
-    ("base", "util diag diagwire parallel shared_slots strmap textfile sha256 re repo pathkind cliopt ledger "
-             "capture_proc verdict"),
-    ("formats", "evidence proghdr frontmatter marker rawalign htmltext page snippet numtok compare expr anchor filewrite "
-                "capture_text capture_repeats capture_write srctok lessonfiles readset evjudge align direction sshsig signers"),
-    ("course model", "course runjudge bank facts place drift claim evsig measured"),
-    ("page model", "pagectx prose"),
-    ("checks", "check check_page check_code check_numbers check_claims check_program check_runs check_first "
-                "check_rendered check_facts check_src"),
-    ("reports", "report report_json report_sarif report_github report_junit review_html review_diags"),
+    ("base", "memory, text, diagnostics, the repository's paths and writer"),
+    ("evidence", "the run format: evidence files, program headers, lesson files, signatures"),
+    ("capture", "running lessons and writing runs: the capture binary's commands"),
+    ("read", "the page formats: front matter, Markdown, markers, snippets, numbers, expressions"),
+    ("model", "the course model: listings, runs judged, banks, facts, places, drift, claims"),
+    ("prose", "the page model: a page in its course, its prose"),
+    ("check", "the checks"),
+    ("report", "the report formats"),
     # what a command does to a file, below the command lines: update.c may
     # not include cli.h (cli_update.c is its command line)
-    ("rewrites", "update"),
-    ("commands", "cli cli_lesson cli_quote cli_update cli_whystale review review_page "
-                 "capture capture_auto capture_gpu capture_lesson capture_reads capture_sched capture_slurm capture_sign"),
-    ("main", "main capture_main"),
+    ("update", "rewriting a page"),
+    ("cli", "the verifier's command lines"),
+    ("review", "the review command and its HTML"),
+    (".", "main"),
 ]
 
 ALIASES = {"report_impl": "report"}
@@ -177,23 +181,32 @@ def main():
         sys.exit(__doc__)
     src = sys.argv[1]
     obj = sys.argv[2] if len(sys.argv) > 2 else None
-    layer = {}
-    for i, (_, names) in enumerate(LAYERS):
-        for m in names.split():
-            layer[m] = i
-    files = sorted(f for f in os.listdir(src) if re.search(r"\.(c|h)$", f))
+    layer, folder_of = {}, {}
+    for i, (folder, _) in enumerate(LAYERS):
+        d = os.path.join(src, folder)
+        if not os.path.isdir(d):
+            continue
+        for f in os.listdir(d):
+            if re.search(r"\.(c|h|def)$", f):
+                folder_of[f] = d
+                layer[module_of(f)] = i
+    folders = sorted(e for e in os.listdir(src) if os.path.isdir(os.path.join(src, e)))
+    strange = [e for e in folders if e not in [l[0] for l in LAYERS]]
+    check(not strange, "every folder is a layer",
+          ["%s/ is in no layer of LAYERS (tests/arch/layers.py)" % e for e in strange])
+    files = sorted(f for f in folder_of if re.search(r"\.(c|h)$", f))
     modules = sorted({module_of(f) for f in files})
+    split = collections.defaultdict(set)
+    for f in folder_of:
+        split[module_of(f)].add(folder_of[f])
+    apart = ["%s has files in %s" % (m, ", ".join(sorted(d))) for m, d in sorted(split.items()) if len(d) > 1]
+    check(not apart, "a module's files share one folder", apart)
 
-    unplaced = [m for m in modules if m not in layer]
-    check(not unplaced, "every module has a layer",
-          ["%s is in no layer of LAYERS (tests/arch/layers.py)" % m for m in unplaced])
-    gone = sorted(m for m in layer if m not in modules)
-    check(not gone, "every module of the layer table exists", ["%s is listed but has no file" % m for m in gone])
 
     inc = collections.defaultdict(set)
     edges = collections.defaultdict(list)  # (from, to) -> "file:line includes header"
     for f in files:
-        with open(os.path.join(src, f), encoding="utf-8") as fh:
+        with open(os.path.join(folder_of[f], f), encoding="utf-8") as fh:
             for n, line in enumerate(fh, 1):
                 mo = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
                 if not mo:
@@ -264,13 +277,13 @@ def main():
         unused = ["%s is an exception but no module exports it" % n for n in NAME_EXCEPTIONS if n not in funcs]
         check(not unused, "every name exception is still needed", unused)
 
-    with open(os.path.join(src, "diag.def"), encoding="utf-8") as fh:
+    with open(os.path.join(folder_of["diag.def"], "diag.def"), encoding="utf-8") as fh:
         kinds = re.findall(r"^DIAG\((D_[A-Z0-9_]+)", fh.read(), re.M)
     raised = collections.defaultdict(set)
     for f in files:
         if not f.endswith(".c") or f == "diag.c":
             continue
-        with open(os.path.join(src, f), encoding="utf-8") as fh:
+        with open(os.path.join(folder_of[f], f), encoding="utf-8") as fh:
             text = fh.read()
         for k in set(re.findall(r"\bD_[A-Z0-9_]+\b", text)):
             raised[k].add(f)

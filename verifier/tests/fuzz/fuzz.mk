@@ -33,7 +33,7 @@ FUZZ_WRAPPED = fopen open openat opendir stat lstat access mkstemp rename rename
 FUZZ_REDEFINE = $(foreach f,$(FUZZ_WRAPPED),--redefine-sym $(f)=__wrap_$(f))
 OBJCOPY      ?= objcopy
 
-FUZZ_HDRS    = $(wildcard $(FUZZ_DIR)/*.h) $(FUZZ_DIR)/path_oracle.c $(wildcard $(SRC)/*.h) $(SRC)/diag.def
+FUZZ_HDRS    = $(wildcard $(FUZZ_DIR)/*.h) $(FUZZ_DIR)/path_oracle.c $(HEADERS)
 FUZZ_FIXTURE = $(BUILD)/fuzz-gen/fuzz_fixture.c
 # what fuzz_verify links besides its own file and fuzz_util.c
 FUZZ_EXTRA_verify = $(FUZZ_DIR)/path_oracle.c $(FUZZ_FIXTURE)
@@ -62,15 +62,15 @@ REPLAY_ORACLE_OBJS = $(addprefix $(BUILD)/asan/oracle/,$(LIB_SRCS:.c=.o))
 REPLAY_DRIVER = $(BUILD)/asan/fuzzobj/replay.o $(BUILD)/asan/fuzzobj/fuzz_util.o
 $(BUILD)/asan/fuzzobj/%.o: $(FUZZ_DIR)/%.c $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
-	$(QUIET_CC)$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -I$(FUZZ_DIR) -c $< -o $@
+	$(QUIET_CC)$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) $(INCLUDES) -I$(FUZZ_DIR) -c $< -o $@
 $(BUILD)/asan/fuzz/fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_HDRS) $(REPLAY_DRIVER) $(ASAN_LIB)
 	@mkdir -p $(dir $@)
-	$(QUIET_CC)$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -I$(FUZZ_DIR) \
+	$(QUIET_CC)$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) $(INCLUDES) -I$(FUZZ_DIR) \
 		$< $(REPLAY_DRIVER) $(ASAN_LIB) $(FULL_LIBS) -o $@
 $(BUILD)/asan/fuzz/fuzz_verify: $(FUZZ_DIR)/fuzz_verify.c $(FUZZ_HDRS) $(REPLAY_DRIVER) \
 		$(REPLAY_ORACLE_OBJS) $(FUZZ_FIXTURE)
 	@mkdir -p $(dir $@)
-	$(QUIET_CC)$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) -I$(SRC) -I$(FUZZ_DIR) \
+	$(QUIET_CC)$(CC) $(WARN) -O1 -g $(SANITIZE) $(FULL_CFLAGS) $(INCLUDES) -I$(FUZZ_DIR) \
 		$< $(REPLAY_DRIVER) $(FUZZ_EXTRA_verify) $(REPLAY_ORACLE_OBJS) $(FULL_LIBS) -o $@
 $(BUILD)/asan/oracle/%.o: $(BUILD)/asan/obj/%.o
 	@mkdir -p $(dir $@)
@@ -94,13 +94,13 @@ FUZZ_SAN    = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-f
 FUZZ_OBJS   = $(addprefix $(BUILD)/fuzz/obj/,$(LIB_SRCS:.c=.o))
 FUZZ_BINS   = $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
 
-$(BUILD)/fuzz/obj/%.o: $(SRC)/%.c $(wildcard $(SRC)/*.h) $(SRC)/diag.def | $(DEPS_FUZZ)
+$(BUILD)/fuzz/obj/%.o: %.c $(HEADERS) | $(DEPS_FUZZ)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -O1 -gline-tables-only $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
-		$(FULL_CFLAGS) -c $< -o $@
+		$(INCLUDES) $(FULL_CFLAGS) -c $< -o $@
 
 FUZZ_ORACLE_OBJS = $(addprefix $(BUILD)/fuzz/oracle/,$(LIB_SRCS:.c=.o))
-FUZZ_LINK = $(FUZZ_CC) $(WARN) -O1 -gline-tables-only $(FUZZ_SAN) -fsanitize=fuzzer $(FULL_CFLAGS) -I$(SRC) -I$(FUZZ_DIR)
+FUZZ_LINK = $(FUZZ_CC) $(WARN) -O1 -gline-tables-only $(FUZZ_SAN) -fsanitize=fuzzer $(FULL_CFLAGS) $(INCLUDES) -I$(FUZZ_DIR)
 
 $(BUILD)/fuzz/fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DIR)/fuzz_util.c $(FUZZ_HDRS) $(FUZZ_OBJS) | $(DEPS_FUZZ)
 	@mkdir -p $(dir $@)
