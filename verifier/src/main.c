@@ -11,6 +11,7 @@
 #include "cli_update.h"
 #include "cli_whystale.h"
 #include "cliopt.h"
+#include "lsp.h"
 #include "review.h"
 
 static const char usage[] =
@@ -24,6 +25,7 @@ static const char usage[] =
 	"  quote EVIDENCE LINES      print a transcript block for lines of a run\n"
 	"  lesson-files LESSON       the files capture copies and records for a lesson\n"
 	"  why-stale LESSON          why a lesson's newest evidence is stale\n"
+	"  lsp                       a language server for editors, on stdin and stdout\n"
 	"  ids                       list the diagnostic kinds and their ids\n"
 	"  source-sha256 FILE...     the source-sha256 capture records for a program\n"
 	"  help [COMMAND]            this text, or a command's options\n"
@@ -48,6 +50,7 @@ static const struct {
 	{"quote", cli_quote},
 	{"lesson-files", cli_lesson_files},
 	{"why-stale", cli_why_stale},
+	{"lsp", cli_lsp},
 	{"ids", cli_ids},
 	{"source-sha256", cli_source_sha256},
 };

@@ -25,6 +25,11 @@ struct check_opts {
 /* Checks the page at relpath.  Returns 0 when it was read (whatever it
  * holds) and -1 when the file itself cannot be read (reported). */
 int check_page(const char *relpath, const struct check_opts *opts, struct ledger *lg);
+/* check_page() over text[0..len) (borrowed; copied and normalised as a
+ * file is) in place of the file at relpath: the language server checks
+ * an editor's unsaved buffer by the same phases.  NULL text: the file. */
+int check_page_text(const char *relpath, const char *text, size_t len, const struct check_opts *opts,
+		    struct ledger *lg);
 /* Checks programs/LESSON: its program's markers and header. */
 void check_program(const char *lesson, const struct check_opts *opts);
 

@@ -204,7 +204,7 @@ static void record_page(const struct page_ctx *ctx)
 	free(paths);
 }
 
-static int check_page_file(struct page_ctx *ctx);
+static int check_page_file(struct page_ctx *ctx, const char *text, size_t len);
 
 /* A page's diagnostics are capped (diag_file_begin): a line of 100,000
  * untraced numbers prints a few hundred and a count, not 100 MB.  The
@@ -212,20 +212,35 @@ static int check_page_file(struct page_ctx *ctx);
  * is read, that of a page of unknown status. */
 int check_page(const char *relpath, const struct check_opts *opts, struct ledger *lg)
 {
+	return check_page_text(relpath, NULL, 0, opts, lg);
+}
+
+int check_page_text(const char *relpath, const char *text, size_t len, const struct check_opts *opts,
+		    struct ledger *lg)
+{
 	struct page_ctx ctx = {.path = relpath, .opts = opts, .ledger = lg, .policy = {.strict = opts->strict}};
 	diag_file_begin(relpath, &ctx.policy);
-	int rc = check_page_file(&ctx);
+	int rc = check_page_file(&ctx, text, len);
 	diag_file_end();
 	pagectx_free(&ctx);
 	course_page_done(); /* the page's evidence numbers: memory stays flat per page */
 	return rc;
 }
 
-static int check_page_file(struct page_ctx *ctx)
+/* The page's text: the editor's buffer when one is given (the language
+ * server's unsaved document, normalised as a file is), else the file. */
+static int read_page_text(struct page_ctx *ctx, const char *text, size_t len)
 {
 	const char *relpath = ctx->path;
-	if (pathkind_refuse_page(relpath, "verify", false))
+	if (text) {
+		if (len > TEXTFILE_MAX_BYTES) {
+			diag_report(D_FILE_TOO_LARGE, (struct diag_loc){.path = relpath}, "cannot read page: %s",
+				    textfile_too_large);
+			return -1;
+		}
+		textfile_from_memory(text, len, relpath, &ctx->tf);
 		return 0;
+	}
 	char *fs;
 	const char *why;
 	enum repo_status rs = course_resolve(relpath, &fs, &why);
@@ -236,6 +251,16 @@ static int check_page_file(struct page_ctx *ctx)
 		return -1;
 	}
 	free(fs);
+	return 0;
+}
+
+static int check_page_file(struct page_ctx *ctx, const char *text, size_t len)
+{
+	const char *relpath = ctx->path;
+	if (pathkind_refuse_page(relpath, "verify", false))
+		return 0;
+	if (read_page_text(ctx, text, len) != 0)
+		return -1;
 	if (textfile_report_encoding(&ctx->tf, "page")) {
 		textfile_free(&ctx->tf);
 		return 0;

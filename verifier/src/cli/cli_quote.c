@@ -76,6 +76,35 @@ static size_t fence_len(const struct evidence *ev, const struct evidence_run *r,
 	return longest >= 3 ? longest + 1 : 3;
 }
 
+char *cli_quote_text(const struct evidence *ev, const struct evidence_run *r, bool err, const char *label, size_t from,
+		     size_t to)
+{
+	struct buf b = {0};
+	bool plain = !err && r == &ev->runs[0];
+	buf_puts(&b, "<!-- transcript");
+	if (label || !plain)
+		buf_putc(&b, ':');
+	if (label)
+		buf_printf(&b, " %s", label);
+	if (!plain)
+		buf_printf(&b, " %s/%s", r->name, err ? "stderr" : "stdout");
+	buf_puts(&b, " -->\n");
+	size_t f = fence_len(ev, r, err, from, to);
+	for (size_t i = 0; i < f; i++)
+		buf_putc(&b, '`');
+	buf_puts(&b, "text\n");
+	for (size_t k = from; k <= to; k++) {
+		size_t len;
+		const char *s = evidence_run_line(ev, r, err, k - 1, &len);
+		buf_append(&b, s, len);
+		buf_putc(&b, '\n');
+	}
+	for (size_t i = 0; i < f; i++)
+		buf_putc(&b, '`');
+	buf_putc(&b, '\n');
+	return buf_detach(&b);
+}
+
 static int quote(const struct quote_opts *o, const char *path, const char *lines)
 {
 	size_t from, to;
@@ -107,27 +136,9 @@ static int quote(const struct quote_opts *o, const char *path, const char *lines
 		snprintf(have, sizeof have, "%zu", n);
 		status = fail("the stream holds %s lines; LINES ends at %s", have, lines);
 	} else {
-		bool plain = !err && r == &ev.runs[0];
-		printf("<!-- transcript");
-		if (o->label || !plain)
-			printf(":");
-		if (o->label)
-			printf(" %s", o->label);
-		if (!plain)
-			printf(" %s/%s", r->name, err ? "stderr" : "stdout");
-		printf(" -->\n");
-		size_t f = fence_len(&ev, r, err, from, to);
-		for (size_t i = 0; i < f; i++)
-			putchar('`');
-		printf("text\n");
-		for (size_t k = from; k <= to; k++) {
-			size_t len;
-			const char *s = evidence_run_line(&ev, r, err, k - 1, &len);
-			printf("%.*s\n", (int)len, s);
-		}
-		for (size_t i = 0; i < f; i++)
-			putchar('`');
-		putchar('\n');
+		char *block = cli_quote_text(&ev, r, err, o->label, from, to);
+		fputs(block, stdout);
+		free(block);
 	}
 	evidence_free(&ev);
 	return status;

@@ -14,7 +14,19 @@
 #ifndef COURSECHECK_CLI_QUOTE_H
 #define COURSECHECK_CLI_QUOTE_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "evidence.h"
+
 int cli_quote(int argc, char **argv);
+
+/* The block `quote` prints for lines from..to (1-based, within the
+ * stream's lines) of run r's stdout (err false) or stderr of ev: marker,
+ * fence, lines, fence, each ending in a LF.  Malloc'd; the language
+ * server's "quote as a transcript" action inserts the same text. */
+char *cli_quote_text(const struct evidence *ev, const struct evidence_run *r, bool err, const char *label, size_t from,
+		     size_t to);
 
 /* `coursecheck lesson-files [--root=DIR] LESSON` (cli_lesson.c): the files
  * of a lesson (lessonfiles.h) as its evidence records them.  Exit 0, or 2
