@@ -68,7 +68,7 @@ DEPS_FULL    = $(BUILD)/.deps-full
 DEPS_CAPTURE = $(BUILD)/.deps-capture
 
 .PHONY: all verify test programs evidence unit golden capture-test stale-test course-test deps deps-test folder-test clean bench \
-	install uninstall report-test man-test install-test wiring-test broken-variants reference-overlap slurm-test hostile \
+	install uninstall report-test man-test install-test lsp-test wiring-test broken-variants reference-overlap slurm-test hostile \
 	review review-test
 
 # The binaries are built on every core unless a -j was given (`make -j1`
@@ -287,6 +287,12 @@ man-test: $(BUILD)/coursecheck $(BUILD)/coursecheck-capture | $(DEPS_TEST)
 install-test: $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
 	@sh verifier/tests/install-test.sh
 
+# coursecheck lsp driven as an editor drives it: a framed JSON-RPC client,
+# a page annotated by code actions alone, Neovim headless (skipped without
+# nvim).
+lsp-test: $(BUILD)/asan/coursecheck | $(DEPS_TEST)
+	@sh verifier/tests/lsp/run.sh $(BUILD)/asan/coursecheck
+
 wiring-test: $(BUILD)/coursecheck | $(DEPS_TEST)
 	@sh verifier/tests/wiring/run.sh $(BUILD)/coursecheck
 
@@ -315,7 +321,7 @@ TEST_SUITES_JOBS ?= 3
 # busy while they do
 TEST_SUITES = broken-variants-build hostile slurm-test course-test capture-test golden stale-test programs \
 	review-test fuzz-replay report-test arch-test wiring-test reference-overlap unit deps-test folder-test \
-	man-test install-test update-race-test
+	man-test install-test update-race-test lsp-test
 test: $(DEPS_FULL) $(DEPS_TEST)
 	@rm -f $(BUILD)/.skipped
 	@echo "build: the binaries (plain and sanitized), unit tests and fuzz replayers on $(TEST_JOBS) cores"

@@ -30,7 +30,7 @@ capture_list="libcrypto:libssl-dev:openssl-devel"
 # command:Debian package (the test set's checkers: valgrind counts the
 # hostile-input suite's work with callgrind; Slurm and munge for the
 # one-node cluster the Slurm test starts)
-test_tools="mandoc:mandoc xmllint:libxml2-utils valgrind:valgrind munged:munge slurmctld:slurmctld slurmd:slurmd sbatch:slurm-client pre-commit:pre-commit ssh-keygen:openssh-client"
+test_tools="mandoc:mandoc xmllint:libxml2-utils valgrind:valgrind munged:munge slurmctld:slurmctld slurmd:slurmd sbatch:slurm-client pre-commit:pre-commit ssh-keygen:openssh-client nvim:neovim"
 
 # why PACKAGE: one line saying what the package is for, printed before
 # anything is installed (and beside the line a user is asked to run)
@@ -54,6 +54,7 @@ why() {
 	pre-commit) echo "the wiring test runs the shipped hook through pre-commit" ;;
 	openssh-client) echo "ssh-keygen signs the test runs and checks coursecheck's signatures" ;;
 	chromium) echo "the review page's headless browser test" ;;
+	neovim) echo "the language server test attaches Neovim's built-in client headless" ;;
 	clang | libclang-rt-dev | llvm) echo "libFuzzer: make fuzz" ;;
 	*) echo "needed by make" ;;
 	esac

@@ -611,6 +611,21 @@ static void bind_actions(const struct lsp_doc *d, const struct ledger_entry *e, 
 	}
 }
 
+/* Whether a and b[0..n) write one value (commas as thousands separators). */
+static bool same_number(const char *a, const char *b, size_t n)
+{
+	char x[72], y[72];
+	size_t i = 0, k = 0;
+	for (; *a && i + 1 < sizeof x; a++)
+		if (*a != ',')
+			x[i++] = *a;
+	for (size_t j = 0; j < n && k + 1 < sizeof y; j++)
+		if (b[j] != ',')
+			y[k++] = b[j];
+	x[i] = y[k] = '\0';
+	return strtod(x, NULL) == strtod(y, NULL);
+}
+
 /* Replace with the evidence's value: the numbers a diagnostic's notes
  * point at (the nearest values of an untraced number, a place's value). */
 static void replace_actions(const struct lsp_doc *d, size_t s, size_t e, json_t *out)
@@ -624,6 +639,8 @@ static void replace_actions(const struct lsp_doc *d, size_t s, size_t e, json_t 
 		if (n == 0 || n > f->end - f->start)
 			continue;
 		for (size_t k = 0; k < f->n_values && k < 4; k++) {
+			if (same_number(f->values[k], d->text + f->start, n))
+				continue; /* the number is the value already: another check's problem */
 			char *title = xasprintf("Replace %.*s with the evidence's %s", (int)n, d->text + f->start, f->values[k]);
 			json_t *a = edit_action(d, title, "quickfix", f->start, f->start + n, f->values[k], k == 0);
 			json_object_set_new(a, "diagnostics", json_pack("[O]", f->diag));
@@ -707,51 +724,60 @@ static void claim_action(const struct lsp_doc *d, size_t s, size_t e, json_t *ou
 	while (b < d->len && !sentence_end(d, b) && !(d->text[b] == '\n' && b + 1 < d->len && d->text[b + 1] == '\n'))
 		b++;
 	size_t insert = b < d->len && sentence_end(d, b) ? b + 1 : b;
-	char names[2][256];
-	double vals[2];
-	const char *texts[2];
+	/* up to 8 traced numbers of the sentence with their places */
+	char names[8][256];
+	double vals[8];
+	char *texts[8];
 	size_t n = 0;
-	for (size_t i = 0; i < d->lg.n && n < 2; i++) {
+	for (size_t i = 0; i < d->lg.n && n < 8; i++) {
 		const struct ledger_entry *le = &d->lg.v[i];
 		size_t x, y;
 		entry_range(d, le, &x, &y);
-		if (x < a || x >= insert || !le->n_refs || (le->kind != LG_TRACED && le->kind != LG_AMBIGUOUS))
+		if (x < a || x >= insert || !le->n_refs || !le->claim || (le->kind != LG_TRACED && le->kind != LG_AMBIGUOUS))
 			continue;
 		ref_place_name(le->refs[0].path, le->refs[0].line, le->refs[0].col, names[n], sizeof names[n]);
 		if (!names[n][0])
 			continue;
-		vals[n] = strtod(le->claim ? le->claim : "0", NULL);
-		char *digits = NULL;
-		if (le->claim) {
-			struct buf t = {0};
-			for (const char *p = le->claim; *p && strchr("0123456789.,", *p); p++)
-				if (*p != ',')
-					buf_putc(&t, *p);
-			digits = buf_detach(&t);
-			vals[n] = strtod(digits, NULL);
-		}
-		texts[n] = digits ? digits : xstrdup("0");
+		struct buf t = {0};
+		for (const char *p = le->claim; *p && strchr("0123456789.,", *p); p++)
+			if (*p != ',')
+				buf_putc(&t, *p);
+		texts[n] = buf_detach(&t);
+		vals[n] = strtod(texts[n], NULL);
 		n++;
 	}
+	/* the pair compared: two numbers of one column (two timings, two
+	 * counts), else the first two */
+	size_t i0 = 0, i1 = n > 1 ? 1 : 0;
+	bool paired = false;
+	for (size_t i = 0; i < n && !paired; i++)
+		for (size_t k = i + 1; k < n && !paired; k++) {
+			const char *ci = strstr(names[i], " | "), *ck = strstr(names[k], " | ");
+			if (ci && ck && strcmp(ci, ck) == 0) {
+				i0 = i;
+				i1 = k;
+				paired = true;
+			}
+		}
 	if (n == 0)
 		return;
 	bool table = line_in_table(d, a);
-	char *p0 = place_for_line(names[0], table), *claim;
-	if (n == 2) {
-		char *p1 = place_for_line(names[1], table);
-		const char *op = vals[0] < vals[1] ? "<" : vals[0] > vals[1] ? ">" : "==";
+	char *p0 = place_for_line(names[i0], table), *claim;
+	if (n >= 2) {
+		char *p1 = place_for_line(names[i1], table);
+		const char *op = vals[i0] < vals[i1] ? "<" : vals[i0] > vals[i1] ? ">" : "==";
 		claim = xasprintf(" <!-- claim: %s %s %s -->", p0, op, p1);
 		free(p1);
 	} else {
 		claim = xasprintf(" <!-- claim: %s == %s -->", p0, texts[0]);
 	}
 	char *title = xasprintf("Insert a claim for this sentence:%s", claim);
-	json_array_append_new(out, edit_action(d, title, "quickfix", insert, insert, claim, false));
+	json_array_append_new(out, edit_action(d, title, "quickfix", insert, insert, claim, true));
 	free(title);
 	free(claim);
 	free(p0);
 	for (size_t i = 0; i < n; i++)
-		free((char *)texts[i]);
+		free(texts[i]);
 }
 
 json_t *lsp_code_actions(const struct lsp_doc *d, const json_t *range)

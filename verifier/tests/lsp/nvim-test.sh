@@ -1,0 +1,34 @@
+#!/bin/sh
+# nvim-test.sh COURSECHECK: Neovim headless (Debian's neovim) attaches
+# `coursecheck lsp` to a copy of the demo page through the set-up the
+# README shows (editors/nvim/coursecheck.lua), a wrong number is typed,
+# and the diagnostic Neovim received is read back and compared exactly.
+# Without nvim: one skip line naming it, exit 0.
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
+if ! command -v nvim >/dev/null 2>&1; then
+	echo "SKIP: nvim-test: nvim is not installed (Debian package neovim)"
+	exit 0
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/lsp-nvim.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+python3 -c "import sys; sys.path.insert(0, '$here'); import lspclient; lspclient.make_course('$work/course')" || {
+	echo "FAIL: nvim-test: cannot make the course"; exit 1; }
+mkdir -p "$work/xdg/config" "$work/xdg/data" "$work/xdg/state" "$work/xdg/cache"
+cd "$work/course" &&
+	XDG_CONFIG_HOME=$work/xdg/config XDG_DATA_HOME=$work/xdg/data XDG_STATE_HOME=$work/xdg/state \
+	XDG_CACHE_HOME=$work/xdg/cache HOME=$work COURSECHECK=$bin COURSECHECK_NVIM=$top/editors/nvim \
+	LSP_OUT=$work/diagnostics.txt timeout 90 nvim --headless -n -i NONE -u "$here/nvim-init.lua" \
+	pages/day01-demo.md -c "luafile $here/nvim-check.lua" </dev/null >"$work/nvim.log" 2>&1
+want='47:24-47:30 1 number-untraced 1.9 ms is not in the evidence'
+got=$(cat "$work/diagnostics.txt" 2>/dev/null)
+if [ "$got" != "$want" ]; then
+	echo "FAIL: nvim-test: Neovim's diagnostics"
+	echo "  got:  $got"
+	echo "  want: $want"
+	sed 's/^/  nvim: /' "$work/nvim.log" | head -20
+	exit 1
+fi
+echo "nvim-test: Neovim received the diagnostic at 47:24-47:30"
