@@ -11,7 +11,7 @@
 #include "cli_update.h"
 #include "cli_whystale.h"
 #include "cliopt.h"
-#include "lsp.h"
+#include "cli_lsp.h"
 #include "review.h"
 
 static const char usage[] =

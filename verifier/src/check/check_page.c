@@ -234,8 +234,8 @@ static int read_page_text(struct page_ctx *ctx, const char *text, size_t len)
 	const char *relpath = ctx->path;
 	if (text) {
 		if (len > TEXTFILE_MAX_BYTES) {
-			diag_report(D_FILE_TOO_LARGE, (struct diag_loc){.path = relpath}, "cannot read page: %s",
-				    textfile_too_large);
+			diag_report(pathkind_unusable_kind(false, textfile_too_large), (struct diag_loc){.path = relpath},
+				    "cannot read page: %s", textfile_too_large);
 			return -1;
 		}
 		textfile_from_memory(text, len, relpath, &ctx->tf);

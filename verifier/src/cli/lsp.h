@@ -1,35 +1,83 @@
 /*
- * lsp.h - `coursecheck lsp`: a Language Server Protocol 3.17 server on
- * standard input and output, over the checks of `verify`.
+ * lsp.h - what `coursecheck lsp` answers (cli_lsp.h is the
+ * protocol): a document's diagnostics, hover, go to definition, code
+ * actions, completion of place names and the rename of a snippet.
  *
- * The protocol half lives here (lsp.c): JSON-RPC 2.0 messages framed by
- * a `Content-Length:` header, read one at a time from standard input and
- * answered on standard output; nothing else is ever written there
- * (diagnostics of the server itself go to standard error).  What the
- * server answers is lsp_features.h's.
+ * No second implementation of any check: lsp_check() runs check_page_text
+ * (check.h), verify's own check of one page, over the editor's text, with
+ * a diag sink (diag.h) collecting what verify would print and a ledger
+ * (ledger.h) collecting what explain would print.  Every other answer is
+ * read from those two: a hover is the ledger entry under the cursor, a
+ * definition its first reference, a code action an edit built from an
+ * entry's references (place.h names them) or a diagnostic's notes.
  *
- * Bounds (every input can be hostile): a header line of more than
- * LSP_MAX_HEADER bytes, a message without a Content-Length, or one whose
- * Content-Length exceeds LSP_MAX_MESSAGE is answered with an error
- * (id null) and its body read and thrown away in small pieces, never
- * held; a body that is no JSON is a parse error (-32700), a request of an
- * unknown method -32601, a notification of one is dropped; at most
- * LSP_MAX_DOCUMENTS documents are held open.  The server ends at `exit`
- * or at the end of its input.
+ * Each check starts from a fresh course model (course.h: the files on
+ * disk as they are now, as a `verify PAGE` run would see them), since an
+ * editor session outlives any change to programs and evidence.
  *
- * Positions: UTF-16 code units as LSP 3.17 requires by default (the
- * server converts from the byte and code point columns of the checks).
+ * Ownership: a struct lsp_doc owns everything it points to, freed by
+ * lsp_doc_free().  Every function returning json_t * returns a new
+ * reference (the caller's), never NULL: JSON null where there is no
+ * answer.  Positions are LSP's (0-based lines, UTF-16 code units).
  */
 #ifndef COURSECHECK_LSP_H
 #define COURSECHECK_LSP_H
 
-#define LSP_MAX_HEADER 1024
-#define LSP_MAX_MESSAGE (80u * 1024u * 1024u)
-#define LSP_MAX_DOCUMENTS 64
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
 
-/* The command: `coursecheck lsp [--root=DIR]`.  Returns the exit status
- * (0 after shutdown then exit or the end of input, 1 after exit without
- * shutdown, 2 usage or no course). */
-int cli_lsp(int argc, char **argv);
+#include "diag.h"
+#include "ledger.h"
+
+/* One diagnostic of the last check, as published and as the code
+ * actions need it. */
+struct lsp_found {
+	json_t *diag;          /* owned: the LSP Diagnostic object */
+	enum diag_kind kind;
+	size_t start, end;     /* its byte range in the document's text */
+	char **values;         /* owned: evidence numbers its notes point at (replacements) */
+	size_t n_values;
+};
+
+struct lsp_doc {
+	char *uri;             /* owned: as the client named it */
+	char *rel;             /* owned: the repository path; NULL when the document is no page of the course */
+	char *text;            /* owned, NUL-terminated: the editor's text */
+	size_t len;
+	size_t *line_start;    /* owned: byte offset of each line of text */
+	size_t n_lines;
+	/* the last check's findings */
+	struct lsp_found *found;
+	size_t n_found, cap_found;
+	struct ledger lg;
+};
+
+/* Replaces d's text with a copy of text[0..len) and indexes its lines. */
+void lsp_doc_set_text(struct lsp_doc *d, const char *text, size_t len);
+void lsp_doc_free(struct lsp_doc *d);
+
+/* The course path of a file: URI (NULL when it names no file under the
+ * course's root).  Malloc'd. */
+char *lsp_uri_to_rel(const char *uri);
+/* The file: URI of a repository path.  Malloc'd. */
+char *lsp_rel_to_uri(const char *rel);
+
+/* Checks d (a page or a program README) as verify checks it (strict: as
+ * --as=published does); returns the
+ * params of textDocument/publishDiagnostics ({uri, diagnostics}). */
+json_t *lsp_check(struct lsp_doc *d, bool strict);
+
+/* The answers; pos is an LSP Position, range an LSP Range. */
+json_t *lsp_hover(const struct lsp_doc *d, const json_t *pos);
+json_t *lsp_definition(const struct lsp_doc *d, const json_t *pos);
+json_t *lsp_code_actions(const struct lsp_doc *d, const json_t *range);
+json_t *lsp_completion(const struct lsp_doc *d, const json_t *pos);
+/* A WorkspaceEdit renaming the snippet whose marker is at pos in the page
+ * and in its program, or NULL (no reference) with *why set. */
+json_t *lsp_rename(const struct lsp_doc *d, const json_t *pos, const char *new_name, const char **why);
+
+/* Frees what the checks keep between runs (at exit). */
+void lsp_release(void);
 
 #endif
