@@ -41,6 +41,8 @@ bindir  ?= $(PREFIX)/bin
 mandir  ?= $(PREFIX)/share/man
 man1dir ?= $(mandir)/man1
 bashcompdir ?= $(PREFIX)/share/bash-completion/completions
+# the editors' set-up for coursecheck lsp (README "Editors")
+editordir ?= $(PREFIX)/share/coursecheck
 INSTALL ?= install
 
 # The sources sit in one folder a layer, lowest first (the pipeline:
@@ -339,11 +341,18 @@ install: all
 	$(INSTALL) -m 644 verifier/doc/coursecheck.1 verifier/doc/coursecheck-capture.1 $(DESTDIR)$(man1dir)/
 	$(INSTALL) -m 644 verifier/doc/coursecheck.bash-completion $(DESTDIR)$(bashcompdir)/coursecheck
 	ln -sf coursecheck $(DESTDIR)$(bashcompdir)/coursecheck-capture
+	$(INSTALL) -d $(DESTDIR)$(editordir)/nvim/lua $(DESTDIR)$(editordir)/vscode
+	$(INSTALL) -m 644 editors/nvim/lua/coursecheck.lua $(DESTDIR)$(editordir)/nvim/lua/
+	$(INSTALL) -m 644 editors/vscode/package.json editors/vscode/extension.js $(DESTDIR)$(editordir)/vscode/
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/coursecheck $(DESTDIR)$(bindir)/coursecheck-capture \
 		$(DESTDIR)$(man1dir)/coursecheck.1 $(DESTDIR)$(man1dir)/coursecheck-capture.1 \
-		$(DESTDIR)$(bashcompdir)/coursecheck $(DESTDIR)$(bashcompdir)/coursecheck-capture
+		$(DESTDIR)$(bashcompdir)/coursecheck $(DESTDIR)$(bashcompdir)/coursecheck-capture \
+		$(DESTDIR)$(editordir)/nvim/lua/coursecheck.lua $(DESTDIR)$(editordir)/vscode/package.json \
+		$(DESTDIR)$(editordir)/vscode/extension.js
+	-rmdir $(DESTDIR)$(editordir)/nvim/lua $(DESTDIR)$(editordir)/nvim $(DESTDIR)$(editordir)/vscode \
+		$(DESTDIR)$(editordir) 2>/dev/null
 
 bench: $(BUILD)/coursecheck
 	@sh verifier/bench/bench.sh $(BUILD)/coursecheck

@@ -23,6 +23,19 @@ check "the completion is not at usr/share/bash-completion/completions/coursechec
 check "the installed man page has mode 644" [ "$(stat -c %a "$D/usr/share/man/man1/coursecheck.1")" = 644 ]
 check "the installed binary does not run" sh -c "'$D/usr/bin/coursecheck' --version | grep -q '^coursecheck [0-9]'"
 check "the installed capture binary does not run" sh -c "'$D/usr/bin/coursecheck-capture' --version | grep -q '^coursecheck-capture [0-9]'"
+# the editors' set-up for coursecheck lsp: Neovim's module loads in a
+# headless Neovim from where it is installed, VS Code's extension is there
+check "the Neovim module is not at usr/share/coursecheck/nvim/lua/coursecheck.lua" \
+	[ -f "$D/usr/share/coursecheck/nvim/lua/coursecheck.lua" ]
+check "the VS Code extension is not at usr/share/coursecheck/vscode" \
+	[ -f "$D/usr/share/coursecheck/vscode/package.json" -a -f "$D/usr/share/coursecheck/vscode/extension.js" ]
+if command -v nvim >/dev/null 2>&1; then
+	out=$(cd "$T" && HOME=$T XDG_CONFIG_HOME=$T/x XDG_DATA_HOME=$T/x XDG_STATE_HOME=$T/x XDG_CACHE_HOME=$T/x \
+		timeout 60 nvim --headless -n -i NONE -u NONE \
+		--cmd "set rtp^=$D/usr/share/coursecheck/nvim" \
+		-c "lua io.stdout:write(type(require('coursecheck').setup))" -c 'qall!' </dev/null 2>&1)
+	check "the installed Neovim module does not load: $out" [ "$out" = function ]
+fi
 check "something was installed outside PREFIX" [ "$(cd "$D" && find . -type f | grep -vc '^\./usr/')" -eq 0 ]
 if command -v bash >/dev/null 2>&1; then
 	out=$(PATH="$D/usr/bin:$PATH" bash -c ". '$D/usr/share/bash-completion/completions/coursecheck'

@@ -44,7 +44,11 @@ function M.attach(buf, opts)
     })
     clients[root] = id
   end
-  if id then vim.lsp.buf_attach_client(buf, id) end
+  if id then
+    vim.lsp.buf_attach_client(buf, id)
+    -- place names complete with <C-x><C-o> inside an annotation's brackets
+    vim.bo[buf].omnifunc = 'v:lua.vim.lsp.omnifunc'
+  end
   return id
 end
 
