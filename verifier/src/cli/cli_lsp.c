@@ -409,7 +409,7 @@ static int lsp_option(int ch, const char *arg, void *ctx)
 		s->strict = true;
 		return 0;
 	}
-	return cliopt_usage_error(&lsp_cmd, "--as takes published, not '%s'", arg);
+	return cliopt_usage_error(&lsp_cmd, "--as takes 'published', not '%s'", arg);
 }
 
 int cli_lsp(int argc, char **argv)
