@@ -111,15 +111,17 @@ static char *read_message(size_t *len, bool *eof)
 	int rc;
 	*eof = false;
 	while ((rc = read_header_line(line, sizeof line)) >= 0 && line[0]) {
-		if (rc == 1) {
+		/* another header (Content-Type) is read and dropped, whatever its
+		 * length; a Content-Length must be one whole number */
+		if (strncasecmp(line, "Content-Length:", 15) != 0)
+			continue;
+		char *end;
+		errno = 0;
+		long long n = strtoll(line + 15, &end, 10);
+		if (rc == 1 || errno || end == line + 15 || *end || n < 0 || length >= 0)
 			bad = true;
-		} else if (strncasecmp(line, "Content-Length:", 15) == 0) {
-			char *end;
-			errno = 0;
-			length = strtoll(line + 15, &end, 10);
-			if (errno || end == line + 15 || *end || length < 0)
-				bad = true;
-		}
+		else
+			length = n;
 	}
 	if (rc < 0) {
 		*eof = true;
@@ -127,6 +129,8 @@ static char *read_message(size_t *len, bool *eof)
 	}
 	if (bad || length < 0) {
 		send_error(NULL, RPC_INVALID_REQUEST, "a message needs one header Content-Length: N (bytes of its body)");
+		if (length >= 0) /* a second Content-Length: the first says where the body ends */
+			*eof = !skip_bytes((size_t)length);
 		return NULL;
 	}
 	if ((unsigned long long)length > LSP_MAX_MESSAGE) {
@@ -242,8 +246,10 @@ static bool open_course(struct server *s, json_t *params)
 		root = from_uri = xstrdup(uri + 7);
 	char *why;
 	int rc = repo_find(root, &why);
-	if (rc != 0 && from_uri)
+	if (rc != 0 && from_uri) {
+		free(why);
 		rc = repo_find(NULL, &why);
+	}
 	free(from_uri);
 	if (rc != 0) {
 		fprintf(stderr, "coursecheck lsp: %s\n", why);
@@ -368,6 +374,8 @@ static void dispatch(struct server *s, const char *body, size_t len)
 	json_t *params = json_object_get(msg, "params");
 	if (id && !json_is_string(id) && !json_is_integer(id))
 		send_error(NULL, RPC_INVALID_REQUEST, "an id is a number or a string");
+	else if (json_object_get(msg, "method") && !method)
+		send_error(id, RPC_INVALID_REQUEST, "a method is a string");
 	else if (!method && !id)
 		send_error(NULL, RPC_INVALID_REQUEST, "a message needs a method");
 	else if (method && id)

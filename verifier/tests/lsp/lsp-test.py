@@ -180,6 +180,18 @@ def main():
     c.send_raw(b"Content-Type: x\r\n\r\n")
     r = c.response(None)
     check("no Content-Length", r["error"]["code"], -32600)
+    c.send_raw(b"X-Long: " + b"a" * 5000 + b"\r\nContent-Length: 2\r\n\r\n{}")
+    r = c.response(None)
+    check("a long header line is dropped, the message read", r["error"],
+          {"code": -32600, "message": "a message needs a method"})
+    c.send_raw(b"Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}")
+    r = c.response(None)
+    check("two Content-Lengths", r["error"]["code"], -32600)
+    for body, code in ((b'{"id":{},"method":"x"}', -32600), (b'{"id":7,"method":5}', -32600),
+                       (b'{"a":1,"a":2}', -32700), (b"[" * 100000 + b"]" * 100000, -32700)):
+        c.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        r = c.response(7 if b'"id":7' in body else None)
+        check("hostile body %r" % body[:24], r["error"]["code"], code)
     r = c.request("workspace/frobnicate", {})
     check("unknown request", r["error"]["code"], -32601)
     c.notify("workspace/frobnicated", {})
@@ -195,6 +207,29 @@ def main():
     rc, err = c.close()
     check("exit status", rc, 0)
     check("standard error", err, "")
+    # UTF-16 positions after characters of 2 and 4 bytes, CRLF line ends,
+    # a place written in a table with its bar escaped
+    c = Client([binary, "lsp"], root)
+    c.request("initialize", {"processId": None, "rootUri": "file://" + root, "capabilities": {}})
+    u2 = "file://" + os.path.join(root, "pages", "day09-wide.md")
+    wide = text.replace("\n", "\r\n").replace("The racy kernel gets", "The racy (\u00e9t\u00e9 \U0001F600) kernel gets")
+    wide = wide.replace("| 1024 | add, racy | 2,920 |", "| 1024 | add, racy | 2,920 |\r\n| 64 | add, racy | 70,320 |")
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": u2, "languageId": "markdown", "version": 1,
+                                                       "text": wide.replace("1,024 threads it takes 1.8 ms",
+                                                                            "1,024 threads it takes 1.9 ms")}})
+    d = c.notification("textDocument/publishDiagnostics")["params"]["diagnostics"]
+    check("a wide page's diagnostic range", [(x["code"], x["range"]) for x in d],
+          [("number-untraced", rng(46, 23, 46, 29))])
+    h = c.request("textDocument/hover", {"textDocument": {"uri": u2}, "position": pos(44, 31)})["result"]
+    check("hover past 2- and 4-byte characters", h and h["range"], rng(44, 30, 44, 36))
+    acts = c.request("textDocument/codeAction", {"textDocument": {"uri": u2}, "range": rng(55, 23, 55, 23),
+                                                 "context": {"diagnostics": []}})["result"]
+    check("a place in a table row", [a["edit"]["changes"][u2] for a in acts[:1]],
+          [[{"range": rng(55, 25, 55, 25), "newText": " <!-- at: [64 add, racy \\| mismatches] -->"}]])
+    c.notify("exit", None)
+    rc, err = c.close()
+    check("exit without shutdown", (rc, err), (1, ""))
+
     # a Content-Length past any body: answered, then the body is skipped
     # (nothing held) until the input ends
     c = Client([binary, "lsp"], root)
