@@ -20,6 +20,12 @@
 
 /* ---- text and positions ---------------------------------------------------- */
 
+/* A line longer than this has its columns taken as they come (a byte, a
+ * code point and a UTF-16 unit counted alike), so that the 200
+ * diagnostics of a hostile page of one line cost 200 walks of at most
+ * this many bytes, not of the line. */
+#define LSP_WALK_MAX (64u * 1024u)
+
 /* The bytes of the UTF-8 sequence starting with lead byte c (1 for a
  * stray continuation byte, so a walk always moves on). */
 static size_t seq_len(unsigned char c)
@@ -30,6 +36,8 @@ static size_t seq_len(unsigned char c)
 /* UTF-16 code units of s[0..byte) (a 4-byte sequence is a surrogate pair). */
 static size_t u16_of_byte(const char *s, size_t len, size_t byte)
 {
+	if (len > LSP_WALK_MAX)
+		return byte < len ? byte : len;
 	size_t u = 0;
 	for (size_t i = 0; i < byte && i < len; i += seq_len((unsigned char)s[i]))
 		u += seq_len((unsigned char)s[i]) == 4 ? 2 : 1;
@@ -39,6 +47,8 @@ static size_t u16_of_byte(const char *s, size_t len, size_t byte)
 /* The byte offset of UTF-16 unit u in s (clamped to len). */
 static size_t byte_of_u16(const char *s, size_t len, size_t u)
 {
+	if (len > LSP_WALK_MAX)
+		return u < len ? u : len;
 	size_t i = 0, at = 0;
 	while (i < len && at < u) {
 		at += seq_len((unsigned char)s[i]) == 4 ? 2 : 1;
@@ -50,6 +60,8 @@ static size_t byte_of_u16(const char *s, size_t len, size_t u)
 /* The byte offset of code point cp (0-based) in s (clamped to len). */
 static size_t byte_of_cp(const char *s, size_t len, size_t cp)
 {
+	if (len > LSP_WALK_MAX)
+		return cp < len ? cp : len;
 	size_t i = 0;
 	for (size_t k = 0; i < len && k < cp; k++)
 		i += seq_len((unsigned char)s[i]);
@@ -821,7 +833,11 @@ static size_t place_start(const struct lsp_doc *d, size_t off)
 	return open != SIZE_MAX ? bracket : SIZE_MAX;
 }
 
+/* Bounds of one completion: the items offered, and the evidence numbers
+ * named to find them (a run of 100,000 numbers is not named whole at
+ * each keystroke). */
 #define LSP_MAX_COMPLETIONS 500
+#define LSP_MAX_NAMED 5000
 
 json_t *lsp_completion(const struct lsp_doc *d, const json_t *pos)
 {
@@ -840,13 +856,16 @@ json_t *lsp_completion(const struct lsp_doc *d, const json_t *pos)
 	bool table = line_in_table(d, off), closed = off < d->len && d->text[off] == ']';
 	const struct evidence *x = ev->ev;
 	json_t *seen = json_object();
-	for (size_t k = 0; k < x->n_stdout && json_array_size(items) < LSP_MAX_COMPLETIONS; k++) {
+	size_t named = 0;
+	for (size_t k = 0; k < x->n_stdout && json_array_size(items) < LSP_MAX_COMPLETIONS && named < LSP_MAX_NAMED;
+	     k++) {
 		size_t line = x->stdout_first + k, n;
 		const struct num_token *toks;
 		if (!course_evidence_tokens(ev, line, &toks, &n))
 			continue;
-		for (size_t i = 0; i < n && json_array_size(items) < LSP_MAX_COMPLETIONS; i++) {
+		for (size_t i = 0; i < n && json_array_size(items) < LSP_MAX_COMPLETIONS && named < LSP_MAX_NAMED; i++) {
 			char name[256];
+			named++;
 			struct place_hit hit = {ev, k, line, toks[i]};
 			place_name(&hit, name, sizeof name);
 			size_t nl = strlen(name);
