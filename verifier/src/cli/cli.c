@@ -15,6 +15,7 @@
 #include "course.h"
 #include "diag.h"
 #include "drift.h"
+#include "diag_internal.h"
 #include "diagwire.h"
 #include "evsig.h"
 #include "proghdr.h"

@@ -29,6 +29,7 @@
 
 #include "course.h"
 #include "diag.h"
+#include "diag_internal.h"
 #include "lessonfiles.h"
 #include "repo.h"
 #include "util.h"
