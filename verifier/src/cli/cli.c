@@ -173,7 +173,6 @@ static char *operand_path(const char *arg)
 
 void cli_release(void)
 {
-	check_numbers_release();
 	place_release_memo();
 	drift_release_memo();
 	course_release();
