@@ -36,6 +36,9 @@ sha=$("$cc" source-sha256 "$repo/$prog" | cut -d' ' -f1)
 [ -n "$sha" ] || { echo "gen-course: '$cc source-sha256' failed (build coursecheck first)" >&2; exit 2; }
 
 mkdir -p "$out/pages" "$out/programs" "$out/evidence"
+# the files every lesson shares (programs/common/), which the runs' read
+# sets name with their hashes
+[ ! -d "$repo/programs/common" ] || cp -R "$repo/programs/common" "$out/programs/"
 tmpl=$out/.template.md
 
 # The page's body cut to its shape, with the front matter kept apart.
@@ -78,7 +81,7 @@ while [ "$i" -le "$n" ]; do
 	l=$(printf 'l%05d-scan' "$i")
 	mkdir -p "$out/programs/$l" "$out/evidence/$l"
 	sed "s|evidence/$src/|evidence/$l/|g" "$repo/$prog" > "$out/programs/$l/$progfile"
-	sed "s|^lesson: $src\$|lesson: $l|; s|^program: programs/$src/|program: programs/$l/|; s|^source-sha256: .*|source-sha256: $sha|" "$repo/$ev" \
+	sed "s|^lesson: $src\$|lesson: $l|; s|^program: programs/$src/|program: programs/$l/|; s|^source-sha256: .*|source-sha256: $sha|; s|^\(source-file-[0-9]*: \)programs/$src/|\1programs/$l/|" "$repo/$ev" \
 		> "$out/evidence/$l/$evfile"
 	sed "s|$src|$l|g" "$tmpl" > "$out/pages/$l.md"
 	if [ "$shape" = cite ] && [ "$i" -gt 1 ]; then

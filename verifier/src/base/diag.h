@@ -20,6 +20,11 @@
  * the reporter for its file region (diag_file_begin), and a reading whose
  * problems are not its reader's to report takes DIAG_DROP from its caller
  * (diag_begin_to).  No module changes another's output by a toggle.
+ *
+ * This is what a check needs.  How verify -j carries a worker's findings
+ * to its parent (the forwarding hooks, the replay, the parent's once
+ * keys) is diag_internal.h's, included only by diagwire and parallel
+ * (and cli, which silences a reading through the hooks).
  */
 #ifndef COURSECHECK_DIAG_H
 #define COURSECHECK_DIAG_H
@@ -137,8 +142,6 @@ enum diag_level diag_level_of(enum diag_kind kind);
 enum diag_level diag_base_level(enum diag_kind kind);
 const char *diag_id(enum diag_kind kind);
 const char *diag_description(enum diag_kind kind);
-/* Looks an id up; returns DIAG_KIND_COUNT when unknown. */
-enum diag_kind diag_kind_by_id(const char *id);
 
 /* Who hears a diagnostic: DIAG_REPORT, the run's reporter; DIAG_DROP,
  * nobody (dropped uncounted).  A module that reads a file on behalf of
@@ -185,44 +188,16 @@ void diag_report_to(enum diag_dest dest, enum diag_kind kind, struct diag_loc at
  * program's snippet markers, an evidence file's seal, a refused folder),
  * keyed "what:path"; its caller keeps the memo.  In one process the
  * brackets do nothing; a worker of verify -j (parallel.h) forwards them,
- * and the parent keeps the first region of each key in page order.
- * diag_once_claim() is the parent's record of the keys kept: false when
- * key was claimed already. */
+ * and the parent keeps the first region of each key in page order
+ * (diag_internal.h). */
 void diag_once_begin(const char *what, const char *path);
 void diag_once_end(void);
-bool diag_once_claim(const char *key);
 /* The caller's memo says the region of what:path was reported already (a
  * cache hit).  In one process nothing happens; a worker of verify -j sends
  * the region again at each item that uses the file (diag_forward's
  * touch), since its items need not come in page order: the parent keeps
  * the first in page order. */
 void diag_once_touch(const char *what, const char *path);
-/* Frees the claimed keys (at exit). */
-void diag_release(void);
-
-/* A worker of verify -j (parallel.h) forwards what would be printed.  Set,
- * diag_end hands each reported (not dropped) diagnostic to record() instead of printing
- * it (hidden: past its file's cap, only kind and level are set), and
- * file()/once() receive the diag_file_begin/end and diag_once_begin/end
- * brackets (NULL for an end), touch() diag_once_touch's key, checks()
- * what diag_checks_add adds.  Nothing is counted here: the counts are the
- * replaying process's (diag_replay, diag_checks_add).  Inside a
- * once region nothing is hidden and nothing counts toward the cap: the
- * parent, which drops a repeated region, applies the cap as one process
- * would.  NULL: print as usual. */
-struct diag_forward {
-	void (*record)(const struct diag_record *r, bool hidden, void *ctx);
-	void (*file)(const char *path, void *ctx);
-	void (*once)(const char *key, void *ctx);
-	void (*touch)(const char *key, void *ctx);
-	void (*checks)(size_t n, void *ctx);
-	void *ctx;
-};
-void diag_set_forward(const struct diag_forward *fwd);
-/* The parent of verify -j: a worker's diagnostic, printed (or given to the
- * sink), counted and capped exactly as diag_end would have (r->rendered
- * is the text printer's output, its hint line last). */
-void diag_replay(const struct diag_record *r, bool hidden);
 
 /* Counters for the summary line and the exit status. */
 size_t diag_count(enum diag_level level);

@@ -2,7 +2,8 @@
  * diagwire.h - a worker's findings as bytes, and read back.
  *
  * Under `verify -j N` (parallel.h) a worker process checks pages and the
- * parent prints what it found.  The encoder is a diag_forward (diag.h): set
+ * parent prints what it found.  The encoder is a diag_forward
+ * (diag_internal.h): set
  * with diag_set_forward(), it appends every event diag hands it to a
  * buffer, in order:
  *   RECORD     a diagnostic as data (struct diag_record, notes, free text,
@@ -26,6 +27,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "diag_internal.h"
 #include "util.h"
 
 enum diagwire_type {

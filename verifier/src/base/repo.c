@@ -199,11 +199,13 @@ static bool plain_components(const char *relpath)
 
 /* Folders under the root known this run to be real folders (no link), the
  * last few looked at: the pages of a lesson name paths in the same few
- * folders.  Per thread, fixed size, no allocation. */
+ * folders.  Part of the root's state (the process has one thread, and one
+ * root at a time): forgotten when the root changes (repo_open,
+ * repo_close).  Fixed size, no allocation. */
 #define KNOWN_DIRS 16
 #define KNOWN_DIR_MAX 256
-static _Thread_local char known_dirs[KNOWN_DIRS][KNOWN_DIR_MAX];
-static _Thread_local unsigned known_next;
+static char known_dirs[KNOWN_DIRS][KNOWN_DIR_MAX];
+static unsigned known_next;
 
 static bool known_dir(const char *path, size_t len)
 {

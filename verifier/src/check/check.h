@@ -49,8 +49,6 @@ void check_readme_status(struct page_ctx *ctx);
 void check_code_blocks(struct page_ctx *ctx);
 void check_measured(struct page_ctx *ctx);
 void check_numbers(struct page_ctx *ctx);
-/* Frees what the number checks keep between pages (other lessons' banks). */
-void check_numbers_release(void);
 
 struct bank_entry;
 struct num_token;

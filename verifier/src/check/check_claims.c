@@ -351,53 +351,49 @@ static void ledger_place(struct ledger_entry *le, const struct place_hit *h, con
 	check_ledger_ref(le, &be, page, num, what);
 }
 
-/* The written name of a bank entry's place, remembered: naming scans the
- * evidence, and a page may cite one place thousands of times.  The cache
- * is keyed by the entry (stable for one page's bank) and emptied per page
- * by claims_release_names(). */
-#define NAME_SLOTS 4096
-static struct {
+/* The written name of a bank entry's place (claims_names, in
+ * check_claims.h): an open-addressed table of the entries named. */
+#define CLAIMS_NAME_SLOTS 4096
+struct claims_name_slot {
 	const struct bank_entry *e;
 	char *name;
-} names[NAME_SLOTS];
-static size_t names_used; /* a page that named nothing has nothing to empty */
+};
 
-static const char *entry_name(const struct bank_entry *e)
+static const char *entry_name(struct claims_names *names, const struct bank_entry *e)
 {
-	size_t h = ((uintptr_t)e / sizeof *e) % NAME_SLOTS;
-	for (size_t k = 0; k < NAME_SLOTS; k++, h = (h + 1) % NAME_SLOTS) {
-		if (names[h].e == e)
-			return names[h].name;
-		if (names[h].e)
+	if (!names->slot)
+		names->slot = xcalloc(CLAIMS_NAME_SLOTS, sizeof *names->slot);
+	struct claims_name_slot *slot = names->slot;
+	size_t h = ((uintptr_t)e / sizeof *e) % CLAIMS_NAME_SLOTS;
+	for (size_t k = 0; k < CLAIMS_NAME_SLOTS; k++, h = (h + 1) % CLAIMS_NAME_SLOTS) {
+		if (slot[h].e == e)
+			return slot[h].name;
+		if (slot[h].e)
 			continue;
 		struct place_hit hit = hit_of(e);
 		char name[400];
 		place_name(&hit, name, sizeof name);
-		names[h].e = e;
-		names[h].name = xstrdup(name);
-		names_used++;
-		return names[h].name;
+		slot[h].e = e;
+		slot[h].name = xstrdup(name);
+		return slot[h].name;
 	}
 	return ""; /* full: nameless rather than slow */
 }
 
-void claims_release_names(void)
+void claims_names_free(struct claims_names *names)
 {
-	if (!names_used)
-		return;
-	names_used = 0;
-	for (size_t i = 0; i < NAME_SLOTS; i++) {
-		free(names[i].name);
-		names[i].e = NULL;
-		names[i].name = NULL;
-	}
+	if (names->slot)
+		for (size_t i = 0; i < CLAIMS_NAME_SLOTS; i++)
+			free(names->slot[i].name);
+	free(names->slot);
+	names->slot = NULL;
 }
 
-static void describe_entry(const struct bank_entry *e, struct buf *b)
+static void describe_entry(struct claims_names *names, const struct bank_entry *e, struct buf *b)
 {
 	struct place_hit h = hit_of(e);
 	char where[512];
-	const char *name = entry_name(e);
+	const char *name = entry_name(names, e);
 	place_where(&h, where, sizeof where);
 	buf_printf(b, "%s%s%s", where, name[0] ? " " : "", name);
 }
@@ -458,7 +454,7 @@ static void report_volatile(const struct claims_unit *u, const struct pnum *p, c
 	char *num = prose_text(p);
 	char name[400];
 	if (e)
-		snprintf(name, sizeof name, "%s", entry_name(e));
+		snprintf(name, sizeof name, "%s", entry_name(u->names, e));
 	else
 		place_name(h, name, sizeof name);
 	struct diag *d = diag_begin(D_NUMBER_VOLATILE, prose_loc(u->ctx, p, u->line),
@@ -500,7 +496,7 @@ void claims_report_trace(const struct claims_unit *u, const struct pnum *p, cons
 	for (size_t i = 0; ctx->ledger && i < t->n_cands && i < 4; i++) {
 		if (i)
 			buf_puts(&cands, ", ");
-		describe_entry(t->cands[i], &cands);
+		describe_entry(u->names, t->cands[i], &cands);
 	}
 	if (ctx->ledger && t->n_cands > 4)
 		buf_printf(&cands, ", and %zu more", t->n_cands - 4);
@@ -526,7 +522,7 @@ void claims_report_trace(const struct claims_unit *u, const struct pnum *p, cons
 		char name[400] = "";
 		for (size_t i = 0; i < t->n_cands && i < 4; i++) {
 			struct place_hit h = hit_of(t->cands[i]);
-			const char *nm = entry_name(t->cands[i]);
+			const char *nm = entry_name(u->names, t->cands[i]);
 			if (!name[0] && nm[0])
 				snprintf(name, sizeof name, "%s", nm);
 			diag_note(d, place_loc(&h), "%s%s", i ? "or here" : "here", nm[0] ? "" : " (no place name picks it out)");

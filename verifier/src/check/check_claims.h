@@ -15,7 +15,8 @@
  * A unit is one paragraph (sentences split at '.', '!' or '?' before a
  * blank) or one table row (each cell its own sentence for the direction
  * words; the row one group for tracing).  Everything is borrowed from the
- * caller for the duration of the call.
+ * caller for the duration of the call; the unit's names are filled as
+ * places are named.
  */
 #ifndef COURSECHECK_CHECK_CLAIMS_H
 #define COURSECHECK_CHECK_CLAIMS_H
@@ -27,6 +28,16 @@
 #include "check.h"
 #include "prose.h"
 
+/* The written names of a page's bank entries' places, remembered:
+ * naming scans the evidence, and a page may name one place thousands of
+ * times.  Keyed by the entry (stable for one page's bank): owned by the
+ * page's number check beside its bank (check_numbers.c), zero to begin
+ * with, freed by claims_names_free() before the bank is. */
+struct claims_names {
+	struct claims_name_slot *slot; /* CLAIMS_NAME_SLOTS of them, made at the first name */
+};
+void claims_names_free(struct claims_names *names);
+
 struct claims_unit {
 	struct page_ctx *ctx;
 	const struct bank *bank;
@@ -36,6 +47,7 @@ struct claims_unit {
 	const struct pnum *nums;
 	size_t n_nums;
 	size_t line;            /* the block's first line (or the row's) */
+	struct claims_names *names; /* the names of bank's places (the page's, borrowed) */
 };
 
 /* How a plain number of a unit was traced. */
@@ -69,9 +81,5 @@ void claims_check_place_number(const struct claims_unit *u, const struct pnum *p
  * is an ordinary mismatch. */
 bool claims_derived_flipped(struct page_ctx *ctx, const struct pnum *p, const char *expr, size_t len, double value,
 			    struct diag_loc at);
-
-/* Forgets the place names remembered for the page just checked (its bank
- * is about to be freed). */
-void claims_release_names(void);
 
 #endif

@@ -21,9 +21,28 @@
 #include "strmap.h"
 #include "util.h"
 
+/* A lesson the page cites, with its bank. */
+struct cited {
+	char *lesson;
+	bool exists;
+	struct bank bank;
+};
+/* The lessons a page cited last: a fixed few (memory stays flat at 10,000
+ * lessons); one pushed out is built again from the model if cited again,
+ * with the same answer (its evidence's problems were reported at its
+ * first read). */
+#define CITED_MAX 16
+
+/* One page's number check: its bank, the banks of the lessons it cites,
+ * and the names of its bank's places (check_claims.h); all freed when
+ * the check ends (release_numbers), as the bank the names are keyed by
+ * goes then. */
 struct numbers {
 	struct page_ctx *ctx;
 	struct bank bank;
+	struct cited cited[CITED_MAX];
+	size_t n_cited, next_cited;
+	struct claims_names names;
 };
 
 /* ---- judging one number ---------------------------------------------- */
@@ -223,19 +242,6 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 
 /* ---- citations: the bank of another lesson ---------------------------- */
 
-struct cited {
-	char *lesson;
-	bool exists;
-	struct bank bank;
-};
-/* The lessons cited last, with their banks: a page cites a few, and the
- * pages near it the same few.  A fixed few (memory stays flat at 10,000
- * lessons); one pushed out is built again from the model if cited again,
- * with the same answer (its evidence's problems were reported at its
- * first read). */
-#define CITED_MAX 16
-static struct cited cited[CITED_MAX];
-static size_t n_cited, next_cited;
 
 /* The evidence a lesson's page names, or its newest: the page found
  * through the course model's cite index (course_cite_page: each page's
@@ -258,17 +264,17 @@ static void load_cited(struct cited *c)
 	}
 }
 
-static struct cited *cited_lesson(const char *lesson, size_t len)
+static struct cited *cited_lesson(struct numbers *nb, const char *lesson, size_t len)
 {
-	for (size_t i = 0; i < n_cited; i++)
-		if (strlen(cited[i].lesson) == len && memcmp(cited[i].lesson, lesson, len) == 0)
-			return &cited[i];
+	for (size_t i = 0; i < nb->n_cited; i++)
+		if (strlen(nb->cited[i].lesson) == len && memcmp(nb->cited[i].lesson, lesson, len) == 0)
+			return &nb->cited[i];
 	struct cited *c;
-	if (n_cited < CITED_MAX) {
-		c = &cited[n_cited++];
+	if (nb->n_cited < CITED_MAX) {
+		c = &nb->cited[nb->n_cited++];
 	} else {
-		c = &cited[next_cited];
-		next_cited = (next_cited + 1) % CITED_MAX;
+		c = &nb->cited[nb->next_cited];
+		nb->next_cited = (nb->next_cited + 1) % CITED_MAX;
 		free(c->lesson);
 		bank_free(&c->bank);
 	}
@@ -283,7 +289,7 @@ static void check_cited(struct numbers *nb, const struct pnum *p, size_t line)
 {
 	size_t len;
 	const char *lesson = prose_annot_arg(p->annot, &len);
-	struct cited *c = cited_lesson(lesson, len);
+	struct cited *c = cited_lesson(nb, lesson, len);
 	struct diag_loc at = prose_loc(nb->ctx, p, line);
 	diag_checks_add(1);
 	if (!c->exists) {
@@ -342,7 +348,7 @@ static void check_annotated(struct numbers *nb, const struct pnum *p, const stru
 	case MK_MIN:
 	case MK_MAX:
 	case MK_ONE_RUN: {
-		struct claims_unit u = {.ctx = nb->ctx, .bank = &nb->bank, .line = line};
+		struct claims_unit u = {.ctx = nb->ctx, .bank = &nb->bank, .line = line, .names = &nb->names};
 		claims_check_place_number(&u, p, low);
 		break;
 	}
@@ -421,7 +427,7 @@ static void check_prose(struct numbers *nb, cmark_node *node)
 	size_t n = prose_collect(nb->ctx, node, &segs, &n_segs, &nums);
 	size_t line = page_node_line(&nb->ctx->pg, node);
 	check_rendered_unit(nb->ctx, segs, n_segs, line);
-	struct claims_unit u = {nb->ctx, &nb->bank, segs, n_segs, NULL, nums, n, line};
+	struct claims_unit u = {nb->ctx, &nb->bank, segs, n_segs, NULL, nums, n, line, &nb->names};
 	check_unit_numbers(nb, &u);
 	claims_check_unit(&u);
 	free(nums);
@@ -639,7 +645,7 @@ static void check_table(struct numbers *nb, struct page_block *b)
 		if (cmark_gfm_extensions_get_table_row_is_header(row_node))
 			continue;
 		struct row r = {0};
-		struct row_unit ru = {.u = {.ctx = ctx, .bank = &nb->bank}};
+		struct row_unit ru = {.u = {.ctx = ctx, .bank = &nb->bank, .names = &nb->names}};
 		gather_row(nb, row_node, &r, &ru);
 		claims_check_unit(&ru.u);
 		row_unit_free(&ru);
@@ -716,7 +722,7 @@ static void check_table(struct numbers *nb, struct page_block *b)
 static void check_plain_table(struct numbers *nb, struct page_block *b)
 {
 	for (cmark_node *row = cmark_node_first_child(b->node); row; row = cmark_node_next(row)) {
-		struct row_unit ru = {.u = {.ctx = nb->ctx, .bank = &nb->bank}};
+		struct row_unit ru = {.u = {.ctx = nb->ctx, .bank = &nb->bank, .names = &nb->names}};
 		ru.u.line = page_node_line(&nb->ctx->pg, row);
 		size_t k = 0;
 		for (cmark_node *cell = cmark_node_first_child(row); cell; cell = cmark_node_next(cell))
@@ -728,7 +734,7 @@ static void check_plain_table(struct numbers *nb, struct page_block *b)
 	}
 }
 
-static void release_cited(void);
+static void release_numbers(struct numbers *nb);
 
 void check_numbers(struct page_ctx *ctx)
 {
@@ -767,25 +773,19 @@ void check_numbers(struct page_ctx *ctx)
 		else if (b->kind == BK_TABLE)
 			check_plain_table(&nb, b);
 	}
-	claims_release_names();
-	bank_free(&nb.bank);
-	release_cited();
+	release_numbers(&nb);
 }
 
-/* The banks of the lessons a page cited, freed when its checks end: kept
- * for the run, a course whose every page cites grew by a bank a lesson.
- * A lesson cited again is banked again from the course cache. */
-static void release_cited(void)
+/* The page's bank, the names keyed by its entries, and the banks of the
+ * lessons it cited (kept for the run, a course whose every page cites
+ * grew by a bank a lesson; a lesson cited again by a later page is banked
+ * again from the course cache). */
+static void release_numbers(struct numbers *nb)
 {
-	for (size_t i = 0; i < n_cited; i++) {
-		free(cited[i].lesson);
-		bank_free(&cited[i].bank);
+	claims_names_free(&nb->names);
+	bank_free(&nb->bank);
+	for (size_t i = 0; i < nb->n_cited; i++) {
+		free(nb->cited[i].lesson);
+		bank_free(&nb->cited[i].bank);
 	}
-	memset(cited, 0, sizeof cited);
-	n_cited = next_cited = 0;
-}
-
-void check_numbers_release(void)
-{
-	release_cited();
 }

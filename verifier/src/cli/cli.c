@@ -14,13 +14,12 @@
 #include "filewrite.h"
 #include "course.h"
 #include "diag.h"
-#include "drift.h"
+#include "diag_internal.h"
 #include "diagwire.h"
 #include "evsig.h"
 #include "proghdr.h"
 #include "numtok.h"
 #include "parallel.h"
-#include "place.h"
 #include "re.h"
 #include "repo.h"
 #include "report.h"
@@ -172,9 +171,6 @@ static char *operand_path(const char *arg)
 
 void cli_release(void)
 {
-	check_numbers_release();
-	place_release_memo();
-	drift_release_memo();
 	course_release();
 	evsig_release();
 	re_release_all();

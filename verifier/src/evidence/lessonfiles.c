@@ -630,11 +630,13 @@ char *lessonfiles_changed(const struct evidence *ev, const struct lesson_files *
  * tends to carry the same Expect:, and regcomp costs as much as reading
  * the program.  Only a pattern that compiled is kept (its answer is just
  * true); one that fails is compiled again each time, for regerror's
- * message.  Per thread, fixed size; a longer pattern is not kept. */
+ * message.  For the process (it has one thread; the answer depends on the
+ * pattern alone, so nothing ever empties it); fixed size; a longer pattern
+ * is not kept. */
 #define VALID_KEPT 8
 #define VALID_MAX 256
-static _Thread_local char valid_kept[VALID_KEPT][VALID_MAX];
-static _Thread_local unsigned valid_next;
+static char valid_kept[VALID_KEPT][VALID_MAX];
+static unsigned valid_next;
 
 bool lessonfiles_expect_valid(const char *pattern, char *msg, size_t msg_size)
 {

@@ -211,7 +211,6 @@ struct course {
 	struct lesson_files_entry **lf_used;
 	size_t n_lf_used, cap_lf_used;
 	struct recent lf_kept;
-	unsigned long generation;
 	/* the evidence files and programs used last, kept resident past
 	 * course_page_done (keep_recent, keep_recent_program) */
 	struct recent ev_kept;
@@ -231,6 +230,13 @@ struct course {
 	const char **cite_evidence;   /* course_cite_page()'s answer, valid until the next call */
 	size_t cap_cite_evidence;
 	struct shared_slots *shared_facts; /* course_share_facts(): what other workers learnt, by page */
+
+	/* the caches of the modules above (course_cache): each block and
+	 * the function that empties it */
+	struct {
+		void *block;
+		void (*empty)(void *block);
+	} caches[COURSE_CACHES];
 };
 
 /* The model of this run (course_load); NULL before. */
@@ -843,9 +849,21 @@ static size_t keep_recent_program(size_t slot)
 	return recent_push(&cur->prog_kept, slot + 1);
 }
 
-unsigned long course_generation(void)
+void *course_cache(enum course_cache which, size_t size, void (*empty)(void *block))
 {
-	return cur ? cur->generation : 0;
+	struct course *c = model();
+	if (!c->caches[which].block) {
+		c->caches[which].block = xcalloc(1, size);
+		c->caches[which].empty = empty;
+	}
+	return c->caches[which].block;
+}
+
+static void empty_caches(struct course *c)
+{
+	for (size_t i = 0; i < COURSE_CACHES; i++)
+		if (c->caches[i].block)
+			c->caches[i].empty(c->caches[i].block);
 }
 
 bool course_evidence_cached(const struct evfile *cev)
@@ -888,7 +906,7 @@ static void slim_files(struct lesson_files_entry *e)
 void course_page_done(void)
 {
 	struct course *c = model();
-	c->generation++;
+	empty_caches(c);
 	/* the programs' texts go, but for the last few used; slots, not
 	 * pointers, are walked: a program pushed out is freed */
 	size_t *slots = xmalloc((c->n_in_use * 2 + 1) * sizeof *slots), n_slots = 0;
@@ -1844,6 +1862,9 @@ void course_release(void)
 	struct course *c = cur;
 	if (!c)
 		return;
+	empty_caches(c);
+	for (size_t i = 0; i < COURSE_CACHES; i++)
+		free(c->caches[i].block);
 	for (size_t i = 0; i < c->n_programs; i++) {
 		if (c->programs[i].live)
 			drop_program(c->programs[i].live);

@@ -140,9 +140,18 @@ bool course_evidence_tokens(const struct evfile *ev, size_t line, const struct n
  * reasons and source-sha256 are those of the first read.  A pointer from
  * course_program() is valid until the next course_page_done(). */
 void course_page_done(void);
-/* A count that changes whenever course_page_done() or course_release()
- * frees what a memo of a course file may point into. */
-unsigned long course_generation(void);
+/* The caches of the modules that work over the model's files (place.c's
+ * memo of one evidence file's names and its index of repeat values and
+ * volatile places; drift.c's older runs banked and aligned): each a block
+ * its module lays out, kept by the model and emptied through the
+ * module's own function when a page is done (course_page_done: what a
+ * cache points into, the texts of the page's files, goes then) and at
+ * course_release(), which frees the blocks.  Under verify -j a worker
+ * fills its own copy after the fork. */
+enum course_cache { COURSE_CACHE_PLACE, COURSE_CACHE_DRIFT, COURSE_CACHES };
+/* The block of cache which: made zeroed (size bytes) at its first use,
+ * with empty as what empties it (it must leave the block as zeroed). */
+void *course_cache(enum course_cache which, size_t size, void (*empty)(void *block));
 /* True when ev is a loaded (LOAD_OK) file of the course cache. */
 bool course_evidence_cached(const struct evfile *ev);
 

@@ -76,13 +76,13 @@ static size_t older_runs(const char *lesson, const struct evfile *cur, char ***p
  * Every number of a page that only an older run holds gets a drift note,
  * and a page still quoting the previous capture has many: each note used
  * to bank the older run and align the two runs again, so that N such
- * numbers on runs of N lines cost N banks and N alignments.  The memo
- * keeps, while the course generation it was made in stands (a bank
- * borrows the evidence texts, which live until course_page_done), each
- * older run's bank and its alignment to the run the page names. */
+ * numbers on runs of N lines cost N banks and N alignments.  The memo, a
+ * block of the course model (course_cache: COURSE_CACHE_DRIFT), keeps
+ * each older run's bank and its alignment to the run the page names; it
+ * is emptied when a page is done (a bank borrows the evidence texts,
+ * which live until course_page_done). */
 #define MEMO_PAIRS 8
-static struct {
-	unsigned long gen;
+struct drift_memo {
 	size_t next; /* the slot a new pair takes when all are used */
 	struct pair {
 		const struct evfile *old, *cur; /* NULL old: an empty slot */
@@ -90,7 +90,7 @@ static struct {
 		struct alignment al;
 		bool aligned;
 	} pairs[MEMO_PAIRS];
-} memo;
+};
 
 static void pair_clear(struct pair *p)
 {
@@ -101,25 +101,23 @@ static void pair_clear(struct pair *p)
 	memset(p, 0, sizeof *p);
 }
 
-void drift_release_memo(void)
+static void drift_memo_empty(void *block)
 {
+	struct drift_memo *memo = block;
 	for (size_t i = 0; i < MEMO_PAIRS; i++)
-		pair_clear(&memo.pairs[i]);
-	memo.next = 0;
+		pair_clear(&memo->pairs[i]);
+	memo->next = 0;
 }
 
 /* The memo's slot of (old, cur), its bank of old made. */
 static struct pair *pair_of(const struct evfile *old, const struct evfile *cur)
 {
-	if (memo.gen != course_generation()) {
-		drift_release_memo();
-		memo.gen = course_generation();
-	}
+	struct drift_memo *memo = course_cache(COURSE_CACHE_DRIFT, sizeof *memo, drift_memo_empty);
 	for (size_t i = 0; i < MEMO_PAIRS; i++)
-		if (memo.pairs[i].old == old && memo.pairs[i].cur == cur)
-			return &memo.pairs[i];
-	struct pair *p = &memo.pairs[memo.next];
-	memo.next = (memo.next + 1) % MEMO_PAIRS;
+		if (memo->pairs[i].old == old && memo->pairs[i].cur == cur)
+			return &memo->pairs[i];
+	struct pair *p = &memo->pairs[memo->next];
+	memo->next = (memo->next + 1) % MEMO_PAIRS;
 	pair_clear(p);
 	p->old = old;
 	p->cur = cur;

@@ -7,6 +7,9 @@
  * and says whether the place was volatile (it varied between the repeats
  * of that capture: a race count, a timing) or stable in every repeat, in
  * which case the change is a behaviour-change warning of its own.
+ *
+ * The older runs banked and aligned for a page are kept in the course
+ * model (course_cache), emptied when the page is done.
  */
 #ifndef COURSECHECK_DRIFT_H
 #define COURSECHECK_DRIFT_H
@@ -40,10 +43,6 @@ bool drift_find(const char *lesson, const struct evfile *cur, const struct num_t
  * not bound to the wrong place.  Returns true when found. */
 bool drift_find_row(const char *lesson, const struct evfile *cur, const struct num_token *toks, size_t n,
 		    struct drift *out);
-/* Frees the banks and alignments of older runs kept for the page being
- * checked (drift.c's memo; also emptied when the course generation
- * changes). */
-void drift_release_memo(void);
 /* Adds the note to an open diagnostic. */
 void drift_note(struct diag *d, const struct drift *dr);
 /* When the place was stable in every repeat of the older capture and now

@@ -200,8 +200,10 @@ static void find_header(const struct evfile *ev, const char *key, struct place_h
 /* place_name asks place_find about one evidence file for every traced
  * number of a page, once or twice, and each ask read every stdout line's
  * names again.  The memo holds, for the cached file asked about last,
- * each key's first hits and each row name's lines, found once; it is
- * valid while the course's generation stands (course_generation). */
+ * each key's first hits and each row name's lines, found once.  It is a
+ * field of the course model's place cache (struct place_cache below,
+ * course_cache), emptied when a page is done: the texts it was read from
+ * go then. */
 #define MEMO_HITS 4
 struct memo_key {
 	size_t count;
@@ -210,9 +212,8 @@ struct memo_key {
 struct memo_row {
 	size_t first, last; /* stdout lines; next_row chains them in order */
 };
-static struct {
+struct place_memo {
 	const struct evfile *ev;
-	unsigned long gen;
 	struct strmap keys, rows;
 	struct memo_key *key;
 	size_t n_key, cap_key;
@@ -239,70 +240,80 @@ static struct {
 	struct strmap asked;
 	struct memo_key *answer;
 	size_t n_answer, cap_answer;
-} memo;
+};
 
-static void memo_clear(void)
+static void memo_clear(struct place_memo *m)
 {
-	strmap_free(&memo.keys);
-	strmap_free(&memo.rows);
-	free(memo.key);
-	free(memo.row);
-	free(memo.next_row);
-	for (size_t i = 0; i < memo.n_str; i++)
-		free(memo.str[i]);
-	free(memo.str);
-	for (size_t i = 0; i < memo.n_lines; i++) /* the file may be gone: its count kept */
-		free(memo.words[i]);
-	free(memo.words);
-	free(memo.n_words);
-	free(memo.built_words);
-	free(memo.header);
-	strmap_free(&memo.asked);
-	free(memo.answer);
-	memset(&memo, 0, sizeof memo);
+	strmap_free(&m->keys);
+	strmap_free(&m->rows);
+	free(m->key);
+	free(m->row);
+	free(m->next_row);
+	for (size_t i = 0; i < m->n_str; i++)
+		free(m->str[i]);
+	free(m->str);
+	for (size_t i = 0; i < m->n_lines; i++) /* the file may be gone: its count kept */
+		free(m->words[i]);
+	free(m->words);
+	free(m->n_words);
+	free(m->built_words);
+	free(m->header);
+	strmap_free(&m->asked);
+	free(m->answer);
+	memset(m, 0, sizeof *m);
 }
 
-static void memo_keep(char *s)
+static void memo_keep(struct place_memo *m, char *s)
 {
-	memo.str = xgrow(memo.str, &memo.cap_str, memo.n_str + 1, sizeof *memo.str);
-	memo.str[memo.n_str++] = s;
+	m->str = xgrow(m->str, &m->cap_str, m->n_str + 1, sizeof *m->str);
+	m->str[m->n_str++] = s;
 }
 
-static void memo_add_key(char *key, struct place_hit h)
+static void memo_add_key(struct place_memo *m, char *key, struct place_hit h)
 {
 	size_t at;
-	if (!strmap_get(&memo.keys, key, strlen(key), &at)) {
-		memo_keep(key);
-		at = memo.n_key;
-		memo.key = xgrow(memo.key, &memo.cap_key, memo.n_key + 1, sizeof *memo.key);
-		memo.key[memo.n_key++] = (struct memo_key){0};
-		strmap_add(&memo.keys, key, strlen(key), at, NULL);
+	if (!strmap_get(&m->keys, key, strlen(key), &at)) {
+		memo_keep(m, key);
+		at = m->n_key;
+		m->key = xgrow(m->key, &m->cap_key, m->n_key + 1, sizeof *m->key);
+		m->key[m->n_key++] = (struct memo_key){0};
+		strmap_add(&m->keys, key, strlen(key), at, NULL);
 	} else {
 		free(key);
 	}
-	struct memo_key *mk = &memo.key[at];
+	struct memo_key *mk = &m->key[at];
 	if (mk->count < MEMO_HITS)
 		mk->hit[mk->count] = h;
 	mk->count++;
 }
 
 /* row (len bytes) is the caller's; a copy is kept when it is new. */
-static void memo_add_row(const char *row, size_t len, size_t k)
+static void memo_add_row(struct place_memo *m, const char *row, size_t len, size_t k)
 {
 	size_t at;
-	memo.next_row[k] = SIZE_MAX;
-	if (!strmap_get(&memo.rows, row, len, &at)) {
+	m->next_row[k] = SIZE_MAX;
+	if (!strmap_get(&m->rows, row, len, &at)) {
 		char *own = xstrndup(row, len);
-		memo_keep(own);
-		at = memo.n_row;
-		memo.row = xgrow(memo.row, &memo.cap_row, memo.n_row + 1, sizeof *memo.row);
-		memo.row[memo.n_row++] = (struct memo_row){k, k};
-		strmap_add(&memo.rows, own, len, at, NULL);
+		memo_keep(m, own);
+		at = m->n_row;
+		m->row = xgrow(m->row, &m->cap_row, m->n_row + 1, sizeof *m->row);
+		m->row[m->n_row++] = (struct memo_row){k, k};
+		strmap_add(&m->rows, own, len, at, NULL);
 		return;
 	}
-	memo.next_row[memo.row[at].last] = k;
-	memo.row[at].last = k;
+	m->next_row[m->row[at].last] = k;
+	m->row[at].last = k;
 }
+
+/* The repeat-values and volatile headers indexed by place (see "repeats"
+ * below). */
+struct by_lc;
+struct repeats_index {
+	const struct evfile *ev;
+	const char *spec, *vol; /* the header values indexed */
+	struct by_lc *values, *vols;
+	size_t n_values, n_vols;
+};
 
 /* Lookups of one file before its memo is built: a page that names one
  * [KEY] (most do: [repeats]) is answered by reading the lines that hold
@@ -312,38 +323,63 @@ static void memo_add_row(const char *row, size_t len, size_t k)
  * name in place costs about as much as the memo, and a page that names
  * one cell names several (its claims compare them). */
 #define MEMO_AFTER 1
-static struct {
-	const struct evfile *ev;
-	unsigned long gen;
-	unsigned asked;
-} direct;
 
-/* The memo for ev, built when it is another file or the course moved on
- * and ev has been asked about MEMO_AFTER times, or a cell is asked;
- * false when there is none (not yet, or ev is no file of the course
- * cache). */
-static bool memo_for(const struct evfile *ev, bool cell)
+/* What place.c keeps of the course's evidence, a block of the course
+ * model (course_cache: COURSE_CACHE_PLACE), emptied by place_cache_empty
+ * when a page is done.  Only a loaded file of the course cache is
+ * memoised (update's own runs are not). */
+struct place_cache {
+	struct place_memo memo;
+	/* the file asked about last whose memo is not built, and how many
+	 * times (MEMO_AFTER) */
+	const struct evfile *unbuilt;
+	unsigned unbuilt_asks;
+	struct repeats_index by_place;
+};
+
+static void repeats_index_clear(struct repeats_index *bp);
+
+static void place_cache_empty(void *block)
 {
-	if (memo.ev == ev && memo.gen == course_generation())
-		return true;
-	if (direct.ev != ev || direct.gen != course_generation())
-		direct.ev = ev, direct.gen = course_generation(), direct.asked = 0;
-	if (direct.asked++ < MEMO_AFTER && !cell)
-		return false;
-	memo_clear();
+	struct place_cache *pc = block;
+	memo_clear(&pc->memo);
+	repeats_index_clear(&pc->by_place);
+	pc->unbuilt = NULL;
+	pc->unbuilt_asks = 0;
+}
+
+/* The course's place cache when ev is a loaded file of its cache, else
+ * NULL (nothing is kept: the caller reads ev itself). */
+static struct place_cache *cache_of(const struct evfile *ev)
+{
 	if (!course_evidence_cached(ev))
+		return NULL;
+	return course_cache(COURSE_CACHE_PLACE, sizeof(struct place_cache), place_cache_empty);
+}
+
+/* The memo for ev, built when it is another file and ev has been asked
+ * about MEMO_AFTER times, or a cell is asked; false when there is none
+ * (not yet, or ev is no file of the course cache). */
+static bool memo_for(struct place_cache *pc, const struct evfile *ev, bool cell)
+{
+	struct place_memo *m = &pc->memo;
+	if (m->ev == ev)
+		return true;
+	if (pc->unbuilt != ev)
+		pc->unbuilt = ev, pc->unbuilt_asks = 0;
+	if (pc->unbuilt_asks++ < MEMO_AFTER && !cell)
 		return false;
-	memo.ev = ev;
-	memo.gen = course_generation();
-	memo.next_row = xmalloc((ev->ev->n_stdout + 1) * sizeof *memo.next_row);
-	memo.header = xmalloc((ev->ev->n_stdout + 1) * sizeof *memo.header);
-	align_header_lines(ev->ev, memo.header);
-	memo.words = xcalloc(ev->ev->n_stdout + 1, sizeof *memo.words);
-	memo.n_words = xcalloc(ev->ev->n_stdout + 1, sizeof *memo.n_words);
-	memo.built_words = xcalloc(ev->ev->n_stdout + 1, sizeof *memo.built_words);
-	memo.n_lines = ev->ev->n_stdout;
-	strmap_reserve(&memo.rows, ev->ev->n_stdout); /* a row a line at most: it never grows */
-	struct buf row = {0};                          /* each line's row name, reused */
+	memo_clear(m);
+	m->ev = ev;
+	m->next_row = xmalloc((ev->ev->n_stdout + 1) * sizeof *m->next_row);
+	m->header = xmalloc((ev->ev->n_stdout + 1) * sizeof *m->header);
+	align_header_lines(ev->ev, m->header);
+	m->words = xcalloc(ev->ev->n_stdout + 1, sizeof *m->words);
+	m->n_words = xcalloc(ev->ev->n_stdout + 1, sizeof *m->n_words);
+	m->built_words = xcalloc(ev->ev->n_stdout + 1, sizeof *m->built_words);
+	m->n_lines = ev->ev->n_stdout;
+	strmap_reserve(&m->rows, ev->ev->n_stdout); /* a row a line at most: it never grows */
+	struct buf row = {0};                        /* each line's row name, reused */
 	for (size_t k = 0; k < ev->ev->n_stdout; k++) {
 		size_t sl;
 		const char *s = evidence_stdout(ev->ev, k, &sl);
@@ -351,30 +387,22 @@ static bool memo_for(const struct evfile *ev, bool cell)
 		size_t nt;
 		if (!course_evidence_tokens(ev, ev->ev->stdout_first + k, &t, &nt)) {
 			buf_free(&row);
-			memo_clear();
+			memo_clear(m);
 			return false;
 		}
-		memo.next_row[k] = SIZE_MAX;
+		m->next_row[k] = SIZE_MAX;
 		if (nt) {
 			row_name_into(&row, s, sl, t, nt);
-			memo_add_row(row.s, row.len, k);
+			memo_add_row(m, row.s, row.len, k);
 		}
 		for (size_t i = 0; i < nt; i++) {
 			char *key = key_name(s, t, i);
 			if (key)
-				memo_add_key(key, (struct place_hit){ev, k, ev->ev->stdout_first + k, t[i]});
+				memo_add_key(m, key, (struct place_hit){ev, k, ev->ev->stdout_first + k, t[i]});
 		}
 	}
 	buf_free(&row);
 	return true;
-}
-
-static void place_release_repeats(void);
-
-void place_release_memo(void)
-{
-	memo_clear();
-	place_release_repeats();
 }
 
 /* Whether s[0..len), squeezed as squeeze() does, is want (itself
@@ -428,33 +456,34 @@ static void column_hits(const struct evfile *ev, size_t k, const struct num_toke
 
 /* column_hits through the memo's header lines and words: the same hits
  * (the words are the ones align_header_word walks, align.h). */
-static void memo_column_hits(const struct evfile *ev, size_t k, const struct num_token *t, size_t nt,
-			     const char *column, struct place_hit *hits, size_t max, size_t *n)
+static void memo_column_hits(struct place_memo *m, const struct evfile *ev, size_t k, const struct num_token *t,
+			     size_t nt, const char *column, struct place_hit *hits, size_t max, size_t *n)
 {
-	size_t header = memo.header[k];
+	size_t header = m->header[k];
 	if (header == SIZE_MAX || !column[0])
 		return;
-	if (!memo.built_words[header]) {
-		memo.built_words[header] = true;
-		memo.n_words[header] = align_header_words(ev->ev, header, &memo.words[header]);
+	if (!m->built_words[header]) {
+		m->built_words[header] = true;
+		m->n_words[header] = align_header_words(ev->ev, header, &m->words[header]);
 	}
 	size_t hl;
 	const char *h = evidence_stdout(ev->ev, header, &hl);
 	for (size_t i = 0; i < nt; i++) {
-		const struct align_word *w = align_word_over(memo.words[header], memo.n_words[header], &t[i]);
+		const struct align_word *w = align_word_over(m->words[header], m->n_words[header], &t[i]);
 		if (w && column_is(h + w->start, w->end - w->start, column))
 			add_hit(hits, max, n, (struct place_hit){ev, k, ev->ev->stdout_first + k, t[i]});
 	}
 }
 
 /* place_find through the memo: the same hits in the same order. */
-static size_t find_memo(const struct evfile *ev, const struct wanted *w, struct place_hit *hits, size_t max)
+static size_t find_memo(struct place_memo *m, const struct evfile *ev, const struct wanted *w, struct place_hit *hits,
+			size_t max)
 {
 	size_t n = 0, at;
 	if (!w->column) {
 		find_header(ev, w->row, hits, max, &n);
-		if (strmap_get(&memo.keys, w->row, strlen(w->row), &at)) {
-			const struct memo_key *mk = &memo.key[at];
+		if (strmap_get(&m->keys, w->row, strlen(w->row), &at)) {
+			const struct memo_key *mk = &m->key[at];
 			for (size_t i = 0; i < mk->count && i < MEMO_HITS; i++)
 				add_hit(hits, max, &n, mk->hit[i]);
 			if (mk->count > MEMO_HITS)
@@ -462,26 +491,26 @@ static size_t find_memo(const struct evfile *ev, const struct wanted *w, struct 
 		}
 		return n;
 	}
-	if (!strmap_get(&memo.rows, w->row, strlen(w->row), &at))
+	if (!strmap_get(&m->rows, w->row, strlen(w->row), &at))
 		return 0;
-	for (size_t k = memo.row[at].first; k != SIZE_MAX; k = memo.next_row[k]) {
+	for (size_t k = m->row[at].first; k != SIZE_MAX; k = m->next_row[k]) {
 		const struct num_token *t;
 		size_t nt;
 		course_evidence_tokens(ev, ev->ev->stdout_first + k, &t, &nt);
-		memo_column_hits(ev, k, t, nt, w->column, hits, max, &n);
+		memo_column_hits(m, ev, k, t, nt, w->column, hits, max, &n);
 	}
 	return n;
 }
 
 /* The answer the memo gave text before, into hits (the first max) and *n;
  * false when text was not asked of the memo of ev. */
-static bool asked_before(const struct evfile *ev, const char *text, size_t len, struct place_hit *hits, size_t max,
-			 size_t *n)
+static bool asked_before(const struct place_memo *m, const struct evfile *ev, const char *text, size_t len,
+			 struct place_hit *hits, size_t max, size_t *n)
 {
 	size_t at;
-	if (memo.ev != ev || memo.gen != course_generation() || !strmap_get(&memo.asked, text, len, &at))
+	if (m->ev != ev || !strmap_get(&m->asked, text, len, &at))
 		return false;
-	const struct memo_key *a = &memo.answer[at];
+	const struct memo_key *a = &m->answer[at];
 	for (size_t i = 0; i < a->count && i < max && i < MEMO_HITS; i++)
 		hits[i] = a->hit[i];
 	*n = a->count;
@@ -489,18 +518,18 @@ static bool asked_before(const struct evfile *ev, const char *text, size_t len, 
 }
 
 /* find_memo, its answer kept for the next ask of the same text. */
-static size_t find_memo_kept(const struct evfile *ev, const char *text, size_t len, const struct wanted *w,
-			     struct place_hit *hits, size_t max)
+static size_t find_memo_kept(struct place_memo *m, const struct evfile *ev, const char *text, size_t len,
+			     const struct wanted *w, struct place_hit *hits, size_t max)
 {
 	struct memo_key a = {0};
-	a.count = find_memo(ev, w, a.hit, MEMO_HITS);
+	a.count = find_memo(m, ev, w, a.hit, MEMO_HITS);
 	for (size_t i = 0; i < a.count && i < max; i++)
 		hits[i] = a.hit[i];
 	char *own = xstrndup(text, len);
-	memo_keep(own);
-	memo.answer = xgrow(memo.answer, &memo.cap_answer, memo.n_answer + 1, sizeof *memo.answer);
-	memo.answer[memo.n_answer] = a;
-	strmap_add(&memo.asked, own, len, memo.n_answer++, NULL);
+	memo_keep(m, own);
+	m->answer = xgrow(m->answer, &m->cap_answer, m->n_answer + 1, sizeof *m->answer);
+	m->answer[m->n_answer] = a;
+	strmap_add(&m->asked, own, len, m->n_answer++, NULL);
 	return a.count;
 }
 
@@ -508,13 +537,14 @@ size_t place_find(const struct evfile *ev, const char *text, size_t len, struct 
 		  char *err, size_t errlen)
 {
 	size_t n = 0;
-	if (max <= MEMO_HITS && asked_before(ev, text, len, hits, max, &n))
+	struct place_cache *pc = max <= MEMO_HITS ? cache_of(ev) : NULL;
+	if (pc && asked_before(&pc->memo, ev, text, len, hits, max, &n))
 		return n;
 	struct wanted w;
 	if (!parse_wanted(text, len, &w, err, errlen))
 		return SIZE_MAX;
-	if (max <= MEMO_HITS && memo_for(ev, w.column != NULL))
-		return find_memo_kept(ev, text, len, &w, hits, max);
+	if (pc && memo_for(pc, ev, w.column != NULL))
+		return find_memo_kept(&pc->memo, ev, text, len, &w, hits, max);
 	if (!w.column)
 		find_header(ev, w.row, hits, max, &n);
 	for (size_t k = 0; k < ev->ev->n_stdout; k++) {
@@ -587,25 +617,18 @@ void place_name(const struct place_hit *hit, char *out, size_t outlen)
 
 /* ---- repeats ----------------------------------------------------------------- */
 
-/* The repeat-values and volatile headers by place, for the cached
- * evidence file asked about last, while the course generation stands
- * (its header texts live until course_page_done): both list every
- * volatile number, and a page quoting N of them looked each up from the
- * header's start, N x N.  Sorted (line, column) pairs, the first of a
- * place first, as the headers were read. */
+/* The repeat-values and volatile headers by place (struct
+ * repeats_index, in the place cache), for the cached evidence file asked
+ * about last; emptied when a page is done (its header texts live until
+ * course_page_done): both list every volatile number, and a page quoting
+ * N of them looked each up from the header's start, N x N.  Sorted
+ * (line, column) pairs, the first of a place first, as the headers were
+ * read. */
 struct by_lc {
 	size_t line, col, order;
 	const char *vals; /* repeat-values: the entry's values */
 	size_t len;
 };
-
-static struct {
-	const struct evfile *ev;
-	unsigned long gen;
-	const char *spec, *vol; /* the header values indexed */
-	struct by_lc *values, *vols;
-	size_t n_values, n_vols;
-} by_place;
 
 static int by_lc_cmp(const void *a, const void *b)
 {
@@ -663,51 +686,53 @@ static size_t volatile_places(const char *v, struct by_lc **out)
 	return n;
 }
 
-static void place_release_repeats(void)
+static void repeats_index_clear(struct repeats_index *bp)
 {
-	free(by_place.values);
-	free(by_place.vols);
-	memset(&by_place, 0, sizeof by_place);
+	free(bp->values);
+	free(bp->vols);
+	memset(bp, 0, sizeof *bp);
 }
 
-/* by_place made for ev, when it is a cached file; false otherwise. */
-static bool by_place_for(const struct evfile *ev)
+/* The index made for ev, when it is a cached file; NULL otherwise. */
+static const struct repeats_index *by_place_for(const struct evfile *ev)
 {
-	if (!course_evidence_cached(ev))
-		return false;
+	struct place_cache *pc = cache_of(ev);
+	if (!pc)
+		return NULL;
+	struct repeats_index *bp = &pc->by_place;
 	const char *spec = evidence_get(ev->ev, "repeat-values", NULL);
 	const char *vol = evidence_get(ev->ev, "volatile", NULL);
-	if (by_place.ev == ev && by_place.gen == course_generation() && by_place.spec == spec && by_place.vol == vol)
-		return true;
-	place_release_repeats();
-	by_place.ev = ev;
-	by_place.gen = course_generation();
-	by_place.spec = spec;
-	by_place.vol = vol;
+	if (bp->ev == ev && bp->spec == spec && bp->vol == vol)
+		return bp;
+	repeats_index_clear(bp);
+	bp->ev = ev;
+	bp->spec = spec;
+	bp->vol = vol;
 	if (spec) {
 		struct repeats_entry *e;
 		size_t n = repeats_entries(spec, &e);
-		by_place.values = xmalloc((n + 1) * sizeof *by_place.values);
+		bp->values = xmalloc((n + 1) * sizeof *bp->values);
 		for (size_t i = 0; i < n; i++)
-			by_place.values[i] = (struct by_lc){e[i].line, e[i].col, i, e[i].vals, e[i].len};
-		by_place.n_values = n;
+			bp->values[i] = (struct by_lc){e[i].line, e[i].col, i, e[i].vals, e[i].len};
+		bp->n_values = n;
 		free(e);
-		qsort(by_place.values, n, sizeof *by_place.values, by_lc_cmp);
+		qsort(bp->values, n, sizeof *bp->values, by_lc_cmp);
 	}
 	if (vol) {
-		by_place.n_vols = volatile_places(vol, &by_place.vols);
-		if (by_place.n_vols) /* none: vols may be NULL, which qsort may not take */
-			qsort(by_place.vols, by_place.n_vols, sizeof *by_place.vols, by_lc_cmp);
+		bp->n_vols = volatile_places(vol, &bp->vols);
+		if (bp->n_vols) /* none: vols may be NULL, which qsort may not take */
+			qsort(bp->vols, bp->n_vols, sizeof *bp->vols, by_lc_cmp);
 	}
-	return true;
+	return bp;
 }
 
 static bool lookup_values(const struct evfile *ev, const char *spec, size_t line, size_t col, const char **vals,
 			  size_t *len)
 {
-	if (!by_place_for(ev))
+	const struct repeats_index *bp = by_place_for(ev);
+	if (!bp)
 		return repeats_lookup(spec, line, col, vals, len);
-	const struct by_lc *e = by_lc_find(by_place.values, by_place.n_values, line, col);
+	const struct by_lc *e = by_lc_find(bp->values, bp->n_values, line, col);
 	if (e) {
 		*vals = e->vals;
 		*len = e->len;
@@ -764,10 +789,10 @@ bool place_is_volatile(const struct place_hit *hit)
 	if (!v)
 		return false;
 	size_t cols[2] = {hit->tok.start + 1, hit->tok.digits_start + 1};
-	bool indexed = by_place_for(hit->ev);
+	const struct repeats_index *indexed = by_place_for(hit->ev);
 	for (int c = 0; c < 2; c++) {
 		if (indexed) {
-			if (by_lc_find(by_place.vols, by_place.n_vols, hit->stdout_index + 1, cols[c]))
+			if (by_lc_find(indexed->vols, indexed->n_vols, hit->stdout_index + 1, cols[c]))
 				return true;
 			continue;
 		}

@@ -20,8 +20,12 @@
  * A place that names no number, or more than one, is an error
  * (place-unknown, place-ambiguous): a place never guesses.
  *
- * Lookups scan the evidence they are given; nothing is kept between calls
- * but what the caller holds.  Hits borrow the evidence file.
+ * Lookups of a file of the course cache are memoised in the course model
+ * (course_cache: each key's and row name's hits, the places asked and
+ * their answers, the repeat-values and volatile headers by place), for
+ * the file asked about last, emptied when a page is done; any other file
+ * (update's own runs) is scanned at each call.  The answers are the same
+ * either way.  Hits borrow the evidence file.
  */
 #ifndef COURSECHECK_PLACE_H
 #define COURSECHECK_PLACE_H
@@ -46,9 +50,6 @@ struct place_hit {
  * SIZE_MAX with err set when the text is no place (empty, a part empty). */
 size_t place_find(const struct evfile *ev, const char *text, size_t len, struct place_hit *hits, size_t max,
 		  char *err, size_t errlen);
-
-/* Frees place_find's memo (at exit, for leak checkers). */
-void place_release_memo(void);
 
 /* The written form that names hit alone ("[ROW | COLUMN]" or "[KEY]",
  * the key form first), or "" when no name picks it out. */

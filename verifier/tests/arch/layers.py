@@ -5,7 +5,7 @@ usage: layers.py SRC_DIR [OBJ_DIR]
 
 Derives the module graph from the `#include "..."` lines of SRC_DIR's
 folders, one a layer (a module is a file's name without .c/.h; report_impl.h belongs to report,
-diag.def to diag) and checks it against LAYERS below:
+diag.def and diag_internal.h to diag) and checks it against LAYERS below:
   - every folder is a layer of LAYERS, and a module's files share one;
   - no file includes a header of a module in a higher layer;
   - no cycle among modules (a strongly connected component of more than
@@ -48,7 +48,7 @@ LAYERS = [
     (".", "main"),
 ]
 
-ALIASES = {"report_impl": "report"}
+ALIASES = {"report_impl": "report", "diag_internal": "diag"}
 
 # Kinds raised in more than one file, and why that is right.
 ONE_PLACE_EXCEPTIONS = {

@@ -29,6 +29,7 @@
 
 #include "course.h"
 #include "diag.h"
+#include "diag_internal.h"
 #include "lessonfiles.h"
 #include "repo.h"
 #include "util.h"
@@ -382,6 +383,45 @@ static void test_page_facts(void **state)
 	assert_false(course_cite_page("c", &ev, &n));
 }
 
+/* A cache of a module over the model (course_cache): one block, zeroed at
+ * first, the same block at every ask; course_page_done empties it through
+ * the module's function (what it points into goes with the page), and
+ * course_release empties it before freeing it (ASan sees no leak). */
+struct test_cache {
+	char *held;
+	int asks;
+};
+static int test_cache_emptied;
+
+static void test_cache_empty(void *block)
+{
+	struct test_cache *c = block;
+	free(c->held);
+	memset(c, 0, sizeof *c);
+	test_cache_emptied++;
+}
+
+static void test_cache_per_page(void **state)
+{
+	struct fixture *f = *state;
+	open_course(f);
+	test_cache_emptied = 0;
+	struct test_cache *c = course_cache(COURSE_CACHE_DRIFT, sizeof *c, test_cache_empty);
+	assert_null(c->held);
+	assert_int_equal(c->asks, 0);
+	c->held = xstrdup("a page's");
+	c->asks = 1;
+	assert_ptr_equal(course_cache(COURSE_CACHE_DRIFT, sizeof *c, test_cache_empty), c);
+	assert_int_equal(test_cache_emptied, 0);
+	course_page_done();
+	assert_int_equal(test_cache_emptied, 1);
+	assert_null(c->held);
+	assert_int_equal(c->asks, 0);
+	c->held = xstrdup("the next page's");
+	course_release();
+	assert_int_equal(test_cache_emptied, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +433,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_resolve_beside_lesson, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_page_facts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cache_per_page, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

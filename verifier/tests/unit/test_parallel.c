@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "diag_internal.h"
 #include "diagwire.h"
 #include "parallel.h"
 #include "util.h"
