@@ -447,7 +447,6 @@ int cli_lsp(int argc, char **argv)
 	}
 	for (size_t i = 0; i < s.n_docs; i++)
 		lsp_doc_free(&s.docs[i]);
-	lsp_release();
-	cli_release();
+	cli_release(); /* the model and its caches */
 	return s.exit && !s.shut_down ? 1 : 0;
 }

@@ -9,7 +9,6 @@
 #include "check.h"
 #include "cli_quote.h"
 #include "course.h"
-#include "drift.h"
 #include "evsig.h"
 #include "pathkind.h"
 #include "place.h"
@@ -334,13 +333,11 @@ static void forget_findings(struct lsp_doc *d)
 }
 
 /* What the previous check cached, dropped so this one reads the course as
- * it is now (a program or run changed since): cli_release's list, less
- * what outlives a check (patterns, the root, the printer). */
+ * it is now (a program or run changed since): the model with its caches
+ * (course_release empties place's and drift's), and the signatures'
+ * verdicts; patterns, the root and the printer outlive a check. */
 static void fresh_model(void)
 {
-	check_numbers_release();
-	place_release_memo();
-	drift_release_memo();
 	course_release();
 	evsig_release();
 	course_load();
@@ -373,13 +370,6 @@ void lsp_doc_free(struct lsp_doc *d)
 	free(d->text);
 	free(d->line_start);
 	*d = (struct lsp_doc){0};
-}
-
-void lsp_release(void)
-{
-	check_numbers_release();
-	place_release_memo();
-	drift_release_memo();
 }
 
 /* ---- the ledger under the cursor -------------------------------------------------- */

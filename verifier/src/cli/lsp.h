@@ -77,7 +77,5 @@ json_t *lsp_completion(const struct lsp_doc *d, const json_t *pos);
  * and in its program, or NULL (no reference) with *why set. */
 json_t *lsp_rename(const struct lsp_doc *d, const json_t *pos, const char *new_name, const char **why);
 
-/* Frees what the checks keep between runs (at exit). */
-void lsp_release(void);
 
 #endif
