@@ -246,6 +246,7 @@ review-test: $(BUILD)/asan/coursecheck | $(DEPS_TEST)
 # binary: under valgrind the sanitized one would take minutes.
 hostile: $(BUILD)/coursecheck
 	@sh verifier/tests/hostile/run.sh $(BUILD)/coursecheck
+	@sh verifier/tests/hostile/memory.sh $(BUILD)/coursecheck
 
 # The unit tests and golden cases again, built by the other compiler
 # (clang, or gcc where CC is clang) with its own ASan and UBSan, in

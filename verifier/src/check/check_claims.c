@@ -804,8 +804,8 @@ static void write_plan(FILE *out, const struct page_ctx *ctx, const struct claim
 			continue;
 		static const char *const open[] = {"", "min(", "max("}, *const close[] = {"", ")", ")"};
 		fprintf(out, "%s %s%zu:%zu%s %s %s%zu:%zu%s %.6g %.6g\n", ctx->ev[0]->lesson, open[m->centre_l],
-			a->stdout_index + 1, a->tok.digits_start + 1, close[m->centre_l], c->op, open[m->centre_r],
-			b->stdout_index + 1, b->tok.digits_start + 1, close[m->centre_r], m->u_l, m->u_r);
+			a->stdout_index + 1, (size_t)a->tok.digits_start + 1, close[m->centre_l], c->op, open[m->centre_r],
+			b->stdout_index + 1, (size_t)b->tok.digits_start + 1, close[m->centre_r], m->u_l, m->u_r);
 	}
 }
 

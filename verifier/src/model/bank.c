@@ -43,20 +43,32 @@ static void add_line_from(struct target b, struct seen_lines *seen, const struct
 			  size_t line, size_t stdout_index, const char *where)
 {
 	const struct num_token *shared;
-	struct num_token *toks = NULL;
+	struct num_token *toks = NULL, local[16];
 	size_t n, first;
 	/* s is always the whole file line `line` (a stream's line, a header
-	 * line): its tokens are the course cache's, each line tokenised once
-	 * and shared with place_find and with a page citing the lesson; a
-	 * file not in the cache (update loads its own) is scanned here */
+	 * line): with seen, its tokens are the course cache's, each line
+	 * tokenised once and shared with place_find and with a page citing
+	 * the lesson; a file not in the cache (update loads its own) is
+	 * scanned here */
 	/* no digit, no number (numtok_scan's own first test): spares such a
 	 * line the seen-lines map; without the map the tokens say it */
 	if (seen && numtok_first_digit(s, len) == len)
 		return;
-	if (seen && !strmap_add(&seen->map, s, len, line, &first) && course_evidence_tokens(ev, first, &shared, &n))
+	if (!seen) {
+		/* the stdout view of a file of the course cache: scanned here, not
+		 * through the cache, so that each number is held once, in its
+		 * entry, and not a second time in the cache's tokens of every
+		 * line (issue 32: 59 MiB of evidence took 15x its size); the
+		 * cache makes a line's tokens when another reader asks */
+		n = numtok_scan_into(s, len, local, ARRAY_LEN(local), &toks);
+		shared = toks;
+		if (toks == local)
+			toks = NULL; /* nothing to free */
+	} else if (!strmap_add(&seen->map, s, len, line, &first) && course_evidence_tokens(ev, first, &shared, &n)) {
 		; /* the same text as line `first`: the same numbers at the same offsets */
-	else if (!course_evidence_tokens(ev, line, &shared, &n))
+	} else if (!course_evidence_tokens(ev, line, &shared, &n)) {
 		n = numtok_scan(s, len, &toks), shared = toks;
+	}
 	if (n)
 		*b.v = xgrow(*b.v, b.cap, *b.n + n, sizeof **b.v);
 	for (size_t i = 0; i < n; i++)
@@ -243,10 +255,11 @@ bool bank_stdout_entries(const struct bank *cb, const struct bank_entry **v, siz
 			const struct evfile *ev = b->pending[i];
 			if (ev->state != LOAD_OK)
 				continue;
-			/* a file of the course cache has each line's tokens already
-			 * (or makes them once), so the seen-lines map would only
-			 * hash every line to spare the first stdout's rare repeated
-			 * line a scan: the same tokens either way */
+			/* a file of the course cache: each line scanned as it comes
+			 * (add_line_from, not through the cache: the tokens are held
+			 * once, in the view), with no seen-lines map, which would
+			 * only hash every line to spare the first stdout's rare
+			 * repeated line a scan: the same tokens either way */
 			if (course_evidence_cached(ev)) {
 				add_headers_and_stdout(view, NULL, ev);
 				continue;
