@@ -70,7 +70,7 @@ DEPS_FULL    = $(BUILD)/.deps-full
 DEPS_CAPTURE = $(BUILD)/.deps-capture
 
 .PHONY: all verify test programs evidence unit golden capture-test stale-test course-test deps deps-test folder-test clean bench \
-	install uninstall report-test man-test install-test lsp-test wiring-test broken-variants reference-overlap slurm-test hostile \
+	install uninstall report-test man-test entities-test install-test lsp-test wiring-test broken-variants reference-overlap slurm-test hostile \
 	review review-test
 
 # The binaries are built on every core unless a -j was given (`make -j1`
@@ -248,6 +248,7 @@ review-test: $(BUILD)/asan/coursecheck | $(DEPS_TEST)
 # binary: under valgrind the sanitized one would take minutes.
 hostile: $(BUILD)/coursecheck
 	@sh verifier/tests/hostile/run.sh $(BUILD)/coursecheck
+	@sh verifier/tests/hostile/memory.sh $(BUILD)/coursecheck
 
 # The unit tests and golden cases again, built by the other compiler
 # (clang, or gcc where CC is clang) with its own ASan and UBSan, in
@@ -286,6 +287,11 @@ JOBS_TEST_MUTATE ?= 1
 man-test: $(BUILD)/coursecheck $(BUILD)/coursecheck-capture | $(DEPS_TEST)
 	@sh verifier/tests/man-lint.sh verifier/doc/coursecheck.1 $(BUILD)/coursecheck
 
+# html5ent.c is generated from Python's copy of the WHATWG table: the
+# committed file must be what the generator writes now
+entities-test:
+	@python3 verifier/scripts/gen-html5ent.py --check
+
 install-test: $(BUILD)/coursecheck $(BUILD)/coursecheck-capture
 	@sh verifier/tests/install-test.sh
 
@@ -323,7 +329,7 @@ TEST_SUITES_JOBS ?= 3
 # busy while they do
 TEST_SUITES = broken-variants-build hostile slurm-test course-test capture-test golden stale-test programs \
 	review-test fuzz-replay report-test arch-test wiring-test reference-overlap unit deps-test folder-test \
-	man-test install-test update-race-test lsp-test
+	man-test install-test update-race-test lsp-test entities-test
 test: $(DEPS_FULL) $(DEPS_TEST)
 	@rm -f $(BUILD)/.skipped
 	@echo "build: the binaries (plain and sanitized), unit tests and fuzz replayers on $(TEST_JOBS) cores"

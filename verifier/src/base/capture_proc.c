@@ -233,9 +233,19 @@ static pid_t spawn(const char *path, char *const argv[], char *const envp[], con
 
 /* ---- commands with a time limit ---- */
 
+/* A command's output file, in capture's scratch folder, where the
+ * lesson's build and runs write too: a link one of them left at the name
+ * (symbolic, or a hard link to a file elsewhere) would aim the next
+ * run's output at whatever it names.  The name is removed, never
+ * followed, and the file made anew; one put back between the two fails
+ * the open (O_EXCL, O_NOFOLLOW), never writes through. */
 static int open_output(const char *path, char **why)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (unlink(path) != 0 && errno != ENOENT) {
+		*why = xasprintf("cannot replace %s: %s", path, strerror(errno));
+		return -1;
+	}
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		*why = xasprintf("cannot create %s: %s", path, strerror(errno));
 	return fd;

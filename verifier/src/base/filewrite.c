@@ -605,6 +605,39 @@ int filewrite_mkdirs(const char *path, char **why)
 	return r;
 }
 
+int filewrite_mkdirs_below(const char *base, const char *rel, char **why)
+{
+	if (!rel[0])
+		return 0;
+	char *p = xasprintf("%s/%s", base, rel);
+	int r = 0;
+	for (char *s = p + strlen(base) + 1;; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		char c = *s;
+		*s = '\0';
+		struct stat st;
+		int e = mkdir(p, 0777) == 0 ? 0 : errno;
+		/* lstat, not stat: a link to a folder is not the folder */
+		bool exists = e == EEXIST && lstat(p, &st) == 0;
+		if (exists && S_ISLNK(st.st_mode)) {
+			*why = xasprintf("cannot make the folder %s: it is a symbolic link, which is not followed", p);
+			r = -1;
+			break;
+		}
+		if (e && !(exists && S_ISDIR(st.st_mode))) {
+			*why = xasprintf("cannot make the folder %s: %s", p, strerror(e == EEXIST ? ENOTDIR : e));
+			r = -1;
+			break;
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return r;
+}
+
 /* ---- files a user names ---- */
 
 /* The repository path of a file-system path the user named (taken from

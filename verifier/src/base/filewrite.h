@@ -118,6 +118,13 @@ char *filewrite_mkdirs_repo(const char *relpath, char **why);
 /* mkdir -p of a file-system path the user named (not checked against the
  * repository).  Returns 0, or -1 with *why. */
 int filewrite_mkdirs(const char *path, char **why);
+/* mkdir -p of base/rel, where base is a folder the caller made or was
+ * given (capture's scratch folder, --build-only's) and rel a relative
+ * path below it: each part of rel that exists must be a folder itself,
+ * not a symbolic link to one (the lesson's build and runs write in that
+ * folder, and a link one of them left would lead the copy anywhere); each
+ * that does not is made.  Returns 0, or -1 with *why naming the part. */
+int filewrite_mkdirs_below(const char *base, const char *rel, char **why);
 /* mkdir -p of a folder the user named: inside the repository as the _repo
  * form (nothing made through a link that leads out), outside as
  * filewrite_mkdirs.  Returns 0, or -1 with *why. */

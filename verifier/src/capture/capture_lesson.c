@@ -231,10 +231,14 @@ int lesson_copy(const struct lesson *ls, const char *dir, char **why)
 		const struct lesson_file *f = &ls->files.v[i];
 		const char *below = f->path + strlen("programs/");
 		char *copy = xasprintf("%s/%s", dir, below);
-		char *folder = xstrndup(copy, (size_t)(strrchr(copy, '/') - copy));
-		int r = filewrite_mkdirs(folder, why);
+		const char *slash = strrchr(below, '/');
+		char *folder = slash ? xstrndup(below, (size_t)(slash - below)) : xstrdup("");
+		/* the build writes in dir too (a --build-only folder is used
+		 * again): a link it left on the way is refused, one at the
+		 * file's name replaced, never followed out of the folder */
+		int r = filewrite_mkdirs_below(dir, folder, why);
 		if (r == 0)
-			r = filewrite_replace(copy, copy, f->data, f->len, why);
+			r = filewrite_replace_named(copy, copy, f->data, f->len, why);
 		free(folder);
 		free(copy);
 		if (r != 0)

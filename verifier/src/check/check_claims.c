@@ -179,19 +179,27 @@ static size_t seg_of(const struct claims_unit *u, const struct pnum *p, size_t *
 #define TRACE_LOCAL 16
 
 /* Every bank entry p traces to (the first MAX_CANDS kept); returns the
- * count.  The first run's stdout and the numeric header come first: the
- * other streams, runs and recorded command lines (bank.h's where) are
- * candidates only for a number that traces to none of those, so that a
- * size printed by the program and given on its command line is one fact,
- * not two places. */
+ * count.  The first run's stdout and the numeric header come first, and
+ * the numbers of the recorded run lines beside them: an argument on the
+ * run line competes with an output number like any other place (issue
+ * 31: "a block size of 128 threads" is the run line's 128 as much as the
+ * output's thread 128, and nothing says which).  The other streams, runs
+ * and the build line (bank.h's where) are candidates only for a number
+ * that traces to none of those. */
 static size_t candidates(const struct bank *b, const struct num_token *p, const struct bank_entry **out)
 {
 	/* the first pass reads the stdout view: most numbers trace there, and
 	 * a page whose numbers all do never banks the other streams */
 	bool viewed;
 	size_t n = bank_traces_in_view(b, p, out, MAX_CANDS, &viewed);
-	for (int other = viewed; other <= 1 && n == 0; other++) /* viewed: none of the first kind */
+	int other = viewed; /* viewed: none of the first kind is left to read */
+	for (; other <= 1 && n == 0; other++)
 		n = bank_traces(b, p, other, out, MAX_CANDS);
+	/* other is 2 only after the pass of the other kinds, which holds the
+	 * run lines already */
+	if (n > 0 && other < 2)
+		n += bank_traces_run_lines(b, p, out + (n < MAX_CANDS ? n : MAX_CANDS),
+					   n < MAX_CANDS ? MAX_CANDS - n : 0);
 	return n;
 }
 
@@ -792,8 +800,8 @@ static void write_plan(FILE *out, const struct page_ctx *ctx, const struct claim
 			continue;
 		static const char *const open[] = {"", "min(", "max("}, *const close[] = {"", ")", ")"};
 		fprintf(out, "%s %s%zu:%zu%s %s %s%zu:%zu%s %.6g %.6g\n", ctx->ev[0]->lesson, open[m->centre_l],
-			a->stdout_index + 1, a->tok.digits_start + 1, close[m->centre_l], c->op, open[m->centre_r],
-			b->stdout_index + 1, b->tok.digits_start + 1, close[m->centre_r], m->u_l, m->u_r);
+			a->stdout_index + 1, (size_t)a->tok.digits_start + 1, close[m->centre_l], c->op, open[m->centre_r],
+			b->stdout_index + 1, (size_t)b->tok.digits_start + 1, close[m->centre_r], m->u_l, m->u_r);
 	}
 }
 

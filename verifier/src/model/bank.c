@@ -43,20 +43,32 @@ static void add_line_from(struct target b, struct seen_lines *seen, const struct
 			  size_t line, size_t stdout_index, const char *where)
 {
 	const struct num_token *shared;
-	struct num_token *toks = NULL;
+	struct num_token *toks = NULL, local[16];
 	size_t n, first;
 	/* s is always the whole file line `line` (a stream's line, a header
-	 * line): its tokens are the course cache's, each line tokenised once
-	 * and shared with place_find and with a page citing the lesson; a
-	 * file not in the cache (update loads its own) is scanned here */
+	 * line): with seen, its tokens are the course cache's, each line
+	 * tokenised once and shared with place_find and with a page citing
+	 * the lesson; a file not in the cache (update loads its own) is
+	 * scanned here */
 	/* no digit, no number (numtok_scan's own first test): spares such a
 	 * line the seen-lines map; without the map the tokens say it */
 	if (seen && numtok_first_digit(s, len) == len)
 		return;
-	if (seen && !strmap_add(&seen->map, s, len, line, &first) && course_evidence_tokens(ev, first, &shared, &n))
+	if (!seen) {
+		/* the stdout view of a file of the course cache: scanned here, not
+		 * through the cache, so that each number is held once, in its
+		 * entry, and not a second time in the cache's tokens of every
+		 * line (issue 32: 59 MiB of evidence took 15x its size); the
+		 * cache makes a line's tokens when another reader asks */
+		n = numtok_scan_into(s, len, local, ARRAY_LEN(local), &toks);
+		shared = toks;
+		if (toks == local)
+			toks = NULL; /* nothing to free */
+	} else if (!strmap_add(&seen->map, s, len, line, &first) && course_evidence_tokens(ev, first, &shared, &n)) {
 		; /* the same text as line `first`: the same numbers at the same offsets */
-	else if (!course_evidence_tokens(ev, line, &shared, &n))
+	} else if (!course_evidence_tokens(ev, line, &shared, &n)) {
 		n = numtok_scan(s, len, &toks), shared = toks;
+	}
 	if (n)
 		*b.v = xgrow(*b.v, b.cap, *b.n + n, sizeof **b.v);
 	for (size_t i = 0; i < n; i++)
@@ -107,14 +119,21 @@ static char *join3(const char *a, const char *b, const char *c)
 	return s;
 }
 
-/* The numbers of the recorded command lines: an argument such as the 128
- * of `./demo 4 128` is a fact of the run as much as its output is. */
-static void add_commands(struct bank *b, const struct evfile *ev)
+/* A run line's key: run or run.NAME. */
+static bool run_key(const char *k)
+{
+	return strcmp(k, "run") == 0 || strncmp(k, "run.", 4) == 0;
+}
+
+/* The numbers of the recorded command lines (the run lines alone with
+ * runs_only) to t: an argument such as the 128 of `./demo 4 128` is a
+ * fact of the run as much as its output is. */
+static void add_commands_to(struct bank *b, struct target t, const struct evfile *ev, bool runs_only)
 {
 	const struct evidence *e = ev->ev;
 	for (size_t i = 0; i < e->n_fields; i++) {
 		const char *k = e->fields[i].key;
-		if (strcmp(k, "build") != 0 && strcmp(k, "run") != 0 && strncmp(k, "run.", 4) != 0)
+		if (!run_key(k) && (runs_only || strcmp(k, "build") != 0))
 			continue;
 		size_t len, klen = strlen(k) + 2, line = e->fields[i].line;
 		const char *text = textfile_line(&e->tf, line, &len);
@@ -124,13 +143,18 @@ static void add_commands(struct bank *b, const struct evfile *ev)
 		struct num_token *toks;
 		size_t n = numtok_scan(text, len, &toks);
 		const char *where = keep_where(b, join3("the recorded ", k, ": command line"));
-		for (size_t t = 0; t < n; t++) {
-			if (toks[t].start < klen)
+		for (size_t j = 0; j < n; j++) {
+			if (toks[j].start < klen)
 				continue; /* "run.v2:" is no number of the command */
-			push_entry(whole(b), (struct bank_entry){toks[t], ev, line, SIZE_MAX, where});
+			push_entry(t, (struct bank_entry){toks[j], ev, line, SIZE_MAX, where});
 		}
 		free(toks);
 	}
+}
+
+static void add_commands(struct bank *b, const struct evfile *ev)
+{
+	add_commands_to(b, whole(b), ev, false);
 }
 
 /* The first run's stderr, and both streams of every further run. */
@@ -178,10 +202,18 @@ static void add_evidence(struct bank *b, const struct evfile *ev)
 	strmap_free(&seen.map);
 }
 
+/* A file of the bank, for the run-line view. */
+static void note_file(struct bank *b, const struct evfile *ev)
+{
+	b->files = xgrow(b->files, &b->cap_files, b->n_files + 1, sizeof *b->files);
+	b->files[b->n_files++] = ev;
+}
+
 void bank_add_evidence(struct bank *b, const struct evfile *ev)
 {
 	if (!ev || ev->state != LOAD_OK)
 		return;
+	note_file(b, ev);
 	b->stdout_stale |= b->stdout_built; /* the view no longer holds all */
 	add_evidence(b, ev);
 }
@@ -191,6 +223,7 @@ void bank_defer_evidence(struct bank *b, const struct evfile *ev)
 	if (!ev || ev->state != LOAD_OK)
 		return;
 	b->stdout_stale |= b->stdout_built;
+	note_file(b, ev);
 	b->pending = xgrow(b->pending, &b->cap_pending, b->n_pending + 1, sizeof *b->pending);
 	b->pending[b->n_pending++] = ev;
 }
@@ -222,10 +255,11 @@ bool bank_stdout_entries(const struct bank *cb, const struct bank_entry **v, siz
 			const struct evfile *ev = b->pending[i];
 			if (ev->state != LOAD_OK)
 				continue;
-			/* a file of the course cache has each line's tokens already
-			 * (or makes them once), so the seen-lines map would only
-			 * hash every line to spare the first stdout's rare repeated
-			 * line a scan: the same tokens either way */
+			/* a file of the course cache: each line scanned as it comes
+			 * (add_line_from, not through the cache: the tokens are held
+			 * once, in the view), with no seen-lines map, which would
+			 * only hash every line to spare the first stdout's rare
+			 * repeated line a scan: the same tokens either way */
 			if (course_evidence_cached(ev)) {
 				add_headers_and_stdout(view, NULL, ev);
 				continue;
@@ -589,6 +623,38 @@ size_t bank_traces(const struct bank *cb, const struct num_token *page, bool oth
 	return traces_in(&b->by_value, b->v, b->n, page, other, out, max);
 }
 
+struct bank_run_lines {
+	struct bank_entry *v;
+	size_t n, cap;
+	struct bank_index *by_value;
+};
+
+size_t bank_traces_run_lines(const struct bank *cb, const struct num_token *page, const struct bank_entry **out,
+			     size_t max)
+{
+	struct bank *b = (struct bank *)cb; /* logically const, as in bank_ready */
+	if (b->n_run_lines < b->n_files) { /* files added since: a block each */
+		b->run_lines = xrealloc(b->run_lines, b->n_files * sizeof *b->run_lines);
+		for (size_t f = b->n_run_lines; f < b->n_files; f++) {
+			struct bank_run_lines *r = &b->run_lines[f];
+			*r = (struct bank_run_lines){0};
+			if (b->files[f]->state == LOAD_OK)
+				add_commands_to(b, (struct target){&r->v, &r->n, &r->cap}, b->files[f], true);
+		}
+		b->n_run_lines = b->n_files;
+	}
+	size_t count = 0, kept = 0;
+	for (size_t f = 0; f < b->n_run_lines; f++) {
+		struct bank_run_lines *r = &b->run_lines[f];
+		if (r->n == 0)
+			continue;
+		size_t c = traces_in(&r->by_value, r->v, r->n, page, -1, out + kept, max - kept);
+		count += c;
+		kept += c < max - kept ? c : max - kept;
+	}
+	return count;
+}
+
 size_t bank_next_stdout_line(const struct bank *cb, const struct evfile *ev, const struct num_token *page, size_t from)
 {
 	struct bank *b = (struct bank *)cb; /* logically const, as in bank_ready */
@@ -784,5 +850,11 @@ void bank_free(struct bank *b)
 	free(b->pending);
 	index_free(b->by_value);
 	index_free(b->stdout_by_value);
+	for (size_t f = 0; f < b->n_run_lines; f++) {
+		free(b->run_lines[f].v);
+		index_free(b->run_lines[f].by_value);
+	}
+	free(b->run_lines);
+	free(b->files);
 	memset(b, 0, sizeof *b);
 }

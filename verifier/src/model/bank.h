@@ -50,6 +50,14 @@ struct bank {
 	 * when built; built again when more were banked) and of the view;
 	 * made at the first look-up, freed by bank_free */
 	struct bank_index *by_value, *stdout_by_value;
+	/* the run-line view (bank_traces_run_lines): the files added or
+	 * deferred, in order, and the numbers of each one's run lines, a
+	 * block a file made at its first look-up (so that entries never
+	 * move) */
+	const struct evfile **files;
+	size_t n_files, cap_files;
+	struct bank_run_lines *run_lines;
+	size_t n_run_lines;
 };
 
 /* Adds every number of ev's stdout and its numeric header values. */
@@ -102,6 +110,17 @@ size_t bank_traces_in_view(const struct bank *b, const struct num_token *page, c
 			   size_t max, bool *viewed);
 size_t bank_traces(const struct bank *b, const struct num_token *page, bool other, const struct bank_entry **out,
 		   size_t max);
+/* Every entry page traces to among the numbers of the recorded run lines
+ * (`run:`, `run.NAME:`; a build line's numbers are no fact of a run), in
+ * bank order: the first max go to out, the count of them all is
+ * returned.  They are the same numbers as the bank's command-line
+ * entries, at other addresses, read without banking the other streams:
+ * an argument on the run line (the 128 of `./scan 128`) competes with a
+ * number of the output like any other place (issue 31), where
+ * bank_traces_in_view's stdout alone would trace it silently to the
+ * output's 128. */
+size_t bank_traces_run_lines(const struct bank *b, const struct num_token *page, const struct bank_entry **out,
+			     size_t max);
 /* The first stdout line of ev's first run, from stdout index `from` on,
  * holding a number page traces to (bank_find's test): its stdout index,
  * or SIZE_MAX.  ev must be one of the bank's files.  For a table row

@@ -856,7 +856,7 @@ struct diag_loc place_loc(const struct place_hit *hit)
 
 void place_where(const struct place_hit *hit, char *out, size_t outlen)
 {
-	snprintf(out, outlen, "%s:%zu:%zu", hit->ev->path, hit->line, hit->tok.start + 1);
+	snprintf(out, outlen, "%s:%zu:%zu", hit->ev->path, hit->line, (size_t)hit->tok.start + 1);
 }
 
 /* The repeat-values-missing error at the page (pe has one): min() or

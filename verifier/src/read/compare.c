@@ -120,42 +120,201 @@ struct edit {
 	size_t ai, bi;
 };
 
-/* Longest common subsequence by dynamic programming.  Blocks are short
- * (a page quotes tens of lines); past 4,000 x 4,000 cells the diff falls
- * back to "all of a removed, all of b added", still correct, less tidy. */
-static size_t edit_script(const struct lines *a, const struct lines *b, struct edit **out)
+/* The exact diff is a longest common subsequence by dynamic programming,
+ * a table of (n + 1) x (m + 1) cells: taken whole while the table is at
+ * most EDIT_TABLE_MAX cells (a page quotes tens of lines, and update's
+ * dry run shows a page of a few hundred).  Past that the work must stay
+ * linear in the lines (issue 32: a page of many changed numbers), so the
+ * diff is bounded instead: the lines both sides share at their start and
+ * end are kept, the lines that occur once on each side anchor the rest in
+ * the order both keep (a patience diff), and each stretch between two
+ * anchors is diffed exactly when its own table is within EDIT_TABLE_MAX,
+ * else line against line.  Still a correct script of a into b, less tidy
+ * where the lines changed everywhere. */
+#define EDIT_TABLE_MAX 65536
+
+struct script {
+	const struct lines *a, *b;
+	struct edit *e;
+	size_t count;
+};
+
+static void emit(struct script *sc, char op, size_t ai, size_t bi)
 {
-	size_t n = a->n, m = b->n, count = 0;
-	struct edit *e = xmalloc((n + m + 1) * sizeof *e);
-	if ((n + 1) * (m + 1) > 16000000) {
-		for (size_t i = 0; i < n; i++)
-			e[count++] = (struct edit){'-', i, 0};
-		for (size_t j = 0; j < m; j++)
-			e[count++] = (struct edit){'+', 0, j};
-		*out = e;
-		return count;
-	}
+	sc->e[sc->count++] = (struct edit){op, ai, bi};
+}
+
+/* The exact script of a[a0, a1) into b[b0, b1) from its table (the cells
+ * at most EDIT_TABLE_MAX). */
+static void script_table(struct script *sc, size_t a0, size_t a1, size_t b0, size_t b1)
+{
+	size_t n = a1 - a0, m = b1 - b0;
+	const struct line *av = sc->a->v + a0, *bv = sc->b->v + b0;
 	unsigned *t = xcalloc((n + 1) * (m + 1), sizeof *t);
 #define T(i, j) t[(i) * (m + 1) + (j)]
 	for (size_t i = n; i-- > 0;)
 		for (size_t j = m; j-- > 0;)
-			T(i, j) = line_eq(&a->v[i], &b->v[j]) ? T(i + 1, j + 1) + 1
+			T(i, j) = line_eq(&av[i], &bv[j]) ? T(i + 1, j + 1) + 1
 				  : T(i + 1, j) >= T(i, j + 1) ? T(i + 1, j)
 							       : T(i, j + 1);
 	size_t i = 0, j = 0;
 	while (i < n || j < m) {
-		if (i < n && j < m && line_eq(&a->v[i], &b->v[j])) {
-			e[count++] = (struct edit){' ', i++, j++};
+		if (i < n && j < m && line_eq(&av[i], &bv[j])) {
+			emit(sc, ' ', a0 + i++, b0 + j++);
 		} else if (i < n && (j == m || T(i + 1, j) >= T(i, j + 1))) {
-			e[count++] = (struct edit){'-', i++, j};
+			emit(sc, '-', a0 + i++, b0 + j);
 		} else {
-			e[count++] = (struct edit){'+', i, j++};
+			emit(sc, '+', a0 + i, b0 + j++);
 		}
 	}
 #undef T
 	free(t);
-	*out = e;
-	return count;
+}
+
+/* a[a0, a1) into b[b0, b1) line against line: an equal pair kept, any
+ * other pair one line removed and one added, then the longer side's
+ * rest. */
+static void script_lockstep(struct script *sc, size_t a0, size_t a1, size_t b0, size_t b1)
+{
+	size_t i = a0, j = b0;
+	for (; i < a1 && j < b1; i++, j++) {
+		if (line_eq(&sc->a->v[i], &sc->b->v[j])) {
+			emit(sc, ' ', i, j);
+		} else {
+			emit(sc, '-', i, j);
+			emit(sc, '+', i + 1, j);
+		}
+	}
+	for (; i < a1; i++)
+		emit(sc, '-', i, j);
+	for (; j < b1; j++)
+		emit(sc, '+', i, j);
+}
+
+static bool table_fits(size_t n, size_t m)
+{
+	return n + 1 <= EDIT_TABLE_MAX / (m + 1);
+}
+
+/* A stretch between anchors: its shared start and end kept, the middle
+ * exact when small, else line against line. */
+static void script_gap(struct script *sc, size_t a0, size_t a1, size_t b0, size_t b1)
+{
+	size_t s1 = a1, t1 = b1;
+	while (a0 < a1 && b0 < b1 && line_eq(&sc->a->v[a0], &sc->b->v[b0]))
+		emit(sc, ' ', a0++, b0++);
+	while (a1 > a0 && b1 > b0 && line_eq(&sc->a->v[a1 - 1], &sc->b->v[b1 - 1]))
+		a1--, b1--;
+	if (table_fits(a1 - a0, b1 - b0))
+		script_table(sc, a0, a1, b0, b1);
+	else
+		script_lockstep(sc, a0, a1, b0, b1);
+	while (a1 < s1 && b1 < t1)
+		emit(sc, ' ', a1++, b1++);
+}
+
+/* The lines of a[a0, a1) and b[b0, b1) that occur exactly once on each
+ * side, as pairs (ai, bi) in a's order: the anchors' candidates.  Returns
+ * their count; *out is malloc'd. */
+static size_t unique_pairs(const struct script *sc, size_t a0, size_t a1, size_t b0, size_t b1, size_t **out)
+{
+	struct strmap ids = {0};
+	size_t n = a1 - a0, k = 0;
+	/* per distinct line of a: its count on each side and its place */
+	size_t *ca = xcalloc(n + 1, sizeof *ca), *cb = xcalloc(n + 1, sizeof *cb);
+	size_t *pa = xmalloc((n + 1) * sizeof *pa), *pb = xmalloc((n + 1) * sizeof *pb), id;
+	for (size_t i = a0; i < a1; i++) {
+		const struct line *x = &sc->a->v[i];
+		if (strmap_add(&ids, x->s, x->len, k, &id))
+			id = k++;
+		ca[id]++;
+		pa[id] = i;
+	}
+	for (size_t j = b0; j < b1; j++) {
+		const struct line *y = &sc->b->v[j];
+		if (strmap_get(&ids, y->s, y->len, &id)) {
+			cb[id]++;
+			pb[id] = j;
+		}
+	}
+	size_t *pairs = xmalloc(2 * (n + 1) * sizeof *pairs), np = 0;
+	for (size_t i = a0; i < a1; i++) {
+		const struct line *x = &sc->a->v[i];
+		if (strmap_get(&ids, x->s, x->len, &id) && ca[id] == 1 && cb[id] == 1) {
+			pairs[2 * np] = i;
+			pairs[2 * np + 1] = pb[id];
+			np++;
+		}
+	}
+	strmap_free(&ids);
+	free(ca);
+	free(cb);
+	free(pa);
+	free(pb);
+	*out = pairs;
+	return np;
+}
+
+/* Of the pairs (in a's order), the longest run whose b indices rise too
+ * (patience sorting, O(k log k)): written over the front of pairs, its
+ * length returned. */
+static size_t rising_pairs(size_t *pairs, size_t np)
+{
+	if (np == 0)
+		return 0;
+	size_t *tail = xmalloc(np * sizeof *tail), *prev = xmalloc(np * sizeof *prev), len = 0;
+	for (size_t k = 0; k < np; k++) {
+		size_t lo = 0, hi = len;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (pairs[2 * tail[mid] + 1] < pairs[2 * k + 1])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		prev[k] = lo > 0 ? tail[lo - 1] : SIZE_MAX;
+		tail[lo] = k;
+		if (lo == len)
+			len++;
+	}
+	size_t *keep = xmalloc(len * 2 * sizeof *keep);
+	for (size_t k = tail[len - 1], q = len; q-- > 0; k = prev[k]) {
+		keep[2 * q] = pairs[2 * k];
+		keep[2 * q + 1] = pairs[2 * k + 1];
+	}
+	memcpy(pairs, keep, len * 2 * sizeof *keep);
+	free(keep);
+	free(tail);
+	free(prev);
+	return len;
+}
+
+static void script_anchored(struct script *sc)
+{
+	size_t n = sc->a->n, m = sc->b->n, *pairs;
+	size_t np = unique_pairs(sc, 0, n, 0, m, &pairs);
+	np = rising_pairs(pairs, np);
+	size_t ai = 0, bi = 0;
+	for (size_t k = 0; k < np; k++) {
+		script_gap(sc, ai, pairs[2 * k], bi, pairs[2 * k + 1]);
+		emit(sc, ' ', pairs[2 * k], pairs[2 * k + 1]);
+		ai = pairs[2 * k] + 1;
+		bi = pairs[2 * k + 1] + 1;
+	}
+	script_gap(sc, ai, n, bi, m);
+	free(pairs);
+}
+
+/* The edit script of a into b (see above); *out is malloc'd. */
+static size_t edit_script(const struct lines *a, const struct lines *b, struct edit **out)
+{
+	struct script sc = {a, b, xmalloc((a->n + b->n + 1) * sizeof *sc.e), 0};
+	if (table_fits(a->n, b->n))
+		script_table(&sc, 0, a->n, 0, b->n);
+	else
+		script_anchored(&sc);
+	*out = sc.e;
+	return sc.count;
 }
 
 char *lines_diff(const struct lines *a, const char *a_name, const struct lines *b, const char *b_name)

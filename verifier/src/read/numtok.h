@@ -69,28 +69,36 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Longer digit strings (separators and point not counted) are not numbers
  * anyone wrote by hand; refusing them keeps the value well defined. */
 #define NUMTOK_MAX_DIGITS 400
 
+/* 48 bytes (it was 80): the course cache keeps one for every number of
+ * every evidence line a page asks about, and a bank entry holds one, so a
+ * run of millions of numbers is held in memory twice (issue 32).  Offsets
+ * are 32-bit: every text scanned is a file's or a line's, and files are
+ * bounded far below 4 GiB (TEXTFILE_MAX_BYTES); the counts of digits and
+ * the exponent are 16-bit (at most NUMTOK_MAX_DIGITS digits and a
+ * three-digit exponent). */
 struct num_token {
-	size_t start;        /* byte offset of the first character (sign included) */
-	size_t end;          /* byte offset one past the last character of the number and its unit */
-	size_t digits_end;   /* one past the numeric part, exponent included (before any unit) */
-	size_t digits_start; /* byte offset of the first digit (after any sign) */
-	size_t exponent_start; /* offset of the "e" of an exponent; digits_end when there is none */
-	double value;        /* signed value; separators removed */
-	int decimals;        /* the place of the last printed digit: digits after the decimal point
-	                      * (1.810 -> 3), less the exponent (4.2e+09 -> -8, 1.5e-3 -> 4) */
-	int exponent;        /* the printed power of ten (0 without one) */
-	bool has_exponent;   /* written in exponent notation */
-	int sig_digits;      /* significant digits as printed (0.0325 -> 3, 1,200 -> 4, 0 -> 1, 0.00 -> 1;
-	                      * the mantissa's for exponent notation: 4.20e+09 -> 3) */
-	bool has_separator;  /* thousands separator used */
-	bool hyphen_joined;  /* digits joined to a word by a hyphen */
-	char unit[8];        /* unit as written, "" when none: "%", "percent", "x", "×", "ms", "GB/s", ...;
-	                      * the one exception: U+03BC mu is stored as U+00B5 micro, so "µs" is one unit */
+	double value;            /* signed value; separators removed */
+	uint32_t start;          /* byte offset of the first character (sign included) */
+	uint32_t end;            /* byte offset one past the last character of the number and its unit */
+	uint32_t digits_end;     /* one past the numeric part, exponent included (before any unit) */
+	uint32_t digits_start;   /* byte offset of the first digit (after any sign) */
+	uint32_t exponent_start; /* offset of the "e" of an exponent; digits_end when there is none */
+	int16_t decimals;        /* the place of the last printed digit: digits after the decimal point
+	                          * (1.810 -> 3), less the exponent (4.2e+09 -> -8, 1.5e-3 -> 4) */
+	int16_t exponent;        /* the printed power of ten (0 without one) */
+	int16_t sig_digits;      /* significant digits as printed (0.0325 -> 3, 1,200 -> 4, 0 -> 1, 0.00 -> 1;
+	                          * the mantissa's for exponent notation: 4.20e+09 -> 3) */
+	bool has_exponent;       /* written in exponent notation */
+	bool has_separator;      /* thousands separator used */
+	bool hyphen_joined;      /* digits joined to a word by a hyphen */
+	char unit[8];            /* unit as written, "" when none: "%", "percent", "x", "×", "ms", "GB/s", ...;
+	                          * the one exception: U+03BC mu is stored as U+00B5 micro, so "µs" is one unit */
 };
 
 /* Scans text[0..len).  Returns the number of tokens, in text order; *out is

@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/HTMLparser.h>
-
+#include "html5ent.h"
 #include "util.h"
 
 /* The longest reference read: "&CounterClockwiseContourIntegral;" is 33. */
@@ -79,16 +78,17 @@ size_t rawalign_reference(const char *raw, size_t at, size_t limit, char utf8[8]
 	if (raw[at + 1] == '#') {
 		if (!numeric_ref(raw, at, semi, &cp))
 			return 0;
-	} else {
-		char name[REF_MAX + 1];
-		memcpy(name, raw + at + 1, semi - at - 1);
-		name[semi - at - 1] = '\0';
-		const htmlEntityDesc *e = htmlEntityLookup((const xmlChar *)name);
-		if (!e)
-			return 0;
-		cp = e->value;
+		*utf8_len = put_utf8(cp, utf8);
+		return semi + 1 - at;
 	}
-	*utf8_len = put_utf8(cp, utf8);
+	/* HTML5's names, as cmark-gfm decodes them (html5ent.h: libxml2's
+	 * table has HTML 4's alone); one or two code points, at most 8 bytes */
+	const char *text;
+	size_t n = html5ent_lookup(raw + at + 1, semi - at - 1, &text);
+	if (n == 0)
+		return 0;
+	memcpy(utf8, text, n);
+	*utf8_len = n;
 	return semi + 1 - at;
 }
 

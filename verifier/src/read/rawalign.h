@@ -8,12 +8,13 @@
  * same bytes on both sides) and decoded units (one reference or escape:
  * its decoded bytes on the text side, its written bytes on the raw side).
  *
- * What is decoded: "&NAME;" through libxml2's HTML entity table
- * (htmlEntityLookup: HTML 4's entities), "&#N;" and "&#xH;" (a code point
- * above U+10FFFF, a surrogate or 0 decodes to U+FFFD, as HTML and
- * CommonMark read them), and "\" before ASCII punctuation.  A text that
- * needs anything else (an HTML5-only entity name) is not aligned: the
- * caller keeps its "position unknown" answer.
+ * What is decoded: "&NAME;" through HTML5's whole table of names
+ * (html5ent.h, generated from the WHATWG table: libxml2's knows HTML 4's
+ * alone), "&#N;" and "&#xH;" (a code point above U+10FFFF, a surrogate or
+ * 0 decodes to U+FFFD, as HTML and CommonMark read them), and "\" before
+ * ASCII punctuation.  A text that needs anything else (a name HTML5 does
+ * not have) is not aligned: the caller keeps its "position unknown"
+ * answer.
  *
  * Bounded: at most RAWALIGN_STARTS places in raw are tried as the text's
  * start, each walk linear in the text; nothing is read past limit.
@@ -40,8 +41,8 @@ size_t rawalign(const char *raw, size_t from, size_t limit, const char *lit, siz
 		struct rawalign_piece **out, size_t *raw_end);
 
 /* Decodes the character reference at raw[at..limit) ("&...;") into
- * utf8 (room for 4 bytes at least); returns its written length, 0 when
- * there is none. */
+ * utf8 (up to 8 bytes, not NUL-terminated: an HTML5 name may stand for
+ * two code points); returns its written length, 0 when there is none. */
 size_t rawalign_reference(const char *raw, size_t at, size_t limit, char utf8[8], size_t *utf8_len);
 
 #endif

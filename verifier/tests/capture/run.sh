@@ -948,6 +948,38 @@ rm -f "$R/build"
 no_litter
 end
 
+# ---- no write through a link the lesson left in the scratch (issue 32) ----
+
+begin scratch-links
+mkrepo scratchlinks linker:linker
+printf 'outside\n' >"$T/outside-run.txt"
+LINKER_TARGET=$T/outside-run.txt
+export LINKER_TARGET
+cap --repeat 2 linker
+unset LINKER_TARGET
+check "exit status $RC with links at the second run's outputs, not 0" [ "$RC" -eq 0 ]
+check "the file outside was written through a link" [ "$(cat "$T/outside-run.txt")" = outside ]
+check "no whole evidence" valid "$R/evidence/linker/run-$DAY.txt"
+check "the second run's output is not its own" grep -q "^repeats: 2$" "$R/evidence/linker/run-$DAY.txt"
+# a --build-only folder built in again: a link at a copied file's name is
+# replaced, a link on its folder refused
+mkdir -p "$R/build/programs/linker"
+ln -s "$T/outside-run.txt" "$R/build/programs/linker/linker.cu"
+cap --build-only build/programs linker
+check "exit status $RC with a link at the copy's name, not 0" [ "$RC" -eq 0 ]
+check "the file outside was written through a link" [ "$(cat "$T/outside-run.txt")" = outside ]
+check "the link at the copy's name was not replaced" not test -L "$R/build/programs/linker/linker.cu"
+rm -rf "$R/build/programs/linker"
+mkdir -p "$T/outside-dir"
+ln -s "$T/outside-dir" "$R/build/programs/linker"
+cap --build-only build/programs linker
+check "exit status $RC with the lesson's folder a link, not 1" [ "$RC" -eq 1 ]
+check "the folder link is not named" err_has "build/programs/linker: it is a symbolic link, which is not followed"
+check "something was copied through the folder link" [ -z "$(ls -A "$T/outside-dir")" ]
+rm -f "$R/build/programs/linker"
+no_litter
+end
+
 # ---- what killed captures leave is swept (F09) ----
 
 begin sweep-dead-leftovers

@@ -37,8 +37,11 @@
 #   repeat-ranges   N `range:` annotations on N volatile places
 #   transcript-rows N one-line transcripts of N distinct lines
 #   entities        a paragraph of N lines, each with `&amp;` and a number
+#   entities5       the same with HTML5-only names (`&check;`, html5ent.h)
 #   explain-rows    explain of traced-rows' page
 #   review-rows     review of traced-rows' page
+#   memory          N rows of evidence and 10 numbers traced to them
+#                   (memory.sh: the peak memory against the evidence's size)
 # Only sh and awk: the suite runs where the course is built.
 set -eu
 fam=$1 n=$2 root=$3
@@ -190,6 +193,10 @@ transcript-rows)
 entities)
 	rows "$n" | evidence "$ev"
 	{ fm; per_row "$n" 'Row k%d &amp; more took %.3f ms\n' 0.5; } >"$page" ;;
+entities5)
+	rows "$n" | evidence "$ev"
+	{ fm; per_row "$n" 'Row k%d &check; &NotEqualTilde; took %.3f ms\n' 0.5; } >"$page" ;;
+memory) rows "$n" | evidence "$ev"; { fm; per_row 10 'Row k%d took %.3f ms.\n\n' 0.5; } >"$page" ;;
 *) echo "gen.sh: unknown family '$fam'" >&2; exit 2 ;;
 esac
 echo "$args"

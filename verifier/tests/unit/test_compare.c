@@ -380,10 +380,11 @@ static void test_diff_large_input_minimal(void **state)
 	assert_true(header);
 }
 
-static void test_diff_large_input_falls_back(void **state)
+static void test_diff_large_input_anchored(void **state)
 {
 	(void)state;
-	/* past 4000 x 4000: all of a removed, all of b added, still correct */
+	/* past the table (compare.c's EDIT_TABLE_MAX): the lines found once
+	 * on each side anchor the diff, which stays minimal here */
 	struct lines a, b;
 	char *ab, *bb;
 	big_lines(&a, 4001, (size_t)-1, &ab);
@@ -396,21 +397,58 @@ static void test_diff_large_input_falls_back(void **state)
 	free(ab);
 	free(bb);
 	size_t minus = count_op(d, '-'), plus = count_op(d, '+'), same = count_op(d, ' ');
-	static const char head[] = "--- a\n+++ b\n@@ -1,4001 +1,4002 @@\n-line 0\n-line 1\n";
-	static const char tail[] = "\n-line 4000\n+line 0\n";
 	static const char last[] = "\n+line 4001\n";
-	bool start = strncmp(d, head, strlen(head)) == 0;
-	bool changed = strstr(d, "\n+CHANGED 2000\n") != NULL;
-	bool removed_then_added = strstr(d, tail) != NULL; /* every '-' before every '+' */
+	bool changed = strstr(d, "@@ -1999,5 +1999,5 @@\n line 1998\n line 1999\n-line 2000\n+CHANGED 2000\n") != NULL;
 	bool end = strlen(d) > strlen(last) && strcmp(d + strlen(d) - strlen(last), last) == 0;
 	free(d);
-	assert_int_equal(minus, 4001);
-	assert_int_equal(plus, 4002);
-	assert_int_equal(same, 0);
-	assert_true(start);
+	assert_int_equal(minus, 1);
+	assert_int_equal(plus, 2);
+	assert_int_equal(same, 6);
 	assert_true(changed);
-	assert_true(removed_then_added);
 	assert_true(end);
+	assert_true(seconds < 5.0);
+}
+
+/* n lines "row i took T ms" in one buffer (the caller frees *buf). */
+static void timed_rows(struct lines *l, size_t n, const char *t, char **buf)
+{
+	*buf = malloc(n * 32);
+	assert_non_null(*buf);
+	memset(l, 0, sizeof *l);
+	char *p = *buf;
+	for (size_t i = 0; i < n; i++) {
+		int w = sprintf(p, "row %zu took %s ms", i, t);
+		lines_push(l, p, (size_t)w, i + 1);
+		p += w;
+		lines_push(l, "", 0, i + 1); /* a blank line between: found many times, never an anchor */
+	}
+}
+
+static void test_diff_changed_everywhere_is_linear(void **state)
+{
+	(void)state;
+	/* every other line changed, the rest blank (update's dry run of a page
+	 * of many numbers): no line anchors, the stretch is far past the
+	 * table, so it is diffed line against line: each changed line shows
+	 * as its old line then its new one, in linear time (the table would
+	 * be 1.6 * 10^9 cells) */
+	struct lines a, b;
+	char *ab, *bb;
+	timed_rows(&a, 20000, "0.5", &ab);
+	timed_rows(&b, 20000, "9.5", &bb);
+	clock_t begin = clock();
+	char *d = lines_diff(&a, "a", &b, "b");
+	double seconds = (double)(clock() - begin) / CLOCKS_PER_SEC;
+	lines_free(&a);
+	lines_free(&b);
+	free(ab);
+	free(bb);
+	size_t minus = count_op(d, '-'), plus = count_op(d, '+');
+	bool paired = strstr(d, "\n-row 7 took 0.5 ms\n+row 7 took 9.5 ms\n \n-row 8 took 0.5 ms\n") != NULL;
+	free(d);
+	assert_int_equal(minus, 20000);
+	assert_int_equal(plus, 20000);
+	assert_true(paired);
 	assert_true(seconds < 5.0);
 }
 
@@ -756,7 +794,8 @@ int main(void)
 		cmocka_unit_test(test_diff_of_equal_lists_has_no_hunk),
 		cmocka_unit_test(test_diff_whitespace_shows),
 		cmocka_unit_test(test_diff_large_input_minimal),
-		cmocka_unit_test(test_diff_large_input_falls_back),
+		cmocka_unit_test(test_diff_large_input_anchored),
+		cmocka_unit_test(test_diff_changed_everywhere_is_linear),
 		cmocka_unit_test(test_excerpt_exact_run),
 		cmocka_unit_test(test_excerpt_runs_are_consecutive),
 		cmocka_unit_test(test_excerpt_ellipsis_one_or_more_lines),

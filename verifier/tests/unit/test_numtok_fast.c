@@ -70,9 +70,9 @@ static size_t assert_same_scan(const char *text, size_t len)
 		print_text(text, len);
 		print_error("fast: %zu tokens, pattern: %zu; first difference at token %zu\n", nf, ns, bad);
 		for (size_t i = 0; i < nf; i++)
-			print_error("  fast    [%zu,%zu) unit '%s'\n", fast[i].start, fast[i].end, fast[i].unit);
+			print_error("  fast    [%u,%u) unit '%s'\n", fast[i].start, fast[i].end, fast[i].unit);
 		for (size_t i = 0; i < ns; i++)
-			print_error("  pattern [%zu,%zu) unit '%s'\n", slow[i].start, slow[i].end, slow[i].unit);
+			print_error("  pattern [%u,%u) unit '%s'\n", slow[i].start, slow[i].end, slow[i].unit);
 	}
 	free(fast);
 	free(slow);

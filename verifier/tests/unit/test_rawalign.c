@@ -16,6 +16,7 @@
 
 #include "anchor.h"
 #include "htmltext.h"
+#include "html5ent.h"
 #include "rawalign.h"
 
 /* The raw bytes of each piece, joined: what the text was written as. */
@@ -60,12 +61,42 @@ static void test_entity_and_escape_keep_columns(void **state)
 	free(pc);
 }
 
+static void test_html5_names_keep_columns(void **state)
+{
+	(void)state;
+	/* HTML5-only names, as cmark-gfm decodes them (html5ent.h): one code
+	 * point, two, and two ASCII letters; the number after them keeps its
+	 * column */
+	const char *raw = "ok &check; &NotEqualTilde; &fjlig; took 0.325 ms";
+	const char *lit = "ok \xe2\x9c\x93 \xe2\x89\x82\xcc\xb8 fj took 0.325 ms";
+	struct rawalign_piece *pc;
+	size_t end;
+	size_t n = rawalign(raw, 0, strlen(raw), lit, strlen(lit), &pc, &end);
+	assert_true(n > 1);
+	assert_pieces_cover(raw, lit, pc, n);
+	size_t at = (size_t)(strstr(lit, "0.325") - lit), k = 0;
+	while (!(pc[k].lit_off <= at && at < pc[k].lit_off + pc[k].lit_len))
+		k++;
+	assert_true(pc[k].verbatim);
+	assert_int_equal(pc[k].raw_off + (at - pc[k].lit_off), (size_t)(strstr(raw, "0.325") - raw));
+	free(pc);
+	/* the table's ends and a name one letter off */
+	const char *text;
+	assert_int_equal(html5ent_lookup("AElig", 5, &text), 2);
+	assert_int_equal(html5ent_lookup("zwnj", 4, &text), 3);
+	assert_int_equal(html5ent_lookup("amp", 3, &text), 1);
+	assert_int_equal(text[0], '&');
+	assert_int_equal(html5ent_lookup("am", 2, &text), 0);
+	assert_int_equal(html5ent_lookup("ampx", 4, &text), 0);
+	assert_int_equal(html5ent_lookup("CHECK", 5, &text), 0);
+}
+
 static void test_not_found_and_bounds(void **state)
 {
 	(void)state;
 	struct rawalign_piece *pc = (void *)1;
 	size_t end;
-	/* an entity libxml2's table does not hold is not aligned */
+	/* a name HTML5 does not have is not aligned */
 	const char *raw = "a &NotAnEntity; b";
 	assert_int_equal(rawalign(raw, 0, strlen(raw), "a ? b", 5, &pc, &end), 0);
 	assert_null(pc);
@@ -182,6 +213,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_entity_and_escape_keep_columns),
+		cmocka_unit_test(test_html5_names_keep_columns),
 		cmocka_unit_test(test_not_found_and_bounds),
 		cmocka_unit_test(test_html_text_placed),
 		cmocka_unit_test(test_html_deep_is_unreadable),
