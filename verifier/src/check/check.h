@@ -20,6 +20,7 @@
 struct check_opts {
 	bool strict; /* --as published: published strictness whatever the status */
 	FILE *plan;  /* explain --plan: capture's comparisons are written here (capture_auto.h), or NULL */
+	bool approving; /* approve: the review gate's items are what it answers, not reported (check_approvals.h) */
 };
 
 /* Checks the page at relpath.  Returns 0 when it was read (whatever it

@@ -1,0 +1,161 @@
+/* check_approvals.c - see check_approvals.h: the review gate. */
+#include "check_approvals.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "diag.h"
+#include "util.h"
+
+/* A block's problem, at its first line. */
+static void report_block(const struct approvals *a, const struct approval_block *bl, const char *page_rel)
+{
+	enum diag_kind k = bl->trust == APPROVAL_BAD ? D_APPROVAL_SIG_BAD : D_APPROVAL_SIG_UNTRUSTED;
+	struct diag_loc at = textfile_loc_line(&a->tf, bl->line, 1, 0);
+	at.path = a->path;
+	struct diag *d = diag_begin(k, at, "this approval block (reviewer %s) does not count: %s",
+				    bl->reviewer ? bl->reviewer : "unknown", bl->why ? bl->why : "?");
+	if (bl->trust == APPROVAL_BAD)
+		diag_hint(d, "an approvals file is written by 'coursecheck approve' alone: remove the block and approve "
+			     "%s again",
+			  page_rel);
+	else
+		diag_hint(d, "a reviewer's key is listed in evidence/allowed_signers as 'NAME namespaces=\"%s\" "
+			     "ssh-ed25519 KEY', committed by a maintainer; a node key never approves",
+			  APPROVALS_NAMESPACE);
+	diag_end(d);
+}
+
+static const char *what_of(const struct approval_item *x)
+{
+	return x->kind == LG_CLAIM ? "claim" : x->kind == LG_TRACED ? "traced number"
+	       : x->kind == LG_DERIVED ? "derived number" : x->kind == LG_CITED ? "cited number"
+	       : x->kind == LG_ROW ? "evidence row" : "number";
+}
+
+static void item_hint(struct diag *d, const char *page_rel, const struct approval_item *x)
+{
+	diag_hint(d, "once a reviewer has read it against its evidence: coursecheck approve %s --item %s --key "
+		     "~/.ssh/id_ed25519 --principal NAME (or --all)",
+		  page_rel, x->id);
+}
+
+static void report_missing(const char *page_rel, const struct textfile *page, const struct approval_item *x)
+{
+	struct diag_loc at = textfile_loc_line(page, x->line, x->col, x->span);
+	struct diag *d = x->kind == LG_CLAIM
+				 ? diag_begin(D_APPROVAL_MISSING, at, "claim '%s' (item %s) is not approved by a reviewer",
+					      x->place, x->id)
+				 : diag_begin(D_APPROVAL_MISSING, at, "%s %s (item %s) is not approved by a reviewer",
+					      what_of(x), x->shown, x->id);
+	item_hint(d, page_rel, x);
+	diag_end(d);
+}
+
+/* A note for each evidence token that moved: at the new run's line. */
+static void note_moved(struct diag *d, const struct approval_item *x, const struct approval_record *r)
+{
+	for (size_t i = 0; i < x->n_values; i++) {
+		const struct approval_value *old = i < r->n_values ? &r->values[i] : NULL;
+		if (old && strcmp(old->token, x->values[i].token) == 0)
+			continue;
+		char *path = xstrdup(x->values[i].where);
+		size_t line = 0, col = 0;
+		char *c2 = strrchr(path, ':');
+		if (c2) {
+			*c2 = '\0';
+			col = strtoul(c2 + 1, NULL, 10);
+			char *c1 = strrchr(path, ':');
+			if (c1) {
+				*c1 = '\0';
+				line = strtoul(c1 + 1, NULL, 10);
+			}
+		}
+		struct diag_loc at = {.path = path, .line = line, .col = col};
+		diag_note(d, at, "the evidence moved: %s here, approved %s at %s", x->values[i].token,
+			  old ? old->token : "(no value)", old ? old->where : "(none)");
+		free(path);
+	}
+}
+
+static void report_reopened(const char *page_rel, const struct textfile *page, const struct approvals *a,
+			    const struct approval_item *x, const struct approval_record *r)
+{
+	const struct approval_block *bl = &a->blocks[r->block];
+	struct diag_loc at = textfile_loc_line(page, x->line, x->col, x->span);
+	char *was = approvals_record_values(r), *now = approvals_item_values(x);
+	bool place_moved = strcmp(r->place, x->place) != 0, values_moved = strcmp(was, now) != 0;
+	const char *what = place_moved ? (x->kind == LG_CLAIM ? "its expression" : "its place")
+			   : values_moved ? "its values" : "its sentence";
+	struct diag *d = x->kind == LG_CLAIM
+				 ? diag_begin(D_APPROVAL_REOPENED, at,
+					      "claim '%s' (item %s) is reopened: %s changed since %s approved it on %s",
+					      x->place, x->id, what, bl->reviewer, bl->approved)
+				 : diag_begin(D_APPROVAL_REOPENED, at,
+					      "%s %s (item %s) is reopened: %s changed since %s approved it on %s", what_of(x),
+					      x->shown, x->id, what, bl->reviewer, bl->approved);
+	struct diag_loc rec = textfile_loc_line(&a->tf, r->file_line, 1, 0);
+	rec.path = a->path;
+	if (place_moved)
+		diag_note(d, rec, "approved: %s", r->place);
+	diag_note(d, rec, "approved values: %s", was);
+	struct diag_loc none = {.path = page_rel, .line = x->line, .col = x->col};
+	diag_note(d, none, "values now: %s", now);
+	if (strcmp(r->sentence, x->sentence) != 0) {
+		diag_note(d, rec, "approved sentence: %s", r->sentence);
+		diag_note(d, none, "sentence now: %s", x->sentence);
+	}
+	note_moved(d, x, r);
+	item_hint(d, page_rel, x);
+	diag_end(d);
+	free(was);
+	free(now);
+}
+
+struct approvals_tally check_approvals_report(const char *page_rel, const struct textfile *page,
+					      const struct approval_items *it, const struct approvals *a, bool items)
+{
+	struct approvals_tally t = {0};
+	if (a->read_error) {
+		struct diag_loc at = {.path = a->path};
+		diag_report(D_APPROVALS_UNREADABLE, at, "cannot read the approvals of %s: %s", page_rel, a->read_error);
+	}
+	for (size_t i = 0; i < a->n_blocks; i++)
+		if (a->blocks[i].trust != APPROVAL_TRUSTED)
+			report_block(a, &a->blocks[i], page_rel);
+	if (!items)
+		return t;
+	enum approval_state *st = xcalloc(it->n ? it->n : 1, sizeof *st);
+	const struct approval_record **recs = xcalloc(it->n ? it->n : 1, sizeof *recs);
+	approvals_states(a, it, st, recs);
+	for (size_t i = 0; i < it->n; i++) {
+		if (st[i] == APPROVAL_APPROVED) {
+			t.approved++;
+		} else if (st[i] == APPROVAL_REOPENED) {
+			t.reopened++;
+			report_reopened(page_rel, page, a, &it->v[i], recs[i]);
+		} else {
+			t.unapproved++;
+			report_missing(page_rel, page, &it->v[i]);
+		}
+	}
+	free(st);
+	free(recs);
+	return t;
+}
+
+void check_approvals(struct page_ctx *ctx)
+{
+	if (ctx->is_readme || !ctx->fm.present)
+		return;
+	struct approvals a;
+	approvals_read(ctx->path, NULL, &a);
+	bool gate = ctx->policy.strict && ctx->ledger && !ctx->no_evidence_yet && !ctx->opts->approving;
+	struct approval_items it = {0};
+	if (gate)
+		approvals_items(ctx->ledger, &ctx->tf, &it);
+	check_approvals_report(ctx->path, &ctx->tf, &it, &a, gate);
+	approvals_items_free(&it);
+	approvals_free(&a);
+}
