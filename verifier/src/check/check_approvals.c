@@ -27,11 +27,22 @@ static void report_block(const struct approvals *a, const struct approval_block 
 	diag_end(d);
 }
 
-static const char *what_of(const struct approval_item *x)
+/* How an item is named in a message: "claim 'EXPR'", "traced number 1,534",
+ * "table row".  Malloc'd. */
+static char *label_of(const struct approval_item *x)
 {
-	return x->kind == LG_CLAIM ? "claim" : x->kind == LG_TRACED ? "traced number"
-	       : x->kind == LG_DERIVED ? "derived number" : x->kind == LG_CITED ? "cited number"
-	       : x->kind == LG_ROW ? "evidence row" : "number";
+	switch (x->kind) {
+	case LG_CLAIM:
+		return xasprintf("claim '%s'", x->place);
+	case LG_ROW:
+		return xstrdup("table row");
+	case LG_DERIVED:
+		return xasprintf("derived number %s", x->shown);
+	case LG_CITED:
+		return xasprintf("cited number %s", x->shown);
+	default:
+		return xasprintf("traced number %s", x->shown);
+	}
 }
 
 static void item_hint(struct diag *d, const char *page_rel, const struct approval_item *x)
@@ -44,13 +55,11 @@ static void item_hint(struct diag *d, const char *page_rel, const struct approva
 static void report_missing(const char *page_rel, const struct textfile *page, const struct approval_item *x)
 {
 	struct diag_loc at = textfile_loc_line(page, x->line, x->col, x->span);
-	struct diag *d = x->kind == LG_CLAIM
-				 ? diag_begin(D_APPROVAL_MISSING, at, "claim '%s' (item %s) is not approved by a reviewer",
-					      x->place, x->id)
-				 : diag_begin(D_APPROVAL_MISSING, at, "%s %s (item %s) is not approved by a reviewer",
-					      what_of(x), x->shown, x->id);
+	char *label = label_of(x);
+	struct diag *d = diag_begin(D_APPROVAL_MISSING, at, "%s (item %s) is not approved by a reviewer", label, x->id);
 	item_hint(d, page_rel, x);
 	diag_end(d);
+	free(label);
 }
 
 /* A note for each evidence token that moved: at the new run's line. */
@@ -88,20 +97,21 @@ static void report_reopened(const char *page_rel, const struct textfile *page, c
 	bool place_moved = strcmp(r->place, x->place) != 0, values_moved = strcmp(was, now) != 0;
 	const char *what = place_moved ? (x->kind == LG_CLAIM ? "its expression" : "its place")
 			   : values_moved ? "its values" : "its sentence";
-	struct diag *d = x->kind == LG_CLAIM
-				 ? diag_begin(D_APPROVAL_REOPENED, at,
-					      "claim '%s' (item %s) is reopened: %s changed since %s approved it on %s",
-					      x->place, x->id, what, bl->reviewer, bl->approved)
-				 : diag_begin(D_APPROVAL_REOPENED, at,
-					      "%s %s (item %s) is reopened: %s changed since %s approved it on %s", what_of(x),
-					      x->shown, x->id, what, bl->reviewer, bl->approved);
+	char *label = label_of(x);
+	struct diag *d = diag_begin(D_APPROVAL_REOPENED, at, "%s (item %s) is reopened: %s changed since %s approved it on %s",
+				    label, x->id, what, bl->reviewer, bl->approved);
+	free(label);
 	struct diag_loc rec = textfile_loc_line(&a->tf, r->file_line, 1, 0);
 	rec.path = a->path;
 	if (place_moved)
 		diag_note(d, rec, "approved: %s", r->place);
-	diag_note(d, rec, "approved values: %s", was);
 	struct diag_loc none = {.path = page_rel, .line = x->line, .col = x->col};
-	diag_note(d, none, "values now: %s", now);
+	if (values_moved) {
+		diag_note(d, rec, "approved values: %s", was);
+		diag_note(d, none, "values now: %s", now);
+	} else {
+		diag_note(d, rec, "approved values, unchanged: %s", was);
+	}
 	if (strcmp(r->sentence, x->sentence) != 0) {
 		diag_note(d, rec, "approved sentence: %s", r->sentence);
 		diag_note(d, none, "sentence now: %s", x->sentence);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -802,10 +803,54 @@ static bool same_sentence(const struct approval_item *it, const struct approval_
 	return same;
 }
 
+/* The records by kind and place, newest first: head[slot] and prev[]
+ * chain the records of one key, so a reopened item's search is not a
+ * walk over the whole file. */
+struct places {
+	struct strmap map; /* "KIND\nPLACE" -> slot */
+	char **keys;
+	size_t *head, *prev, n;
+};
+
+static void places_index(const struct approvals *a, struct places *pl)
+{
+	size_t n = a->n_records ? a->n_records : 1;
+	pl->keys = xcalloc(n, sizeof *pl->keys);
+	pl->head = xcalloc(n, sizeof *pl->head);
+	pl->prev = xcalloc(n, sizeof *pl->prev);
+	for (size_t k = 0; k < a->n_records; k++) {
+		char *key = xasprintf("%d\n%s", (int)a->records[k].kind, a->records[k].place);
+		size_t slot;
+		if (strmap_get(&pl->map, key, strlen(key), &slot)) {
+			free(key);
+		} else {
+			slot = pl->n++;
+			pl->keys[slot] = key;
+			pl->head[slot] = SIZE_MAX;
+			strmap_add(&pl->map, key, strlen(key), slot, NULL);
+		}
+		pl->prev[k] = pl->head[slot];
+		pl->head[slot] = k;
+	}
+}
+
+static void places_free(struct places *pl)
+{
+	for (size_t i = 0; i < pl->n; i++)
+		free(pl->keys[i]);
+	free(pl->keys);
+	free(pl->head);
+	free(pl->prev);
+	strmap_free(&pl->map);
+}
+
 void approvals_states(const struct approvals *a, const struct approval_items *it, enum approval_state *states,
 		      const struct approval_record **recs)
 {
+	struct places pl = {0};
+	places_index(a, &pl);
 	struct strmap by_id = {0}, ids_now = {0};
+	struct strmap taken = {0}; /* the ids a reopened item took */
 	for (size_t i = a->n_records; i-- > 0;) /* the last record of an id wins: it is added first */
 		strmap_add(&by_id, a->records[i].id, strlen(a->records[i].id), i, NULL);
 	for (size_t i = 0; i < it->n; i++)
@@ -823,20 +868,28 @@ void approvals_states(const struct approvals *a, const struct approval_items *it
 					    : APPROVAL_REOPENED;
 			continue;
 		}
-		/* its sentence changed: the latest record of its kind and place that no item holds */
-		for (size_t k = a->n_records; k-- > 0;) {
-			const struct approval_record *r = &a->records[k];
-			size_t dummy;
-			if (r->kind == x->kind && strcmp(r->place, x->place) == 0 &&
-			    !strmap_get(&ids_now, r->id, strlen(r->id), &dummy)) {
-				recs[i] = r;
-				states[i] = APPROVAL_REOPENED;
-				break;
+		/* its sentence changed: the latest record of its kind and place
+		 * that no item holds and no item before it took */
+		char *pk = xasprintf("%d\n%s", (int)x->kind, x->place);
+		size_t slot;
+		if (strmap_get(&pl.map, pk, strlen(pk), &slot)) {
+			for (size_t k = pl.head[slot]; k != SIZE_MAX; k = pl.prev[k]) {
+				const struct approval_record *r = &a->records[k];
+				size_t dummy;
+				if (!strmap_get(&ids_now, r->id, strlen(r->id), &dummy) &&
+				    strmap_add(&taken, r->id, strlen(r->id), k, NULL)) {
+					recs[i] = r;
+					states[i] = APPROVAL_REOPENED;
+					break;
+				}
 			}
 		}
+		free(pk);
 	}
 	strmap_free(&by_id);
 	strmap_free(&ids_now);
+	strmap_free(&taken);
+	places_free(&pl);
 }
 
 /* ---- writing ---- */
@@ -894,8 +947,9 @@ char *approvals_block(const char *page_rel, const struct approval_items *it, con
 }
 
 /* Whether every record of block bi is superseded by a later trusted block
- * or by the new one's ids. */
-static bool block_superseded(const struct approvals *a, size_t bi, const struct strmap *new_ids)
+ * (last: id -> its last record) or by the new one's ids. */
+static bool block_superseded(const struct approvals *a, size_t bi, const struct strmap *last,
+			     const struct strmap *new_ids)
 {
 	bool any = false;
 	for (size_t i = 0; i < a->n_records; i++) {
@@ -903,13 +957,10 @@ static bool block_superseded(const struct approvals *a, size_t bi, const struct 
 		if (r->block != bi)
 			continue;
 		any = true;
-		size_t dummy;
-		if (strmap_get(new_ids, r->id, strlen(r->id), &dummy))
+		size_t at;
+		if (strmap_get(new_ids, r->id, strlen(r->id), &at))
 			continue;
-		bool later = false;
-		for (size_t k = i + 1; k < a->n_records && !later; k++)
-			later = a->records[k].block != bi && strcmp(a->records[k].id, r->id) == 0;
-		if (!later)
+		if (!strmap_get(last, r->id, strlen(r->id), &at) || a->records[at].block == bi)
 			return false;
 	}
 	return any;
@@ -918,15 +969,17 @@ static bool block_superseded(const struct approvals *a, size_t bi, const struct 
 char *approvals_merge(const struct approvals *a, const struct approval_items *it, const size_t *sel, size_t n,
 		      const char *block)
 {
-	struct strmap new_ids = {0};
+	struct strmap new_ids = {0}, last = {0};
 	for (size_t s = 0; s < n; s++)
 		strmap_add(&new_ids, it->v[sel[s]].id, strlen(it->v[sel[s]].id), s, NULL);
+	for (size_t i = a->n_records; i-- > 0;) /* the first added is the last record */
+		strmap_add(&last, a->records[i].id, strlen(a->records[i].id), i, NULL);
 	struct buf b = {0};
 	for (size_t bi = 0; bi < a->n_blocks; bi++) {
 		const struct approval_block *bl = &a->blocks[bi];
 		size_t from = a->tf.line_start[bl->line - 1];
 		size_t to = bi + 1 < a->n_blocks ? a->tf.line_start[a->blocks[bi + 1].line - 1] : a->tf.len;
-		if (bl->trust == APPROVAL_TRUSTED && block_superseded(a, bi, &new_ids))
+		if (bl->trust == APPROVAL_TRUSTED && block_superseded(a, bi, &last, &new_ids))
 			continue;
 		buf_append(&b, a->tf.data + from, to - from);
 		if (to > from && a->tf.data[to - 1] != '\n')
@@ -934,5 +987,6 @@ char *approvals_merge(const struct approvals *a, const struct approval_items *it
 	}
 	buf_puts(&b, block);
 	strmap_free(&new_ids);
+	strmap_free(&last);
 	return buf_detach(&b);
 }
