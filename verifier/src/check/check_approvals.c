@@ -62,8 +62,10 @@ static void report_missing(const char *page_rel, const struct textfile *page, co
 	free(label);
 }
 
-/* A note for each evidence token that moved: at the new run's line. */
-static void note_moved(struct diag *d, const struct approval_item *x, const struct approval_record *r)
+/* A note for each evidence token that moved: at the new run's line.  The
+ * notes borrow their paths until diag_end: paths[i] (n_values of them,
+ * NULL or malloc'd) are the caller's to free after it. */
+static void note_moved(struct diag *d, const struct approval_item *x, const struct approval_record *r, char **paths)
 {
 	for (size_t i = 0; i < x->n_values; i++) {
 		const struct approval_value *old = i < r->n_values ? &r->values[i] : NULL;
@@ -84,7 +86,7 @@ static void note_moved(struct diag *d, const struct approval_item *x, const stru
 		struct diag_loc at = {.path = path, .line = line, .col = col};
 		diag_note(d, at, "the evidence moved: %s here, approved %s at %s", x->values[i].token,
 			  old ? old->token : "(no value)", old ? old->where : "(none)");
-		free(path);
+		paths[i] = path;
 	}
 }
 
@@ -112,13 +114,17 @@ static void report_reopened(const char *page_rel, const struct textfile *page, c
 	} else {
 		diag_note(d, rec, "approved values, unchanged: %s", was);
 	}
-	if (strcmp(r->sentence, x->sentence) != 0) {
+	if (!approvals_same_sentence(x, r)) {
 		diag_note(d, rec, "approved sentence: %s", r->sentence);
 		diag_note(d, none, "sentence now: %s", x->sentence);
 	}
-	note_moved(d, x, r);
+	char **paths = xcalloc(x->n_values ? x->n_values : 1, sizeof *paths);
+	note_moved(d, x, r, paths);
 	item_hint(d, page_rel, x);
 	diag_end(d);
+	for (size_t i = 0; i < x->n_values; i++)
+		free(paths[i]);
+	free(paths);
 	free(was);
 	free(now);
 }

@@ -152,22 +152,26 @@ static void list_items(const struct approval_items *it, const enum approval_stat
 	}
 }
 
+/* Whether the key may not approve as --principal now (reported). */
+static bool key_refused(const struct approve_opts *v, const struct sshkey *k, const char *now)
+{
+	char *why = NULL;
+	if (approvals_judge_key(k->pub, v->principal, now, &why) == APPROVAL_TRUSTED)
+		return false;
+	struct diag *d = diag_command_begin(D_APPROVE_REFUSED, "approve", "the key %s cannot approve as %s: %s", v->key,
+					    v->principal, why);
+	diag_hint(d, "a maintainer lists a reviewer's key in %s as '%s namespaces=\"%s\" ssh-ed25519 KEY'",
+		  EVSIG_SIGNERS_PATH, v->principal, APPROVALS_NAMESPACE);
+	diag_end(d);
+	free(why);
+	return true;
+}
+
 /* Writes the block for sel; 0, or -1 after approve-refused. */
 static int write_block(const struct approve_opts *v, const char *page, const struct approval_items *it,
-		       const struct approvals *a, const size_t *sel, size_t n, const struct sshkey *k)
+		       const struct approvals *a, const size_t *sel, size_t n, const struct sshkey *k, const char *now)
 {
-	char now[32], *why = NULL;
-	now_text(now);
-	enum approval_trust t = approvals_judge_key(k->pub, v->principal, now, &why);
-	if (t != APPROVAL_TRUSTED) {
-		struct diag *d = diag_command_begin(D_APPROVE_REFUSED, "approve", "the key %s cannot approve as %s: %s",
-						    v->key, v->principal, why);
-		diag_hint(d, "a maintainer lists a reviewer's key in %s as '%s namespaces=\"%s\" ssh-ed25519 KEY'",
-			  EVSIG_SIGNERS_PATH, v->principal, APPROVALS_NAMESPACE);
-		diag_end(d);
-		free(why);
-		return -1;
-	}
+	char *why = NULL;
 	char *block = approvals_block(page, it, sel, n, v->principal, k, now, &why);
 	char *text = block ? approvals_merge(a, it, sel, n, block) : NULL;
 	char *rel = approvals_path(page), *dir = NULL;
@@ -234,15 +238,21 @@ static int approve_page(const struct approve_opts *v, const char *rel)
 		approvals_states(&a, &it, st, recs);
 		check_approvals_report(rel, &tf, &it, &a, false); /* the file's own problems */
 	}
-	long n = rc == 0 && !v->list ? choose(v, &it, st, sel) : 0;
+	/* who approves is judged before what: a refused key is refused
+	 * whatever the page's state */
 	struct sshkey k = {0};
+	char now[32];
+	now_text(now);
+	if (rc == 0 && !v->list && (read_key(v, &k) != 0 || key_refused(v, &k, now)))
+		rc = 2;
+	long n = rc == 0 && !v->list ? choose(v, &it, st, sel) : 0;
 	if (rc == 0 && v->list) {
 		list_items(&it, st, rel);
 	} else if (rc == 0 && n < 0) {
 		rc = 2;
 	} else if (rc == 0 && n == 0) {
 		fprintf(stderr, "coursecheck approve: nothing to approve in %s: every item is approved\n", rel);
-	} else if (rc == 0 && (read_key(v, &k) != 0 || write_block(v, rel, &it, &a, sel, (size_t)n, &k) != 0)) {
+	} else if (rc == 0 && write_block(v, rel, &it, &a, sel, (size_t)n, &k, now) != 0) {
 		rc = 2;
 	}
 	sshkey_free(&k);

@@ -794,7 +794,7 @@ static bool same_values(const struct approval_item *it, const struct approval_re
 	return true;
 }
 
-static bool same_sentence(const struct approval_item *it, const struct approval_record *r)
+bool approvals_same_sentence(const struct approval_item *it, const struct approval_record *r)
 {
 	char *a = skeleton(it->sentence), *b = skeleton(r->sentence);
 	bool same = strcmp(a, b) == 0;
@@ -863,7 +863,7 @@ void approvals_states(const struct approvals *a, const struct approval_items *it
 		if (strmap_get(&by_id, x->id, strlen(x->id), &ri)) {
 			const struct approval_record *r = &a->records[ri];
 			recs[i] = r;
-			states[i] = strcmp(x->place, r->place) == 0 && same_values(x, r) && same_sentence(x, r)
+			states[i] = strcmp(x->place, r->place) == 0 && same_values(x, r) && approvals_same_sentence(x, r)
 					    ? APPROVAL_APPROVED
 					    : APPROVAL_REOPENED;
 			continue;

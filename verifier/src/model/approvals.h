@@ -172,6 +172,9 @@ enum approval_state { APPROVAL_UNAPPROVED, APPROVAL_APPROVED, APPROVAL_REOPENED 
 void approvals_states(const struct approvals *a, const struct approval_items *it, enum approval_state *states,
 		      const struct approval_record **recs);
 
+/* Whether the item's sentence is the record's, numbers written '#'. */
+bool approvals_same_sentence(const struct approval_item *item, const struct approval_record *r);
+
 /* The values of an item, or a record, as one line: "shown 1,534; 1534 at
  * PATH:43:43".  Malloc'd. */
 char *approvals_item_values(const struct approval_item *item);
