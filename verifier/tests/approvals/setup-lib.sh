@@ -1,9 +1,9 @@
 # Sourced by the setup.sh of the golden cases of the review gate (issue 36):
 #   . "$(dirname "$SEAL")/approvals/setup-lib.sh"
 # Approvals are made with the project's own `coursecheck approve`, signed by
-# keys made here with ssh-keygen; their time is SOURCE_DATE_EPOCH's, so that
+# keys made here with ssh-keygen; their time is COURSECHECK_NOW's, so that
 # the expected output does not move.
-export SOURCE_DATE_EPOCH=1796450400 # 2026-12-05T06:00:00Z
+export COURSECHECK_NOW=2026-12-05T06:00:00Z
 
 # publish PAGE: status: published
 publish() { sed -i 's/^status: .*/status: published/' "$1"; }
