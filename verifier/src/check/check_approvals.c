@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "diag.h"
+#include "evsig.h"
 #include "util.h"
 
 /* A block's problem, at its first line. */
@@ -142,6 +143,20 @@ struct approvals_tally check_approvals_report(const char *page_rel, const struct
 			report_block(a, &a->blocks[i], page_rel);
 	if (!items)
 		return t;
+	if (a->n_records == 0 && it->n > 0 && !approvals_reviewers_listed()) {
+		/* nobody can approve yet: one finding for the page, not one an item */
+		t.unapproved = it->n;
+		struct diag_loc at = textfile_loc_line(page, 1, 1, 0);
+		struct diag *d = diag_begin(D_APPROVAL_MISSING, at,
+					    "%zu item%s of this page (claims, traced numbers) await a reviewer's sign-off, and "
+					    "%s lists no reviewer",
+					    it->n, it->n == 1 ? "" : "s", EVSIG_SIGNERS_PATH);
+		diag_hint(d, "a maintainer lists each reviewer's key as 'NAME namespaces=\"%s\" ssh-ed25519 KEY'; the "
+			     "reviewer then runs coursecheck approve %s --all --key KEY --principal NAME",
+			  APPROVALS_NAMESPACE, page_rel);
+		diag_end(d);
+		return t;
+	}
 	enum approval_state *st = xcalloc(it->n ? it->n : 1, sizeof *st);
 	const struct approval_record **recs = xcalloc(it->n ? it->n : 1, sizeof *recs);
 	approvals_states(a, it, st, recs);

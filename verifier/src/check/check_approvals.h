@@ -11,7 +11,9 @@
  * unreadable.  Only at published strictness (status: published, or
  * --as published) is each item judged: an item no record approves is
  * approval-missing at its place on the page, with the approve command as
- * its hint; a reopened one is approval-reopened, with the values approved
+ * its hint (while the trusted allowed_signers lists no reviewer and the
+ * file approves nothing, one approval-missing for the page, at its first
+ * line, says so: nobody could act on one an item); a reopened one is approval-reopened, with the values approved
  * and the values now, the approved sentence where it changed, and the
  * evidence tokens that moved (a note each, at the new run's line).  A
  * draft or a page in review gets neither: approving is the last step

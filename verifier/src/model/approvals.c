@@ -532,6 +532,16 @@ static int read_ref(const char *ref, const char *rel, char **text, size_t *len, 
 	return rc;
 }
 
+bool approvals_reviewers_listed(void)
+{
+	const struct signers *t = evsig_trusted(NULL);
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].namespaces && signers_namespace_allows(&t->v[i], APPROVALS_NAMESPACE) &&
+		    !signers_namespace_allows(&t->v[i], SSHSIG_EVIDENCE_NAMESPACE))
+			return true;
+	return false;
+}
+
 enum approval_trust approvals_judge_key(const unsigned char key[SSHSIG_ED25519_LEN], const char *reviewer,
 					const char *when, char **why)
 {

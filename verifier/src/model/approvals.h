@@ -163,6 +163,10 @@ void approvals_free(struct approvals *a);
 enum approval_trust approvals_judge_key(const unsigned char key[SSHSIG_ED25519_LEN], const char *reviewer,
 					const char *when, char **why);
 
+/* Whether the trusted allowed_signers lists any key for coursecheck-review
+ * (and not for evidence): a course that lists none has no one to approve. */
+bool approvals_reviewers_listed(void);
+
 enum approval_state { APPROVAL_UNAPPROVED, APPROVAL_APPROVED, APPROVAL_REOPENED };
 
 /* The state of every item (states[i] for it->v[i]) and, for APPROVED and
