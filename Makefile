@@ -69,7 +69,7 @@ SKIPPED_FILE ?= $(CURDIR)/$(BUILD)/.skipped
 DEPS_FULL    = $(BUILD)/.deps-full
 DEPS_CAPTURE = $(BUILD)/.deps-capture
 
-.PHONY: all verify test programs evidence unit golden capture-test stale-test course-test deps deps-test folder-test clean bench \
+.PHONY: all verify test programs evidence unit golden capture-test stale-test approvals-test course-test deps deps-test folder-test clean bench \
 	install uninstall report-test man-test entities-test install-test lsp-test wiring-test broken-variants reference-overlap slurm-test hostile \
 	review review-test
 
@@ -220,6 +220,10 @@ GOLDEN_ALSO_JOBS ?=
 stale-test: $(BUILD)/asan/coursecheck
 	@sh verifier/tests/stale/course.sh $(BUILD)/asan/coursecheck
 
+# The review gate on a copy of the course (verifier/tests/approvals/course.sh).
+approvals-test: $(BUILD)/asan/coursecheck
+	@sh verifier/tests/approvals/course.sh $(BUILD)/asan/coursecheck
+
 capture-test: $(BUILD)/asan/coursecheck-capture $(BUILD)/asan/coursecheck
 	@sh verifier/tests/capture/run.sh $(BUILD)/asan/coursecheck-capture $(BUILD)/asan/coursecheck
 
@@ -327,7 +331,7 @@ TEST_SUITES_JOBS ?= 3
 # slots; slurm-test and capture-test early, as they mostly wait (a Slurm
 # job's scheduling, capture's time limits): a third slot keeps both cores
 # busy while they do
-TEST_SUITES = broken-variants-build hostile slurm-test course-test capture-test golden stale-test programs \
+TEST_SUITES = broken-variants-build hostile slurm-test course-test capture-test golden stale-test approvals-test programs \
 	review-test fuzz-replay report-test arch-test wiring-test reference-overlap unit deps-test folder-test \
 	man-test install-test update-race-test lsp-test entities-test
 test: $(DEPS_FULL) $(DEPS_TEST)

@@ -7,6 +7,7 @@
 
 #include "capture.h"
 #include "cli.h"
+#include "cli_approve.h"
 #include "cli_quote.h"
 #include "cli_update.h"
 #include "cli_whystale.h"
@@ -20,6 +21,8 @@ static const char usage[] =
 	"  verify [PAGE...]          check pages, program READMEs and programs\n"
 	"  explain PAGE...           print the ledger of every claim of a page\n"
 	"  review [PAGE...]          write HTML pages showing every claim beside its evidence\n"
+	"  approve PAGE              sign off a page's claims as a reviewer\n"
+	"  approvals [PAGE...]       what changed since the approvals (the delta review)\n"
 	"  capture [LESSON...]       run lessons on this GPU machine, write evidence\n"
 	"  update FILE...            carry the newest evidence into pages and headers\n"
 	"  quote EVIDENCE LINES      print a transcript block for lines of a run\n"
@@ -45,6 +48,8 @@ static const struct {
 	{"verify", cli_verify},
 	{"explain", cli_explain},
 	{"review", cli_review},
+	{"approve", cli_approve},
+	{"approvals", cli_approvals},
 	{"capture", capture_command},
 	{"update", cli_update},
 	{"quote", cli_quote},

@@ -78,6 +78,11 @@ void diag_set_sink(const struct diag_sink *sink)
 	reporter.sink = sink;
 }
 
+const struct diag_sink *diag_get_sink(void)
+{
+	return reporter.sink;
+}
+
 void diag_set_run_policy(struct diag_policy policy)
 {
 	reporter.run_policy = policy;

@@ -101,6 +101,8 @@ struct diag_sink {
 	void *ctx;
 };
 void diag_set_sink(const struct diag_sink *sink);
+/* The sink set now (NULL: text), for a command that sets another for a while. */
+const struct diag_sink *diag_get_sink(void);
 
 /* Sets up the reporter.  color: use ANSI colour (the caller decides from
  * isatty and NO_COLOR). */

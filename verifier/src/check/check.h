@@ -20,6 +20,8 @@
 struct check_opts {
 	bool strict; /* --as published: published strictness whatever the status */
 	FILE *plan;  /* explain --plan: capture's comparisons are written here (capture_auto.h), or NULL */
+	bool approving; /* approve, approvals, review: the review gate's items are what the command shows
+			 * itself (approvals.h), not reported (check_approvals.h) */
 };
 
 /* Checks the page at relpath.  Returns 0 when it was read (whatever it

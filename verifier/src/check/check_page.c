@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "check_approvals.h"
 #include "check_facts.h"
 #include "evsig.h"
 #include "pathkind.h"
@@ -204,7 +205,7 @@ static void record_page(const struct page_ctx *ctx)
 	free(paths);
 }
 
-static int check_page_file(struct page_ctx *ctx, const char *text, size_t len);
+static int check_page_file(struct page_ctx *ctx, const char *text, size_t len, struct ledger *spare);
 
 /* A page's diagnostics are capped (diag_file_begin): a line of 100,000
  * untraced numbers prints a few hundred and a count, not 100 MB.  The
@@ -219,10 +220,12 @@ int check_page_text(const char *relpath, const char *text, size_t len, const str
 		    struct ledger *lg)
 {
 	struct page_ctx ctx = {.path = relpath, .opts = opts, .ledger = lg, .policy = {.strict = opts->strict}};
+	struct ledger spare = {0}; /* the review gate's, when the caller keeps none */
 	diag_file_begin(relpath, &ctx.policy);
-	int rc = check_page_file(&ctx, text, len);
+	int rc = check_page_file(&ctx, text, len, &spare);
 	diag_file_end();
 	pagectx_free(&ctx);
+	ledger_free(&spare);
 	course_page_done(); /* the page's evidence numbers: memory stays flat per page */
 	return rc;
 }
@@ -254,7 +257,7 @@ static int read_page_text(struct page_ctx *ctx, const char *text, size_t len)
 	return 0;
 }
 
-static int check_page_file(struct page_ctx *ctx, const char *text, size_t len)
+static int check_page_file(struct page_ctx *ctx, const char *text, size_t len, struct ledger *spare)
 {
 	const char *relpath = ctx->path;
 	if (pathkind_refuse_page(relpath, "verify", false))
@@ -276,6 +279,8 @@ static int check_page_file(struct page_ctx *ctx, const char *text, size_t len)
 		ctx->lesson = xstrdup(ctx->fm.lesson);
 	}
 	set_policy(ctx);
+	if (ctx->policy.strict && !ctx->ledger && !ctx->is_readme)
+		ctx->ledger = spare; /* the review gate judges the items the checks record */
 	record_page(ctx);
 	diag_checks_add(1);
 	page_parse(&ctx->tf, ctx->fm.first_body_line, DIAG_REPORT, &ctx->pg);
@@ -290,6 +295,6 @@ static int check_page_file(struct page_ctx *ctx, const char *text, size_t len)
 		check_stated_facts(ctx);
 		check_numbers(ctx);
 	}
-
+	check_approvals(ctx);
 	return 0;
 }

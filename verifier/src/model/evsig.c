@@ -253,6 +253,14 @@ void evsig_load(const char *trust_ref)
 	scan_folder("evidence", 1);
 }
 
+const struct signers *evsig_trusted(const char **ref)
+{
+	evsig_load(NULL);
+	if (ref)
+		*ref = st.ref;
+	return &st.trusted;
+}
+
 /* ---- one run ---- */
 
 void evsig_verdict_free(struct evsig_verdict *v)

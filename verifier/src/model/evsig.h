@@ -83,6 +83,13 @@ void evsig_check(const struct evfile *ev, struct diag_loc page_at);
  * captured AT" or what is wrong.  Malloc'd. */
 char *evsig_describe(const struct evsig_verdict *v);
 
+/* The trusted keys (loaded from the working tree at the first call when
+ * evsig_load was not called) and, in *ref when not NULL, the trust
+ * revision (NULL: the working tree): what approvals.h judges a reviewer's
+ * key by.  Borrowed until evsig_release(). */
+struct signers;
+const struct signers *evsig_trusted(const char **ref);
+
 void evsig_release(void);
 
 #endif

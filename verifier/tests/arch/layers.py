@@ -94,6 +94,7 @@ PREFIXES = {
     "report_sarif": ("report_",),
     "review": ("cli_review",),
     "cli_whystale": ("cli_why_stale",),
+    "cli_approve": ("cli_approvals",),
     "review_html": ("review_",),
     "review_page": ("review_",),
     "textfile": ("utf8_",),
