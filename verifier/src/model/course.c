@@ -179,8 +179,12 @@ struct course {
 	struct strmap evidence_entry; /* names of evidence/'s entries that are not plain folders (few) */
 	char **evidence_other;
 	size_t n_evidence_other, cap_evidence_other;
-	bool common_read;
+	bool common_read;         /* programs/common/ read (need_common) */
 	struct lessonfiles_common common;
+	/* which listings were made: all three at course_load(), each on its
+	 * first need after course_open() (need_pages, need_programs; the
+	 * runs of one lesson at a time, evidence/ itself only probed) */
+	bool pages_listed, programs_listed, evidence_listed, evidence_probed;
 
 	/* programs, evidence and lesson files: each found by its path through
 	 * a hash index (a linear scan made 10,000 lessons quadratic); the keys
@@ -231,12 +235,21 @@ struct course {
 	const char **cite_evidence;   /* course_cite_page()'s answer, valid until the next call */
 	size_t cap_cite_evidence;
 	struct shared_slots *shared_facts; /* course_share_facts(): what other workers learnt, by page */
+	/* pages/LESSON.md read directly while pages/ is not listed (own_page) */
+	struct page_facts *own_facts;
+	char **own_keys;
+	size_t n_own, cap_own, cap_own_keys;
+	struct strmap own_index;
 };
 
 /* The model of this run (course_load); NULL before. */
 static struct course *cur;
 
 static struct course *model(void);
+static void need_evidence_probe(struct course *c);
+static void need_pages(struct course *c);
+static void need_programs(struct course *c);
+static void need_common(struct course *c);
 
 /* ---- resolving: the listings answer for the files they found ---- */
 
@@ -251,6 +264,8 @@ static bool known_file(struct course *c, const char *relpath)
 {
 	size_t at;
 	if (strncmp(relpath, "pages/", 6) == 0) {
+		if (!c->pages_listed)
+			return false; /* one page, not the listing: repo_resolve answers */
 		char **hit = c->n_pages ? bsearch(&relpath, c->pages, c->n_pages, sizeof *c->pages, by_name) : NULL;
 		return hit && c->page_regular[hit - c->pages];
 	}
@@ -271,7 +286,7 @@ static bool known_file(struct course *c, const char *relpath)
 	}
 	const struct lesson_files *f = NULL;
 	if (len == strlen(LESSONFILES_COMMON) && memcmp(top, LESSONFILES_COMMON, len) == 0) {
-		f = c->common.rc == 0 ? &c->common.f : NULL;
+		f = c->common_read && c->common.rc == 0 ? &c->common.f : NULL;
 	} else if (strmap_get(&c->lesson_files_index, top, len, &at) && c->lesson_files[at]->rc == 0) {
 		const struct lesson_files_entry *e = c->lesson_files[at];
 		if (!e->f) /* pushed out: its program is what stays known */
@@ -1106,7 +1121,7 @@ static struct lesson_runs *runs_of(const char *lesson)
 	struct lesson_runs *r = add_runs(c, lesson);
 	/* every plain folder of evidence/ is in runs_index already */
 	bool plain = lesson[0] && !strchr(lesson, '/') && strcmp(lesson, ".") != 0 && strcmp(lesson, "..") != 0;
-	if (plain && c->evidence_dir.state == FOLDER_OK &&
+	if (plain && c->evidence_listed && c->evidence_dir.state == FOLDER_OK &&
 	    !strmap_get(&c->evidence_entry, lesson, strlen(lesson), &at))
 		return r; /* evidence/ was listed and holds no such entry */
 	if (strchr(lesson, '/')) {
@@ -1147,6 +1162,7 @@ char *course_newest_evidence(const char *lesson)
 bool course_evidence_folder_usable(const char *lesson)
 {
 	struct course *c = model();
+	need_evidence_probe(c);
 	/* each folder's answer is reported at the first ask, as when it was
 	 * opened here (folder_usable) */
 	if (!c->evidence_asked) {
@@ -1172,6 +1188,7 @@ bool course_evidence_folder_usable(const char *lesson)
 static void load_evidence_dir(struct course *c)
 {
 	char *fs;
+	c->evidence_listed = c->evidence_probed = true;
 	DIR *dir = probe_folder("evidence", false, &c->evidence_dir, &fs);
 	if (!dir)
 		return;
@@ -1206,6 +1223,21 @@ static void load_evidence_dir(struct course *c)
 		free(rel);
 	}
 	closedir(dir);
+	free(fs);
+}
+
+/* course_open()'s evidence/: how the folder stands (its problem is
+ * reported at the first ask, as a listed one's), without listing it:
+ * each lesson's runs are listed when asked for (runs_of). */
+static void need_evidence_probe(struct course *c)
+{
+	if (c->evidence_probed)
+		return;
+	c->evidence_probed = true;
+	char *fs;
+	DIR *dir = probe_folder("evidence", false, &c->evidence_dir, &fs);
+	if (dir)
+		closedir(dir);
 	free(fs);
 }
 
@@ -1294,6 +1326,7 @@ static void judge_entry(struct course *c, struct lesson_entry *e)
 size_t course_lessons(char ***names)
 {
 	struct course *c = model();
+	need_programs(c);
 	*names = NULL;
 	folder_report("programs", "folder", &c->programs_dir);
 	size_t n = 0, cap = 0;
@@ -1349,7 +1382,7 @@ bool course_lesson_exists(const char *lesson)
 {
 	struct course *c = model();
 	size_t at;
-	if (c->programs_dir.state == FOLDER_OK && !strchr(lesson, '/') && strcmp(lesson, ".") != 0 &&
+	if (c->programs_listed && c->programs_dir.state == FOLDER_OK && !strchr(lesson, '/') && strcmp(lesson, ".") != 0 &&
 	    strcmp(lesson, "..") != 0 && lesson[0]) {
 		if (!entry_find(c, lesson, &at))
 			return false; /* not in programs/: repo_resolve would not find it */
@@ -1391,6 +1424,7 @@ static void collect_files(struct course *c, struct lesson_files_entry *e)
 	free(e->why);
 	e->why = NULL;
 	e->f = xcalloc(1, sizeof *e->f);
+	need_common(c);
 	e->rc = lessonfiles_collect_shared(e->lesson, e->f, &e->why, known_program_sha, NULL, &c->common);
 	if (e->rc != 0) {
 		free(e->f);
@@ -1503,6 +1537,7 @@ char *course_lesson_program(const char *lesson, size_t *count)
 size_t course_pages(char ***out)
 {
 	struct course *c = model();
+	need_pages(c);
 	folder_report("pages", "folder", &c->pages_dir);
 	*out = c->n_pages ? xmalloc(c->n_pages * sizeof **out) : NULL;
 	for (size_t i = 0; i < c->n_pages; i++)
@@ -1522,6 +1557,7 @@ static int by_page(const void *a, const void *b)
 
 static void load_pages(struct course *c)
 {
+	c->pages_listed = true;
 	char *fs;
 	DIR *dir = probe_folder("pages", true, &c->pages_dir, &fs);
 	struct listed_page *list = NULL;
@@ -1551,6 +1587,7 @@ static void load_pages(struct course *c)
 
 static void load_programs(struct course *c)
 {
+	c->programs_listed = true;
 	DIR *dir = probe_folder("programs", true, &c->programs_dir, &c->programs_fs);
 	size_t cap = 0;
 	struct dirent *e;
@@ -1569,7 +1606,28 @@ static void load_programs(struct course *c)
 		c->entry_sorted[i] = i;
 	if (c->n_entries > 1)
 		qsort_r(c->entry_sorted, c->n_entries, sizeof *c->entry_sorted, by_entry, c);
-	lessonfiles_common_read(&c->common);
+}
+
+static void need_pages(struct course *c)
+{
+	if (!c->pages_listed)
+		load_pages(c);
+}
+
+static void need_programs(struct course *c)
+{
+	if (!c->programs_listed)
+		load_programs(c);
+}
+
+/* programs/common/, read and hashed once for every lesson (the first
+ * lesson whose files are read, or course_load). */
+static void need_common(struct course *c)
+{
+	if (!c->common_read) {
+		c->common_read = true;
+		lessonfiles_common_read(&c->common);
+	}
 }
 
 /* ---- page facts: the cite index and a README's status ---- */
@@ -1663,6 +1721,8 @@ void course_page_seen(const char *page, const struct frontmatter *fm)
 {
 	struct course *c = model();
 	size_t i;
+	if (!c->pages_listed)
+		return; /* course_open(): a cite reads the page it needs (own_page) */
 	char **hit = c->n_pages ? bsearch(&page, c->pages, c->n_pages, sizeof *c->pages, by_name) : NULL;
 	if (!hit || c->facts[i = (size_t)(hit - c->pages)].known)
 		return;
@@ -1673,18 +1733,14 @@ void course_page_seen(const char *page, const struct frontmatter *fm)
 /* A page asked for before its own check: read here, its problems dropped (its own
  * problems are reported when it is checked, which reads it again: the
  * model keeps facts, not texts). */
-static void facts_read(struct course *c, size_t i)
+static void page_facts_read(const char *page, struct page_facts *pf)
 {
-	struct page_facts *pf = &c->facts[i];
-	if (facts_take_shared(c, i))
-		return;
 	pf->known = true;
 	char *fs;
 	const char *why;
 	struct textfile tf;
-	if (course_resolve(c->pages[i], &fs, &why) != REPO_OK || textfile_read(fs, c->pages[i], &tf, &why) != 0) {
+	if (course_resolve(page, &fs, &why) != REPO_OK || textfile_read(fs, page, &tf, &why) != 0) {
 		free(fs);
-		facts_publish(c, i);
 		return;
 	}
 	free(fs);
@@ -1693,6 +1749,13 @@ static void facts_read(struct course *c, size_t i)
 	facts_set(pf, &fm, !tf.has_nul && !tf.not_utf8);
 	frontmatter_free(&fm);
 	textfile_free(&tf);
+}
+
+static void facts_read(struct course *c, size_t i)
+{
+	if (facts_take_shared(c, i))
+		return;
+	page_facts_read(c->pages[i], &c->facts[i]);
 	facts_publish(c, i);
 }
 
@@ -1700,6 +1763,7 @@ static void facts_read(struct course *c, size_t i)
  * course_pages() order, so the first page of a lesson wins. */
 static bool facts_advance(struct course *c)
 {
+	need_pages(c);
 	if (c->facts_prefix >= c->n_pages)
 		return false;
 	size_t i = c->facts_prefix++;
@@ -1713,9 +1777,58 @@ static bool facts_advance(struct course *c)
 	return true;
 }
 
-static const struct page_facts *facts_find(struct strmap *map, const char *lesson)
+/* Whether lesson can name a page of its own, pages/LESSON.md: a plain
+ * name (no '/', no leading '.', no control byte). */
+static bool own_page_name(const char *lesson)
+{
+	return lesson[0] && lesson[0] != '.' && !strchr(lesson, '/') && !str_control_byte(lesson);
+}
+
+/* The facts of pages/LESSON.md, read (muted) at the first ask: from the
+ * listing's facts when pages/ was listed (NULL when it lists no such
+ * page), else read directly and kept by lesson (course_open: one page's
+ * check reads the page of a lesson it cites, not the course's pages). */
+static const struct page_facts *own_page(struct course *c, const char *lesson)
+{
+	if (!own_page_name(lesson))
+		return NULL;
+	size_t i;
+	if (strmap_get(&c->own_index, lesson, strlen(lesson), &i))
+		return &c->own_facts[i];
+	char *page = xasprintf("pages/%s.md", lesson);
+	const struct page_facts *pf = NULL;
+	if (c->pages_listed) {
+		char **hit = c->n_pages ? bsearch(&page, c->pages, c->n_pages, sizeof *c->pages, by_name) : NULL;
+		if (hit) {
+			i = (size_t)(hit - c->pages);
+			if (!c->facts[i].known)
+				facts_read(c, i);
+			pf = &c->facts[i];
+		}
+		free(page);
+		return pf;
+	}
+	c->own_facts = xgrow(c->own_facts, &c->cap_own, c->n_own + 1, sizeof *c->own_facts);
+	c->own_keys = xgrow(c->own_keys, &c->cap_own_keys, c->n_own + 1, sizeof *c->own_keys);
+	struct page_facts *own = &c->own_facts[c->n_own];
+	memset(own, 0, sizeof *own);
+	page_facts_read(page, own);
+	free(page);
+	c->own_keys[c->n_own] = xstrdup(lesson);
+	strmap_add(&c->own_index, c->own_keys[c->n_own], strlen(lesson), c->n_own, NULL);
+	return &c->own_facts[c->n_own++];
+}
+
+/* The page of lesson a cite (cite) or a README's status asks for: the
+ * lesson's own page, pages/LESSON.md, when it names the lesson (and is
+ * text, for a cite; has front matter, for a status), else the first page
+ * in course_pages() order that does. */
+static const struct page_facts *facts_find(struct strmap *map, const char *lesson, bool cite)
 {
 	struct course *c = model();
+	const struct page_facts *own = own_page(c, lesson);
+	if (own && own->lesson && strcmp(own->lesson, lesson) == 0 && (cite ? own->text_ok : own->present))
+		return own;
 	size_t i;
 	while (!strmap_get(map, lesson, strlen(lesson), &i))
 		if (!facts_advance(c))
@@ -1726,7 +1839,7 @@ static const struct page_facts *facts_find(struct strmap *map, const char *lesso
 bool course_cite_page(const char *lesson, const char *const **evidence, size_t *n)
 {
 	struct course *c = model();
-	const struct page_facts *pf = facts_find(&c->cite_page_of, lesson);
+	const struct page_facts *pf = facts_find(&c->cite_page_of, lesson, true);
 	*evidence = NULL;
 	*n = pf ? pf->n_evidence : 0;
 	if (!pf || !pf->n_evidence)
@@ -1741,7 +1854,7 @@ bool course_cite_page(const char *lesson, const char *const **evidence, size_t *
 
 bool course_lesson_status(const char *lesson, enum page_status *status)
 {
-	const struct page_facts *pf = facts_find(&model()->status_page_of, lesson);
+	const struct page_facts *pf = facts_find(&model()->status_page_of, lesson, false);
 	if (pf)
 		*status = pf->status;
 	return pf != NULL;
@@ -1760,7 +1873,7 @@ bool course_verified_path(const struct proghdr *h, size_t *start, size_t *end)
 
 /* ---- the model's life ---- */
 
-void course_load(void)
+void course_open(void)
 {
 	if (cur)
 		return;
@@ -1768,9 +1881,16 @@ void course_load(void)
 	cur->ev_kept.n = EV_KEPT;
 	cur->prog_kept.n = PROG_KEPT;
 	cur->lf_kept.n = LF_KEPT;
-	load_pages(cur);
-	load_programs(cur);
-	load_evidence_dir(cur);
+}
+
+void course_load(void)
+{
+	course_open();
+	need_pages(cur);
+	need_programs(cur);
+	need_common(cur);
+	if (!cur->evidence_listed)
+		load_evidence_dir(cur);
 }
 
 static struct course *model(void)
@@ -1810,6 +1930,13 @@ static void release_listings(struct course *c)
 		free(pf->lesson);
 	}
 	free(c->facts);
+	for (size_t i = 0; i < c->n_own; i++) {
+		free(c->own_facts[i].lesson);
+		free(c->own_keys[i]);
+	}
+	free(c->own_facts);
+	free(c->own_keys);
+	strmap_free(&c->own_index);
 	shared_slots_free(c->shared_facts);
 	free(c->cite_evidence);
 	strmap_free(&c->cite_page_of);
