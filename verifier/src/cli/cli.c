@@ -640,10 +640,12 @@ int cli_verify(int argc, char **argv)
 	}
 	/* the course model first (its listings, before any worker is
 	 * forked: every worker shares them), then the work, then the checks */
-	if (first < argc)
+	if (first < argc) {
 		course_open(); /* the pages given: each listing when needed */
-	else
+		evsig_scan_top_only();
+	} else {
 		course_load();
+	}
 	evsig_load(v.trust); /* the trusted keys, once, before any worker */
 	struct verify_work w = {.opts = &v.check, .report = run.report, .quiet = o.quiet};
 	if (v.affected) {
