@@ -2,7 +2,8 @@
  * course.h - the course model: what one run knows of the course, read
  * once.
  *
- * course_load() lists the course before any check (and, under -j N,
+ * course_load() (or, for a run given its pages, course_open(): each
+ * listing at its first need, see below) lists the course before any check (and, under -j N,
  * before parallel_run forks, so every worker shares it): pages/,
  * programs/ (its entries), programs/common/ (read and hashed once for
  * every lesson), evidence/ and every evidence/LESSON/ (its runs, oldest
