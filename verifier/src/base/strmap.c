@@ -8,40 +8,35 @@
 
 #include "util.h"
 
-/* Eight bytes at a time, each word mixed in by a multiply (keys are
- * paths and names: most are longer than a word); the tail bytes as one
- * last word, and the length, so "a" and "a\0" differ.  The tail is read
- * in at most two loads, never byte by byte (it was a third of the cost
- * of every look-up): a key of 8 bytes or more takes its last 8, which
- * overlap the word before; a shorter one its first and last 4 bytes, or
- * its first, middle and last byte.  Each covers every tail byte, and
- * reads no byte outside the key. */
+/* FNV-1a, 64 bits (Fowler, Noll and Vo; the offset basis and prime of
+ * draft-eastlake-fnv, "The FNV Non-Cryptographic Hash Algorithm"), then
+ * the 64-bit finalizer of Austin Appleby's MurmurHash3 (fmix64) over the
+ * result and the length.  FNV-1a takes every byte of the key in order,
+ * each one read once and none outside it; fmix64 spreads each input bit
+ * over every output bit, so the low bits the map indexes by depend on
+ * the whole key, which a family of names differing in their last digits
+ * (lesson00001 ... lesson10000) needs.  Written once, here. */
+#define FNV64_OFFSET_BASIS 14695981039346656037ULL
+#define FNV64_PRIME 1099511628211ULL
+
+static inline uint64_t fmix64(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	k *= 0xc4ceb9fe1a85ec53ULL;
+	k ^= k >> 33;
+	return k;
+}
+
 static inline uint64_t hash(const char *s, size_t len)
 {
-	uint64_t h = 14695981039346656037ULL ^ (uint64_t)len;
-	size_t i = 0;
-	for (; i + 8 <= len; i += 8) {
-		uint64_t w;
-		memcpy(&w, s + i, sizeof w);
-		h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
-		h ^= h >> 29;
+	uint64_t h = FNV64_OFFSET_BASIS;
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= FNV64_PRIME;
 	}
-	uint64_t w = 0;
-	size_t rest = len - i;
-	if (rest && len >= 8) {
-		memcpy(&w, s + len - 8, sizeof w);
-	} else if (rest >= 4) {
-		uint32_t a, b;
-		memcpy(&a, s, sizeof a);
-		memcpy(&b, s + rest - 4, sizeof b);
-		w = a | (uint64_t)b << 32;
-	} else if (rest) {
-		w = (uint64_t)(unsigned char)s[0] | (uint64_t)(unsigned char)s[rest / 2] << 8 |
-		    (uint64_t)(unsigned char)s[rest - 1] << 16;
-	}
-	h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
-	h ^= h >> 32;
-	return h;
+	return fmix64(h ^ (uint64_t)len);
 }
 
 uint64_t strmap_hash(const char *s, size_t len)

@@ -16,6 +16,7 @@
 #include "drift.h"
 #include "prose.h"
 #include "expr.h"
+#include "nearest.h"
 #include "place.h"
 #include "repo.h"
 #include "strmap.h"
@@ -47,10 +48,12 @@ struct numbers {
 
 /* ---- judging one number ---------------------------------------------- */
 
-static void note_nearest(struct diag *d, const struct bank *b, double value)
+/* The values the author most likely meant (nearest.h): digits one slip
+ * away, the same unit, near in value; none when none is close. */
+static void note_nearest(struct diag *d, const struct bank *b, const struct num_token *tok)
 {
 	const struct bank_entry *near[3];
-	size_t n = bank_nearest(b, value, near, 3);
+	size_t n = nearest_candidates(b, tok, near, 3);
 	for (size_t i = 0; i < n; i++) {
 		const struct bank_entry *e = near[i];
 		size_t len;
@@ -92,7 +95,7 @@ static void untraced(struct numbers *nb, const struct pnum *p, size_t line)
 	if (bound)
 		drift_note(d, &dr);
 	else
-		note_nearest(d, &nb->bank, p->tok.value);
+		note_nearest(d, &nb->bank, &p->tok);
 	if (bound)
 		diag_hint(d, "the run changed: 'coursecheck update %s' carries the new value", ctx->path);
 	else
@@ -196,7 +199,7 @@ static void check_derived(struct numbers *nb, const struct pnum *p, size_t line)
 		if (bound)
 			drift_note(d, &dr);
 		else
-			note_nearest(d, &nb->bank, l->value);
+			note_nearest(d, &nb->bank, &(struct num_token){.value = l->value, .decimals = l->decimals});
 		if (bound)
 			diag_hint(d, "the run changed: 'coursecheck update %s' carries the new value", ctx->path);
 		else
@@ -308,7 +311,7 @@ static void check_cited(struct numbers *nb, const struct pnum *p, size_t line)
 	if (!trace_in(nb, &c->bank, p, line, LG_CITED, how)) {
 		char *claim = prose_text(p);
 		struct diag *d = diag_begin(D_CITE_UNTRACED, at, "%s is not in the evidence of lesson '%s'", claim, c->lesson);
-		note_nearest(d, &c->bank, p->tok.value);
+		note_nearest(d, &c->bank, &p->tok);
 		diag_end(d);
 		ledger_span(ledger_add(nb->ctx->ledger, LG_FAILED, at.line, at.col, claim, "not in lesson %s", c->lesson),
 			    at.span);

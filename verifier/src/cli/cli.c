@@ -12,6 +12,7 @@
 #include "check.h"
 #include "cliopt.h"
 #include "filewrite.h"
+#include "lessonfiles.h"
 #include "course.h"
 #include "diag.h"
 #include "diag_internal.h"
@@ -527,6 +528,25 @@ static bool page_names(const char *page, const char *lesson)
 	return named;
 }
 
+/* --affected over a change every lesson shares (programs/common/): each
+ * page not checked yet (in the course's order), then every lesson, as
+ * the full run checks them, the lessons' listing problems with them. */
+static void affected_course(struct verify_work *w, char **all, size_t n_all, bool *page_done)
+{
+	for (size_t k = 0; k < n_all; k++)
+		if (!page_done[k]) {
+			page_done[k] = true;
+			work_add(w, ITEM_NAMED, xstrdup(all[k]));
+		}
+	char **lessons;
+	size_t nl = course_lessons(&lessons);
+	for (size_t l = 0; l < nl; l++) {
+		verify_lesson(w, lessons[l]);
+		free(lessons[l]);
+	}
+	free(lessons);
+}
+
 /* --affected: the changed files' pages, and for a changed program or
  * evidence file its lesson, its README and every page naming the lesson. */
 static void verify_affected(char **files, int n, struct verify_work *w)
@@ -536,11 +556,24 @@ static void verify_affected(char **files, int n, struct verify_work *w)
 	char **all;
 	size_t n_all = course_pages(&all);
 	bool *page_done = xcalloc(n_all + 1, sizeof *page_done);
+	bool every_lesson = false;
 	for (int i = 0; i < n; i++) {
 		char *rel = operand_path(files[i]);
 		char *lesson = lesson_of_path(rel);
 		size_t len = strlen(rel);
-		if (lesson) {
+		if (lesson && !lessonfiles_is_lesson(lesson)) {
+			/* programs/common/ (or evidence/common/, a hidden
+			 * folder): no lesson of its own.  Every lesson's files
+			 * take in programs/common/, so a change there is a
+			 * change of every lesson: the whole course is what
+			 * the full run checks */
+			bool shared = strncmp(rel, "programs/", 9) == 0 && strcmp(lesson, LESSONFILES_COMMON) == 0;
+			free(lesson);
+			if (shared)
+				every_lesson = true;
+			else if (!w->quiet)
+				work_add(w, ITEM_SAY, xasprintf("coursecheck verify: %s: affects no page or program\n", rel));
+		} else if (lesson) {
 			bool seen = false;
 			for (size_t k = 0; k < nl; k++)
 				seen |= strcmp(lessons[k], lesson) == 0;
@@ -562,6 +595,12 @@ static void verify_affected(char **files, int n, struct verify_work *w)
 			work_add(w, ITEM_SAY, xasprintf("coursecheck verify: %s: affects no page or program\n", rel));
 		}
 		free(rel);
+	}
+	if (every_lesson) {
+		affected_course(w, all, n_all, page_done);
+		for (size_t l = 0; l < nl; l++) /* each is among the course's lessons */
+			free(lessons[l]);
+		nl = 0;
 	}
 	for (size_t k = 0; k < n_all; k++)
 		for (size_t l = 0; l < nl && !page_done[k]; l++)
@@ -597,7 +636,12 @@ int cli_verify(int argc, char **argv)
 	}
 	/* the course model first (its listings, before any worker is
 	 * forked: every worker shares them), then the work, then the checks */
-	course_load();
+	if (first < argc) {
+		course_open(); /* the pages given: each listing when needed */
+		evsig_scan_top_only();
+	} else {
+		course_load();
+	}
 	evsig_load(v.trust); /* the trusted keys, once, before any worker */
 	struct verify_work w = {.opts = &v.check, .report = run.report, .quiet = o.quiet};
 	if (v.affected) {

@@ -858,3 +858,39 @@ void bank_free(struct bank *b)
 	free(b->files);
 	memset(b, 0, sizeof *b);
 }
+
+/* bank_in_range's order: by value, then bank order. */
+static int entry_by_value(const void *pa, const void *pb)
+{
+	const struct bank_entry *a = *(const struct bank_entry *const *)pa, *b = *(const struct bank_entry *const *)pb;
+	if (a->tok.value != b->tok.value)
+		return a->tok.value < b->tok.value ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+size_t bank_in_range(const struct bank *b, double lo, double hi, const struct bank_entry **out, size_t max)
+{
+	bank_ready(b);
+	const struct bank_index *ix = index_of(&((struct bank *)b)->by_value, b->v, b->n);
+	size_t n = 0;
+	if (ix && ix->n_keys == b->n) {
+		for (size_t i = keys_from(ix, lo); i < ix->n_keys && ix->keys[i].value <= hi && n < max; i++)
+			out[n++] = &b->v[ix->keys[i].pos];
+		return n;
+	}
+	/* no index yet: the same answer from a scan (the first max by value,
+	 * then bank order), sorted as the index holds them */
+	const struct bank_entry **all = NULL;
+	size_t n_all = 0, cap = 0;
+	for (size_t i = 0; i < b->n; i++)
+		if (b->v[i].tok.value >= lo && b->v[i].tok.value <= hi) {
+			all = xgrow(all, &cap, n_all + 1, sizeof *all);
+			all[n_all++] = &b->v[i];
+		}
+	if (n_all > 1)
+		qsort(all, n_all, sizeof *all, entry_by_value);
+	for (; n < n_all && n < max; n++)
+		out[n] = all[n];
+	free(all);
+	return n;
+}

@@ -134,4 +134,9 @@ size_t bank_nearest(const struct bank *b, double value, const struct bank_entry 
 size_t bank_entry_col(const struct bank_entry *e);
 void bank_free(struct bank *b);
 
+/* The entries whose value lies in [lo, hi], by value then bank order, at
+ * most max of them (the first max): through the index by value once it
+ * is made, the same answer by a scan before. */
+size_t bank_in_range(const struct bank *b, double lo, double hi, const struct bank_entry **out, size_t max);
+
 #endif

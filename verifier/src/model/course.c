@@ -1,7 +1,7 @@
-/* course.c - see course.h. */
-#include "course.h"
-
-#include "capture_repeats.h"
+/* course.c - see course.h: the model's life, resolving through the
+ * listings, the folders, the listings and the lessons (course_impl.h
+ * says how the model is split). */
+#include "course_impl.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,239 +12,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "frontmatter.h"
 #include "lessonfiles.h"
 #include "pathkind.h"
-#include "re.h"
 #include "repo.h"
 #include "shared_slots.h"
 #include "strmap.h"
 #include "util.h"
 
-/* What stays of a program between pages: its path, and the verdict and
- * source-sha256 of its first read.  Its struct program exists only while
- * handed out (course_page_done frees it, but for the last few used):
- * 10,000 lessons keep 10,000 slots of about 100 bytes, not their parsed
- * texts and headers. */
-struct program_slot {
-	char *path;
-	const char *why;
-	struct program *live;
-	enum load_state state;
-	bool has_sha;          /* sha holds the source-sha256 (else it was empty) */
-	bool borrowed;         /* path is its lesson's program path (lesson_files_entry), not a copy */
-	unsigned char sha[SHA256_HEX_LEN / 2]; /* its 64 hex digits as 32 bytes: 10,000 slots */
-};
-
-/* A program's source-sha256 into a slot and back: the hex digits
- * proghdr_source_sha256 writes (lowercase), or an empty string. */
-/* The value of a lowercase hex digit (one that sha_pack's strspn let
- * through): a subtraction, not a strchr a digit (64 a program). */
-static unsigned hex_digit(char c)
-{
-	return c <= '9' ? (unsigned)(c - '0') : (unsigned)(c - 'a' + 10);
-}
-
-static void sha_pack(struct program_slot *sl, const char *hex)
-{
-	static const char digits[] = "0123456789abcdef";
-	sl->has_sha = strlen(hex) == SHA256_HEX_LEN && strspn(hex, digits) == SHA256_HEX_LEN;
-	for (size_t i = 0; sl->has_sha && i < sizeof sl->sha; i++)
-		sl->sha[i] = (unsigned char)(hex_digit(hex[2 * i]) << 4 | hex_digit(hex[2 * i + 1]));
-}
-
-static void sha_unpack(const struct program_slot *sl, char hex[SHA256_HEX_LEN + 1])
-{
-	static const char digits[] = "0123456789abcdef";
-	memset(hex, 0, SHA256_HEX_LEN + 1);
-	for (size_t i = 0; sl->has_sha && i < sizeof sl->sha; i++) {
-		hex[2 * i] = digits[sl->sha[i] >> 4];
-		hex[2 * i + 1] = digits[sl->sha[i] & 15];
-	}
-}
-
-/* course_lesson_files()'s entry for a lesson: its files' paths and
- * hashes (f), and the text of its program until course_program() takes
- * them (or course_page_done() gives them back): the one read of the
- * lesson's files serves staleness, the program's parse and its hash.
- * f is kept for the lessons used last (LF_KEPT, as evidence and programs
- * are: a lesson's page, README and program are checked one after the
- * other); a lesson pushed out keeps only what its listing answers (its
- * program and how many .cu files it has), and is read again if a later
- * page asks for its files (a page that names a lesson checked far from
- * it): 10,000 lessons keep 10,000 small entries, not every file's path
- * and hash. */
-struct lesson_files_entry {
-	char *lesson;
-	struct lesson_files *f; /* NULL when rc != 0 or pushed out */
-	char *why;
-	char *program;    /* the program's path (rc 0), NULL when none */
-	size_t n_cu;      /* top-level .cu files of programs/LESSON/ (rc 0) */
-	int rc;
-	bool used;        /* asked for since the last course_page_done */
-	bool lesson_borrowed; /* lesson is the programs/ entry's name (lesson_name) */
-};
-
-/* A folder of the course as course_load() found it: listed, absent, or
- * unusable (reported at the first place that needs it, as before a read
- * phase, once a run). */
-enum folder_state { FOLDER_OK, FOLDER_ABSENT, FOLDER_BAD, FOLDER_REFUSED };
-struct folder {
-	enum folder_state state;
-	char *why;
-};
-
-/* An entry of programs/ (course_load) and what the listing made of it
- * (at the first course_lessons()). */
-enum lesson_verdict { LV_UNJUDGED, LV_LESSON, LV_SKIP, LV_NAME, LV_PROBLEM };
-struct lesson_entry {
-	char *name;
-	unsigned char type;       /* d_type */
-	enum lesson_verdict verdict;
-	bool refused;             /* LV_PROBLEM: refused rather than unreadable */
-	char *why;                /* LV_PROBLEM */
-};
-
-/* A lesson's runs: evidence/LESSON/ listed once, oldest first. */
-struct lesson_runs {
-	char *lesson;
-	struct folder folder;     /* evidence/LESSON/ */
-	char **paths;
-	bool *regular;            /* each run a regular file, not a link (d_type) */
-	size_t n;
-	bool asked, usable;       /* course_evidence_folder_usable's answer, reported at the first ask */
-	bool lesson_borrowed;     /* lesson is the programs/ entry's name (lesson_name) */
-};
-
-/* What the course model keeps of a page: the facts a cite or a README's
- * status asks of it (its front matter's lesson, status and evidence),
- * recorded when the page is checked, or read (muted) when asked for
- * before that. */
-struct page_facts {
-	bool known;
-	bool text_ok;             /* text a check would read (UTF-8, no NUL) */
-	bool present;             /* front matter */
-	enum page_status status;
-	char *lesson;             /* one block: the lesson, then each evidence path, NUL after each */
-	size_t n_evidence;
-};
-
-/* A lesson program's text and header as its files' read made them
- * (lessonfiles_take_program), until its first read takes them (tf.data
- * NULL then). */
-struct held {
-	struct lesson_files_entry *e;
-	struct textfile tf;
-	struct proghdr hdr;
-};
-
-static void held_free(struct held *h)
-{
-	textfile_free(&h->tf);
-	proghdr_free(&h->hdr);
-}
-
-#define EV_KEPT 4
-#define PROG_KEPT 4
-#define LF_KEPT 4
-#define RECENT_MAX 4 /* the largest of the three */
-_Static_assert(EV_KEPT <= RECENT_MAX && PROG_KEPT <= RECENT_MAX && LF_KEPT <= RECENT_MAX, "RECENT_MAX too small");
-
-/* The few used last, newest first, as keys (an evfile or lesson-files
- * entry's address, or a program slot + 1, since slots move when the
- * slot array grows); 0 is no entry.  n of them are used. */
-struct recent {
-	uintptr_t key[RECENT_MAX];
-	size_t n;
-};
-
-/* The course model: one a run (course_load), freed by course_release().
- * Listings: made at the load and never again; files: loaded on first
- * use, each read once where memory allows (see course.h). */
-struct course {
-	/* the listings */
-	struct folder pages_dir, programs_dir, evidence_dir;
-	char *programs_fs;        /* programs/'s file-system path */
-	bool evidence_asked, evidence_usable;
-	char **pages;             /* pages/NAME.md, sorted (found by bsearch) */
-	bool *page_regular;       /* each a regular file, not a link (d_type) */
-	size_t n_pages;
-	struct lesson_entry *entries; /* programs/, in listing order */
-	size_t n_entries;
-	size_t *entry_sorted;     /* indices into entries, by name (found by bsearch) */
-	bool lessons_judged;
-	struct lesson_runs **runs; /* each its own allocation */
-	size_t n_runs, cap_runs;
-	struct strmap runs_index; /* lesson -> index in runs */
-	struct strmap evidence_entry; /* names of evidence/'s entries that are not plain folders (few) */
-	char **evidence_other;
-	size_t n_evidence_other, cap_evidence_other;
-	bool common_read;
-	struct lessonfiles_common common;
-
-	/* programs, evidence and lesson files: each found by its path through
-	 * a hash index (a linear scan made 10,000 lessons quadratic); the keys
-	 * are the objects' own path strings, which live until release */
-	struct program_slot *programs;
-	size_t n_programs, cap_programs;
-	struct strmap program_index;
-	struct evfile **evfiles;
-	size_t n_evfiles, cap_evfiles;
-	struct strmap evfile_index;
-	struct lesson_files_entry **lesson_files; /* each its own allocation: what callers hold never moves */
-	size_t n_lesson_files, cap_lesson_files;
-	struct strmap lesson_files_index;
-	/* evidence files whose numbers are tokenised now (course_page_done frees them) */
-	struct evfile **tokenised;
-	size_t n_tokenised, cap_tokenised;
-	/* programs and evidence handed out since the last course_page_done */
-	struct program **in_use;
-	size_t n_in_use, cap_in_use;
-	struct evfile **ev_in_use;
-	size_t n_ev_in_use, cap_ev_in_use;
-	/* held lesson bytes (a program's, until its first read takes them),
-	 * given back at course_page_done: here, not in each lesson's entry */
-	struct held *holding;
-	size_t n_holding, cap_holding;
-	/* lessons whose files were asked for since the last course_page_done,
-	 * and those of the last few kept whole (keep_recent_files) */
-	struct lesson_files_entry **lf_used;
-	size_t n_lf_used, cap_lf_used;
-	struct recent lf_kept;
-	/* the evidence files and programs used last, kept resident past
-	 * course_page_done (keep_recent, keep_recent_program) */
-	struct recent ev_kept;
-	struct recent prog_kept;
-	/* folders already reported: a refused folder is named once, not once
-	 * for every page that would have listed it */
-	char **reported;
-	size_t n_reported, cap_reported;
-	struct strmap reported_index;
-
-	/* the page facts, by index in pages; a lesson's first page (in
-	 * pages order) among pages 0 .. facts_prefix - 1 */
-	struct page_facts *facts;
-	size_t facts_prefix;
-	struct strmap cite_page_of;   /* lesson -> first text_ok page naming it */
-	struct strmap status_page_of; /* lesson -> first page with front matter naming it */
-	const char **cite_evidence;   /* course_cite_page()'s answer, valid until the next call */
-	size_t cap_cite_evidence;
-	struct shared_slots *shared_facts; /* course_share_facts(): what other workers learnt, by page */
-
-	/* the caches of the modules above (course_cache): each block and
-	 * the function that empties it */
-	struct {
-		void *block;
-		void (*empty)(void *block);
-	} caches[COURSE_CACHES];
-};
-
-/* The model of this run (course_load); NULL before. */
-static struct course *cur;
-
-static struct course *model(void);
+/* The model of this run (course_open); NULL before. */
+struct course *course_cur;
 
 /* ---- resolving: the listings answer for the files they found ---- */
+
+static void need_evidence_probe(struct course *c);
+static void need_programs(struct course *c);
 
 static int by_name(const void *a, const void *b);
 
@@ -257,6 +38,8 @@ static bool known_file(struct course *c, const char *relpath)
 {
 	size_t at;
 	if (strncmp(relpath, "pages/", 6) == 0) {
+		if (!c->pages_listed)
+			return false; /* one page, not the listing: repo_resolve answers */
 		char **hit = c->n_pages ? bsearch(&relpath, c->pages, c->n_pages, sizeof *c->pages, by_name) : NULL;
 		return hit && c->page_regular[hit - c->pages];
 	}
@@ -277,7 +60,7 @@ static bool known_file(struct course *c, const char *relpath)
 	}
 	const struct lesson_files *f = NULL;
 	if (len == strlen(LESSONFILES_COMMON) && memcmp(top, LESSONFILES_COMMON, len) == 0) {
-		f = c->common.rc == 0 ? &c->common.f : NULL;
+		f = c->common_read && c->common.rc == 0 ? &c->common.f : NULL;
 	} else if (strmap_get(&c->lesson_files_index, top, len, &at) && c->lesson_files[at]->rc == 0) {
 		const struct lesson_files_entry *e = c->lesson_files[at];
 		if (!e->f) /* pushed out: its program is what stays known */
@@ -331,7 +114,7 @@ static bool resolve_in_lesson(struct course *c, const char *relpath, char **fs, 
 
 enum repo_status course_resolve(const char *relpath, char **fs, const char **why)
 {
-	struct course *c = model();
+	struct course *c = course_model();
 	/* root/relpath is then its path, inside the repository */
 	if (known_file(c, relpath)) {
 		*fs = xasprintf("%s/%s", repo_root(), relpath);
@@ -362,619 +145,11 @@ bool course_readme_listed(const char *lesson, char **rel)
 	return listed;
 }
 
-static enum load_state resolve(const char *relpath, char **fs, const char **why)
-{
-	switch (course_resolve(relpath, fs, why)) {
-	case REPO_OK:
-		return LOAD_OK;
-	case REPO_REFUSED:
-		return LOAD_REFUSED;
-	default:
-		return LOAD_MISSING;
-	}
-}
-
-/* ---- programs ---- */
-
-static struct program *use(struct program *p)
-{
-	struct course *c = cur;
-	if (!p->in_use) {
-		p->in_use = true;
-		c->in_use = xgrow(c->in_use, &c->cap_in_use, c->n_in_use + 1, sizeof *c->in_use);
-		c->in_use[c->n_in_use++] = p;
-	}
-	return p;
-}
-
-static struct lesson_files_entry *lesson_files_get(const char *lesson);
-
-/* The lesson a repository path lies in (programs/LESSON/...), or NULL. */
-static char *program_lesson(const char *relpath)
-{
-	if (strncmp(relpath, "programs/", 9) != 0)
-		return NULL;
-	const char *a = relpath + 9, *slash = strchr(a, '/');
-	if (!slash || slash == a)
-		return NULL;
-	char *lesson = xstrndup(a, (size_t)(slash - a));
-	if (!lessonfiles_is_lesson(lesson)) {
-		free(lesson);
-		return NULL;
-	}
-	return lesson;
-}
-
-/* The first read of a lesson's program takes the bytes the lesson's files
- * were read with (course_lesson_files: one read of each file a run serves
- * the parse, the hash and staleness), with the source-sha256 computed
- * there.  false when they are not held (another file, a lesson that
- * could not be collected): the program is read from disk. */
-static struct held *held_of(const struct lesson_files_entry *e)
-{
-	for (size_t i = 0; i < cur->n_holding; i++)
-		if (cur->holding[i].e == e && cur->holding[i].tf.data)
-			return &cur->holding[i];
-	return NULL;
-}
-
-static bool take_held(struct program *p)
-{
-	char *lesson = program_lesson(p->path);
-	if (!lesson)
-		return false;
-	struct lesson_files_entry *e = lesson_files_get(lesson);
-	free(lesson);
-	struct held *h = held_of(e);
-	if (!h || !e->f || strcmp(e->program, p->path) != 0) /* held: f is whole until course_page_done */
-		return false;
-	p->tf = h->tf; /* moved: normalised and parsed once, when hashed */
-	p->hdr = h->hdr;
-	memset(&h->tf, 0, sizeof h->tf);
-	memset(&h->hdr, 0, sizeof h->hdr);
-	memcpy(p->sha256, e->f->v[e->f->program].sha, sizeof p->sha256);
-	return true;
-}
-
-/* Reads p's text and parses it; report: first read (its problems are
- * reported and its source-sha256 taken) or a read again after
- * course_page_done (silent). */
-static void load_program(struct program *p, bool report)
-{
-	bool held = report && take_held(p);
-	if (!held) {
-		char *fs;
-		p->state = resolve(p->path, &fs, &p->why);
-		if (p->state != LOAD_OK)
-			return;
-		if (textfile_read(fs, p->path, &p->tf, &p->why) != 0) {
-			p->state = LOAD_MISSING;
-			free(fs);
-			return;
-		}
-		free(fs);
-	}
-	p->state = LOAD_OK;
-	if (report ? textfile_report_encoding(&p->tf, "program") : p->tf.not_utf8) { /* no parser sees it */
-		p->state = LOAD_MALFORMED;
-		proghdr_free(&p->hdr); /* the held one: a malformed program has no header */
-		return;
-	}
-	p->resident = true;
-	if (report) { /* again after a reload only when asked: course_program_snippets */
-		snippet_scan(&p->tf, true, &p->snippets);
-		p->snippets_read = true;
-	}
-	if (!held) /* a held text came with its header */
-		proghdr_parse(&p->tf, &p->hdr);
-	if (report) {
-		if (!held)
-			proghdr_source_sha256_parsed(&p->tf, &p->hdr, p->sha256);
-		p->sha_of_text = true;
-	}
-}
-
-/* A struct program for slot at, handed out until course_page_done. */
-static struct program *live_program(size_t at, bool first)
-{
-	struct program_slot *sl = &cur->programs[at];
-	struct program *p = sl->live = xcalloc(1, sizeof *p);
-	p->path = sl->path; /* the slot's: it outlives p */
-	p->slot = at;
-	if (first) {
-		load_program(p, true);
-		sha_pack(sl, p->sha256);
-	} else {
-		p->state = sl->state;
-		p->why = sl->why;
-		sha_unpack(sl, p->sha256);
-		if (p->state == LOAD_OK)
-			load_program(p, false);
-	}
-	sl->state = p->state;
-	sl->why = p->why;
-	return use(p);
-}
-
-/* The lesson's own copy of relpath when relpath is the program its
- * files named (it lives until course_release), or NULL: one string, not
- * one a structure, for each lesson's program.  The lesson's files are
- * read here, where the program's first read (take_held) would read
- * them. */
-static char *borrowed_program_path(const char *relpath)
-{
-	char *lesson = program_lesson(relpath);
-	char *path = NULL;
-	if (lesson) {
-		struct lesson_files_entry *e = lesson_files_get(lesson);
-		if (e->program && strcmp(e->program, relpath) == 0)
-			path = e->program;
-	}
-	free(lesson);
-	return path;
-}
-
-struct program *course_program(const char *relpath)
-{
-	struct course *c = model();
-	size_t at;
-	if (strmap_get(&c->program_index, relpath, strlen(relpath), &at)) {
-		diag_once_touch("program", c->programs[at].path);
-		return c->programs[at].live ? use(c->programs[at].live) : live_program(at, false);
-	}
-	char *borrowed = borrowed_program_path(relpath); /* before the slot: it reads the lesson */
-	c->programs = xgrow(c->programs, &c->cap_programs, c->n_programs + 1, sizeof *c->programs);
-	struct program_slot *sl = &c->programs[c->n_programs];
-	memset(sl, 0, sizeof *sl);
-	sl->path = borrowed;
-	sl->borrowed = borrowed != NULL;
-	if (!sl->borrowed)
-		sl->path = xstrdup(relpath);
-	strmap_add(&c->program_index, sl->path, strlen(sl->path), c->n_programs, NULL);
-	diag_once_begin("program", sl->path); /* its problems are reported once a run */
-	struct program *p = live_program(c->n_programs++, true);
-	diag_once_end();
-	return p;
-}
-
-const struct snippet_set *course_program_snippets(struct program *p)
-{
-	if (!p->snippets_read && p->resident) {
-		snippet_scan(&p->tf, false, &p->snippets);
-		p->snippets_read = true;
-	}
-	return &p->snippets;
-}
-
-/* Gives back a program handed out: its text, parse and struct. */
-static void drop_program(struct program *p)
-{
-	textfile_free(&p->tf);
-	snippet_set_free(&p->snippets);
-	proghdr_free(&p->hdr);
-	cur->programs[p->slot].live = NULL;
-	free(p);
-}
-
-/* ---- evidence ---- */
-
-static char *lesson_of_path(const char *relpath)
-{
-	/* evidence/LESSON/run-....txt */
-	if (strncmp(relpath, "evidence/", 9) != 0)
-		return xstrdup("");
-	const char *a = relpath + 9, *slash = strchr(a, '/');
-	return slash ? xstrndup(a, (size_t)(slash - a)) : xstrdup("");
-}
-/* The repeat-values header lies outside body-sha256 and carries its own
- * seal (capture_repeats.h): a hand-edited value is evidence-edited too. */
-static void check_repeat_values(struct evfile *e, const char *relpath)
-{
-	size_t line;
-	const char *values = evidence_get(e->ev, "repeat-values", &line);
-	if (!values)
-		return;
-	const char *seal = evidence_get(e->ev, "repeat-values-sha256", NULL);
-	const struct textfile *tf = &e->ev->tf;
-	size_t from = tf->line_start[e->ev->stdout_first - 1], to = tf->line_start[e->ev->stderr_line - 1];
-	char actual[SHA256_HEX_LEN + 1];
-	repeats_seal(values, tf->data + from, to - from, actual);
-	size_t at;
-	bool formed = repeats_well_formed(values, &at);
-	if (formed && seal && strcmp(seal, actual) == 0)
-		return;
-	e->intact = false;
-	struct diag *d = diag_begin(D_EVIDENCE_EDITED, textfile_loc_line(tf, line, formed ? 0 : 16 + at, 0),
-				    !formed ? "repeat-values is not 'LINE:COL=V,V,...' entries with one value per repeat"
-				    : seal ? "repeat-values does not match its repeat-values-sha256: it was edited after capture"
-					   : "repeat-values has no repeat-values-sha256 seal");
-	diag_hint(d, "restore it with 'git checkout -- %s', or capture the lesson again", relpath);
-	diag_end(d);
-}
-
-/* What a non-resident evfile's ev points at: read-only in effect (an
- * evidence_free of it writes the zeros it holds). */
-static struct evidence no_evidence;
-
-/* Gives back e's evidence struct, leaving the shared empty one. */
-static void free_evidence(struct evfile *e)
-{
-	if (e->ev != &no_evidence) {
-		evidence_free(e->ev);
-		free(e->ev);
-	}
-	e->ev = &no_evidence;
-}
-
-static struct evfile *use_evidence(struct evfile *e)
-{
-	struct course *c = cur;
-	if (e->state == LOAD_OK && !e->in_use) {
-		e->in_use = true;
-		c->ev_in_use = xgrow(c->ev_in_use, &c->cap_ev_in_use, c->n_ev_in_use + 1, sizeof *c->ev_in_use);
-		c->ev_in_use[c->n_ev_in_use++] = e;
-	}
-	return e;
-}
-
-/* Reads an evidence file again after course_page_done gave its text back:
- * silently (its problems were reported at the first read, its seals
- * judged there).  A file that cannot be read or parsed any more changed
- * while the run went on: it is unusable from here, and the caller reports
- * that at the naming place. */
-static void reload_evidence(struct evfile *e)
-{
-	char *fs;
-	e->state = resolve(e->path, &fs, &e->why);
-	if (e->state != LOAD_OK)
-		return;
-	struct evidence_problem prob;
-	e->ev = xcalloc(1, sizeof *e->ev);
-	int rc = evidence_load(fs, e->path, e->ev, &prob, &e->why);
-	free(fs);
-	if (rc != 0) {
-		free_evidence(e);
-		e->state = LOAD_MISSING;
-		if (rc == -2)
-			e->why = "it changed while coursecheck ran";
-		return;
-	}
-	e->resident = true;
-}
-
-static struct evfile *load_evidence(const char *relpath);
-
-struct evfile *course_evidence(const char *relpath)
-{
-	struct course *c = model();
-	size_t at;
-	if (strmap_get(&c->evfile_index, relpath, strlen(relpath), &at)) {
-		diag_once_touch("evidence", relpath);
-		struct evfile *e = c->evfiles[at];
-		if (e->state == LOAD_OK && !e->resident)
-			reload_evidence(e);
-		return use_evidence(e);
-	}
-	diag_once_begin("evidence", relpath); /* its problems are reported once a run */
-	struct evfile *e = load_evidence(relpath);
-	diag_once_end();
-	return e;
-}
-
-/* A run the listing found (evidence/LESSON/NAME): e's path and lesson
- * are the listing's strings, which live until course_release (two
- * strings fewer a lesson). */
-static void borrow_run_path(struct course *c, struct evfile *e, const char *relpath)
-{
-	if (strncmp(relpath, "evidence/", 9) != 0)
-		return;
-	const char *a = relpath + 9, *slash = strchr(a, '/');
-	size_t at;
-	if (!slash || !strmap_get(&c->runs_index, a, (size_t)(slash - a), &at))
-		return;
-	const struct lesson_runs *r = c->runs[at];
-	for (size_t i = 0; i < r->n; i++)
-		if (strcmp(r->paths[i], relpath) == 0) {
-			e->path = r->paths[i];
-			e->lesson = r->lesson;
-			e->borrowed = true;
-			return;
-		}
-}
-
-/* The first course_evidence() of relpath: loads it and reports its problems. */
-static struct evfile *load_evidence(const char *relpath)
-{
-	struct course *c = cur;
-	struct evfile *e = xcalloc(1, sizeof *e);
-	borrow_run_path(c, e, relpath);
-	if (!e->borrowed) {
-		e->path = xstrdup(relpath);
-		e->lesson = lesson_of_path(relpath);
-	}
-	e->ev = &no_evidence;
-	c->evfiles = xgrow(c->evfiles, &c->cap_evfiles, c->n_evfiles + 1, sizeof *c->evfiles);
-	strmap_add(&c->evfile_index, e->path, strlen(e->path), c->n_evfiles, NULL);
-	e->slot = c->n_evfiles;
-	c->evfiles[c->n_evfiles++] = e;
-
-	char *fs;
-	e->state = resolve(relpath, &fs, &e->why);
-	if (e->state != LOAD_OK)
-		return e;
-	struct evidence_problem prob;
-	e->ev = xcalloc(1, sizeof *e->ev);
-	int rc = evidence_load(fs, relpath, e->ev, &prob, &e->why);
-	free(fs);
-	if (rc == -1) {
-		free_evidence(e);
-		e->state = LOAD_MISSING;
-		return e;
-	}
-	if (rc == -2) {
-		e->state = LOAD_MALFORMED;
-		struct diag *d = diag_begin(prob.kind, textfile_loc_line(&e->ev->tf, prob.line, prob.col, 0), "%s",
-					    prob.message);
-		diag_hint(d, "evidence files are written by 'coursecheck capture'; capture the lesson again "
-			     "rather than repairing one by hand");
-		diag_end(d);
-		return e;
-	}
-	e->resident = true;
-	char actual[SHA256_HEX_LEN + 1];
-	e->intact = evidence_body_intact(e->ev, actual);
-	if (!e->intact) {
-		size_t line;
-		evidence_get(e->ev, "body-sha256", &line);
-		struct diag *d = diag_begin(D_EVIDENCE_EDITED, textfile_loc_line(&e->ev->tf, line, 14, 64),
-					    "evidence body does not match its body-sha256: it was edited after capture");
-		diag_note(d, textfile_loc_line(&e->ev->tf, e->ev->stdout_line, 1, 0), "the body starts here; it hashes to %s",
-			  actual);
-		diag_hint(d, "restore it with 'git checkout -- %s', or capture the lesson again", relpath);
-		diag_end(d);
-	}
-	check_repeat_values(e, relpath);
-	return use_evidence(e);
-}
-
-/* The token counts after e's line_tok pointers (course.h). */
-static size_t *line_ntok(const struct evfile *e)
-{
-	return (size_t *)(e->line_tok + e->ev->tf.n_lines + 1);
-}
-
-bool course_evidence_tokens(const struct evfile *cev, size_t line, const struct num_token **out, size_t *n)
-{
-	*out = NULL;
-	*n = 0;
-	if (!course_evidence_cached(cev) || line == 0 || line > cev->ev->tf.n_lines)
-		return false;
-	struct course *c = cur;
-	struct evfile *e = c->evfiles[cev->slot]; /* the cache's own, writable copy */
-	if (!e->line_tok) {
-		size_t lines = e->ev->tf.n_lines + 1;
-		/* not zeroed: a line's pointer is read only once its count is
-		 * set, and every count starts as SIZE_MAX (all bits one) in one
-		 * memset (lines is below TEXTFILE_MAX_BYTES: no overflow) */
-		e->line_tok = xmalloc(lines * (sizeof *e->line_tok + sizeof(size_t)));
-		memset(line_ntok(e), 0xFF, lines * sizeof(size_t));
-		c->tokenised = xgrow(c->tokenised, &c->cap_tokenised, c->n_tokenised + 1, sizeof *c->tokenised);
-		c->tokenised[c->n_tokenised++] = e;
-	}
-	size_t *count = line_ntok(e);
-	if (count[line] == SIZE_MAX) {
-		size_t len;
-		const char *s = textfile_line(&e->ev->tf, line, &len);
-		count[line] = numtok_scan(s, len, &e->line_tok[line]);
-	}
-	*out = e->line_tok[line];
-	*n = count[line];
-	return true;
-}
-
-static void drop_tokens(struct evfile *e)
-{
-	if (e->line_tok) {
-		/* only the lines tokenised hold tokens (a page asks for its
-		 * stdout lines, a few of the file's): no free(NULL) a line */
-		const size_t *count = line_ntok(e);
-		for (size_t l = 0; l <= e->ev->tf.n_lines; l++)
-			if (count[l] != SIZE_MAX)
-				free(e->line_tok[l]);
-	}
-	free(e->line_tok); /* the counts with it */
-	e->line_tok = NULL;
-}
-
-static void unload_evidence(struct evfile *e)
-{
-	drop_tokens(e);
-	if (e->resident) {
-		free_evidence(e);
-		e->resident = false;
-	}
-}
-
-/* The evidence files and programs used last, newest first, kept resident
- * past course_page_done: a page citing the lesson checked just before it,
- * its own lesson's run again, or a README and its program checked one
- * after the other find them read.  A fixed few, so memory stays flat. */
-
-static bool recent_has(const struct recent *r, uintptr_t key)
-{
-	for (size_t i = 0; i < r->n; i++)
-		if (r->key[i] == key)
-			return true;
-	return false;
-}
-
-/* key becomes the newest; the oldest, pushed out, is returned (0: none). */
-static uintptr_t recent_push(struct recent *r, uintptr_t key)
-{
-	size_t at = r->n - 1;
-	for (size_t i = 0; i < r->n; i++)
-		if (r->key[i] == key) {
-			at = i;
-			break;
-		}
-	uintptr_t out = r->key[at] == key ? 0 : r->key[at];
-	memmove(r->key + 1, r->key, at * sizeof *r->key);
-	r->key[0] = key;
-	return out;
-}
-
-static bool kept(const struct evfile *e)
-{
-	return recent_has(&cur->ev_kept, (uintptr_t)e);
-}
-
-/* e becomes the newest kept; the oldest, pushed out, is unloaded. */
-static void keep_recent(struct evfile *e)
-{
-	uintptr_t out = recent_push(&cur->ev_kept, (uintptr_t)e);
-	if (out)
-		unload_evidence((struct evfile *)out);
-}
-
-static bool prog_is_kept(size_t slot)
-{
-	return recent_has(&cur->prog_kept, slot + 1);
-}
-
-/* Slot becomes the newest kept program; the slot pushed out (+ 1, 0 for
- * none) is returned for the caller to drop once nothing it is walking
- * points into it. */
-static size_t keep_recent_program(size_t slot)
-{
-	return recent_push(&cur->prog_kept, slot + 1);
-}
-
-void *course_cache(enum course_cache which, size_t size, void (*empty)(void *block))
-{
-	struct course *c = model();
-	if (!c->caches[which].block) {
-		c->caches[which].block = xcalloc(1, size);
-		c->caches[which].empty = empty;
-	}
-	return c->caches[which].block;
-}
-
-static void empty_caches(struct course *c)
-{
-	for (size_t i = 0; i < COURSE_CACHES; i++)
-		if (c->caches[i].block)
-			c->caches[i].empty(c->caches[i].block);
-}
-
-bool course_evidence_cached(const struct evfile *cev)
-{
-	/* by its slot, not its path: a copy of a cache entry (update holds
-	 * its own) is not the cache's */
-	struct course *c = cur;
-	return c && cev->state == LOAD_OK && cev->resident && cev->slot < c->n_evfiles && c->evfiles[cev->slot] == cev;
-}
-
-static void drop_slot(size_t slot)
-{
-	if (cur->programs[slot].live && !prog_is_kept(slot))
-		drop_program(cur->programs[slot].live);
-}
-
-static bool files_kept(const struct lesson_files_entry *e)
-{
-	return recent_has(&cur->lf_kept, (uintptr_t)e);
-}
-
-/* e becomes the newest lesson kept whole; the oldest, pushed out, is
- * returned (NULL when none) for the caller to slim once the round ends. */
-static struct lesson_files_entry *keep_recent_files(struct lesson_files_entry *e)
-{
-	return (struct lesson_files_entry *)recent_push(&cur->lf_kept, (uintptr_t)e);
-}
-
-/* A lesson pushed out keeps its listing's answers (program, .cu count),
- * not its files' paths and hashes. */
-static void slim_files(struct lesson_files_entry *e)
-{
-	if (e->f) {
-		lessonfiles_free(e->f);
-		free(e->f);
-		e->f = NULL;
-	}
-}
-
-void course_page_done(void)
-{
-	struct course *c = model();
-	empty_caches(c);
-	/* the programs' texts go, but for the last few used; slots, not
-	 * pointers, are walked: a program pushed out is freed */
-	size_t *slots = xmalloc((c->n_in_use * 2 + 1) * sizeof *slots), n_slots = 0;
-	for (size_t i = 0; i < c->n_in_use; i++) {
-		c->in_use[i]->in_use = false;
-		slots[n_slots++] = c->in_use[i]->slot;
-	}
-	for (size_t i = 0; i < c->n_in_use; i++) {
-		size_t out = keep_recent_program(slots[i]);
-		if (out)
-			slots[n_slots++] = out - 1;
-	}
-	for (size_t i = 0; i < n_slots; i++)
-		drop_slot(slots[i]);
-	free(slots);
-	c->n_in_use = 0;
-	/* and the evidence texts and numbers: what stays of a file is its
-	 * path, state and seal verdict (a later page or the lesson's program
-	 * check reads it again), but for the last few used (cur->ev_kept) */
-	for (size_t i = 0; i < c->n_ev_in_use; i++) {
-		c->ev_in_use[i]->in_use = false;
-		keep_recent(c->ev_in_use[i]);
-	}
-	for (size_t i = 0; i < c->n_ev_in_use; i++)
-		if (!kept(c->ev_in_use[i]))
-			unload_evidence(c->ev_in_use[i]);
-	c->n_ev_in_use = 0;
-	c->n_tokenised = 0; /* each resident file's numbers go with its text */
-	/* lesson bytes no program took */
-	for (size_t i = 0; i < c->n_holding; i++)
-		held_free(&c->holding[i]);
-	c->n_holding = 0;
-	/* and the files of lessons not among the last few used */
-	struct lesson_files_entry **out = xmalloc((c->n_lf_used + 1) * sizeof *out);
-	size_t n_out = 0;
-	for (size_t i = 0; i < c->n_lf_used; i++) {
-		c->lf_used[i]->used = false;
-		struct lesson_files_entry *gone = keep_recent_files(c->lf_used[i]);
-		if (gone)
-			out[n_out++] = gone;
-	}
-	for (size_t i = 0; i < n_out; i++)
-		if (!files_kept(out[i]))
-			slim_files(out[i]);
-	free(out);
-	c->n_lf_used = 0;
-}
-
-bool course_report_unusable(enum load_state state, const char *why, const char *path, struct diag_loc at,
-			    const char *what)
-{
-	if (state == LOAD_OK || state == LOAD_MALFORMED)
-		return false;
-	enum diag_kind kind = pathkind_unusable_kind(state == LOAD_REFUSED, why);
-	struct diag *d = diag_begin(kind, at,
-				    "%s '%s' %s: %s", what, path, state == LOAD_REFUSED ? "is refused" : "cannot be read",
-				    why);
-	if (state == LOAD_REFUSED)
-		diag_hint(d, "name files by their path from the repository root, inside the repository");
-	diag_end(d);
-	return true;
-}
-
 /* ---- folders ---- */
 
 static bool report_once(const char *rel)
 {
-	struct course *c = cur;
+	struct course *c = course_cur;
 	size_t seen;
 	if (strmap_get(&c->reported_index, rel, strlen(rel), &seen))
 		return false;
@@ -1010,7 +185,7 @@ static void folder_problem(bool refused, const char *rel, const char *what, cons
  * only when required (pages/, programs/); a course may have no evidence
  * yet.  NULL when it cannot be listed; otherwise *fspath (malloc'd) is its
  * file-system path. */
-static DIR *probe_folder(const char *rel, bool required, struct folder *f, char **fspath)
+DIR *course_probe_folder(const char *rel, bool required, struct folder *f, char **fspath)
 {
 	const char *why;
 	*fspath = NULL;
@@ -1041,7 +216,7 @@ static DIR *probe_folder(const char *rel, bool required, struct folder *f, char 
 
 /* Reports f's problem (once a run); true when the folder is usable
  * (listed, or absent where that is allowed). */
-static bool folder_report(const char *rel, const char *what, const struct folder *f)
+bool course_folder_report(const char *rel, const char *what, const struct folder *f)
 {
 	if (f->state == FOLDER_BAD || f->state == FOLDER_REFUSED) {
 		folder_problem(f->state == FOLDER_REFUSED, rel, what, f->why);
@@ -1092,7 +267,7 @@ static bool entry_find(struct course *c, const char *name, size_t *at);
 /* The programs/ listing's copy of a lesson's name (it lives until
  * course_release), or NULL: one string a lesson, shared by its runs and
  * its files' entry. */
-static char *lesson_name(struct course *c, const char *lesson)
+char *course_lesson_name(struct course *c, const char *lesson)
 {
 	size_t at;
 	return c->entry_sorted && entry_find(c, lesson, &at) ? c->entries[at].name : NULL;
@@ -1101,7 +276,7 @@ static char *lesson_name(struct course *c, const char *lesson)
 static struct lesson_runs *add_runs(struct course *c, const char *lesson)
 {
 	struct lesson_runs *r = xcalloc(1, sizeof *r);
-	r->lesson = lesson_name(c, lesson);
+	r->lesson = course_lesson_name(c, lesson);
 	r->lesson_borrowed = r->lesson != NULL;
 	if (!r->lesson_borrowed)
 		r->lesson = xstrdup(lesson);
@@ -1117,14 +292,14 @@ static struct lesson_runs *add_runs(struct course *c, const char *lesson)
  * listed) found as repo_list_evidence() would, once. */
 static struct lesson_runs *runs_of(const char *lesson)
 {
-	struct course *c = model();
+	struct course *c = course_model();
 	size_t at;
 	if (strmap_get(&c->runs_index, lesson, strlen(lesson), &at))
 		return c->runs[at];
 	struct lesson_runs *r = add_runs(c, lesson);
 	/* every plain folder of evidence/ is in runs_index already */
 	bool plain = lesson[0] && !strchr(lesson, '/') && strcmp(lesson, ".") != 0 && strcmp(lesson, "..") != 0;
-	if (plain && c->evidence_dir.state == FOLDER_OK &&
+	if (plain && c->evidence_listed && c->evidence_dir.state == FOLDER_OK &&
 	    !strmap_get(&c->evidence_entry, lesson, strlen(lesson), &at))
 		return r; /* evidence/ was listed and holds no such entry */
 	if (strchr(lesson, '/')) {
@@ -1132,7 +307,7 @@ static struct lesson_runs *runs_of(const char *lesson)
 		return r;
 	}
 	char *rel = xasprintf("evidence/%s", lesson), *fs;
-	DIR *dir = probe_folder(rel, false, &r->folder, &fs);
+	DIR *dir = course_probe_folder(rel, false, &r->folder, &fs);
 	if (dir)
 		list_runs(r, rel, dir);
 	free(fs);
@@ -1164,12 +339,13 @@ char *course_newest_evidence(const char *lesson)
 
 bool course_evidence_folder_usable(const char *lesson)
 {
-	struct course *c = model();
+	struct course *c = course_model();
+	need_evidence_probe(c);
 	/* each folder's answer is reported at the first ask, as when it was
 	 * opened here (folder_usable) */
 	if (!c->evidence_asked) {
 		c->evidence_asked = true;
-		c->evidence_usable = folder_report("evidence", "folder", &c->evidence_dir);
+		c->evidence_usable = course_folder_report("evidence", "folder", &c->evidence_dir);
 	}
 	if (!c->evidence_usable)
 		return false;
@@ -1179,7 +355,7 @@ bool course_evidence_folder_usable(const char *lesson)
 	if (!r->asked) {
 		r->asked = true;
 		char *rel = xasprintf("evidence/%s", lesson);
-		r->usable = folder_report(rel, "evidence folder", &r->folder);
+		r->usable = course_folder_report(rel, "evidence folder", &r->folder);
 		free(rel);
 	}
 	return r->usable;
@@ -1190,7 +366,8 @@ bool course_evidence_folder_usable(const char *lesson)
 static void load_evidence_dir(struct course *c)
 {
 	char *fs;
-	DIR *dir = probe_folder("evidence", false, &c->evidence_dir, &fs);
+	c->evidence_listed = c->evidence_probed = true;
+	DIR *dir = course_probe_folder("evidence", false, &c->evidence_dir, &fs);
 	if (!dir)
 		return;
 	int dfd = dirfd(dir);
@@ -1224,6 +401,21 @@ static void load_evidence_dir(struct course *c)
 		free(rel);
 	}
 	closedir(dir);
+	free(fs);
+}
+
+/* course_open()'s evidence/: how the folder stands (its problem is
+ * reported at the first ask, as a listed one's), without listing it:
+ * each lesson's runs are listed when asked for (runs_of). */
+static void need_evidence_probe(struct course *c)
+{
+	if (c->evidence_probed)
+		return;
+	c->evidence_probed = true;
+	char *fs;
+	DIR *dir = course_probe_folder("evidence", false, &c->evidence_dir, &fs);
+	if (dir)
+		closedir(dir);
 	free(fs);
 }
 
@@ -1295,7 +487,7 @@ static void judge_entry(struct course *c, struct lesson_entry *e)
 	} else { /* a link to a folder: resolved, as any path */
 		char *rel = xasprintf("programs/%s", e->name), *lfs;
 		struct folder f;
-		DIR *d = probe_folder(rel, true, &f, &lfs);
+		DIR *d = course_probe_folder(rel, true, &f, &lfs);
 		if (d) {
 			closedir(d);
 			e->verdict = LV_LESSON;
@@ -1311,9 +503,10 @@ static void judge_entry(struct course *c, struct lesson_entry *e)
 
 size_t course_lessons(char ***names)
 {
-	struct course *c = model();
+	struct course *c = course_model();
+	need_programs(c);
 	*names = NULL;
-	folder_report("programs", "folder", &c->programs_dir);
+	course_folder_report("programs", "folder", &c->programs_dir);
 	size_t n = 0, cap = 0;
 	for (size_t i = 0; i < c->n_entries; i++) {
 		struct lesson_entry *e = &c->entries[i];
@@ -1365,9 +558,9 @@ static bool entry_find(struct course *c, const char *name, size_t *at)
 
 bool course_lesson_exists(const char *lesson)
 {
-	struct course *c = model();
+	struct course *c = course_model();
 	size_t at;
-	if (c->programs_dir.state == FOLDER_OK && !strchr(lesson, '/') && strcmp(lesson, ".") != 0 &&
+	if (c->programs_listed && c->programs_dir.state == FOLDER_OK && !strchr(lesson, '/') && strcmp(lesson, ".") != 0 &&
 	    strcmp(lesson, "..") != 0 && lesson[0]) {
 		if (!entry_find(c, lesson, &at))
 			return false; /* not in programs/: repo_resolve would not find it */
@@ -1382,146 +575,13 @@ bool course_lesson_exists(const char *lesson)
 	return ok;
 }
 
-/* lessonfiles_collect_shared()'s question: the program's source-sha256
- * when the course cache read and hashed these very bytes (an LF-only text
- * without a BOM is kept as read). */
-static bool known_program_sha(const char *path, const char *data, size_t len, char sha[SHA256_HEX_LEN + 1],
-			      void *arg)
-{
-	(void)arg;
-	size_t at;
-	if (!strmap_get(&cur->program_index, path, strlen(path), &at))
-		return false;
-	const struct program *p = cur->programs[at].live;
-	if (!p || p->state != LOAD_OK || !p->resident || !p->sha_of_text || p->tf.had_bom || p->tf.had_cr ||
-	    p->tf.len != len || memcmp(p->tf.data, data, len) != 0)
-		return false;
-	memcpy(sha, p->sha256, SHA256_HEX_LEN + 1);
-	return true;
-}
-
-/* Reads e's files (e->rc, e->why, e->f), the bytes given back at once
- * but the program's, whose text (normalised and parsed when it was
- * hashed) is held for its first course_program() until
- * course_page_done. */
-static void collect_files(struct course *c, struct lesson_files_entry *e)
-{
-	free(e->why);
-	e->why = NULL;
-	e->f = xcalloc(1, sizeof *e->f);
-	e->rc = lessonfiles_collect_shared(e->lesson, e->f, &e->why, known_program_sha, NULL, &c->common);
-	if (e->rc != 0) {
-		free(e->f);
-		e->f = NULL;
-		return;
-	}
-	char *dir = xasprintf("programs/%s/", e->lesson);
-	size_t dl = strlen(dir);
-	e->n_cu = 0;
-	for (size_t i = 0; i < e->f->n; i++) {
-		struct lesson_file *lf = &e->f->v[i];
-		/* the folder was listed: the .cu count by lessonfiles_program()'s
-		 * rule over the files read (find_program) */
-		const char *tail = lf->path + dl;
-		size_t tl = strlen(tail);
-		e->n_cu += strncmp(lf->path, dir, dl) == 0 && tl > 3 &&
-			   strcmp(tail + tl - 3, ".cu") == 0;
-		free(lf->data);
-		lf->data = NULL;
-	}
-	free(dir);
-	/* the program's text waits for its first read (given back at
-	 * course_page_done when it was read already) */
-	struct held h = {e, {0}, {0}};
-	if (lessonfiles_take_program(e->f, &h.tf, &h.hdr)) {
-		if (held_of(e)) {
-			held_free(&h);
-		} else {
-			c->holding = xgrow(c->holding, &c->cap_holding, c->n_holding + 1, sizeof *c->holding);
-			c->holding[c->n_holding++] = h;
-		}
-	}
-	if (!e->program && e->f->program != SIZE_MAX)
-		e->program = xstrdup(e->f->v[e->f->program].path);
-	if (e->f->n) /* and the array's room to grow */
-		e->f->v = xrealloc(e->f->v, e->f->n * sizeof *e->f->v);
-}
-
-/* The lesson's files, read and hashed once a run (programs/common/ once
- * for all lessons), kept whole while the lesson is among the last few
- * used; asked for after that, they are read again (see above). */
-static struct lesson_files_entry *lesson_files_get(const char *lesson)
-{
-	struct course *c = model();
-	size_t at;
-	struct lesson_files_entry *e;
-	if (strmap_get(&c->lesson_files_index, lesson, strlen(lesson), &at)) {
-		e = c->lesson_files[at];
-		if (e->rc == 0 && !e->f)
-			collect_files(c, e);
-	} else {
-		c->lesson_files = xgrow(c->lesson_files, &c->cap_lesson_files, c->n_lesson_files + 1,
-					sizeof *c->lesson_files);
-		e = c->lesson_files[c->n_lesson_files] = xcalloc(1, sizeof *e);
-		e->lesson = lesson_name(c, lesson);
-		e->lesson_borrowed = e->lesson != NULL;
-		if (!e->lesson_borrowed)
-			e->lesson = xstrdup(lesson);
-		collect_files(c, e);
-		strmap_add(&c->lesson_files_index, e->lesson, strlen(e->lesson), c->n_lesson_files, NULL);
-		c->n_lesson_files++;
-	}
-	if (!e->used) {
-		e->used = true;
-		c->lf_used = xgrow(c->lf_used, &c->cap_lf_used, c->n_lf_used + 1, sizeof *c->lf_used);
-		c->lf_used[c->n_lf_used++] = e;
-	}
-	return e;
-}
-
-const struct lesson_files *course_lesson_files(const char *lesson, const char **why, bool *refused)
-{
-	const struct lesson_files_entry *e = lesson_files_get(lesson);
-	*why = e->why;
-	*refused = e->rc == -2;
-	return e->rc == 0 ? e->f : NULL;
-}
-
-char *course_lesson_program(const char *lesson, size_t *count)
-{
-	*count = 0;
-	if (strchr(lesson, '/'))
-		return NULL;
-	const struct lesson_files_entry *e = lesson_files_get(lesson);
-	if (e->rc == 0) {
-		/* the folder was listed: the program by lessonfiles_program()'s
-		 * rule over the files read (find_program), the count from them */
-		*count = e->n_cu;
-		return e->program ? xstrdup(e->program) : NULL;
-	}
-	/* a lesson folder that is refused or cannot be listed is reported
-	 * (once a run) before the lesson's own rule looks into it */
-	char *rel = xasprintf("programs/%s", lesson), *fs;
-	struct folder f;
-	DIR *dir = probe_folder(rel, false, &f, &fs);
-	if (!dir)
-		folder_report(rel, "lesson folder", &f);
-	free(f.why);
-	free(rel);
-	if (!dir)
-		return NULL;
-	closedir(dir);
-	free(fs);
-	size_t headed;
-	return lessonfiles_program(lesson, count, &headed);
-}
-
 /* ---- pages ---- */
 
 size_t course_pages(char ***out)
 {
-	struct course *c = model();
-	folder_report("pages", "folder", &c->pages_dir);
+	struct course *c = course_model();
+	course_need_pages(c);
+	course_folder_report("pages", "folder", &c->pages_dir);
 	*out = c->n_pages ? xmalloc(c->n_pages * sizeof **out) : NULL;
 	for (size_t i = 0; i < c->n_pages; i++)
 		(*out)[i] = xstrdup(c->pages[i]);
@@ -1540,8 +600,9 @@ static int by_page(const void *a, const void *b)
 
 static void load_pages(struct course *c)
 {
+	c->pages_listed = true;
 	char *fs;
-	DIR *dir = probe_folder("pages", true, &c->pages_dir, &fs);
+	DIR *dir = course_probe_folder("pages", true, &c->pages_dir, &fs);
 	struct listed_page *list = NULL;
 	size_t cap = 0;
 	struct dirent *e;
@@ -1569,7 +630,8 @@ static void load_pages(struct course *c)
 
 static void load_programs(struct course *c)
 {
-	DIR *dir = probe_folder("programs", true, &c->programs_dir, &c->programs_fs);
+	c->programs_listed = true;
+	DIR *dir = course_probe_folder("programs", true, &c->programs_dir, &c->programs_fs);
 	size_t cap = 0;
 	struct dirent *e;
 	while (dir && (e = readdir(dir)) != NULL) {
@@ -1587,234 +649,47 @@ static void load_programs(struct course *c)
 		c->entry_sorted[i] = i;
 	if (c->n_entries > 1)
 		qsort_r(c->entry_sorted, c->n_entries, sizeof *c->entry_sorted, by_entry, c);
-	lessonfiles_common_read(&c->common);
 }
 
-/* ---- page facts: the cite index and a README's status ---- */
-
-static void facts_set(struct page_facts *pf, const struct frontmatter *fm, bool text_ok)
+void course_need_pages(struct course *c)
 {
-	pf->known = true;
-	pf->text_ok = text_ok;
-	pf->present = fm->present;
-	pf->status = fm->status;
-	if (fm->lesson) { /* one allocation a page: 10,000 pages keep 10,000 of them */
-		struct buf b = {0};
-		buf_append(&b, fm->lesson, strlen(fm->lesson) + 1);
-		for (size_t k = 0; k < fm->n_evidence; k++)
-			buf_append(&b, fm->evidence[k].path, strlen(fm->evidence[k].path) + 1);
-		size_t b_len = b.len;
-		pf->lesson = xrealloc(buf_detach(&b), b_len); /* without the buffer's room to grow */
-		pf->n_evidence = fm->n_evidence;
-	}
+	if (!c->pages_listed)
+		load_pages(c);
 }
 
-/* Page facts shared between workers (course_share_facts).  Without the
- * table, a worker checking page k that needs a lesson's first page reads
- * the front matter of every page before k it did not check itself: with
- * N workers the course was read about N times over (3,992 page reads
- * for 1,000 lessons with one cite each at -j 4).  Each page's facts are
- * now put in its slot by the first worker to learn them, and taken from
- * there by the others.  A slot: text_ok, present, status, whether a
- * lesson is named, n_evidence (4 bytes), then the lesson block as
- * facts_set() makes it.  Facts too long for a slot are not shared: the
- * others read that page themselves, as before. */
-#define FACT_SLOT_BYTES 504
-#define FACT_HEAD 8
-
-static void facts_publish(struct course *c, size_t i)
+static void need_programs(struct course *c)
 {
-	if (!c->shared_facts)
-		return;
-	const struct page_facts *pf = &c->facts[i];
-	unsigned char rec[FACT_SLOT_BYTES];
-	size_t block = 0;
-	if (pf->lesson) {
-		const char *at = pf->lesson + strlen(pf->lesson) + 1;
-		for (size_t k = 0; k < pf->n_evidence; k++)
-			at += strlen(at) + 1;
-		block = (size_t)(at - pf->lesson);
-	}
-	if (block > sizeof rec - FACT_HEAD || pf->n_evidence > UINT32_MAX)
-		return;
-	uint32_t n_evidence = (uint32_t)pf->n_evidence;
-	rec[0] = pf->text_ok;
-	rec[1] = pf->present;
-	rec[2] = (unsigned char)pf->status;
-	rec[3] = pf->lesson != NULL;
-	memcpy(rec + 4, &n_evidence, sizeof n_evidence);
-	if (block)
-		memcpy(rec + FACT_HEAD, pf->lesson, block);
-	shared_slots_put(c->shared_facts, i, rec, FACT_HEAD + block);
-}
-
-/* Page i's facts from another worker: true when they were there. */
-static bool facts_take_shared(struct course *c, size_t i)
-{
-	unsigned char rec[FACT_SLOT_BYTES];
-	size_t len;
-	if (!c->shared_facts || !shared_slots_get(c->shared_facts, i, rec, &len) || len < FACT_HEAD)
-		return false;
-	struct page_facts *pf = &c->facts[i];
-	uint32_t n_evidence;
-	memcpy(&n_evidence, rec + 4, sizeof n_evidence);
-	pf->known = true;
-	pf->text_ok = rec[0];
-	pf->present = rec[1];
-	pf->status = (enum page_status)rec[2];
-	if (rec[3] && len > FACT_HEAD) {
-		pf->lesson = xmalloc(len - FACT_HEAD);
-		memcpy(pf->lesson, rec + FACT_HEAD, len - FACT_HEAD);
-		pf->n_evidence = n_evidence;
-	}
-	return true;
-}
-
-void course_share_facts(void)
-{
-	struct course *c = model();
-	if (c->n_pages > 1 && !c->shared_facts)
-		c->shared_facts = shared_slots_create(c->n_pages, FACT_SLOT_BYTES);
-}
-
-void course_page_seen(const char *page, const struct frontmatter *fm)
-{
-	struct course *c = model();
-	size_t i;
-	char **hit = c->n_pages ? bsearch(&page, c->pages, c->n_pages, sizeof *c->pages, by_name) : NULL;
-	if (!hit || c->facts[i = (size_t)(hit - c->pages)].known)
-		return;
-	facts_set(&c->facts[i], fm, true);
-	facts_publish(c, i);
-}
-
-/* A page asked for before its own check: read here, its problems dropped (its own
- * problems are reported when it is checked, which reads it again: the
- * model keeps facts, not texts). */
-static void facts_read(struct course *c, size_t i)
-{
-	struct page_facts *pf = &c->facts[i];
-	if (facts_take_shared(c, i))
-		return;
-	pf->known = true;
-	char *fs;
-	const char *why;
-	struct textfile tf;
-	if (course_resolve(c->pages[i], &fs, &why) != REPO_OK || textfile_read(fs, c->pages[i], &tf, &why) != 0) {
-		free(fs);
-		facts_publish(c, i);
-		return;
-	}
-	free(fs);
-	struct frontmatter fm;
-	frontmatter_parse(&tf, true, DIAG_DROP, &fm);
-	facts_set(pf, &fm, !tf.has_nul && !tf.not_utf8);
-	frontmatter_free(&fm);
-	textfile_free(&tf);
-	facts_publish(c, i);
-}
-
-/* Takes the next page into the maps; false at the end.  Pages enter in
- * course_pages() order, so the first page of a lesson wins. */
-static bool facts_advance(struct course *c)
-{
-	if (c->facts_prefix >= c->n_pages)
-		return false;
-	size_t i = c->facts_prefix++;
-	struct page_facts *pf = &c->facts[i];
-	if (!pf->known)
-		facts_read(c, i);
-	if (pf->lesson && pf->text_ok)
-		strmap_add(&c->cite_page_of, pf->lesson, strlen(pf->lesson), i, NULL);
-	if (pf->lesson && pf->present)
-		strmap_add(&c->status_page_of, pf->lesson, strlen(pf->lesson), i, NULL);
-	return true;
-}
-
-static const struct page_facts *facts_find(struct strmap *map, const char *lesson)
-{
-	struct course *c = model();
-	size_t i;
-	while (!strmap_get(map, lesson, strlen(lesson), &i))
-		if (!facts_advance(c))
-			return NULL;
-	return &c->facts[i];
-}
-
-bool course_cite_page(const char *lesson, const char *const **evidence, size_t *n)
-{
-	struct course *c = model();
-	const struct page_facts *pf = facts_find(&c->cite_page_of, lesson);
-	*evidence = NULL;
-	*n = pf ? pf->n_evidence : 0;
-	if (!pf || !pf->n_evidence)
-		return pf != NULL;
-	c->cite_evidence = xgrow(c->cite_evidence, &c->cap_cite_evidence, pf->n_evidence, sizeof *c->cite_evidence);
-	const char *at = pf->lesson + strlen(pf->lesson) + 1;
-	for (size_t k = 0; k < pf->n_evidence; k++, at += strlen(at) + 1)
-		c->cite_evidence[k] = at;
-	*evidence = c->cite_evidence;
-	return pf != NULL;
-}
-
-bool course_lesson_status(const char *lesson, enum page_status *status)
-{
-	const struct page_facts *pf = facts_find(&model()->status_page_of, lesson);
-	if (pf)
-		*status = pf->status;
-	return pf != NULL;
-}
-
-bool course_verified_path(const struct proghdr *h, size_t *start, size_t *end)
-{
-	static struct re path_re = RE_INIT("\\bevidence/[A-Za-z0-9_./-]*[A-Za-z0-9_/]", 0);
-	struct re_match g;
-	if (!h->verified || !re_search(&path_re, h->verified, h->verified_len, 0, &g))
-		return false;
-	*start = g.start[0];
-	*end = g.end[0];
-	return true;
+	if (!c->programs_listed)
+		load_programs(c);
 }
 
 /* ---- the model's life ---- */
 
+void course_open(void)
+{
+	if (course_cur)
+		return;
+	course_cur = xcalloc(1, sizeof *course_cur);
+	course_cur->ev_kept.n = EV_KEPT;
+	course_cur->prog_kept.n = PROG_KEPT;
+	course_cur->lf_kept.n = LF_KEPT;
+}
+
 void course_load(void)
 {
-	if (cur)
-		return;
-	cur = xcalloc(1, sizeof *cur);
-	cur->ev_kept.n = EV_KEPT;
-	cur->prog_kept.n = PROG_KEPT;
-	cur->lf_kept.n = LF_KEPT;
-	load_pages(cur);
-	load_programs(cur);
-	load_evidence_dir(cur);
+	course_open();
+	course_need_pages(course_cur);
+	need_programs(course_cur);
+	course_need_common(course_cur);
+	if (!course_cur->evidence_listed)
+		load_evidence_dir(course_cur);
 }
 
-static struct course *model(void)
+struct course *course_model(void)
 {
-	if (!cur)
+	if (!course_cur)
 		course_load();
-	return cur;
-}
-
-static void release_lesson_files(struct course *c)
-{
-	for (size_t i = 0; i < c->n_lesson_files; i++) {
-		if (!c->lesson_files[i]->lesson_borrowed)
-			free(c->lesson_files[i]->lesson);
-		free(c->lesson_files[i]->why);
-		free(c->lesson_files[i]->program);
-		slim_files(c->lesson_files[i]);
-		free(c->lesson_files[i]);
-	}
-	free(c->lesson_files);
-	strmap_free(&c->lesson_files_index);
-	for (size_t i = 0; i < c->n_holding; i++)
-		held_free(&c->holding[i]);
-	free(c->holding);
-	free(c->lf_used);
-	lessonfiles_common_free(&c->common);
+	return course_cur;
 }
 
 static void release_listings(struct course *c)
@@ -1823,15 +698,6 @@ static void release_listings(struct course *c)
 	free(c->programs_dir.why);
 	free(c->evidence_dir.why);
 	free(c->programs_fs);
-	for (size_t i = 0; i < c->n_pages; i++) {
-		struct page_facts *pf = &c->facts[i];
-		free(pf->lesson);
-	}
-	free(c->facts);
-	shared_slots_free(c->shared_facts);
-	free(c->cite_evidence);
-	strmap_free(&c->cite_page_of);
-	strmap_free(&c->status_page_of);
 	repo_free_list(c->pages, c->n_pages);
 	free(c->page_regular);
 	for (size_t i = 0; i < c->n_entries; i++) {
@@ -1859,37 +725,13 @@ static void release_listings(struct course *c)
 
 void course_release(void)
 {
-	struct course *c = cur;
+	struct course *c = course_cur;
 	if (!c)
 		return;
-	empty_caches(c);
-	for (size_t i = 0; i < COURSE_CACHES; i++)
-		free(c->caches[i].block);
-	for (size_t i = 0; i < c->n_programs; i++) {
-		if (c->programs[i].live)
-			drop_program(c->programs[i].live);
-		if (!c->programs[i].borrowed)
-			free(c->programs[i].path);
-	}
-	free(c->in_use);
-	free(c->programs);
-	strmap_free(&c->program_index);
-	for (size_t i = 0; i < c->n_evfiles; i++) {
-		struct evfile *e = c->evfiles[i];
-		if (!e->borrowed) {
-			free(e->path);
-			free(e->lesson);
-		}
-		drop_tokens(e);
-		free_evidence(e);
-		free(e);
-	}
-	free(c->tokenised);
-	free(c->ev_in_use);
-	free(c->evfiles);
-	strmap_free(&c->evfile_index);
-	release_lesson_files(c);
+	course_release_files(c);
+	course_release_facts(c);
 	release_listings(c);
 	free(c);
-	cur = NULL;
+	course_cur = NULL;
 }
+

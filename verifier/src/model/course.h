@@ -2,7 +2,8 @@
  * course.h - the course model: what one run knows of the course, read
  * once.
  *
- * course_load() lists the course before any check (and, under -j N,
+ * course_load() (or, for a run given its pages, course_open(): each
+ * listing at its first need, see below) lists the course before any check (and, under -j N,
  * before parallel_run forks, so every worker shares it): pages/,
  * programs/ (its entries), programs/common/ (read and hashed once for
  * every lesson), evidence/ and every evidence/LESSON/ (its runs, oldest
@@ -107,6 +108,16 @@ struct evfile {
 /* Lists the course (see above); a second call does nothing.  Reports
  * nothing itself. */
 void course_load(void);
+/* The model without its listings, for a run that checks the pages it is
+ * given (verify PAGE..., verify --affected): each listing is made at its
+ * first need (course_pages lists pages/, course_lessons programs/), a
+ * lesson's runs when asked for (evidence/LESSON/ alone, evidence/ only
+ * probed), and the page a cite or a README's status asks for is the
+ * lesson's own, pages/LESSON.md, read directly when it names the lesson
+ * (course_cite_page): one page costs its own files, not the course's.
+ * The answers are those of course_load()'s model.  A second call, or
+ * one after course_load(), does nothing. */
+void course_open(void);
 /* repo_resolve(), answered without the disk for a regular file a listing
  * of the model found (a page, a run, a lesson file): same contract. */
 enum repo_status course_resolve(const char *relpath, char **fspath, const char **why);
@@ -201,11 +212,13 @@ void course_page_seen(const char *page, const struct frontmatter *fm);
  * facts of pages other workers have checked instead of reading every
  * page before k.  The answers are the same with or without it. */
 void course_share_facts(void);
-/* The evidence paths of the first page, in course_pages() order, that
- * is text and names lesson (borrowed: the array until the next call, the
+/* The evidence paths of the lesson's page: pages/LESSON.md when it is
+ * text and names lesson, else the first page, in course_pages() order,
+ * that is text and names lesson (borrowed: the array until the next call, the
  * paths until course_release); false when none does. */
 bool course_cite_page(const char *lesson, const char *const **evidence, size_t *n);
-/* The status of the first page with front matter that names lesson. */
+/* The status of the lesson's page with front matter: pages/LESSON.md
+ * when it names lesson, else the first page that does. */
 bool course_lesson_status(const char *lesson, enum page_status *status);
 /* Reports (once a run) an evidence/ or evidence/LESSON/ folder that is
  * refused or cannot be listed.  false when it did: the lesson's runs are

@@ -225,6 +225,15 @@ static void load_from_ref(const char *ref, const char *tree_text, size_t tree_le
 	textfile_free(&tf);
 }
 
+/* evsig_load's scan for private keys: evidence/ and each evidence/LESSON/
+ * (depth 1), or evidence/ alone (evsig_scan_top_only). */
+static int scan_depth = 1;
+
+void evsig_scan_top_only(void)
+{
+	scan_depth = 0;
+}
+
 void evsig_load(const char *trust_ref)
 {
 	if (st.loaded)
@@ -250,7 +259,7 @@ void evsig_load(const char *trust_ref)
 		textfile_free(&tf);
 	}
 	free(text);
-	scan_folder("evidence", 1);
+	scan_folder("evidence", scan_depth);
 }
 
 const struct signers *evsig_trusted(const char **ref)

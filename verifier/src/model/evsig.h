@@ -65,6 +65,10 @@ struct evsig_verdict {
 	size_t dirty_line;
 };
 
+/* Before evsig_load: its scan for private keys looks at evidence/ alone,
+ * not into every evidence/LESSON/ (verify PAGE...: one page costs its own
+ * files; the full run, and CI, look into every lesson's folder). */
+void evsig_scan_top_only(void);
 /* Reads the trusted keys (trust_ref NULL: the working tree's file) and
  * reports their problems, the differences and private keys.  Called once
  * by verify after course_load(), before any worker; explain and review

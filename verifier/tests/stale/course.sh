@@ -67,6 +67,15 @@ not() { ! "$@"; }
 check "the copy holds stale evidence before any change" not_stale
 check "the copy does not verify before any change: $(sed -n '$p' "$T/out")" grep -q ": 0 errors" "$T/baseline"
 
+# --affected on a file of programs/common/, no lesson of its own (issue 37):
+# on the clean copy it passes as the full run does (it reported a false
+# program-header error for a lesson named common, and the shipped hook
+# blocked every commit touching the folder)
+"$bin" verify --affected programs/common/cuda_check.h >"$T/aff" 2>&1
+rc=$?
+check "verify --affected programs/common/cuda_check.h on a clean copy exit $rc: $(head -3 "$T/aff")" test "$rc" -eq 0
+check "verify --affected programs/common/... treats common as a lesson" not grep -q "programs/common: \|program-header" "$T/aff"
+
 # 1. comments, a renamed marker, blank space: no change
 printf '\n// A note added after the capture.\n' >>programs/common/cuda_check.h
 sed -i 's|^// snippet: check$|// snippet: check-call|' programs/common/cuda_check.h
@@ -94,6 +103,22 @@ check "the lessons that read the header are not exactly the stale ones ($(tr '\n
 	cmp -s "$T/stale" "$T/readers"
 check "no lesson read the header (the test would prove nothing)" test -s "$T/readers"
 check "day99-no-header is among them" not grep -q day99 "$T/readers"
+# --affected on the changed header reports what the full run does
+cp "$T/out" "$T/out.full"
+"$bin" verify --affected programs/common/cuda_check.h >"$T/out" 2>&1
+rc=$?
+stale_lessons >"$T/stale.affected"
+check "verify --affected on the changed header exit $rc, not 1" test "$rc" -eq 1
+check "verify --affected on the changed header found other stale lessons ($(tr '\n' ' ' <"$T/stale.affected")) than the full run" \
+	cmp -s "$T/stale" "$T/stale.affected"
+# the same errors (a note's place may differ: a run's verdict is told
+# once, at the first item that meets it, and the full run takes a
+# lesson's items in another order)
+grep ': error: ' "$T/out.full" >"$T/errors.full"
+grep ': error: ' "$T/out" >"$T/errors.affected"
+check "verify --affected on the changed header does not report the errors the full run does" \
+	cmp -s "$T/errors.full" "$T/errors.affected"
+cp "$T/out.full" "$T/out"
 check "the reason does not name the header" grep -q "is stale: 'programs/common/cuda_check.h' changed since it was captured" "$T/out"
 "$bin" why-stale day31-scan-1 >"$T/why" 2>&1
 rc=$?
