@@ -171,7 +171,7 @@ static const char js[] =
 	"var tok=ev.querySelector('strong.tok');if(tok){var pre=tok.parentNode;pre.scrollLeft=Math.max(0,tok.offsetLeft-pre.clientWidth/2);}\n"
 	"if(sel)sel.classList.remove('sel');sel=mark(i);if(sel)sel.classList.add('sel');sync();return true;}\n"
 	"function reveal(i,focus){var m=mark(i);if(!m)return;m.scrollIntoView({block:'center'});if(focus)m.focus({preventScroll:true});}\n"
-	"function open(i){if(show(i)){reveal(i,true);history.replaceState(null,'','#i'+i);}}\n"
+	"function open(i,keep){if(show(i)){reveal(i,true);if(!keep&&location.hash!=='#i'+i)history.replaceState(null,'','#i'+i);}}\n"
 	"function idx(el){return +el.getAttribute('data-i');}\n"
 	"function step(list,dir){if(!list.length)return;var k=-1,i;\n"
 	"for(i=0;i<list.length;i++){if(idx(list[i])===cur){k=i;break;}}\n"
@@ -182,7 +182,7 @@ static const char js[] =
 	"function fstep(dir){var k=step(findings,dir);if(fn&&k!==undefined)fn.textContent='finding '+(k+1)+' of '+findings.length;}\n"
 	"if(fn)fn.textContent=findings.length?findings.length+' finding'+(findings.length===1?'':'s'):'no findings';\n"
 	"function route(h){var m;if(!h||h==='#')return;var lsel=d.querySelectorAll('.lsel');for(var q=0;q<lsel.length;q++)lsel[q].classList.remove('lsel');\n"
-	"if((m=/^#[ir](\\d+)$/.exec(h))){open(m[1]);return;}\n"
+	"if((m=/^#[ir](\\d+)$/.exec(h))){open(m[1],true);return;}\n"
 	"if((m=/^#L(\\d+)$/.exec(h))){var n=+m[1],blks=d.querySelectorAll('.blk[data-lines]'),b=null;\n"
 	"for(var k=0;k<blks.length;k++){var p=blks[k].getAttribute('data-lines').split('-');if(+p[0]<=n&&n<=+p[1]){b=blks[k];break;}}\n"
 	"var rs=d.querySelectorAll('tr[data-at^=\"'+n+':\"]'),pick=null;for(k=0;k<rs.length;k++){if(mark(rs[k].getAttribute('data-i'))){pick=rs[k];break;}}\n"
@@ -190,7 +190,7 @@ static const char js[] =
 	"var t=pick?mark(pick.getAttribute('data-i')):b;if(t)t.scrollIntoView({block:'center'});return;}\n"
 	"if((m=/^#d(\\d+)$/.exec(h))){var f=d.getElementById('found');if(f)f.open=true;var g=d.getElementById('d'+m[1]);if(g)g.scrollIntoView();return;}\n"
 	"var lns=d.querySelectorAll('.main tr[data-i] a.ln');for(var j=0;j<lns.length;j++){if(lns[j].getAttribute('href')===h){\n"
-	"var r=lns[j].closest('tr[data-i]');open(r.getAttribute('data-i'));var pl=body.querySelectorAll('a.ln');\n"
+	"var r=lns[j].closest('tr[data-i]');open(r.getAttribute('data-i'),true);var pl=body.querySelectorAll('a.ln');\n"
 	"for(var z=0;z<pl.length;z++){if(pl[z].getAttribute('href')===h){pl[z].classList.add('lsel');pl[z].scrollIntoView({block:'nearest'});break;}}return;}}}\n"
 	"function pick(t){return t&&t.closest?t.closest('.main .item[data-i], .main .badge[data-i]'):null;}\n"
 	"function quote(s){return /^[A-Za-z0-9\\/._:-]+$/.test(s)?s:\"'\"+s.replace(/'/g,\"'\\\\''\")+\"'\";}\n"
@@ -231,7 +231,6 @@ static const char js[] =
 	"if(navigator.clipboard&&navigator.clipboard.writeText){navigator.clipboard.writeText(cmd.textContent).then(function(){out.textContent='copied';},fallback);}else fallback();});\n"
 	"var st=d.getElementById('show-tables');if(st)st.addEventListener('change',function(){root.classList.toggle('tables',st.checked);});\n"
 	"window.addEventListener('hashchange',function(){route(location.hash);});\n"
-	"window.addEventListener('popstate',function(){route(location.hash);});\n"
 	"route(location.hash);})();\n";
 
 void review_put_head(struct buf *b, const char *title)

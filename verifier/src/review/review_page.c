@@ -659,11 +659,17 @@ static void put_row(struct render *r, size_t i)
 		}
 		buf_puts(b, "</ul>");
 	}
-	for (size_t k = 0; k < e->n_refs; k++)
-		put_ref(b, &e->refs[k]);
-	for (size_t d = 0; d < r->diags.n; d++)
-		if (r->diags.v[d].owner == (long)i)
-			put_diag(b, &r->diags.v[d], d, false);
+	/* a finding's diagnostics (and their diff) first: what is wrong
+	 * comes before what the item rests on */
+	for (int pass = it->finding ? 0 : 1; pass < 3; pass++) {
+		if (pass == 1)
+			for (size_t k = 0; k < e->n_refs; k++)
+				put_ref(b, &e->refs[k]);
+		else if (pass == 0 || !it->finding)
+			for (size_t d = 0; d < r->diags.n; d++)
+				if (r->diags.v[d].owner == (long)i)
+					put_diag(b, &r->diags.v[d], d, false);
+	}
 	buf_puts(b, "</td></tr>\n");
 }
 
@@ -876,6 +882,47 @@ static void put_verdict(struct buf *b, const char *page, const struct review_ver
 	buf_puts(b, "</p>");
 }
 
+static bool is_fence(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && i < 3 && s[i] == ' ')
+		i++;
+	return n - i >= 3 && (memcmp(s + i, "```", 3) == 0 || memcmp(s + i, "~~~", 3) == 0);
+}
+
+/* A diagnostic inside a code block that failed (a snippet's or a
+ * transcript's, placed at the line that differs) explains that block's
+ * item, which the ledger places at the block's first line: so its diff
+ * is in the item's row and the pane.  The lines between are read once a
+ * diagnostic: bounded by the block's length. */
+static void attach_block_diags(struct render *r)
+{
+	for (size_t d = 0; d < r->diags.n; d++) {
+		struct review_diag *g = &r->diags.v[d];
+		if (g->owner >= 0 || g->line == 0 || g->line > r->tf->n_lines)
+			continue;
+		for (size_t i = r->n; i-- > 0;) {
+			const struct ledger_entry *e = r->items[i].e;
+			if (e->line > g->line || e->line == 0)
+				continue;
+			if (e->kind != LG_FAILED || e->span != 0)
+				continue;
+			size_t len;
+			const char *s = textfile_line(r->tf, e->line, &len);
+			if (!is_fence(s, len))
+				break; /* the nearest failed block item before it is not a fenced block */
+			bool inside = true;
+			for (size_t k = e->line + 1; k < g->line && inside; k++) {
+				s = textfile_line(r->tf, k, &len);
+				inside = !is_fence(s, len);
+			}
+			if (inside)
+				g->owner = (long)i;
+			break;
+		}
+	}
+}
+
 /* Each item's id, its finding flag, and its approval from the hook. */
 static void name_items(struct render *r)
 {
@@ -937,6 +984,7 @@ char *review_render(const char *relpath, const struct ledger *lg, const char *di
 		ev[i] = r.items[i].e;
 	review_diags_attach(&r.diags, ev, r.n);
 	free(ev);
+	attach_block_diags(&r);
 	for (size_t d = 0; d < r.diags.n; d++)
 		if (r.diags.v[d].owner >= 0 && (size_t)r.diags.v[d].owner < r.n)
 			r.items[r.diags.v[d].owner].finding = true;
