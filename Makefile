@@ -244,8 +244,8 @@ review-test: $(BUILD)/asan/coursecheck | $(DEPS_TEST)
 # The review page in headless chromium: permalinks, next and previous
 # finding, approve, search, no request out of its folder.  Skips (and
 # says so) where chromium is not installed.
-review-browser-test: $(BUILD)/asan/coursecheck | $(DEPS_TEST)
-	@SKIPPED_FILE=$(SKIPPED_FILE) sh verifier/tests/review/browser.sh $(BUILD)/asan/coursecheck
+review-browser-test: $(BUILD)/asan/coursecheck $(BUILD)/asan/unit/test_review_page | $(DEPS_TEST)
+	@SKIPPED_FILE=$(SKIPPED_FILE) REVIEW_PAGE_UNIT=$(CURDIR)/$(BUILD)/asan/unit/test_review_page sh verifier/tests/review/browser.sh $(BUILD)/asan/coursecheck
 
 # Hostile inputs at two sizes each, counted by callgrind (valgrind): every
 # family must end with its diagnostic and do linear work.  The plain -O2

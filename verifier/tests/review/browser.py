@@ -2,7 +2,7 @@
 """The review page in a real browser: headless chromium driven through the
 DevTools protocol on a pipe (cdp.py's Browser), Python's own library only.
 
-    browser.py CHROMIUM REVIEW_DIR PAGE.html SHOTS_DIR
+    browser.py CHROMIUM REVIEW_DIR PAGE.html SHOTS_DIR [REOPENED.html]
 
 PAGE.html is a review of a page with findings (a snippet that drifted, a
 number not in the evidence), in REVIEW_DIR.  Checks, printing one
@@ -21,7 +21,11 @@ number not in the evidence), in REVIEW_DIR.  Checks, printing one
 - nothing is requested from outside REVIEW_DIR (Network events, the
   whole run), and a fetch the page would make is refused by its
   Content-Security-Policy.
-Saves SHOTS_DIR/snippet-diff.png (the snippet's finding selected).
+- REOPENED.html (a review rendered with a mocked approvals hook, by
+  test_review_page): its reopened claim, opened by its permalink, shows
+  REOPENED with the approved and the new values.
+Saves SHOTS_DIR/snippet-diff.png (the snippet's finding selected) and
+SHOTS_DIR/reopened-claim.png.
 Exits 1 when a check fails."""
 import base64, json, os, re, sys, time
 
@@ -133,6 +137,7 @@ class Page:
 
 def main():
     chromium, folder, page, shots = sys.argv[1:5]
+    reopened = sys.argv[5] if len(sys.argv) > 5 else None
     folder = os.path.realpath(folder)
     url = "file://" + os.path.join(folder, page)
     os.makedirs(shots, exist_ok=True)
@@ -258,6 +263,22 @@ def main():
         outside = [u for u in urls if not (u.startswith("file://" + folder + "/") or u.startswith("data:")
                                            or u == "about:blank")]
         check(len(urls) > 0 and not outside, "%d requests, none outside the review folder" % len(urls), outside[:5])
+
+        # 7. a reopened claim (the approvals hook's state, mocked)
+        if reopened:
+            p.go("file://" + os.path.join(folder, reopened))
+            i = p.js("(function(){var m=document.querySelector('.main .item.appr-reopened');return m?m.getAttribute('data-i'):null;})()")
+            if i is None:
+                check(False, "the reopened page marks a reopened item")
+            else:
+                p.go("file://" + os.path.join(folder, reopened) + "#i" + i)
+                got = p.js("""(function(){var a=document.querySelector('#pane-body .appr-reopened');if(!a)return null;
+                    return {text:a.innerText,del:(a.querySelector('del')||{}).textContent,ins:(a.querySelector('ins')||{}).textContent,
+                            again:!!document.querySelector('#pane-body button.approve')};})()""")
+                check(got and "REOPENED" in got["text"] and got["del"] and got["ins"] and got["again"],
+                      "#i%s opens the reopened claim: REOPENED, %s -> %s, approve again" %
+                      (i, got and got["del"], got and got["ins"]), got)
+                p.shot(os.path.join(shots, "reopened-claim.png"))
     finally:
         b.close()
     print("browser: %d passed, %d failed" % (passed, failed))

@@ -34,4 +34,13 @@ if [ "$rc" != 1 ] || ! grep -q 'snippet-drift' "$course/out/day01-demo.html"; th
 	sed 's/^/    /' "$scratch/review.log" | head -20
 	exit 1
 fi
-python3 "$here/browser.py" "$chromium" "$course/out" day01-demo.html "$shots"
+# a review whose approvals hook says 1.8 ms was approved at 1.7 ms and
+# moved (the unit test's mock of the sign-off), when make unit built it
+reopened=
+unit=${REVIEW_PAGE_UNIT:-$root/build/asan/unit/test_review_page}
+if [ -x "$unit" ] && (cd "$root" && REVIEW_PAGE_HTML=$course/out/reopened.html "$unit" >"$scratch/unit.log" 2>&1); then
+	reopened=reopened.html
+else
+	echo "note: no reopened claim to show ($unit not built or failed): make $unit"
+fi
+python3 "$here/browser.py" "$chromium" "$course/out" day01-demo.html "$shots" $reopened
