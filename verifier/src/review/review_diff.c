@@ -52,7 +52,19 @@ static void lcs_marks(const char *a, size_t an, const char *b, size_t bn, bool *
 	free(t);
 }
 
+/* Pairs of one diagnostic's diff compared by LCS; the pairs after them
+ * get the prefix and suffix alone, so that a diff of many changed lines
+ * stays linear in its size. */
+#define LCS_PAIRS_MAX 64
+
+static void chars_marks(const char *a, size_t an, const char *b, size_t bn, bool *amark, bool *bmark, bool lcs);
+
 void review_diff_chars(const char *a, size_t an, const char *b, size_t bn, bool *amark, bool *bmark)
+{
+	chars_marks(a, an, b, bn, amark, bmark, true);
+}
+
+static void chars_marks(const char *a, size_t an, const char *b, size_t bn, bool *amark, bool *bmark, bool lcs)
 {
 	size_t pre = 0;
 	while (pre < an && pre < bn && a[pre] == b[pre])
@@ -63,7 +75,7 @@ void review_diff_chars(const char *a, size_t an, const char *b, size_t bn, bool 
 	memset(amark, 0, an * sizeof *amark);
 	memset(bmark, 0, bn * sizeof *bmark);
 	size_t am = an - pre - suf, bm = bn - pre - suf;
-	if (am && bm && am <= REVIEW_DIFF_LCS_MAX && bm <= REVIEW_DIFF_LCS_MAX) {
+	if (lcs && am && bm && am <= REVIEW_DIFF_LCS_MAX && bm <= REVIEW_DIFF_LCS_MAX) {
 		lcs_marks(a + pre, am, b + pre, bm, amark + pre, bmark + pre);
 	} else { /* one side empty, or too long to compare: the middle is the change */
 		for (size_t i = pre; i < pre + am; i++)
@@ -129,10 +141,10 @@ static bool starts(struct bline l, const char *p)
 }
 
 /* One changed pair, its characters compared. */
-static void put_pair(struct buf *out, struct bline a, struct bline b)
+static void put_pair(struct buf *out, struct bline a, struct bline b, size_t *pairs)
 {
 	bool *am = xmalloc(a.n + 1), *bm = xmalloc(b.n + 1);
-	review_diff_chars(a.s + 1, a.n - 1, b.s + 1, b.n - 1, am, bm);
+	chars_marks(a.s + 1, a.n - 1, b.s + 1, b.n - 1, am, bm, (*pairs)++ < LCS_PAIRS_MAX);
 	buf_puts(out, "<span class=\"dl dl-del\">-");
 	review_diff_put_marked(out, a.s + 1, a.n - 1, am, false);
 	buf_puts(out, "</span>\n<span class=\"dl dl-add\">+");
@@ -154,7 +166,7 @@ static void put_unified(struct buf *out, const struct bline *v, size_t n)
 {
 	put_whole(out, v[0], "dl-file");
 	put_whole(out, v[1], "dl-file");
-	size_t i = 2;
+	size_t i = 2, compared = 0;
 	while (i < n) {
 		struct bline l = v[i];
 		if (l.n && l.s[0] == '-') {
@@ -166,7 +178,7 @@ static void put_unified(struct buf *out, const struct bline *v, size_t n)
 				a1++;
 			size_t pairs = d1 - d0 < a1 - d1 ? d1 - d0 : a1 - d1;
 			for (size_t k = 0; k < pairs; k++)
-				put_pair(out, v[d0 + k], v[d1 + k]);
+				put_pair(out, v[d0 + k], v[d1 + k], &compared);
 			for (size_t k = d0 + pairs; k < d1; k++)
 				put_whole(out, v[k], "dl-del");
 			for (size_t k = d1 + pairs; k < a1; k++)
@@ -240,7 +252,8 @@ bool review_diff_put_body(struct buf *out, const char *body, bool pair_quotes)
 		if (shown) {
 			buf_puts(out, "</pre><pre class=\"diff\">");
 			char *a = xasprintf("-%.*s", (int)other.n, other.s), *b = xasprintf("+%.*s", (int)page.n, page.s);
-			put_pair(out, (struct bline){a, strlen(a)}, (struct bline){b, strlen(b)});
+			size_t compared = 0;
+			put_pair(out, (struct bline){a, strlen(a)}, (struct bline){b, strlen(b)}, &compared);
 			free(a);
 			free(b);
 		}

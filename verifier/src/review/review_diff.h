@@ -10,7 +10,9 @@
  * it) the characters are compared: common prefix and suffix first (linear),
  * then a longest common subsequence of what is left when both sides are at
  * most REVIEW_DIFF_LCS_MAX bytes; a longer middle is marked whole.  Time
- * and memory are bounded by the line's length plus REVIEW_DIFF_LCS_MAX^2.
+ * and memory are bounded by the line's length plus REVIEW_DIFF_LCS_MAX^2,
+ * and in one diff only the first 64 pairs get the LCS (the others their
+ * prefix and suffix): linear in the diff's size.
  */
 #ifndef COURSECHECK_REVIEW_DIFF_H
 #define COURSECHECK_REVIEW_DIFF_H

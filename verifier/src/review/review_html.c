@@ -135,7 +135,7 @@ static const char css[] =
 	"a.file{font-size:.85em;margin-left:.4em}.at a{color:inherit}\n"
 	/* a diff: whole lines coloured, the changed characters marked (and
 	 * struck or underlined, so that colour is not the only sign) */
-	"pre.diff{padding:.3rem 0}pre.diff .dl{display:block;padding:0 .5rem}.dl-del{background:#fbe9e9}.dl-add{background:#e8f5ea}"
+	"pre.diff{padding:.3rem 0}pre.diff .dl{display:inline-block;min-width:100%;padding:0 .5rem}.dl-del{background:#fbe9e9}.dl-add{background:#e8f5ea}"
 	".dl-hunk{color:#1d4f91}.dl-file{color:var(--muted);font-weight:700}\n"
 	"pre.diff del{background:#f2a7a7;text-decoration:line-through}pre.diff ins{background:#92d39e;text-decoration:underline}\n"
 	/* approvals: the state the sign-off records, and the approve control */
@@ -169,6 +169,7 @@ static const char js[] =
 	"var s=d.createElement('p');s.className='src';s.textContent='checked against: '+c[2].textContent;body.appendChild(s);\n"
 	"var ev=d.createElement('div');ev.className='evidence';ev.innerHTML=c[3].innerHTML;body.appendChild(ev);\n"
 	"var tok=ev.querySelector('strong.tok');if(tok){var pre=tok.parentNode;pre.scrollLeft=Math.max(0,tok.offsetLeft-pre.clientWidth/2);}\n"
+	"var pane=d.getElementById('pane'),df=ev.querySelector('pre.diff');if(pane)pane.scrollTop=df?Math.max(0,df.offsetTop-pane.clientHeight/3):0;\n"
 	"if(sel)sel.classList.remove('sel');sel=mark(i);if(sel)sel.classList.add('sel');sync();return true;}\n"
 	"function reveal(i,focus){var m=mark(i);if(!m)return;m.scrollIntoView({block:'center'});if(focus)m.focus({preventScroll:true});}\n"
 	"function open(i,keep){if(show(i)){reveal(i,true);if(!keep&&location.hash!=='#i'+i)history.replaceState(null,'','#i'+i);}}\n"

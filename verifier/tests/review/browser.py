@@ -24,7 +24,7 @@ number not in the evidence), in REVIEW_DIR.  Checks, printing one
 - REOPENED.html (a review rendered with a mocked approvals hook, by
   test_review_page): its reopened claim, opened by its permalink, shows
   REOPENED with the approved and the new values.
-Saves SHOTS_DIR/snippet-diff.png (the snippet's finding selected) and
+Saves SHOTS_DIR/first-screen.png, SHOTS_DIR/snippet-diff.png (the snippet's finding selected) and
 SHOTS_DIR/reopened-claim.png.
 Exits 1 when a check fails."""
 import base64, json, os, re, sys, time
@@ -86,7 +86,8 @@ class Page:
         self.s = b.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         b.send("Network.enable", {}, self.s)
         b.send("Emulation.setDeviceMetricsOverride",
-               {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False}, self.s)
+               {"width": int(os.environ.get("SHOT_WIDTH", width)), "height": int(os.environ.get("SHOT_HEIGHT", 900)),
+                "deviceScaleFactor": 1, "mobile": False}, self.s)
         self.go(url)
 
     def go(self, url):
@@ -145,6 +146,12 @@ def main():
     try:
         p = Page(b, url)
         check(p.js("document.documentElement.classList.contains('js')"), "the page's script runs")
+        # the first screen: the verdict and the page, the run facts and legend folded
+        first = p.js("""(function(){var r=document.getElementById('page').getBoundingClientRect();
+            return {top:r.top,runs:document.getElementById('runs').open,legend:document.getElementById('legend').open};})()""")
+        check(first["top"] < 500 and not first["runs"] and not first["legend"],
+              "the page starts %dpx down, the run facts and the legend folded" % first["top"], first)
+        p.shot(os.path.join(shots, "first-screen.png"))
         items = p.js("""Array.prototype.map.call(document.querySelectorAll('.main tr[data-i]'),function(r){
             return {i:r.getAttribute('data-i'),at:r.getAttribute('data-at'),kind:r.getAttribute('data-kind'),
                     id:r.getAttribute('data-id'),claim:r.cells[1].querySelector('a').textContent,
