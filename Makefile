@@ -71,7 +71,7 @@ DEPS_CAPTURE = $(BUILD)/.deps-capture
 
 .PHONY: all verify test programs evidence unit golden capture-test stale-test approvals-test course-test deps deps-test folder-test clean bench \
 	install uninstall report-test man-test entities-test install-test lsp-test wiring-test broken-variants reference-overlap slurm-test hostile \
-	review review-test
+	review review-test review-browser-test
 
 # The binaries are built on every core unless a -j was given (`make -j1`
 # builds one file at a time): a first `make verify` compiles some 70 files.
@@ -247,6 +247,12 @@ review: $(DEPS_FULL)
 review-test: $(BUILD)/asan/coursecheck | $(DEPS_TEST)
 	@sh verifier/tests/review/run.sh $(BUILD)/asan/coursecheck
 
+# The review page in headless chromium: permalinks, next and previous
+# finding, approve, search, no request out of its folder.  Skips (and
+# says so) where chromium is not installed.
+review-browser-test: $(BUILD)/asan/coursecheck $(BUILD)/asan/unit/test_review_page | $(DEPS_TEST)
+	@SKIPPED_FILE=$(SKIPPED_FILE) REVIEW_PAGE_UNIT=$(CURDIR)/$(BUILD)/asan/unit/test_review_page sh verifier/tests/review/browser.sh $(BUILD)/asan/coursecheck
+
 # Hostile inputs at two sizes each, counted by callgrind (valgrind): every
 # family must end with its diagnostic and do linear work.  The plain -O2
 # binary: under valgrind the sanitized one would take minutes.
@@ -332,7 +338,7 @@ TEST_SUITES_JOBS ?= 3
 # job's scheduling, capture's time limits): a third slot keeps both cores
 # busy while they do
 TEST_SUITES = broken-variants-build hostile slurm-test course-test capture-test golden stale-test approvals-test programs \
-	review-test fuzz-replay report-test arch-test wiring-test reference-overlap unit deps-test folder-test \
+	review-test review-browser-test fuzz-replay report-test arch-test wiring-test reference-overlap unit deps-test folder-test \
 	man-test install-test update-race-test lsp-test entities-test
 test: $(DEPS_FULL) $(DEPS_TEST)
 	@rm -f $(BUILD)/.skipped

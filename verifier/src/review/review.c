@@ -200,6 +200,38 @@ static int make_folder(const char *out)
 	return 0;
 }
 
+/* The way from the review folder out to the course's root, as a
+ * relative URL ("../../" for build/review), so that a review links to
+ * the programs and runs it quotes; NULL when either cannot be resolved. */
+static char *root_from(const char *out)
+{
+	char *o = realpath(out, NULL), *root = realpath(repo_root(), NULL);
+	char *way = NULL;
+	if (o && root) {
+		size_t common = 0; /* the length of the folders both start with */
+		for (size_t i = 0;; i++) {
+			bool end_o = o[i] == '\0' || o[i] == '/', end_r = root[i] == '\0' || root[i] == '/';
+			if (end_o && end_r)
+				common = i;
+			if (o[i] != root[i] || !o[i])
+				break;
+		}
+		struct buf b = {0};
+		for (const char *p = o + common; *p; p++)
+			if (*p == '/')
+				buf_puts(&b, "../");
+		const char *rest = root + common;
+		if (*rest == '/')
+			rest++;
+		if (*rest)
+			buf_printf(&b, "%s/", rest);
+		way = b.s ? buf_detach(&b) : xstrdup("");
+	}
+	free(o);
+	free(root);
+	return way;
+}
+
 /* Every page of the course, as verify checks them: pages, then the
  * program READMEs. */
 static size_t course_review_pages(char ***out)
@@ -313,6 +345,9 @@ int cli_review(int argc, char **argv)
 		cli_release();
 		return 2;
 	}
+	char *way = root_from(out);
+	review_set_files_prefix(way);
+	free(way);
 	char **pages;
 	size_t n;
 	if (first < argc) {
@@ -355,6 +390,7 @@ int cli_review(int argc, char **argv)
 				"%zu error%s, %zu warning%s\n",
 			written, n, n == 1 ? "" : "s", out, failing, diag_checks(), diag_checks() == 1 ? "" : "s", errors,
 			errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
+	review_set_files_prefix(NULL);
 	cli_release();
 	return cliopt_status(status);
 }

@@ -28,11 +28,58 @@
 #ifndef COURSECHECK_REVIEW_H
 #define COURSECHECK_REVIEW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ledger.h"
 
 int cli_review(int argc, char **argv);
+
+/* ---- approvals: the hook the sign-off fills ------------------------------
+ *
+ * A review shows each approvable item's approval state when a lookup is
+ * set (review_set_approvals): the review itself reads no approval file.
+ * Approvable items are claims and numbers (review_item_approvable); each
+ * is named by its item id (review_item_id_of), which the page's approve
+ * control puts into `coursecheck approve PAGE --item ID...`. */
+enum review_approval_state {
+	REVIEW_APPROVAL_NONE,     /* never approved (or no lookup set) */
+	REVIEW_APPROVAL_APPROVED, /* approved, and nothing it rested on moved */
+	REVIEW_APPROVAL_REOPENED, /* approved once; its sentence, expression or values changed since */
+};
+
+struct review_approval {
+	enum review_approval_state state;
+	/* borrowed, each may be NULL; valid until review_render returns */
+	const char *by, *when;   /* who approved it, and when */
+	const char *old_values;  /* reopened: what was approved (values, evidence run) */
+	const char *new_values;  /* reopened: what it rests on now */
+};
+
+/* Fills *out (zeroed before the call) for the item named id of page. */
+typedef void (*review_approval_fn)(void *ctx, const char *page, const char *id, const struct ledger_entry *e,
+				   struct review_approval *out);
+/* Sets the lookup review_render calls for every approvable item (NULL:
+ * none, every item's state is REVIEW_APPROVAL_NONE). */
+void review_set_approvals(review_approval_fn fn, void *ctx);
+
+/* Whether the page's approve control is offered for e: a claim
+ * (LG_CLAIM) or a number the gate accepted (traced, derived, cited,
+ * external, ambiguous). */
+bool review_item_approvable(const struct ledger_entry *e);
+/* The stable id of e among the entries of its page, written into
+ * buf[REVIEW_ITEM_ID_MAX]: "KIND-LINE-COL" with KIND ledger_kind_name()
+ * in lower case (traced-46-51, claim-61-3, failed-20-1), and "-N" after
+ * it for the N-th (N >= 2) entry of the same kind at the same place, in
+ * ledger order (nth counts from 1).  Letters, digits and '-' only: an
+ * HTML id, a URL fragment and a shell word as it is. */
+#define REVIEW_ITEM_ID_MAX 64
+void review_item_id_of(const struct ledger_entry *e, size_t nth, char buf[REVIEW_ITEM_ID_MAX]);
+
+/* Where links to the course's files (programs, evidence) start, seen
+ * from the review folder: "../../" for build/review.  Copied; NULL or
+ * unset: no links. */
+void review_set_files_prefix(const char *prefix);
 
 /* The outcome of the gate for one page, as the index shows it. */
 struct review_verdict {

@@ -20,13 +20,16 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "course.h"
 #include "evsig.h"
+#include "frontmatter.h"
 #include "repo.h"
 #include "review_diags.h"
+#include "review_diff.h"
 #include "review_html.h"
 #include "sha256.h"
 #include "textfile.h"
@@ -49,7 +52,55 @@ struct item {
 	bool placed;      /* its mark made it into the HTML */
 	bool as_mark;     /* inside a link: a focusable <span>, not a link of its own */
 	size_t block;     /* the top-level block it belongs to, or SIZE_MAX */
+	bool finding;     /* failed, or explained by a diagnostic: next/previous finding stops here */
+	char id[REVIEW_ITEM_ID_MAX];      /* stable: review_item_id_of() */
+	struct review_approval approval; /* the hook's: filled by the approvals lookup, when one is set */
 };
+
+/* ---- approvals and item ids (review.h) ---------------------------------- */
+
+static review_approval_fn approval_fn;
+static void *approval_ctx;
+
+void review_set_approvals(review_approval_fn fn, void *ctx)
+{
+	approval_fn = fn;
+	approval_ctx = ctx;
+}
+
+bool review_item_approvable(const struct ledger_entry *e)
+{
+	switch (e->kind) {
+	case LG_CLAIM: case LG_TRACED: case LG_DERIVED: case LG_CITED: case LG_EXT: case LG_AMBIGUOUS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+void review_item_id_of(const struct ledger_entry *e, size_t nth, char buf[REVIEW_ITEM_ID_MAX])
+{
+	char kind[24];
+	const char *k = ledger_kind_name(e->kind);
+	size_t n = 0;
+	for (; k[n] && n + 1 < sizeof kind; n++)
+		kind[n] = (char)(k[n] >= 'A' && k[n] <= 'Z' ? k[n] - 'A' + 'a' : k[n] == '?' ? 'x' : k[n]);
+	kind[n] = '\0';
+	if (nth >= 2)
+		snprintf(buf, REVIEW_ITEM_ID_MAX, "%s-%zu-%zu-%zu", kind, e->line, e->col, nth);
+	else
+		snprintf(buf, REVIEW_ITEM_ID_MAX, "%s-%zu-%zu", kind, e->line, e->col);
+}
+
+/* Where links to the course's files start, seen from the review folder
+ * ("../../" for build/review); "" until review_set_files_prefix. */
+static char *files_prefix;
+
+void review_set_files_prefix(const char *prefix)
+{
+	free(files_prefix);
+	files_prefix = prefix ? xstrdup(prefix) : NULL;
+}
 
 struct render {
 	const char *page;
@@ -78,6 +129,32 @@ static bool is_table_line(const char *s, size_t n)
 	return i < n && s[i] == '|';
 }
 
+static bool token_char(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' || c == ',' ||
+	       c == '_';
+}
+
+/* The place of claim on the line [lo, lo + ll) at or after from, as a
+ * whole token (no letter, digit, '.' or ',' on either side), or SIZE_MAX.
+ * Two cells or words of one line with the same text are two places: the
+ * second item of that text takes the next one, not the first again. */
+static size_t next_place(const struct textfile *tf, size_t lo, size_t ll, size_t from, const char *claim, size_t cl)
+{
+	size_t end = lo + ll;
+	for (size_t at = from < lo ? lo : from; cl && at + cl <= end; at++) {
+		const char *hit = memmem(tf->data + at, end - at, claim, cl);
+		if (!hit)
+			return SIZE_MAX;
+		at = (size_t)(hit - tf->data);
+		bool left = at == lo || !token_char(tf->data[at - 1]);
+		bool right = at + cl == end || !token_char(tf->data[at + cl]);
+		if (left && right)
+			return at;
+	}
+	return SIZE_MAX;
+}
+
 /* Decides how each item is marked. */
 static void place_items(struct render *r)
 {
@@ -95,6 +172,13 @@ static void place_items(struct render *r)
 			continue;
 		if (e->span && e->col >= 1 && e->col - 1 < ll) {
 			size_t off = lo + e->col - 1, cl = strlen(e->claim);
+			/* a place already taken (a cell of a row with repeated
+			 * values, given the first one's column) moves on to the
+			 * next place on the line with the same text */
+			if (off < covered && cl == e->span && memcmp(r->tf->data + off, e->claim, cl) == 0) {
+				size_t next = next_place(r->tf, lo, ll, covered, e->claim, cl);
+				off = next == SIZE_MAX ? off : next;
+			}
 			if (off >= covered && cl == e->span && off + cl <= r->tf->len &&
 			    memcmp(r->tf->data + off, e->claim, cl) == 0) {
 				it->place = PL_SPAN;
@@ -232,15 +316,64 @@ static void unlink_outward(cmark_node *doc)
 	free(v);
 }
 
+/* The classes a mark has besides its kind: a finding, an approval. */
+static const char *mark_extra(const struct item *it)
+{
+	static const char *const v[2][3] = {{"", " appr-approved", " appr-reopened"},
+					   {" finding", " finding appr-approved", " finding appr-reopened"}};
+	unsigned st = (unsigned)it->approval.state;
+	return v[it->finding][st < 3 ? st : 0];
+}
+
+/* Raw HTML in the page (its annotations, <!-- = EXPR --> and the like,
+ * and any tag) is shown as the text it is, in <code class="annot">, where
+ * cmark would leave it out: a reviewer reads what the page's author
+ * wrote, and nothing of it is ever live HTML. */
+static void show_raw_html(cmark_node *doc)
+{
+	cmark_node **v = NULL;
+	size_t n = 0, cap = 0;
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *node = cmark_iter_get_node(it);
+		cmark_node_type t = cmark_node_get_type(node);
+		if (ev == CMARK_EVENT_ENTER && (t == CMARK_NODE_HTML_INLINE || t == CMARK_NODE_HTML_BLOCK)) {
+			v = xgrow(v, &cap, n + 1, sizeof *v);
+			v[n++] = node;
+		}
+	}
+	cmark_iter_free(it);
+	for (size_t i = 0; i < n; i++) {
+		bool block = cmark_node_get_type(v[i]) == CMARK_NODE_HTML_BLOCK;
+		const char *lit = cmark_node_get_literal(v[i]);
+		size_t len = lit ? strlen(lit) : 0;
+		while (block && len && lit[len - 1] == '\n')
+			len--;
+		struct buf h = {0};
+		buf_puts(&h, block ? "<p class=\"annot-blk\"><code class=\"annot\">" : "<code class=\"annot\">");
+		review_esc(&h, lit ? lit : "", len);
+		buf_puts(&h, block ? "</code></p>\n" : "</code>");
+		cmark_node *c = cmark_node_new(block ? CMARK_NODE_CUSTOM_BLOCK : CMARK_NODE_CUSTOM_INLINE);
+		cmark_node_set_on_enter(c, h.s);
+		cmark_node_set_on_exit(c, "");
+		cmark_node_replace(v[i], c);
+		cmark_node_free(v[i]);
+		buf_free(&h);
+	}
+	free(v);
+}
+
 static void put_item_open(struct buf *b, const struct item *it, size_t i, bool in_link)
 {
 	const struct ledger_entry *e = it->e;
 	const char *cls = review_style_of(e->kind)->cls;
 	if (in_link)
-		buf_printf(b, "<span class=\"item k-%s\" id=\"i%zu\" data-i=\"%zu\" tabindex=\"0\" role=\"button\" title=\"", cls,
-			   i, i);
+		buf_printf(b, "<span class=\"item k-%s%s\" data-id=\"%s\" id=\"i%zu\" data-i=\"%zu\" tabindex=\"0\" "
+			      "role=\"button\" title=\"", cls, mark_extra(it), it->id, i, i);
 	else
-		buf_printf(b, "<a class=\"item k-%s\" id=\"i%zu\" data-i=\"%zu\" href=\"#r%zu\" title=\"", cls, i, i, i);
+		buf_printf(b, "<a class=\"item k-%s%s\" data-id=\"%s\" id=\"i%zu\" data-i=\"%zu\" href=\"#r%zu\" title=\"", cls,
+			   mark_extra(it), it->id, i, i, i);
 	review_escs(b, review_item_word(e));
 	buf_puts(b, ": ");
 	review_escs(b, e->source);
@@ -250,8 +383,8 @@ static void put_item_open(struct buf *b, const struct item *it, size_t i, bool i
 static void put_badge(struct buf *b, const struct item *it, size_t i, bool in_link)
 {
 	const struct ledger_entry *e = it->e;
-	buf_printf(b, "<%s class=\"badge k-%s\" id=\"i%zu\" data-i=\"%zu\" ", in_link ? "span" : "a", review_style_of(e->kind)->cls,
-		   i, i);
+	buf_printf(b, "<%s class=\"badge k-%s%s\" data-id=\"%s\" id=\"i%zu\" data-i=\"%zu\" ", in_link ? "span" : "a",
+		   review_style_of(e->kind)->cls, mark_extra(it), it->id, i, i);
 	if (in_link)
 		buf_puts(b, "tabindex=\"0\" role=\"button\"");
 	else
@@ -368,6 +501,29 @@ static const struct textfile *ref_file(const char *path)
 	return p->state == LOAD_OK ? &p->tf : NULL;
 }
 
+/* A path or fragment as a URL's part: bytes other than letters, digits
+ * and / . _ - : percent-encoded. */
+static void put_url_part(struct buf *b, const char *s)
+{
+	for (const unsigned char *u = (const unsigned char *)s; *u; u++) {
+		if ((*u >= 'a' && *u <= 'z') || (*u >= 'A' && *u <= 'Z') || (*u >= '0' && *u <= '9') || strchr("/._-:", *u))
+			buf_putc(b, (char)*u);
+		else
+			buf_printf(b, "%%%02X", *u);
+	}
+}
+
+/* A link to one of the course's files, from the review folder. */
+static void put_file_link(struct buf *b, const char *path)
+{
+	if (!files_prefix || strstr(path, "..") || path[0] == '/')
+		return;
+	buf_puts(b, " <a class=\"file\" href=\"");
+	put_url_part(b, files_prefix);
+	put_url_part(b, path);
+	buf_puts(b, "\">open the file</a>");
+}
+
 static void put_ref(struct buf *b, const struct ledger_ref *ref)
 {
 	buf_puts(b, "<div class=\"ref\"><p class=\"where\"><code>");
@@ -383,6 +539,7 @@ static void put_ref(struct buf *b, const struct ledger_ref *ref)
 		buf_puts(b, " ");
 		review_escs(b, ref->note);
 	}
+	put_file_link(b, ref->path);
 	buf_puts(b, "</p>");
 	const struct textfile *tf = ref_file(ref->path);
 	if (!tf || ref->line == 0 || ref->line > tf->n_lines) {
@@ -395,7 +552,10 @@ static void put_ref(struct buf *b, const struct ledger_ref *ref)
 	for (size_t k = ref->line; k < ref->line + shown; k++) {
 		size_t len;
 		const char *s = textfile_line(tf, k, &len);
-		buf_printf(b, "<span class=\"ln\">%zu</span>", k);
+		/* the line's permalink: #PATH:LINE selects the item quoting it */
+		buf_puts(b, "<a class=\"ln\" href=\"#");
+		put_url_part(b, ref->path);
+		buf_printf(b, ":%zu\">%zu</a>", k, k);
 		if (k == ref->line && ref->col >= 1 && ref->col - 1 + ref->len <= len && ref->len) {
 			review_esc(b, s, ref->col - 1);
 			buf_puts(b, "<strong class=\"tok\">");
@@ -422,11 +582,8 @@ static void put_diag(struct buf *b, const struct review_diag *g, size_t i, bool 
 	buf_puts(b, "><p class=\"msg\"><strong>");
 	review_escs(b, g->head);
 	buf_puts(b, "</strong></p>");
-	if (g->body && *g->body) {
-		buf_puts(b, "<pre class=\"diagtext\">");
-		review_escs(b, g->body);
-		buf_puts(b, "</pre>");
-	}
+	if (g->body && *g->body)
+		review_diff_put_body(b, g->body, strstr(g->head, "[table-row-") != NULL);
 	if (g->hint) {
 		buf_puts(b, "<p class=\"hint\"><span class=\"lbl\">hint:</span> ");
 		review_escs(b, g->hint);
@@ -435,15 +592,51 @@ static void put_diag(struct buf *b, const struct review_diag *g, size_t i, bool 
 	buf_puts(b, "</div>");
 }
 
+/* The item's approval (the hook's state), and its approve control: a
+ * button the script turns on, which adds the item's id to the command
+ * shown at the top.  Before the details, so that the pane shows it first. */
+static void put_approval(struct buf *b, const struct item *it)
+{
+	const struct review_approval *a = &it->approval;
+	if (a->state == REVIEW_APPROVAL_APPROVED || a->state == REVIEW_APPROVAL_REOPENED) {
+		bool reopened = a->state == REVIEW_APPROVAL_REOPENED;
+		buf_printf(b, "<div class=\"appr %s\"><p><span class=\"appr-badge\">%s</span>", reopened ? "appr-reopened" : "appr-approved",
+			   reopened ? "REOPENED" : "approved");
+		if (a->by) {
+			buf_puts(b, reopened ? " approved before by " : " by ");
+			review_escs(b, a->by);
+		}
+		if (a->when) {
+			buf_puts(b, " on ");
+			review_escs(b, a->when);
+		}
+		buf_puts(b, reopened ? ": what it rests on changed since." : "");
+		buf_puts(b, "</p>");
+		if (reopened && (a->old_values || a->new_values)) {
+			buf_puts(b, "<table class=\"was\"><tr><th scope=\"row\">approved</th><td><del>");
+			review_escs(b, a->old_values ? a->old_values : "(not recorded)");
+			buf_puts(b, "</del></td></tr><tr><th scope=\"row\">now</th><td><ins>");
+			review_escs(b, a->new_values ? a->new_values : "(not recorded)");
+			buf_puts(b, "</ins></td></tr></table>");
+		}
+		buf_puts(b, "</div>");
+	}
+	if (review_item_approvable(it->e) && a->state != REVIEW_APPROVAL_APPROVED)
+		buf_printf(b, "<p class=\"js-only\"><button type=\"button\" class=\"approve\" data-id=\"%s\" aria-pressed=\"false\">"
+			      "%s</button></p>",
+			   it->id, a->state == REVIEW_APPROVAL_REOPENED ? "approve again" : "approve");
+}
+
 /* One row of an item's pairs table: what the page says beside what it
  * rests on.  The same cells fill the evidence pane when JavaScript runs. */
 static void put_row(struct render *r, size_t i)
 {
 	struct buf *b = &r->out;
-	const struct ledger_entry *e = r->items[i].e;
+	const struct item *it = &r->items[i];
+	const struct ledger_entry *e = it->e;
 	const char *cls = review_style_of(e->kind)->cls;
-	buf_printf(b, "<tr id=\"r%zu\" class=\"kind-%s\" data-i=\"%zu\" data-kind=\"%s\" data-at=\"%zu:%zu\">", i, cls, i,
-		   ledger_kind_name(e->kind), e->line, e->col);
+	buf_printf(b, "<tr id=\"r%zu\" class=\"kind-%s\" data-i=\"%zu\" data-kind=\"%s\" data-at=\"%zu:%zu\" data-id=\"%s\">", i,
+		   cls, i, ledger_kind_name(e->kind), e->line, e->col, it->id);
 	buf_printf(b, "<td class=\"kind\"><span class=\"sw k-%s\"></span>", cls);
 	review_escs(b, review_item_word(e));
 	buf_printf(b, "</td><td class=\"claim\"><a href=\"#i%zu\">", i);
@@ -451,6 +644,7 @@ static void put_row(struct render *r, size_t i)
 	buf_printf(b, "</a> <span class=\"at\">line %zu:%zu</span></td><td class=\"src\">", e->line, e->col);
 	review_escs(b, e->source);
 	buf_puts(b, "</td><td class=\"ev\">");
+	put_approval(b, it);
 	if (e->detail) {
 		buf_puts(b, "<ul class=\"detail\">");
 		const char *p = e->detail;
@@ -465,11 +659,17 @@ static void put_row(struct render *r, size_t i)
 		}
 		buf_puts(b, "</ul>");
 	}
-	for (size_t k = 0; k < e->n_refs; k++)
-		put_ref(b, &e->refs[k]);
-	for (size_t d = 0; d < r->diags.n; d++)
-		if (r->diags.v[d].owner == (long)i)
-			put_diag(b, &r->diags.v[d], d, false);
+	/* a finding's diagnostics (and their diff) first: what is wrong
+	 * comes before what the item rests on */
+	for (int pass = it->finding ? 0 : 1; pass < 3; pass++) {
+		if (pass == 1)
+			for (size_t k = 0; k < e->n_refs; k++)
+				put_ref(b, &e->refs[k]);
+		else if (pass == 0 || !it->finding)
+			for (size_t d = 0; d < r->diags.n; d++)
+				if (r->diags.v[d].owner == (long)i)
+					put_diag(b, &r->diags.v[d], d, false);
+	}
 	buf_puts(b, "</td></tr>\n");
 }
 
@@ -515,9 +715,12 @@ static void put_body(struct render *r)
 		nb++;
 	r->bfirst = xcalloc(nb + 1, sizeof *r->bfirst);
 	r->bend = xcalloc(nb + 1, sizeof *r->bend);
+	int *lines = xcalloc(2 * nb + 2, sizeof *lines); /* each block's first and last line, before show_raw_html */
 	size_t i = 0, k = 0;
 	for (cmark_node *c = cmark_node_first_child(doc); c; c = cmark_node_next(c), k++) {
 		size_t from = (size_t)cmark_node_get_start_line(c), to = (size_t)cmark_node_get_end_line(c);
+		lines[2 * k] = cmark_node_get_start_line(c);
+		lines[2 * k + 1] = cmark_node_get_end_line(c);
 		while (i < r->n && r->items[i].e->line < from)
 			i++;
 		r->bfirst[k] = i;
@@ -525,6 +728,7 @@ static void put_body(struct render *r)
 			r->items[i].block = k;
 		r->bend[k] = i;
 	}
+	show_raw_html(doc); /* a top-level HTML block is replaced: its lines are kept above */
 	k = 0;
 	for (cmark_node *c = cmark_node_first_child(doc); c; c = cmark_node_next(c), k++) {
 		char *html = cmark_render_html(c, CMARK_OPT_DEFAULT, exts);
@@ -534,8 +738,8 @@ static void put_body(struct render *r)
 		struct buf inner = r->out;
 		r->out = whole;
 		free(html);
-		buf_printf(&r->out, "<div class=\"blk\" data-lines=\"%d-%d\">", cmark_node_get_start_line(c),
-			   cmark_node_get_end_line(c));
+		buf_printf(&r->out, "<div class=\"blk\" id=\"L%d\" data-lines=\"%d-%d\">", lines[2 * k], lines[2 * k],
+			   lines[2 * k + 1] < lines[2 * k] ? lines[2 * k] : lines[2 * k + 1]);
 		bool badges = false;
 		for (size_t i = r->bfirst[k]; i < r->bend[k]; i++) {
 			struct item *it = &r->items[i];
@@ -574,6 +778,7 @@ static void put_body(struct render *r)
 	}
 	free(r->bfirst);
 	free(r->bend);
+	free(lines);
 	cmark_parser_free(parser);
 	cmark_node_free(doc);
 }
@@ -593,9 +798,17 @@ static void put_field(struct buf *b, const char *name, const char *value)
 
 static void put_run(struct buf *b, const char *path)
 {
+	if (strcmp(path, FM_EVIDENCE_NOT_YET) == 0) {
+		buf_puts(b, "<div class=\"run\"><h3>No run yet</h3><p class=\"notyet\">This page awaits its first capture "
+			    "(<code>evidence: none yet</code>): nothing on it can be traced until the lesson is run on the GPU node "
+			    "and <code>coursecheck update</code> binds the page to that run.</p></div>");
+		return;
+	}
 	buf_puts(b, "<div class=\"run\"><h3>Run <code>");
 	review_escs(b, path);
-	buf_puts(b, "</code></h3>");
+	buf_puts(b, "</code>");
+	put_file_link(b, path);
+	buf_puts(b, "</h3>");
 	const struct evfile *ev = course_evidence(path);
 	if (ev->state != LOAD_OK) {
 		buf_puts(b, "<p>This evidence file cannot be read: see the diagnostics.</p></div>");
@@ -634,15 +847,24 @@ static void put_counts(struct buf *b, const struct ledger *lg)
 
 static void put_legend(struct buf *b)
 {
-	buf_puts(b, "<div class=\"legend\" role=\"region\" aria-labelledby=\"legend-h\"><h2 id=\"legend-h\">Legend</h2><ul>");
-	for (int k = 0; k < LG_KIND_COUNT; k++)
-		buf_printf(b, "<li><span class=\"item k-%s\">%s</span> %s</li>", review_style_of((enum ledger_kind)k)->cls, review_style_of((enum ledger_kind)k)->word,
-			   review_style_of((enum ledger_kind)k)->legend);
-	buf_puts(b, "</ul><p>Each kind has its own underline (solid, double, dashed, dotted, wavy) and its name "
+	/* folded: the first screen is the page, not the key to it */
+	buf_puts(b, "<details class=\"legend\" id=\"legend\"><summary><h2 id=\"legend-h\">Legend and keys</h2></summary><ul>");
+	for (int k = 0; k < LG_KIND_COUNT; k++) {
+		const struct review_style *st = review_style_of((enum ledger_kind)k);
+		buf_printf(b, "<li><span class=\"item k-%s\">", st->cls);
+		review_escs(b, st->word);
+		buf_puts(b, "</span> ");
+		review_escs(b, st->legend); /* it quotes annotations: <!-- = EXPR --> is text, not a comment */
+		buf_puts(b, "</li>");
+	}
+	buf_puts(b, "</ul><p class=\"keys\">Keys: <kbd>j</kbd> or <kbd>n</kbd> the next finding, <kbd>k</kbd> or <kbd>p</kbd> "
+		    "the previous one, <kbd>/</kbd> search, <kbd>a</kbd> approve the selected item, <kbd>Esc</kbd> leave the "
+		    "search.  Every item has a permalink (<code>#i17</code>), every page line (<code>#L61</code>) and every "
+		    "quoted evidence line (<code>#evidence/LESSON/run.txt:22</code>) too: each opens its item selected.</p><p>Each kind has its own underline (solid, double, dashed, dotted, wavy) and its name "
 		    "in the tables, so colour is never the only sign.  Select an item to see its evidence.</p>"
 		    "<p class=\"ctl\"><label><input type=\"checkbox\" id=\"hide-skipped\"> hide skipped numbers</label> "
 		    "<label class=\"js-only\"><input type=\"checkbox\" id=\"show-tables\"> show the tables under "
-		    "each block</label></p></div>");
+		    "each block</label></p></details>");
 }
 
 /* ---- the page ------------------------------------------------------------ */
@@ -658,6 +880,80 @@ static void put_verdict(struct buf *b, const char *page, const struct review_ver
 	if (!pass)
 		buf_printf(b, "%zu error%s", v->errors, v->errors == 1 ? "" : "s");
 	buf_puts(b, "</p>");
+}
+
+static bool is_fence(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && i < 3 && s[i] == ' ')
+		i++;
+	return n - i >= 3 && (memcmp(s + i, "```", 3) == 0 || memcmp(s + i, "~~~", 3) == 0);
+}
+
+/* A diagnostic inside a code block that failed (a snippet's or a
+ * transcript's, placed at the line that differs) explains that block's
+ * item, which the ledger places at the block's first line: so its diff
+ * is in the item's row and the pane.  The lines between are read once a
+ * diagnostic: bounded by the block's length. */
+static void attach_block_diags(struct render *r)
+{
+	for (size_t d = 0; d < r->diags.n; d++) {
+		struct review_diag *g = &r->diags.v[d];
+		if (g->owner >= 0 || g->line == 0 || g->line > r->tf->n_lines)
+			continue;
+		for (size_t i = r->n; i-- > 0;) {
+			const struct ledger_entry *e = r->items[i].e;
+			if (e->line > g->line || e->line == 0)
+				continue;
+			if (e->kind != LG_FAILED || e->span != 0)
+				continue;
+			size_t len;
+			const char *s = textfile_line(r->tf, e->line, &len);
+			if (!is_fence(s, len))
+				break; /* the nearest failed block item before it is not a fenced block */
+			bool inside = true;
+			for (size_t k = e->line + 1; k < g->line && inside; k++) {
+				s = textfile_line(r->tf, k, &len);
+				inside = !is_fence(s, len);
+			}
+			if (inside)
+				g->owner = (long)i;
+			break;
+		}
+	}
+}
+
+/* Each item's id, its finding flag, and its approval from the hook. */
+static void name_items(struct render *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		struct item *it = &r->items[i];
+		const struct ledger_entry *e = it->e;
+		size_t nth = 1; /* entries of one place are adjacent once sorted */
+		for (size_t j = i; j-- > 0 && r->items[j].e->line == e->line && r->items[j].e->col == e->col;)
+			nth += r->items[j].e->kind == e->kind;
+		review_item_id_of(e, nth, it->id);
+		it->finding |= e->kind == LG_FAILED;
+		if (approval_fn && review_item_approvable(e))
+			approval_fn(approval_ctx, r->page, it->id, e, &it->approval);
+	}
+}
+
+/* The bar over the page: search, the keys, and the approve command. */
+static void put_toolbar(struct buf *b, const char *page)
+{
+	buf_puts(b, "<div id=\"bar\" class=\"js-block\" role=\"search\"><label>Search <input type=\"search\" id=\"search\" "
+		    "placeholder=\"a number, a word, a file\" autocomplete=\"off\"></label> <span id=\"search-n\" aria-live=\"polite\">"
+		    "</span> <button type=\"button\" id=\"prev-f\" title=\"previous finding (k or p)\">&#8593; finding</button> "
+		    "<button type=\"button\" id=\"next-f\" title=\"next finding (j or n)\">&#8595; finding</button> <span id=\"f-n\">"
+		    "</span> <span class=\"keys\">keys: <kbd>j</kbd>/<kbd>n</kbd> next finding, <kbd>k</kbd>/<kbd>p</kbd> previous, "
+		    "<kbd>/</kbd> search, <kbd>a</kbd> approve</span>"
+		    "<div id=\"approve-box\" hidden><p>Approve the <span id=\"approve-n\">0</span> chosen items: run this from the "
+		    "course (this page cannot write files).</p><pre id=\"approve-cmd\" data-page=\"");
+	review_escs(b, page);
+	buf_puts(b, "\"></pre><button type=\"button\" id=\"approve-copy\">copy the command</button> "
+		    "<button type=\"button\" id=\"approve-clear\">clear</button> <span id=\"approve-copied\" aria-live=\"polite\"></span>"
+		    "</div></div>\n");
 }
 
 char *review_render(const char *relpath, const struct ledger *lg, const char *diags, const struct review_verdict *v,
@@ -688,6 +984,11 @@ char *review_render(const char *relpath, const struct ledger *lg, const char *di
 		ev[i] = r.items[i].e;
 	review_diags_attach(&r.diags, ev, r.n);
 	free(ev);
+	attach_block_diags(&r);
+	for (size_t d = 0; d < r.diags.n; d++)
+		if (r.diags.v[d].owner >= 0 && (size_t)r.diags.v[d].owner < r.n)
+			r.items[r.diags.v[d].owner].finding = true;
+	name_items(&r);
 	place_items(&r);
 
 	struct buf *b = &r.out;
@@ -705,10 +1006,21 @@ char *review_render(const char *relpath, const struct ledger *lg, const char *di
 	buf_puts(b, "</dl>");
 	put_verdict(b, relpath, v);
 	put_counts(b, lg);
-	for (size_t i = 0; i < lg->page.n_evidence; i++)
-		put_run(b, lg->page.evidence[i]);
+	if (lg->page.n_evidence) { /* folded: the runs' facts are one click away, not the first screen */
+		bool none_yet = strcmp(lg->page.evidence[0], FM_EVIDENCE_NOT_YET) == 0;
+		buf_printf(b, "<details class=\"runs\" id=\"runs\"%s><summary><h2>", none_yet ? " open" : "");
+		if (none_yet)
+			buf_puts(b, "Awaiting its first capture");
+		else
+			buf_printf(b, "The run%s it rests on (%zu)", lg->page.n_evidence == 1 ? "" : "s", lg->page.n_evidence);
+		buf_puts(b, "</h2></summary>");
+		for (size_t i = 0; i < lg->page.n_evidence; i++)
+			put_run(b, lg->page.evidence[i]);
+		buf_puts(b, "</details>");
+	}
 	if (r.diags.n) {
-		buf_printf(b, "<div class=\"found\"><h2>What the gate found (%zu)</h2><ol>", r.diags.n);
+		buf_printf(b, "<details class=\"found\" id=\"found\"><summary><h2>What the gate found (%zu)</h2></summary><ol>",
+			   r.diags.n);
 		for (size_t i = 0; i < r.diags.n; i++) {
 			buf_puts(b, "<li>");
 			put_diag(b, &r.diags.v[i], i, true);
@@ -716,10 +1028,12 @@ char *review_render(const char *relpath, const struct ledger *lg, const char *di
 				buf_printf(b, "<p><a class=\"explains\" href=\"#r%ld\">the item it explains</a></p>", r.diags.v[i].owner);
 			buf_puts(b, "</li>");
 		}
-		buf_puts(b, "</ol></div>");
+		buf_puts(b, "</ol></details>");
 	}
 	put_legend(b);
-	buf_puts(b, "</div>\n<div class=\"wrap\">\n<div id=\"page\" class=\"main\" role=\"main\">\n");
+	buf_puts(b, "</div>\n");
+	put_toolbar(b, relpath);
+	buf_puts(b, "<div class=\"wrap\">\n<div id=\"page\" class=\"main\" role=\"main\">\n");
 	if (!have_text)
 		buf_puts(b, "<p>The page cannot be read: see the diagnostics above.</p>");
 	put_body(&r);

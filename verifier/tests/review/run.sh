@@ -26,7 +26,7 @@ bad() { echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/    /' "$2" | head -40; fail
 check() {
 	name=$1 repo=$2 page=$3 html=$4
 	(cd "$repo" && NO_COLOR=1 "$bin" explain "$page" >"$scratch/$name.explain" 2>/dev/null)
-	if xmllint --html --noout "$html" >"$scratch/$name.xml" 2>&1 && [ ! -s "$scratch/$name.xml" ]; then
+	if sh "$here/html-lint.sh" "$html" >"$scratch/$name.xml" 2>&1; then
 		ok "$name: the HTML parses"
 	else
 		bad "$name: the HTML does not parse" "$scratch/$name.xml"
@@ -98,6 +98,45 @@ h=$broken/out/day01-demo.html
 	sed 's/<[^>]*>//g' "$h" | grep -q "Forged $(printf '\357\277\275')0 (skipped)$(printf '\357\277\275')marks $(printf '\357\277\275') and" &&
 	ok "broken: exit 1, FAILS, diagnostics with hints, links shown as text" || bad "broken: exit $rc" "$scratch/broken.err"
 check broken "$broken" pages/day01-demo.md "$h"
+
+# 3b. the page as a code review: the legend and the page's annotations
+#     shown as text (they were HTML comments), links to the program and the
+#     run, a permalink target for every block, an approve control and an
+#     item id on each number, the run facts and the legend folded
+d=$demo/out/day01-demo.html
+grep -q '(&lt;!-- = EXPR --&gt;)' "$d" && grep -q '<code class="annot">&lt;!-- = 1.798 / 0.325 --&gt;</code>' "$d" &&
+	! grep -q '<!-- raw HTML omitted -->' "$d" && ! grep -q '(<!--' "$d" &&
+	ok "demo: the legend and the page's annotations are shown escaped" || bad "demo: an annotation is not shown as text"
+grep -q 'href="../programs/day01-demo/demo.cu">open the file</a>' "$d" &&
+	grep -q 'href="../evidence/day01-demo/run-2026-11-30.txt">open the file</a>' "$d" &&
+	grep -q '<div class="blk" id="L52" data-lines="52-55">' "$d" &&
+	grep -q '<a class="ln" href="#evidence/day01-demo/run-2026-11-30.txt:23">23</a>' "$d" &&
+	grep -q '<button type="button" class="approve" data-id="traced-47-24" aria-pressed="false">approve</button>' "$d" &&
+	grep -q '<details class="runs" id="runs">' "$d" && grep -q '<details class="legend" id="legend">' "$d" &&
+	ok "demo: file links, line permalinks, an approve control with its item id, folded run facts and legend" ||
+	bad "demo: links, permalinks, approve control or folding missing"
+# a row whose cells repeat a value: each cell its own mark, no badge over the table
+rep=$scratch/repeat
+cp -R "$here/../fixtures/demo" "$rep"
+printf '\n| run | threads | again | time |\n| --- | ---: | ---: | ---: |\n| racy | 1,024 | 1,024 | 1.8 ms |\n' >>"$rep/pages/day01-demo.md"
+(cd "$rep" && NO_COLOR=1 "$bin" review --output out pages/day01-demo.md >/dev/null 2>&1)
+cells=$(grep -c '^<td align="right"><a class="item k-traced" data-id="traced-[0-9-]*" id="i[0-9]*" data-i="[0-9]*" href="#r[0-9]*" title="[^"]*">1,024<' "$rep/out/day01-demo.html")
+if [ "$cells" = 2 ] && ! grep -q '<p class="badges"><a class="badge k-traced' "$rep/out/day01-demo.html" &&
+	grep -q 'data-id="traced-59-10-2"' "$rep/out/day01-demo.html"; then
+	ok "repeat: both 1,024 cells of a row marked in their own cell, ids traced-59-10 and traced-59-10-2"
+else
+	bad "repeat: $cells cells marked, or a badge floats over the table"
+fi
+check repeat "$rep" pages/day01-demo.md "$rep/out/day01-demo.html"
+# a page awaiting its first capture says so
+first=$scratch/first
+cp -R "$here/../fixtures/demo" "$first"
+sed -i 's|^evidence: .*|evidence: none yet|' "$first/pages/day01-demo.md"
+(cd "$first" && NO_COLOR=1 "$bin" review --output out pages/day01-demo.md >/dev/null 2>&1)
+grep -q 'This page awaits its first capture' "$first/out/day01-demo.html" &&
+	! grep -q 'cannot be read' "$first/out/day01-demo.html" &&
+	ok "first: a page of 'evidence: none yet' says it awaits its first capture" ||
+	bad "first: the none-yet page" "$first/out/day01-demo.html"
 
 # 4. the checker can fail: a row taken out, an external link put in
 sed 's/<tr id="r3" /<tr id="x3" /' "$h" >"$scratch/doctored1.html"

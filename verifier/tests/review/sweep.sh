@@ -31,7 +31,7 @@ for name in $names; do
 		case $rc in 0 | 1) ;; *) [ -f "$html" ] || continue ;; esac # an unreadable page has no review
 		n=$((n + 1))
 		if ! python3 "$here/check_html.py" "$scratch/explain.txt" "$html" "$work" >"$scratch/check.txt" 2>&1 ||
-			[ -n "$(xmllint --html --noout "$html" 2>&1)" ]; then
+			! sh "$here/html-lint.sh" "$html" >/dev/null 2>&1; then
 			echo "FAIL sweep $name $page"
 			sed 's/^/    /' "$scratch/check.txt" | head -10
 			bad=$((bad + 1))
