@@ -322,33 +322,47 @@ arch-test: $(BUILD)/asan/coursecheck $(BUILD)/asan/coursecheck-capture
 	@python3 verifier/tests/arch/layers.py $(SRC) $(BUILD)/asan/obj
 
 # Every suite ends on "NAME: N passed, N failed"; the last line repeats
-# what was skipped.  The binaries (plain and sanitized), the unit tests and
-# the fuzz replayers are built first on every core (TEST_JOBS), then the
-# suites run TEST_SUITES_JOBS at a time (default 3; 1 runs them one by
-# one), each one's output printed whole in this order
-# (verifier/tests/run-suites.sh).  The golden suite compares -j 1's output
-# with expected.txt and, from the same setup of each case, -j 4's (what
-# jobs-test's golden half does: GOLDEN_ALSO_JOBS=4, so jobs-test is not run
-# again); course-test's mutation test compares -j 4 with -j 1 at each
-# mutation.
+# what was skipped.  The binaries (plain and sanitized) and the unit tests
+# are built first on every core (TEST_JOBS), then the suites run
+# TEST_SUITES_JOBS at a time (default 3; 1 runs them one by one), each
+# one's output printed whole in this order (verifier/tests/run-suites.sh).
+# The golden suite compares -j 1's output with expected.txt and, from the
+# same setup of each case, -j 4's (what jobs-test's golden half does:
+# GOLDEN_ALSO_JOBS=4, so jobs-test is not run again).
+#
+# `make test` is what a developer runs often; `make test-slow` holds the
+# suites whose time is mostly compilers or valgrind, not the checker:
+# nvcc builds of the broken variants, the hostile families under
+# callgrind, the fuzz corpora's replay (its replayers built first) and the
+# mutation test (course-test: the course at -j 4 and -j 1 for every
+# mutation, jobs-test's mutation half).  CI (.ci/run) runs both.
 TEST_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 TEST_SUITES_JOBS ?= 3
 # the longest first (CPU seconds), so that the short ones fill the other
 # slots; slurm-test and capture-test early, as they mostly wait (a Slurm
 # job's scheduling, capture's time limits): a third slot keeps both cores
 # busy while they do
-TEST_SUITES = broken-variants-build hostile slurm-test course-test capture-test golden stale-test approvals-test programs \
-	review-test review-browser-test fuzz-replay report-test arch-test wiring-test reference-overlap unit deps-test folder-test \
+TEST_SUITES = slurm-test capture-test golden stale-test approvals-test programs \
+	review-test review-browser-test report-test arch-test wiring-test reference-overlap unit deps-test folder-test \
 	man-test install-test update-race-test lsp-test entities-test
+TEST_SLOW_SUITES = broken-variants-build hostile course-test fuzz-replay
+.PHONY: test test-slow
 test: $(DEPS_FULL) $(DEPS_TEST)
 	@rm -f $(BUILD)/.skipped
-	@echo "build: the binaries (plain and sanitized), unit tests and fuzz replayers on $(TEST_JOBS) cores"
+	@echo "build: the binaries (plain and sanitized) and unit tests on $(TEST_JOBS) cores"
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(BUILD)/coursecheck $(BUILD)/coursecheck-capture \
-		$(BUILD)/asan/coursecheck $(BUILD)/asan/coursecheck-capture $(UNIT_TESTS) $(FUZZ_REPLAY_BINS) \
+		$(BUILD)/asan/coursecheck $(BUILD)/asan/coursecheck-capture $(UNIT_TESTS) \
 		>$(BUILD)/.test-build.log 2>&1 || { cat $(BUILD)/.test-build.log; echo "build: FAILED"; exit 1; }
 	@sh verifier/tests/python-once.sh $(BUILD)/python
 	@PATH="$(CURDIR)/$(BUILD)/python:$$PATH" MAKE="$(MAKE)" SKIPPED_ALL=$(CURDIR)/$(BUILD)/.skipped GOLDEN_ALSO_JOBS=4 \
 		sh verifier/tests/run-suites.sh $(TEST_SUITES_JOBS) $(TEST_SUITES)
+test-slow: $(DEPS_FULL) $(DEPS_TEST)
+	@rm -f $(BUILD)/.skipped-slow
+	@echo "build: the binaries (plain and sanitized) and fuzz replayers on $(TEST_JOBS) cores"
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(BUILD)/coursecheck $(BUILD)/asan/coursecheck $(FUZZ_REPLAY_BINS) \
+		>$(BUILD)/.test-slow-build.log 2>&1 || { cat $(BUILD)/.test-slow-build.log; echo "build: FAILED"; exit 1; }
+	@MAKE="$(MAKE)" SKIPPED_ALL=$(CURDIR)/$(BUILD)/.skipped-slow \
+		sh verifier/tests/run-suites.sh $(TEST_SUITES_JOBS) $(TEST_SLOW_SUITES)
 
 # ---- install -------------------------------------------------------------
 install: all

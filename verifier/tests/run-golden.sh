@@ -1,8 +1,9 @@
 #!/bin/sh
 # Golden cases: each folder under CASES is a small repository (or, with a
 # file named `base`, the fixture it names under fixtures/ with the case's
-# own files laid over it).  The runner copies it to a scratch folder, runs
-# its optional setup.sh there, then runs
+# own files laid over it).  The runner lays it out in a scratch folder
+# (case-layout.sh: the evidence files its file `seal` lists sealed with
+# seal-evidence.sh, then its optional setup.sh), then runs
 #     coursecheck $(cat args)          (args defaults to "verify")
 # under NO_COLOR=1 and what a file `env` adds (env(1) arguments)
 # and compares standard output and error, and a last line "[exit N]", with
@@ -32,6 +33,8 @@ bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 cases=$(cd "$2" && pwd)
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
+tests=$here COURSECHECK=$bin
+. "$here/case-layout.sh"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/golden.XXXXXX")
 also=${ALSO_JOBS:-}
 # the -j N copies: a folder of the same length of name, as in jobs-test
@@ -84,22 +87,7 @@ for name in $names; do
 	src=$cases/$name
 	[ -d "$src" ] || { echo "FAIL $name: no such case"; fail=$((fail + 1)); continue; }
 	work=$scratch/$name
-	mkdir -p "$work"
-	if [ -f "$src/base" ]; then
-		cp -R "$here/fixtures/$(cat "$src/base")/." "$work/"
-	fi
-	# the case's own files, without the runner's control files: one cp
-	# (the names in a subshell's "$@": any character a name may hold)
-	(cd "$src" && set -- && for f in * .[!.]* ..?*; do
-		case $f in expected.txt | args | base | setup.sh | keep-check-count | env | cwd | unsigned) continue ;; esac
-		[ -e "$f" ] || [ -L "$f" ] || continue
-		set -- "$@" "$f"
-	done && { [ $# = 0 ] || cp -R "$@" "$work/"; })
-	# setup scripts may seal hand-made evidence: $SEAL ROOT FILE
-	export SEAL="$here/seal-evidence.sh" COURSECHECK="$bin"
-	if [ -f "$src/setup.sh" ]; then
-		(cd "$work" && sh "$src/setup.sh") || { echo "FAIL $name: setup.sh failed"; fail=$((fail + 1)); continue; }
-	fi
+	case_layout "$src" "$work" || { echo "FAIL $name: $case_why"; fail=$((fail + 1)); continue; }
 	[ -f "$src/unsigned" ] || sign_runs "$work"
 	args=verify
 	[ -f "$src/args" ] && args=$(cat "$src/args")

@@ -67,10 +67,7 @@ for course in clean fail; do
 	check "$course: explain json against the schema" $PY "$HERE/validate.py" "$SCHEMA/coursecheck-report-1.json" "$T/out"
 done
 # update's JSON report, from the golden case that rewrites four numbers
-mkdir -p "$T/upd"
-cp -R "$TOP/verifier/tests/fixtures/demo/." "$T/upd/"
-(cd "$CASES/update-changed-count" && find . -mindepth 1 -maxdepth 1 ! -name expected.txt ! -name args ! -name base ! -name setup.sh -exec cp -R {} "$T/upd/" \;)
-(cd "$T/upd" && SEAL="$TOP/verifier/tests/seal-evidence.sh" COURSECHECK="$BIN" sh "$CASES/update-changed-count/setup.sh") >/dev/null 2>&1
+(tests=$TOP/verifier/tests COURSECHECK=$BIN && . "$tests/case-layout.sh" && case_layout "$CASES/update-changed-count" "$T/upd") >/dev/null 2>&1
 cp "$T/upd/pages/day01-demo.md" "$T/page.before"
 run upd update --dry-run --format=json pages/day01-demo.md
 check "update --dry-run --format=json exits $RC, not 0" [ $RC -eq 0 ]

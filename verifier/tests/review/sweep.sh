@@ -8,7 +8,8 @@ set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 shift
 here=$(cd "$(dirname "$0")" && pwd)
-tests=$(cd "$here/.." && pwd)
+tests=$(cd "$here/.." && pwd) COURSECHECK=$bin
+. "$tests/case-layout.sh"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/review-sweep.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT INT TERM
 names=${*:-$(ls "$tests/cases")}
@@ -16,12 +17,7 @@ n=0 bad=0
 for name in $names; do
 	src=$tests/cases/$name work=$scratch/$name
 	[ -d "$src" ] || { echo "FAIL sweep: no case $name"; bad=$((bad + 1)); continue; }
-	mkdir -p "$work"
-	[ -f "$src/base" ] && cp -R "$tests/fixtures/$(cat "$src/base")/." "$work/"
-	(cd "$src" && find . -mindepth 1 -maxdepth 1 ! -name expected.txt ! -name args ! -name base ! -name setup.sh \
-		! -name keep-check-count -exec cp -R {} "$work/" \;)
-	export SEAL="$tests/seal-evidence.sh" COURSECHECK="$bin"
-	[ -f "$src/setup.sh" ] && (cd "$work" && sh "$src/setup.sh" >/dev/null 2>&1)
+	case_layout "$src" "$work" >/dev/null 2>&1
 	for page in $(cd "$work" && ls pages/*.md programs/*/README.md 2>/dev/null); do
 		out=$scratch/out-$name
 		(cd "$work" && NO_COLOR=1 "$bin" explain --as published "$page" >"$scratch/explain.txt" 2>/dev/null

@@ -83,87 +83,10 @@ static char *nested(size_t depth)
 
 /* ---- values ---- */
 
-static void test_numbers(void **state)
-{
-	(void)state;
-	assert_value("170530", 170530);
-	assert_value("1.798", 1.798);
-	assert_value("0.5", 0.5);
-	assert_value("007", 7);
-}
-
-static void test_precedence(void **state)
-{
-	(void)state;
-	assert_value("2 + 3 * 4", 14);
-	assert_value("2 * 3 + 4", 10);
-	assert_value("2 * 3 - 4 / 2", 4);
-	assert_value("1 + 6 / 3 * 2", 5);
-}
-
-static void test_left_associativity(void **state)
-{
-	(void)state;
-	assert_value("100 - 10 - 5", 85);
-	assert_value("8 / 4 / 2", 1);
-	assert_value("2 * 3 / 4", 1.5);
-	assert_value("1 - 2 + 3", 2);
-}
-
-static void test_annotation_example(void **state)
-{
-	(void)state;
-	/* The same operations in the same order as C evaluates them. */
-	assert_value("100 * 170530 / 1049187", 100.0 * 170530.0 / 1049187.0);
-}
-
 static void test_unary_minus(void **state)
 {
 	(void)state;
-	assert_value("-3 + 5", 2);
-	assert_value("2 * -3", -6);
-	assert_value("--3", 3);
-	assert_value("- - - 3", -3);
-	assert_value("-(2 + 3)", -5);
-	assert_value("4 - -2", 6);
-	assert_value("-2 * -2", 4);
-	assert_value("-0", 0);
 	assert_false(signbit(eval_ok("-0"))); /* no negative zero for callers to print */
-}
-
-static void test_parentheses_and_whitespace(void **state)
-{
-	(void)state;
-	assert_value("(2 + 3) * 4", 20);
-	assert_value("2 * (3 + 4)", 14);
-	assert_value(" \t( 1 +\n2 ) *\r\n3 ", 9);
-	assert_value("((((7))))", 7);
-	assert_value("100*(170530/1049187)", 100 * (170530.0 / 1049187.0));
-}
-
-static void test_functions(void **state)
-{
-	(void)state;
-	assert_value("ceil(1.2)", 2);
-	assert_value("ceil(-1.2)", -1);
-	assert_value("floor(1.8)", 1);
-	assert_value("floor(-1.2)", -2);
-	assert_value("round(2.4)", 2);
-	assert_value("round ( 1.5 )", 2);
-	assert_value("ceil(1.1) * 2 + floor(0.9)", 4);
-	assert_value("round(ceil(1.1) * 1.25)", 3);
-	assert_value("-round(2.5)", -3);
-}
-
-static void test_round_half_away_from_zero(void **state)
-{
-	(void)state;
-	assert_value("round(2.5)", 3);
-	assert_value("round(-2.5)", -3);
-	assert_value("round(0.5)", 1);
-	assert_value("round(-0.5)", -1);
-	assert_value("round(-2.4)", -2);
-	assert_value("round(-2.6)", -3);
 }
 
 static void test_explicit_length(void **state)
@@ -266,64 +189,16 @@ static void test_free_literals_as_parsed(void **state)
 
 /* ---- errors ---- */
 
-static void test_division_by_zero(void **state)
-{
-	(void)state;
-	assert_error("1 / 0", "division by zero", 2);
-	assert_error("1/(2-2)", "division by zero", 1);
-	assert_error("5 * 2 / 0.0", "division by zero", 6);
-	assert_error("0/0", "division by zero", 1);
-	assert_error("1/floor(0.5)", "division by zero", 1);
-}
-
 static void test_empty_expression(void **state)
 {
 	(void)state;
-	assert_error("", "empty expression", 0);
-	assert_error(" \t\n ", "empty expression", 0);
 	assert_error_len(NULL, 0, "empty expression", 0);
 }
 
 static void test_garbage(void **state)
 {
 	(void)state;
-	assert_error("abc", "expected a number, '(' or a function, found 'abc'", 0);
-	assert_error("1 +", "expected a number, '(' or a function, found end of expression", 3);
-	assert_error("(1", "expected ')' to close '(' at column 1", 2);
-	assert_error("2 * (1 + (3)", "expected ')' to close '(' at column 5", 12);
-	assert_error("1 2", "expected an operator or end of expression, found '2'", 2);
-	assert_error("1..2", "expected a digit after '.'", 2);
-	assert_error("5.", "expected a digit after '.'", 2);
-	assert_error(".5", "expected a number, '(' or a function, found '.'", 0);
-	assert_error(")", "expected a number, '(' or a function, found ')'", 0);
-	assert_error("1 )", "expected an operator or end of expression, found ')'", 2);
-	assert_error("()", "expected a number, '(' or a function, found ')'", 1);
-	assert_error("+1", "expected a number, '(' or a function, found '+'", 0);
-	assert_error("1,049", "expected an operator or end of expression, found ','", 1);
-	assert_error("2x", "expected an operator or end of expression, found 'x'", 1);
-	assert_error("5 %", "expected an operator or end of expression, found '%'", 2);
-	assert_error("1 * * 2", "expected a number, '(' or a function, found '*'", 4);
-	assert_error("1 \xc3\x97 2", "expected an operator or end of expression, found byte 0xc3", 2);
 	assert_error_len("1\0", 2, "expected an operator or end of expression, found byte 0x00", 1);
-}
-
-static void test_functions_misused(void **state)
-{
-	(void)state;
-	assert_error("sqrt(2)", "unknown function 'sqrt'", 0);
-	assert_error("1 + Round(2)", "unknown function 'Round'", 4);
-	assert_error("round 2", "expected '(' after 'round'", 6);
-	assert_error("ceil", "expected '(' after 'ceil'", 4);
-	assert_error("round(1, 2)", "round() takes one argument", 7);
-	assert_error("floor()", "expected a number, '(' or a function, found ')'", 6);
-	assert_error("round(2", "expected ')' to close '(' at column 6", 7);
-}
-
-static void test_exponent_notation_is_refused(void **state)
-{
-	(void)state;
-	assert_error("1e999", "exponent notation is not supported", 1);
-	assert_error("2 * 1.5E3", "exponent notation is not supported", 7);
 }
 
 static void test_non_finite_results(void **state)
@@ -479,25 +354,15 @@ static void test_literal_values_match_strtod(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_numbers),
-		cmocka_unit_test(test_precedence),
-		cmocka_unit_test(test_left_associativity),
-		cmocka_unit_test(test_annotation_example),
 		cmocka_unit_test(test_unary_minus),
-		cmocka_unit_test(test_parentheses_and_whitespace),
-		cmocka_unit_test(test_functions),
-		cmocka_unit_test(test_round_half_away_from_zero),
 		cmocka_unit_test(test_explicit_length),
 		cmocka_unit_test(test_literal_list_and_offsets),
 		cmocka_unit_test(test_literals_inside_functions),
 		cmocka_unit_test(test_many_literals_grow_the_list),
 		cmocka_unit_test(test_free_literals),
 		cmocka_unit_test(test_free_literals_as_parsed),
-		cmocka_unit_test(test_division_by_zero),
 		cmocka_unit_test(test_empty_expression),
 		cmocka_unit_test(test_garbage),
-		cmocka_unit_test(test_functions_misused),
-		cmocka_unit_test(test_exponent_notation_is_refused),
 		cmocka_unit_test(test_non_finite_results),
 		cmocka_unit_test(test_too_long_expression),
 		cmocka_unit_test(test_nesting_limit),
