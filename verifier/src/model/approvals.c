@@ -270,7 +270,7 @@ static size_t number_rank(const char *l, size_t l_len, size_t col)
 
 /* ---- items ---- */
 
-static bool gated(enum ledger_kind k)
+bool approvals_kind_gated(enum ledger_kind k)
 {
 	return k == LG_CLAIM || k == LG_TRACED || k == LG_DERIVED || k == LG_CITED || k == LG_ROW ||
 	       k == LG_AMBIGUOUS;
@@ -399,7 +399,7 @@ void approvals_items(const struct ledger *lg, const struct textfile *page, struc
 	out->v = xcalloc(lg->n ? lg->n : 1, sizeof *out->v);
 	for (size_t i = 0; i < lg->n; i++) {
 		const struct ledger_entry *e = sorted[i];
-		if (!gated(e->kind) || e->line == 0 || e->line > page->n_lines)
+		if (!approvals_kind_gated(e->kind) || e->line == 0 || e->line > page->n_lines)
 			continue;
 		struct approval_item *it = &out->v[out->n++];
 		it->kind = e->kind;

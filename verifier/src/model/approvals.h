@@ -105,6 +105,8 @@ struct approval_items {
 	size_t n;
 };
 
+/* Whether a ledger entry of kind k is an item (the kinds above). */
+bool approvals_kind_gated(enum ledger_kind k);
 /* The items of a page's ledger; page: the page's text (its sentences). */
 void approvals_items(const struct ledger *lg, const struct textfile *page, struct approval_items *out);
 void approvals_items_free(struct approval_items *it);

@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "filewrite.h"
 #include "repo.h"
+#include "review_approvals.h"
 #include "review_html.h"
 #include "strmap.h"
 #include "util.h"
@@ -284,7 +285,12 @@ static bool review_one(const char *rel, const char *dir, const struct cliopt *o,
 		for (int k = 0; k < LG_KIND_COUNT; k++)
 			row->counts[k] = ledger_count(&lg, (enum ledger_kind)k);
 		size_t len;
+		/* each item's sign-off state, and the id approve takes */
+		struct review_approvals *ra = review_approvals_load(rel, &lg);
+		review_set_approvals(ra ? review_approvals_lookup : NULL, ra);
 		char *html = review_render(rel, &lg, text ? text : "", &row->v, &len);
+		review_set_approvals(NULL, NULL);
+		review_approvals_free(ra);
 		if (write_out(dir, row->file, html, len) != 0)
 			*status = 2;
 		else

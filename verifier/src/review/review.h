@@ -39,9 +39,11 @@ int cli_review(int argc, char **argv);
  *
  * A review shows each approvable item's approval state when a lookup is
  * set (review_set_approvals): the review itself reads no approval file.
- * Approvable items are claims and numbers (review_item_approvable); each
- * is named by its item id (review_item_id_of), which the page's approve
- * control puts into `coursecheck approve PAGE --item ID...`. */
+ * Approvable items are the sign-off's items (review_item_approvable:
+ * approvals.h's kinds); each is named by its item id, which the page's
+ * approve control puts into `coursecheck approve PAGE --item ID...`: the
+ * sign-off's id (approvals.h, 8 hex digits that survive a recapture) when
+ * the lookup gives one, else the page's own (review_item_id_of). */
 enum review_approval_state {
 	REVIEW_APPROVAL_NONE,     /* never approved (or no lookup set) */
 	REVIEW_APPROVAL_APPROVED, /* approved, and nothing it rested on moved */
@@ -54,6 +56,7 @@ struct review_approval {
 	const char *by, *when;   /* who approved it, and when */
 	const char *old_values;  /* reopened: what was approved (values, evidence run) */
 	const char *new_values;  /* reopened: what it rests on now */
+	const char *id;          /* the sign-off's id of the item (what approve takes), replacing the page's own */
 };
 
 /* Fills *out (zeroed before the call) for the item named id of page. */
@@ -63,9 +66,10 @@ typedef void (*review_approval_fn)(void *ctx, const char *page, const char *id, 
  * none, every item's state is REVIEW_APPROVAL_NONE). */
 void review_set_approvals(review_approval_fn fn, void *ctx);
 
-/* Whether the page's approve control is offered for e: a claim
- * (LG_CLAIM) or a number the gate accepted (traced, derived, cited,
- * external, ambiguous). */
+/* Whether the page's approve control is offered for e: an item the
+ * sign-off gate asks a reviewer to accept (approvals_kind_gated: a claim,
+ * a traced, derived or cited number, an evidence row, an ambiguous
+ * number). */
 bool review_item_approvable(const struct ledger_entry *e);
 /* The stable id of e among the entries of its page, written into
  * buf[REVIEW_ITEM_ID_MAX]: "KIND-LINE-COL" with KIND ledger_kind_name()

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "approvals.h"
 #include "course.h"
 #include "evsig.h"
 #include "frontmatter.h"
@@ -70,12 +71,7 @@ void review_set_approvals(review_approval_fn fn, void *ctx)
 
 bool review_item_approvable(const struct ledger_entry *e)
 {
-	switch (e->kind) {
-	case LG_CLAIM: case LG_TRACED: case LG_DERIVED: case LG_CITED: case LG_EXT: case LG_AMBIGUOUS:
-		return true;
-	default:
-		return false;
-	}
+	return approvals_kind_gated(e->kind);
 }
 
 void review_item_id_of(const struct ledger_entry *e, size_t nth, char buf[REVIEW_ITEM_ID_MAX])
@@ -934,8 +930,11 @@ static void name_items(struct render *r)
 			nth += r->items[j].e->kind == e->kind;
 		review_item_id_of(e, nth, it->id);
 		it->finding |= e->kind == LG_FAILED;
-		if (approval_fn && review_item_approvable(e))
+		if (approval_fn && review_item_approvable(e)) {
 			approval_fn(approval_ctx, r->page, it->id, e, &it->approval);
+			if (it->approval.id && strlen(it->approval.id) < sizeof it->id)
+				strcpy(it->id, it->approval.id); /* the id approve takes */
+		}
 	}
 }
 

@@ -125,6 +125,20 @@ check "the delta review printed more than the reopened items" test "$(grep -c ':
 sed -n 's/.*(item \([0-9a-f]*\)) is reopened: .*/\1/p' "$T/delta.head" | sort >"$T/delta.head.ids"
 check "approvals --since=HEAD reopens other items" cmp -s "$T/delta.head.ids" "$T/expected"
 check "approvals --since=HEAD does not read HEAD's file" grep -q '^HEAD:reviews/day32-scan-2.approvals:[0-9]*:1: note: approved values' "$T/delta.head"
+# the review page shows the same: exactly those items reopened, each
+# under the id approve takes, the others approved
+"$bin" review --output="$T/rv" pages/$L.md >"$T/rv.out" 2>&1
+python3 - "$T/rv/$L.html" >"$T/rv.states" <<'PY'
+import re, sys
+html = open(sys.argv[1], encoding="utf-8").read()
+for row in re.findall(r'<tr id="r\d+"[^>]*data-id="([0-9a-f]{8})"[^>]*>(.*?)</tr>', html, re.S):
+    state = "reopened" if "appr-reopened" in row[1] else "approved" if "appr-approved" in row[1] else "none"
+    print(row[0], state)
+PY
+grep ' reopened$' "$T/rv.states" | cut -d' ' -f1 | sort >"$T/rv.reopened"
+check "the review page reopens other items ($(tr '\n' ' ' <"$T/rv.reopened"))" cmp -s "$T/rv.reopened" "$T/expected"
+check "the review page shows an item unapproved" not grep -q ' none$' "$T/rv.states"
+check "the review page shows no approved item" grep -q ' approved$' "$T/rv.states"
 approve pages/$L.md alice
 check "approve --all approved another count: $(cat "$T/approve")" grep -q "^coursecheck approve: $(wc -l <"$T/expected") items of" "$T/approve"
 verify

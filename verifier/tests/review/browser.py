@@ -161,8 +161,13 @@ def main():
         traced = [it for it in items if it["kind"] == "traced" and it["approve"] and it["marked"]]
         check(len(traced) >= 2, "the page has traced numbers with an approve control", len(traced))
         ids = [it["id"] for it in items]
-        check(len(set(ids)) == len(ids) and all(re.match(r"^[a-z]+-\d+-\d+(-\d+)?$", x) for x in ids),
-              "every item has a unique id KIND-LINE-COL[-N]", [x for x in ids if ids.count(x) > 1][:3])
+        # a sign-off item carries the sign-off's id (8 hex digits, what approve
+        # takes); any other item the page's own, KIND-LINE-COL[-N]
+        check(len(set(ids)) == len(ids) and
+              all(re.match(r"^[0-9a-f]{8}$", it["id"]) if it["approve"] else re.match(r"^[a-z]+-\d+-\d+(-\d+)?$", it["id"])
+                  for it in items),
+              "every item has a unique id: the sign-off's (8 hex) or KIND-LINE-COL[-N]",
+              [x for x in ids if ids.count(x) > 1][:3] or ids[:5])
 
         # 1. a permalink to an item opens it selected
         t = max(traced, key=lambda it: len(it["claim"]))  # a number a search finds few of
