@@ -32,6 +32,7 @@
 #include <stddef.h>
 
 #include "ledger.h"
+#include "review_approvals.h"
 
 int cli_review(int argc, char **argv);
 
@@ -44,24 +45,8 @@ int cli_review(int argc, char **argv);
  * approve control puts into `coursecheck approve PAGE --item ID...`: the
  * sign-off's id (approvals.h, 8 hex digits that survive a recapture) when
  * the lookup gives one, else the page's own (review_item_id_of). */
-enum review_approval_state {
-	REVIEW_APPROVAL_NONE,     /* never approved (or no lookup set) */
-	REVIEW_APPROVAL_APPROVED, /* approved, and nothing it rested on moved */
-	REVIEW_APPROVAL_REOPENED, /* approved once; its sentence, expression or values changed since */
-};
-
-struct review_approval {
-	enum review_approval_state state;
-	/* borrowed, each may be NULL; valid until review_render returns */
-	const char *by, *when;   /* who approved it, and when */
-	const char *old_values;  /* reopened: what was approved (values, evidence run) */
-	const char *new_values;  /* reopened: what it rests on now */
-	const char *id;          /* the sign-off's id of the item (what approve takes), replacing the page's own */
-};
-
-/* Fills *out (zeroed before the call) for the item named id of page. */
-typedef void (*review_approval_fn)(void *ctx, const char *page, const char *id, const struct ledger_entry *e,
-				   struct review_approval *out);
+/* The approval types (struct review_approval, review_approval_fn):
+ * review_approvals.h. */
 /* Sets the lookup review_render calls for every approvable item (NULL:
  * none, every item's state is REVIEW_APPROVAL_NONE). */
 void review_set_approvals(review_approval_fn fn, void *ctx);

@@ -19,7 +19,25 @@
 #ifndef COURSECHECK_REVIEW_APPROVALS_H
 #define COURSECHECK_REVIEW_APPROVALS_H
 #include "ledger.h"
-#include "review.h"
+
+enum review_approval_state {
+	REVIEW_APPROVAL_NONE,     /* never approved (or no lookup set) */
+	REVIEW_APPROVAL_APPROVED, /* approved, and nothing it rested on moved */
+	REVIEW_APPROVAL_REOPENED, /* approved once; its sentence, expression or values changed since */
+};
+
+struct review_approval {
+	enum review_approval_state state;
+	/* borrowed, each may be NULL; valid until review_render returns */
+	const char *by, *when;   /* who approved it, and when */
+	const char *old_values;  /* reopened: what was approved (values, evidence run) */
+	const char *new_values;  /* reopened: what it rests on now */
+	const char *id;          /* the sign-off's id of the item (what approve takes), replacing the page's own */
+};
+
+/* Fills *out (zeroed before the call) for the item named id of page. */
+typedef void (*review_approval_fn)(void *ctx, const char *page, const char *id, const struct ledger_entry *e,
+				   struct review_approval *out);
 
 struct review_approvals;
 
