@@ -340,7 +340,7 @@ static void fresh_model(void)
 {
 	course_release();
 	evsig_release();
-	course_load();
+	course_open(); /* what the page needs, not the whole course listed */
 	evsig_load(NULL);
 }
 
