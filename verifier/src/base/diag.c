@@ -117,14 +117,6 @@ const char *diag_description(enum diag_kind kind)
 	return kinds[kind].description;
 }
 
-enum diag_kind diag_kind_by_id(const char *id)
-{
-	for (int k = 0; k < DIAG_KIND_COUNT; k++)
-		if (strcmp(kinds[k].id, id) == 0)
-			return (enum diag_kind)k;
-	return DIAG_KIND_COUNT;
-}
-
 static const char *paint(const char *code)
 {
 	return reporter.color ? code : "";

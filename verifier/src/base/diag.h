@@ -137,8 +137,6 @@ enum diag_level diag_level_of(enum diag_kind kind);
 enum diag_level diag_base_level(enum diag_kind kind);
 const char *diag_id(enum diag_kind kind);
 const char *diag_description(enum diag_kind kind);
-/* Looks an id up; returns DIAG_KIND_COUNT when unknown. */
-enum diag_kind diag_kind_by_id(const char *id);
 
 /* Who hears a diagnostic: DIAG_REPORT, the run's reporter; DIAG_DROP,
  * nobody (dropped uncounted).  A module that reads a file on behalf of

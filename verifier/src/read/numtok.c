@@ -112,13 +112,6 @@ static struct pattern_groups find_groups(const pcre2_code *code);
  * every file is scanned, and a block a call cost a malloc and a free. */
 static _Thread_local pcre2_match_data *scan_md;
 
-static void *checked(void *p)
-{
-	if (p == NULL)
-		abort(); /* out of memory: callers are promised they never see NULL */
-	return p;
-}
-
 static pcre2_code *compile_number_pattern(void)
 {
 	int err;
@@ -144,7 +137,7 @@ static const struct number_pattern *number_pattern(void)
 	struct number_pattern *np = atomic_load_explicit(&number_pattern_cache, memory_order_acquire);
 	if (np != NULL)
 		return np;
-	np = checked(malloc(sizeof *np));
+	np = xmalloc(sizeof *np);
 	np->code = compile_number_pattern();
 	np->groups = find_groups(np->code);
 	struct number_pattern *published = NULL;
@@ -434,7 +427,7 @@ static size_t first_invalid_utf8(const char *text, size_t len)
 /* A malloc'd copy of text with every byte of an invalid sequence replaced. */
 static char *valid_utf8_copy(const char *text, size_t len, size_t first_bad)
 {
-	char *copy = checked(malloc(len));
+	char *copy = xmalloc(len);
 	memcpy(copy, text, len);
 	for (size_t i = first_bad; i < len;) {
 		size_t n = utf8_sequence_length((const unsigned char *)copy + i, len - i);
@@ -465,7 +458,7 @@ static struct num_token *next_slot(struct token_sink *k)
 	if (!k->heap || k->n == k->cap_heap) {
 		bool first = k->heap == NULL;
 		k->cap_heap = first ? 2 * (k->cap_buf + 8) : k->cap_heap * 2;
-		k->heap = checked(realloc(k->heap, k->cap_heap * sizeof *k->heap));
+		k->heap = xrealloc(k->heap, k->cap_heap * sizeof *k->heap);
 		if (first)
 			memcpy(k->heap, k->buf, k->n * sizeof *k->buf);
 	}
@@ -884,8 +877,8 @@ static void pattern_scan_start(struct pattern_scan *ps)
 	const struct number_pattern *np = number_pattern();
 	ps->code = np->code;
 	ps->groups = np->groups;
-	if (!scan_md)
-		scan_md = checked(pcre2_match_data_create_from_pattern(ps->code, NULL));
+	if (!scan_md && !(scan_md = pcre2_match_data_create_from_pattern(ps->code, NULL)))
+		abort(); /* out of memory: callers are promised they never see NULL */
 	ps->md = scan_md;
 	ps->ov = pcre2_get_ovector_pointer(ps->md);
 }
@@ -944,7 +937,7 @@ static void scan(const char *text, size_t len, size_t digit, struct token_sink *
 static size_t sink_malloced(struct token_sink *k, struct num_token **out)
 {
 	if (k->n && !k->heap) { /* all of them in the buffer */
-		k->heap = checked(malloc(k->n * sizeof *k->heap));
+		k->heap = xmalloc(k->n * sizeof *k->heap);
 		memcpy(k->heap, k->buf, k->n * sizeof *k->buf);
 	}
 	*out = k->heap;
