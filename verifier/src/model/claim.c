@@ -117,22 +117,7 @@ static bool holds_claim(const struct cparser *p, size_t open)
 
 static void describe(const struct cparser *p, size_t at, char *out, size_t outlen)
 {
-	if (at >= p->len) {
-		snprintf(out, outlen, "end of claim");
-		return;
-	}
-	unsigned char c = (unsigned char)p->text[at];
-	if (descent_is_name_char((char)c)) {
-		size_t end = at;
-		while (end < p->len && descent_is_name_char(p->text[end]))
-			end++;
-		int shown = end - at > 40 ? 40 : (int)(end - at);
-		snprintf(out, outlen, "'%.*s%s'", shown, p->text + at, end - at > 40 ? "..." : "");
-	} else if (c >= 0x21 && c < 0x7f) {
-		snprintf(out, outlen, "'%c'", c);
-	} else {
-		snprintf(out, outlen, "byte 0x%02x", c);
-	}
+	descent_describe(p->text, p->len, at, "end of claim", out, outlen);
 }
 
 static void push(void **v, size_t *n, size_t *cap, size_t elem, const void *item)

@@ -23,6 +23,26 @@ char descent_peek(const char *text, size_t len, size_t *pos)
 	return i < len ? text[i] : '\0';
 }
 
+void descent_describe(const char *text, size_t len, size_t at, const char *at_end, char *out, size_t outlen)
+{
+	if (at >= len) {
+		snprintf(out, outlen, "%s", at_end);
+		return;
+	}
+	unsigned char c = (unsigned char)text[at];
+	if (descent_is_name_char((char)c)) {
+		size_t end = at;
+		while (end < len && descent_is_name_char(text[end]))
+			end++;
+		int shown = end - at > 40 ? 40 : (int)(end - at);
+		snprintf(out, outlen, "'%.*s%s'", shown, text + at, end - at > 40 ? "..." : "");
+	} else if (c >= 0x21 && c < 0x7f) {
+		snprintf(out, outlen, "'%c'", c);
+	} else {
+		snprintf(out, outlen, "byte 0x%02x", c);
+	}
+}
+
 bool descent_fail(char *err, size_t err_size, size_t *err_offset, size_t offset, const char *fmt, ...)
 {
 	va_list ap;

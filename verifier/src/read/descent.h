@@ -21,6 +21,10 @@ bool descent_is_name_char(char c);
  * there, or '\0' at the end (a NUL byte in the text is never a valid
  * token either, so the two need not differ). */
 char descent_peek(const char *text, size_t len, size_t *pos);
+/* What stands at text[at] for a "found ..." message, into out: a name
+ * (cut to 40 bytes and "..."), a printable character, a byte in hex, or
+ * at_end past the text. */
+void descent_describe(const char *text, size_t len, size_t at, const char *at_end, char *out, size_t outlen);
 /* Formats the message into err[0..err_size) (cut to fit, NUL-terminated)
  * and sets *err_offset to offset.  Returns false, for `return fail(...)`. */
 bool descent_fail(char *err, size_t err_size, size_t *err_offset, size_t offset, const char *fmt, ...)

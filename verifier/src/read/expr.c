@@ -52,20 +52,7 @@ static size_t name_end(const struct parser *p, size_t from)
 /* Describes what stands at `at` for a "found ..." message. */
 static void describe_token(const struct parser *p, size_t at, char *out, size_t outlen)
 {
-	if (at >= p->len) {
-		snprintf(out, outlen, "end of expression");
-		return;
-	}
-	unsigned char c = (unsigned char)p->text[at];
-	if (descent_is_name_char((char)c)) {
-		size_t end = name_end(p, at);
-		int shown = end - at > 40 ? 40 : (int)(end - at);
-		snprintf(out, outlen, "'%.*s%s'", shown, p->text + at, end - at > 40 ? "..." : "");
-	} else if (c >= 0x21 && c < 0x7f) {
-		snprintf(out, outlen, "'%c'", c);
-	} else {
-		snprintf(out, outlen, "byte 0x%02x", c);
-	}
+	descent_describe(p->text, p->len, at, "end of expression", out, outlen);
 }
 
 static bool fail_expected(struct parser *p, const char *what)
