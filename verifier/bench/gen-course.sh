@@ -83,6 +83,12 @@ while [ "$i" -le "$n" ]; do
 	sed "s|evidence/$src/|evidence/$l/|g" "$repo/$prog" > "$out/programs/$l/$progfile"
 	sed "s|^lesson: $src\$|lesson: $l|; s|^program: programs/$src/|program: programs/$l/|; s|^source-sha256: .*|source-sha256: $sha|; s|^\(source-file-[0-9]*: \)programs/$src/|\1programs/$l/|" "$repo/$ev" \
 		> "$out/evidence/$l/$evfile"
+	# evidence of the tokens-1 rule: source-sha256 hashes the recorded
+	# files' lines "PATH SHA", which name the lesson
+	if grep -q '^source-file-1: ' "$out/evidence/$l/$evfile"; then
+		fsha=$(sed -n 's/^source-file-[0-9]*: //p' "$out/evidence/$l/$evfile" | sha256sum | cut -d' ' -f1)
+		sed -i "s|^source-sha256: .*|source-sha256: $fsha|" "$out/evidence/$l/$evfile"
+	fi
 	sed "s|$src|$l|g" "$tmpl" > "$out/pages/$l.md"
 	if [ "$shape" = cite ] && [ "$i" -gt 1 ]; then
 		prev=$(printf 'l%05d-scan' $((i - 1)))

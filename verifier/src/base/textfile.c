@@ -9,9 +9,6 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#ifdef __SSE2__
-#include <emmintrin.h> /* baseline on x86-64 */
-#endif
 
 #include "util.h"
 
@@ -49,25 +46,7 @@ size_t utf8_first_invalid(const char *text, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)text;
 	for (size_t i = 0; i < len;) {
-		/* ASCII, the bulk of every course file, 64 bytes at a time
-		 * (SSE2: one byte mask for the lot), then 32, then eight */
-#ifdef __SSE2__
-		while (len - i >= 64) {
-			const __m128i *q = (const __m128i *)(s + i);
-			__m128i any = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(q), _mm_loadu_si128(q + 1)),
-						   _mm_or_si128(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3)));
-			if (_mm_movemask_epi8(any))
-				break;
-			i += 64;
-		}
-#endif
-		while (len - i >= 32) {
-			uint64_t w[4];
-			memcpy(w, s + i, sizeof w);
-			if ((w[0] | w[1] | w[2] | w[3]) & UINT64_C(0x8080808080808080))
-				break;
-			i += 32;
-		}
+		/* ASCII, the bulk of every course file, eight bytes at a time */
 		while (len - i >= 8) {
 			uint64_t w;
 			memcpy(&w, s + i, sizeof w);
@@ -103,126 +82,29 @@ bool textfile_report_encoding(const struct textfile *tf, const char *what)
 	return true;
 }
 
-#ifdef __SSE2__
-/* One bit for each '\n' among the 16 bytes at p. */
-static inline uint64_t nl_mask16(const char *p)
-{
-	__m128i v = _mm_loadu_si128((const __m128i *)p);
-	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
-}
-#endif
-
 /* Records where each line starts: 0, and the byte after every '\n' but a
- * final one.  Every file read goes through here, so the newlines are
- * found 64 bytes a step (SSE2: one bit mask, each set bit a line) rather
- * than by a memchr call a line (about 35 instructions a line under
- * callgrind for the ~40-byte lines of a course). */
+ * final one. */
 static void index_lines(struct textfile *tf)
 {
 	const char *s = tf->data;
-	size_t len = tf->len, n = 0, i = 0;
-	/* the index sized for lines of about 32 bytes, grown only past that */
-	size_t cap = len / 32 + 8;
+	size_t len = tf->len, n = 0, cap = len / 32 + 8; /* room for lines of about 32 bytes */
 	size_t *ls = xmalloc(cap * sizeof *ls);
 	if (len)
 		ls[n++] = 0;
-#ifdef __SSE2__
-	for (; len - i >= 64; i += 64) {
-		/* a block holds at most 64 line starts: room made once a block,
-		 * not checked a line */
-		if (cap - n < 64)
-			ls = xgrow(ls, &cap, n + 64, sizeof *ls);
-		uint64_t m = nl_mask16(s + i) | nl_mask16(s + i + 16) << 16 | nl_mask16(s + i + 32) << 32 |
-			     nl_mask16(s + i + 48) << 48;
-		for (; m; m &= m - 1)
-			ls[n++] = i + (size_t)__builtin_ctzll(m) + 1;
+	for (const char *nl = s; (nl = memchr(nl, '\n', len - (size_t)(nl - s))) != NULL;) {
+		nl++;
+		if (n == cap)
+			ls = xgrow(ls, &cap, n + 1, sizeof *ls);
+		ls[n++] = (size_t)(nl - s);
 	}
-#endif
-	for (; i < len; i++)
-		if (s[i] == '\n') {
-			if (n == cap)
-				ls = xgrow(ls, &cap, n + 1, sizeof *ls);
-			ls[n++] = i + 1;
-		}
 	if (n && ls[n - 1] == len) /* a final '\n' ends the last line, starts none */
 		n--;
 	tf->line_start = ls;
 	tf->n_lines = n;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define TEXTFILE_AVX2 1
-
-/* The one read of a file that needs no rewriting (no BOM, checked by the
- * caller; no CR; no NUL), nearly every file of a course: the line index,
- * the CR and NUL check and the check for bytes past ASCII in one pass, 64
- * bytes a step, where the general path makes four (a memchr for CR, one
- * for NUL, the UTF-8 check and the index).  A step only records: the CR
- * and NUL it saw and the bytes past ASCII are gathered in two registers
- * and looked at once, after the last step.  Returns false, with nothing
- * changed or allocated, when it saw a CR or NUL: the general path then
- * reads the file.  A file with a byte past ASCII is then checked for
- * UTF-8 from its start (utf8_first_invalid passes over ASCII quickly).
- * AVX2 and BMI, taken only where the CPU has them; test_textfile
- * compares it with the general path. */
-__attribute__((target("avx2,bmi"))) static bool clean_index_avx2(struct textfile *tf, char *raw, size_t n)
-{
-	size_t cap = n / 32 + 8, count = 0, i = 0;
-	size_t *ls = xmalloc(cap * sizeof *ls);
-	if (n)
-		ls[count++] = 0;
-	const __m256i nl = _mm256_set1_epi8('\n'), cr = _mm256_set1_epi8('\r'), zero = _mm256_setzero_si256();
-	__m256i odd = zero, high = zero;
-	for (; n - i >= 64; i += 64) {
-		__m256i a = _mm256_loadu_si256((const __m256i *)(raw + i));
-		__m256i b = _mm256_loadu_si256((const __m256i *)(raw + i + 32));
-		odd = _mm256_or_si256(odd, _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(a, cr), _mm256_cmpeq_epi8(a, zero)),
-							   _mm256_or_si256(_mm256_cmpeq_epi8(b, cr), _mm256_cmpeq_epi8(b, zero))));
-		high = _mm256_or_si256(high, _mm256_or_si256(a, b));
-		if (cap - count < 64) { /* a block holds at most 64 line starts */
-			while (cap - count < 64)
-				cap *= 2; /* cap is no address's: it stays in a register */
-			ls = xrealloc(ls, cap * sizeof *ls);
-		}
-		uint64_t m = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, nl)) |
-			     (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, nl)) << 32;
-		for (; m; m = _blsr_u64(m)) /* BMI: a line start is three instructions */
-			ls[count++] = i + 1 + _tzcnt_u64(m);
-	}
-	bool past_ascii = _mm256_movemask_epi8(high) != 0;
-	if (!_mm256_testz_si256(odd, odd)) {
-		free(ls);
-		return false;
-	}
-	for (; i < n; i++) {
-		unsigned char c = (unsigned char)raw[i];
-		if (c == '\r' || c == '\0') {
-			free(ls);
-			return false;
-		}
-		past_ascii |= c >= 0x80;
-		if (c == '\n') {
-			if (count == cap)
-				ls = xrealloc(ls, (cap *= 2) * sizeof *ls);
-			ls[count++] = i + 1;
-		}
-	}
-	if (count && ls[count - 1] == n) /* a final '\n' ends the last line, starts none */
-		count--;
-	raw[n] = '\0';
-	tf->data = raw;
-	tf->len = n;
-	tf->not_utf8_at = past_ascii ? utf8_first_invalid(raw, n) : n;
-	tf->not_utf8 = tf->not_utf8_at < n;
-	tf->line_start = ls;
-	tf->n_lines = count;
-	return true;
-}
-#endif
-
-/* The general path: any file, rewritten in place as textfile.h says. */
-static void normalise_general(struct textfile *tf, char *raw, size_t n)
+/* Any file, rewritten in place as textfile.h says. */
+static void normalise_and_index(struct textfile *tf, char *raw, size_t n)
 {
 	size_t i = 0, o = 0;
 	if (n >= 3 && memcmp(raw, "\xEF\xBB\xBF", 3) == 0) {
@@ -255,16 +137,6 @@ static void normalise_general(struct textfile *tf, char *raw, size_t n)
 	tf->not_utf8 = tf->not_utf8_at < o;
 
 	index_lines(tf);
-}
-
-static void normalise_and_index(struct textfile *tf, char *raw, size_t n)
-{
-#ifdef TEXTFILE_AVX2
-	bool bom = n >= 3 && memcmp(raw, "\xEF\xBB\xBF", 3) == 0;
-	if (!bom && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && clean_index_avx2(tf, raw, n))
-		return;
-#endif
-	normalise_general(tf, raw, n);
 }
 
 int textfile_read_fd(int fd, size_t size, size_t max, char **data, size_t *len)
@@ -363,13 +235,6 @@ void textfile_take(char *raw, size_t len, const char *display, struct textfile *
 	memset(tf, 0, sizeof *tf);
 	tf->path = xstrdup(display);
 	normalise_and_index(tf, raw, len);
-}
-
-void textfile_take_general(char *raw, size_t len, const char *display, struct textfile *tf)
-{
-	memset(tf, 0, sizeof *tf);
-	tf->path = xstrdup(display);
-	normalise_general(tf, raw, len);
 }
 
 void textfile_free(struct textfile *tf)

@@ -50,10 +50,6 @@ void textfile_from_memory(const char *data, size_t len, const char *display, str
  * from here (normalised in place; tf->data is raw, or freed with tf).
  * For a caller done with the bytes as read (the course cache's program). */
 void textfile_take(char *raw, size_t len, const char *display, struct textfile *tf);
-/* textfile_take on the general path only: textfile_take reads a file
- * with no BOM, CR or NUL in one pass where the CPU has AVX2, and this is
- * what test_textfile compares it with. */
-void textfile_take_general(char *raw, size_t len, const char *display, struct textfile *tf);
 void textfile_free(struct textfile *tf);
 
 /* Reports a text that is not UTF-8 text (a NUL byte, or a byte outside a

@@ -1,7 +1,6 @@
 /* util.c - see util.h. */
 #include "util.h"
 
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,75 +62,7 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
-/* The length fmt's output would have, for a format of only literal text,
- * "%%", "%s" and "%.*s" (the paths and keys the checks join: about 900
- * instructions a call through vsnprintf under callgrind, 26 calls a
- * lesson page); SIZE_MAX for any other conversion, a NULL string (which
- * glibc prints as "(null)") or a negative precision, all left to
- * vsnprintf.  Writes what fits of the output, and then its NUL, in
- * out[0..cap): all of it when the length is below cap, so that a short
- * result is formatted in one pass (cap 0: out is not written). */
-static size_t concat_format(const char *fmt, va_list ap, char *out, size_t cap)
-{
-	size_t n = 0;
-	for (const char *f = fmt; *f; f++) {
-		const char *s;
-		size_t len;
-		if (*f != '%') { /* the literal run up to the next conversion, at once */
-			const char *pct = strchrnul(f, '%');
-			s = f, len = (size_t)(pct - f);
-			f = pct - 1;
-		} else if (f[1] == '%') {
-			s = "%", len = 1, f++;
-		} else if (f[1] == 's') {
-			s = va_arg(ap, const char *);
-			if (!s)
-				return SIZE_MAX;
-			len = strlen(s), f++;
-		} else if (f[1] == '.' && f[2] == '*' && f[3] == 's') {
-			int prec = va_arg(ap, int);
-			s = va_arg(ap, const char *);
-			if (prec < 0 || !s)
-				return SIZE_MAX;
-			len = strnlen(s, (size_t)prec), f += 3;
-		} else {
-			return SIZE_MAX;
-		}
-		if (n < cap && len <= cap - n)
-			memcpy(out + n, s, len);
-		n += len;
-	}
-	if (n > INT_MAX) /* vsnprintf's limit: its failure stays its own */
-		return SIZE_MAX;
-	if (n < cap)
-		out[n] = '\0';
-	return n;
-}
-
 char *xvasprintf(const char *fmt, va_list ap)
-{
-	/* most results are short: joined once into the stack and copied;
-	 * a longer one is joined again into its own block */
-	char small[256];
-	va_list copy;
-	va_copy(copy, ap);
-	size_t len = concat_format(fmt, copy, small, sizeof small);
-	va_end(copy);
-	if (len != SIZE_MAX) {
-		char *p = xmalloc(len + 1);
-		if (len < sizeof small) {
-			memcpy(p, small, len + 1);
-		} else {
-			va_copy(copy, ap);
-			concat_format(fmt, copy, p, len + 1);
-			va_end(copy);
-		}
-		return p;
-	}
-	return xvasprintf_general(fmt, ap);
-}
-
-char *xvasprintf_general(const char *fmt, va_list ap)
 {
 	/* most results are short: formatted once into the stack and copied,
 	 * instead of once to measure and once more to write */

@@ -30,11 +30,6 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
 char *xvasprintf(const char *fmt, va_list ap);
-/* xvasprintf always through vsnprintf.  xvasprintf itself joins a format
- * of only literal text, %%, %s and %.*s by hand (the paths and keys of
- * every page) and gives every other format to this; test_util compares
- * the two. */
-char *xvasprintf_general(const char *fmt, va_list ap);
 
 /* A growable byte string, always NUL-terminated after the first append. */
 struct buf {

@@ -30,31 +30,10 @@ static int problem(struct evidence_problem *prob, enum diag_kind kind, size_t li
 }
 
 /* A key's bytes: a-z, 0-9, '-' and '.' ('.' joins a key to a run's name:
- * run.racecheck, exit.racecheck), as a table: one load a byte, where the
- * four compares cost about as much as the rest of a header line's parse.
- * test_evidence's test_key_chars_as_listed holds every byte to that list. */
-static const unsigned char key_char[256] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 00 */
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 10 */
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, /* 20 */
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, /* 30 */
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 40 */
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 50 */
-	0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 60 */
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, /* 70 */
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 80 */
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 90 */
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* a0 */
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* b0 */
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* c0 */
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* d0 */
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* e0 */
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* f0 */
-};
-
+ * run.racecheck, exit.racecheck). */
 static bool is_key_char(char c)
 {
-	return key_char[(unsigned char)c];
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
 }
 
 static bool is_hex64(const char *s)
@@ -439,29 +418,10 @@ bool evidence_captured_date(const struct evidence *ev, char out[11])
 	return true;
 }
 
-/* v as "%d" writes it (expect_exit is 0-255, as keyed_exit and proghdr
- * read it; any int fits): by hand, where an snprintf cost about 600
- * instructions a run, every run judged more than once a page. */
-static void decimal_text(int v, char out[12])
-{
-	char rev[10];
-	size_t n = 0, k = 0;
-	unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
-	do {
-		rev[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		out[k++] = '-';
-	while (n)
-		out[k++] = rev[--n];
-	out[k] = '\0';
-}
-
 static bool ended_as_expected(const struct evidence_run *r)
 {
 	char want[12];
-	decimal_text(r->expect_exit, want);
+	snprintf(want, sizeof want, "%d", r->expect_exit);
 	return r->exit && strcmp(r->exit, want) == 0;
 }
 

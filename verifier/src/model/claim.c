@@ -8,6 +8,8 @@
  * which are counted; runs of "not" are read in a loop.
  */
 #include "claim.h"
+#include "descent.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,43 +26,15 @@ struct cparser {
 	size_t caps[3]; /* of cmps, literals, places */
 };
 
-static void *checked(void *p)
-{
-	if (p == NULL)
-		abort(); /* out of memory: callers are promised they never see NULL */
-	return p;
-}
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static bool fail(struct cparser *p, size_t offset, const char *fmt, ...)
-{
-	if (p->r->err[0])
-		return false; /* the first error stands */
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(p->r->err, sizeof p->r->err, fmt, ap);
-	va_end(ap);
-	p->r->err_offset = offset;
-	return false;
-}
-
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-static bool is_name_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9');
-}
+/* Records the error in the result unless one is there: the first error
+ * stands.  false. */
+#define fail(p, offset, ...)                                                                                           \
+	((p)->r->err[0] ? false                                                                                        \
+			: descent_fail((p)->r->err, sizeof (p)->r->err, &(p)->r->err_offset, (offset), __VA_ARGS__))
 
 static char peek(struct cparser *p)
 {
-	while (p->pos < p->len && is_space(p->text[p->pos]))
-		p->pos++;
-	return p->pos < p->len ? p->text[p->pos] : '\0';
+	return descent_peek(p->text, p->len, &p->pos);
 }
 
 /* Is the word w at `at`, standing alone (not part of a longer name)? */
@@ -69,7 +43,7 @@ static bool word_at(const struct cparser *p, size_t at, const char *w)
 	size_t n = strlen(w);
 	if (at + n > p->len || memcmp(p->text + at, w, n) != 0)
 		return false;
-	return (at == 0 || !is_name_char(p->text[at - 1])) && (at + n == p->len || !is_name_char(p->text[at + n]));
+	return (at == 0 || !descent_is_name_char(p->text[at - 1])) && (at + n == p->len || !descent_is_name_char(p->text[at + n]));
 }
 
 static bool logic_word_at(const struct cparser *p, size_t at)
@@ -143,29 +117,14 @@ static bool holds_claim(const struct cparser *p, size_t open)
 
 static void describe(const struct cparser *p, size_t at, char *out, size_t outlen)
 {
-	if (at >= p->len) {
-		snprintf(out, outlen, "end of claim");
-		return;
-	}
-	unsigned char c = (unsigned char)p->text[at];
-	if (is_name_char((char)c)) {
-		size_t end = at;
-		while (end < p->len && is_name_char(p->text[end]))
-			end++;
-		int shown = end - at > 40 ? 40 : (int)(end - at);
-		snprintf(out, outlen, "'%.*s%s'", shown, p->text + at, end - at > 40 ? "..." : "");
-	} else if (c >= 0x21 && c < 0x7f) {
-		snprintf(out, outlen, "'%c'", c);
-	} else {
-		snprintf(out, outlen, "byte 0x%02x", c);
-	}
+	descent_describe(p->text, p->len, at, "end of claim", out, outlen);
 }
 
 static void push(void **v, size_t *n, size_t *cap, size_t elem, const void *item)
 {
 	if (*n == *cap) {
 		*cap = *cap ? *cap * 2 : 4;
-		*v = checked(realloc(*v, *cap * elem));
+		*v = xrealloc(*v, *cap * elem);
 	}
 	memcpy((char *)*v + *n * elem, item, elem);
 	(*n)++;
@@ -174,9 +133,9 @@ static void push(void **v, size_t *n, size_t *cap, size_t elem, const void *item
 /* One side of a comparison, [a, b) of the claim, through expr. */
 static bool eval_side(struct cparser *p, size_t a, size_t b, double *out)
 {
-	while (a < b && is_space(p->text[a]))
+	while (a < b && descent_is_space(p->text[a]))
 		a++;
-	while (b > a && is_space(p->text[b - 1]))
+	while (b > a && descent_is_space(p->text[b - 1]))
 		b--;
 	if (a == b) {
 		char found[64];
@@ -281,7 +240,7 @@ static bool parse_comparison(struct cparser *p, struct tv *out)
 	if (p->pos < p->len && is_cmp_char(p->text[p->pos]))
 		return fail(p, p->pos, "comparisons do not chain: write 'a < b and b < c'");
 	c.end = rhs_end;
-	while (c.end > c.start && is_space(p->text[c.end - 1]))
+	while (c.end > c.start && descent_is_space(p->text[c.end - 1]))
 		c.end--;
 	c.truth = compare(c.op, c.lhs, c.rhs);
 	c.verdict = c.truth ? CLAIM_TRUE : CLAIM_FALSE;

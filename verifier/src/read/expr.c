@@ -8,7 +8,9 @@
  * stack.
  */
 #include "expr.h"
+#include "descent.h"
 #include "numtok.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -26,58 +28,23 @@ struct parser {
 	const struct expr_env *env; /* NULL: places refused */
 };
 
-static void *checked(void *p)
-{
-	if (p == NULL)
-		abort(); /* out of memory: callers are promised they never see NULL */
-	return p;
-}
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static bool fail(struct parser *p, size_t offset, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(p->r->err, sizeof p->r->err, fmt, ap);
-	va_end(ap);
-	p->r->err_offset = offset;
-	return false;
-}
-
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
+/* Records the error in the result; false. */
+#define fail(p, offset, ...) descent_fail((p)->r->err, sizeof (p)->r->err, &(p)->r->err_offset, (offset), __VA_ARGS__)
 
 static bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
 
-static bool is_name_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || is_digit(c);
-}
-
-static void skip_space(struct parser *p)
-{
-	while (p->pos < p->len && is_space(p->text[p->pos]))
-		p->pos++;
-}
-
-/* The next character after whitespace, or '\0' at the end (a NUL byte in
- * the text is never a valid token either, so the two need not differ). */
+/* The next character after whitespace, or '\0' at the end. */
 static char peek(struct parser *p)
 {
-	skip_space(p);
-	return p->pos < p->len ? p->text[p->pos] : '\0';
+	return descent_peek(p->text, p->len, &p->pos);
 }
 
 static size_t name_end(const struct parser *p, size_t from)
 {
-	while (from < p->len && is_name_char(p->text[from]))
+	while (from < p->len && descent_is_name_char(p->text[from]))
 		from++;
 	return from;
 }
@@ -85,20 +52,7 @@ static size_t name_end(const struct parser *p, size_t from)
 /* Describes what stands at `at` for a "found ..." message. */
 static void describe_token(const struct parser *p, size_t at, char *out, size_t outlen)
 {
-	if (at >= p->len) {
-		snprintf(out, outlen, "end of expression");
-		return;
-	}
-	unsigned char c = (unsigned char)p->text[at];
-	if (is_name_char((char)c)) {
-		size_t end = name_end(p, at);
-		int shown = end - at > 40 ? 40 : (int)(end - at);
-		snprintf(out, outlen, "'%.*s%s'", shown, p->text + at, end - at > 40 ? "..." : "");
-	} else if (c >= 0x21 && c < 0x7f) {
-		snprintf(out, outlen, "'%c'", c);
-	} else {
-		snprintf(out, outlen, "byte 0x%02x", c);
-	}
+	descent_describe(p->text, p->len, at, "end of expression", out, outlen);
 }
 
 static bool fail_expected(struct parser *p, const char *what)
@@ -113,7 +67,7 @@ static void add_literal(struct parser *p, size_t start, size_t end, double value
 	struct expr_result *r = p->r;
 	if (r->n_literals == p->literals_cap) {
 		p->literals_cap = p->literals_cap ? p->literals_cap * 2 : 8;
-		r->literals = checked(realloc(r->literals, p->literals_cap * sizeof *r->literals));
+		r->literals = xrealloc(r->literals, p->literals_cap * sizeof *r->literals);
 	}
 	r->literals[r->n_literals++] = (struct expr_literal){start, end, value, decimals};
 }
@@ -178,7 +132,7 @@ static bool parse_place(struct parser *p, enum expr_place_fn fn, double *out)
 	struct expr_result *r = p->r;
 	if (r->n_places == p->places_cap) {
 		p->places_cap = p->places_cap ? p->places_cap * 2 : 4;
-		r->places = checked(realloc(r->places, p->places_cap * sizeof *r->places));
+		r->places = xrealloc(r->places, p->places_cap * sizeof *r->places);
 	}
 	r->places[r->n_places++] = (struct expr_place){open_at, i + 1, fn, value};
 	p->pos = i + 1;
@@ -277,7 +231,7 @@ static bool parse_primary(struct parser *p, double *out)
 		return parse_parenthesised(p, out, NULL);
 	if (c == '[')
 		return parse_place(p, EXPR_PLACE_VALUE, out);
-	if (is_name_char(c))
+	if (descent_is_name_char(c))
 		return parse_call(p, out);
 	return fail_expected(p, "a number, '(' or a function");
 }

@@ -33,11 +33,8 @@ const struct fm_evidence *frontmatter_evidence(const struct frontmatter *fm, con
  * What the fields are read from: the root mapping's pairs, and the pairs
  * of each mapping that is a root value (an evidence mapping), nothing
  * deeper; each node its type, its scalar text (borrowed) and where it
- * starts.  Two readings of the text fill it (below): libyaml's events,
- * what nearly every page takes, and libyaml's document, for a front
- * matter with an anchor or an alias, whose nodes the events alone do not
- * resolve.  The fields are read from it in one place, so both readings
- * report the same.
+ * starts.  libyaml's document fills it (below; the document resolves
+ * anchors and aliases); the fields are read from it in one place.
  */
 struct fm_node {
 	yaml_node_type_t type; /* YAML_SCALAR_NODE, YAML_SEQUENCE_NODE or YAML_MAPPING_NODE */
@@ -400,186 +397,7 @@ static void load_document(struct reader *r, const char *text, size_t len)
 	yaml_parser_delete(&parser);
 }
 
-/* ---- the event reading --------------------------------------------- */
-
-/*
- * libyaml's document costs, for a front matter of six short fields, a
- * node stack, a tag copy a node and their frees; the events give the
- * same nodes in order, so the tree is filled from them, each scalar's
- * text kept in its event until the fields are read.  Nothing is read
- * before the document's end has parsed (a syntax error is then the only
- * problem reported, as with the document).  An anchor or an alias stops
- * it: the text is then read as a document (what an alias names is a node
- * the events gave earlier, perhaps deeper than the tree keeps).
- */
-#define KEPT_INLINE 16 /* a front matter of six fields keeps twelve */
-
-struct event_reading {
-	yaml_parser_t parser;
-	struct fm_tree tree;
-	yaml_event_t *kept; /* the scalar events the tree's texts are in: first in inline */
-	size_t n_kept, cap_kept;
-	yaml_event_t inline_kept[KEPT_INLINE];
-	bool failed;      /* a syntax error (reported) */
-	bool needs_doc;   /* an anchor or alias: read as a document instead */
-};
-
-/* The next event into *e; false (with failed or needs_doc set, e empty)
- * when there is none to go on with. */
-static bool next_event(struct event_reading *er, yaml_event_t *e)
-{
-	if (!yaml_parser_parse(&er->parser, e)) {
-		er->failed = true;
-		return false;
-	}
-	const yaml_char_t *anchor = e->type == YAML_SCALAR_EVENT           ? e->data.scalar.anchor
-				    : e->type == YAML_SEQUENCE_START_EVENT ? e->data.sequence_start.anchor
-				    : e->type == YAML_MAPPING_START_EVENT  ? e->data.mapping_start.anchor
-									   : NULL;
-	if (e->type == YAML_ALIAS_EVENT || anchor) {
-		yaml_event_delete(e);
-		er->needs_doc = true;
-		return false;
-	}
-	return true;
-}
-
-/* Consumes the rest of the collection e started (its events to the
- * matching end), keeping nothing. */
-static bool skip_collection(struct event_reading *er)
-{
-	for (size_t depth = 1; depth;) {
-		yaml_event_t e;
-		if (!next_event(er, &e))
-			return false;
-		if (e.type == YAML_SEQUENCE_START_EVENT || e.type == YAML_MAPPING_START_EVENT)
-			depth++;
-		else if (e.type == YAML_SEQUENCE_END_EVENT || e.type == YAML_MAPPING_END_EVENT)
-			depth--;
-		yaml_event_delete(&e);
-	}
-	return true;
-}
-
-/* The node event e starts, as a tree node: a scalar's event is kept (its
- * text is the node's), a collection's contents consumed unless the
- * caller reads them (*open). */
-static bool event_node(struct event_reading *er, yaml_event_t *e, struct fm_node *x, bool read_mapping, bool *open)
-{
-	*open = false;
-	*x = (struct fm_node){.start_mark = e->start_mark};
-	if (e->type == YAML_SCALAR_EVENT) {
-		x->type = YAML_SCALAR_NODE;
-		x->value = (const char *)e->data.scalar.value;
-		x->length = e->data.scalar.length;
-		if (er->n_kept == er->cap_kept) { /* past the inline ones: to the heap, doubled */
-			yaml_event_t *v = xmalloc(2 * er->cap_kept * sizeof *v);
-			memcpy(v, er->kept, er->n_kept * sizeof *v);
-			if (er->kept != er->inline_kept)
-				free(er->kept);
-			er->kept = v;
-			er->cap_kept *= 2;
-		}
-		er->kept[er->n_kept++] = *e; /* deleted with the reading */
-		return true;
-	}
-	x->type = e->type == YAML_MAPPING_START_EVENT ? YAML_MAPPING_NODE : YAML_SEQUENCE_NODE;
-	yaml_event_delete(e);
-	if (read_mapping && x->type == YAML_MAPPING_NODE) {
-		*open = true;
-		return true;
-	}
-	return skip_collection(er);
-}
-
-/* The pairs of an open mapping, to its end: the root's (at_root) into
- * tree.root, each value that is a mapping read on into tree.sub; a root
- * value's into tree.sub, their own collections consumed only. */
-static bool event_pairs(struct event_reading *er, bool at_root)
-{
-	for (;;) {
-		yaml_event_t e;
-		if (!next_event(er, &e))
-			return false;
-		if (e.type == YAML_MAPPING_END_EVENT) {
-			yaml_event_delete(&e);
-			return true;
-		}
-		struct fm_node k, v;
-		bool open;
-		if (!event_node(er, &e, &k, false, &open) || !next_event(er, &e))
-			return false;
-		size_t first = er->tree.n_sub;
-		if (!event_node(er, &e, &v, at_root, &open))
-			return false;
-		if (open) {
-			v.first_pair = first;
-			if (!event_pairs(er, false))
-				return false;
-			v.n_pairs = er->tree.n_sub - first;
-		}
-		struct fm_pair *p = at_root ? tree_push(&er->tree.root, &er->tree.n_root, &er->tree.cap_root)
-					    : tree_push(&er->tree.sub, &er->tree.n_sub, &er->tree.cap_sub);
-		*p = (struct fm_pair){k, v};
-	}
-}
-
-/* The stream's first document, event by event, into er->tree. */
-static bool event_document(struct event_reading *er)
-{
-	yaml_event_t e;
-	if (!next_event(er, &e)) /* STREAM-START */
-		return false;
-	yaml_event_delete(&e);
-	if (!next_event(er, &e))
-		return false;
-	if (e.type == YAML_STREAM_END_EVENT) { /* no document: no root */
-		yaml_event_delete(&e);
-		return true;
-	}
-	yaml_event_delete(&e); /* DOCUMENT-START */
-	if (!next_event(er, &e))
-		return false;
-	if (e.type == YAML_MAPPING_START_EVENT) {
-		yaml_event_delete(&e);
-		er->tree.mapping = true;
-		if (!event_pairs(er, true))
-			return false;
-	} else {
-		struct fm_node root;
-		bool open;
-		if (!event_node(er, &e, &root, false, &open))
-			return false;
-	}
-	if (!next_event(er, &e)) /* DOCUMENT-END */
-		return false;
-	yaml_event_delete(&e);
-	return true;
-}
-
-/* Reads text by its events; false when it must be read as a document
- * (nothing reported then). */
-static bool load_events(struct reader *r, const char *text, size_t len)
-{
-	struct event_reading er = {.cap_kept = KEPT_INLINE};
-	er.kept = er.inline_kept;
-	yaml_parser_initialize(&er.parser);
-	yaml_parser_set_input_string(&er.parser, (const unsigned char *)text, len);
-	bool read = event_document(&er);
-	if (read)
-		read_tree(r, &er.tree);
-	else if (er.failed)
-		syntax_problem(r, &er.parser);
-	for (size_t i = 0; i < er.n_kept; i++)
-		yaml_event_delete(&er.kept[i]);
-	if (er.kept != er.inline_kept)
-		free(er.kept);
-	tree_free(&er.tree);
-	yaml_parser_delete(&er.parser);
-	return !er.needs_doc;
-}
-
-static void load(struct reader *r, size_t close, bool by_document)
+static void load(struct reader *r, size_t close)
 {
 	const struct textfile *tf = r->tf;
 	size_t from = tf->line_start[1];
@@ -588,11 +406,10 @@ static void load(struct reader *r, size_t close, bool by_document)
 		r->problems++;
 		return;
 	}
-	if (by_document || !load_events(r, tf->data + from, to - from))
-		load_document(r, tf->data + from, to - from);
+	load_document(r, tf->data + from, to - from);
 }
 
-static int parse(const struct textfile *tf, bool require, enum diag_dest to, struct frontmatter *fm, bool by_document)
+int frontmatter_parse(const struct textfile *tf, bool require, enum diag_dest to, struct frontmatter *fm)
 {
 	memset(fm, 0, sizeof *fm);
 	fm->status = STATUS_REVIEW;
@@ -621,7 +438,7 @@ static int parse(const struct textfile *tf, bool require, enum diag_dest to, str
 	}
 	fm->present = true;
 	fm->first_body_line = close + 1;
-	load(&r, close, by_document);
+	load(&r, close);
 	if (r.problems)
 		return r.problems;
 	for (size_t i = 0; i < FM_FIELDS; i++)
@@ -632,16 +449,6 @@ static int parse(const struct textfile *tf, bool require, enum diag_dest to, str
 			r.problems++;
 		}
 	return r.problems;
-}
-
-int frontmatter_parse(const struct textfile *tf, bool require, enum diag_dest to, struct frontmatter *fm)
-{
-	return parse(tf, require, to, fm, false);
-}
-
-int frontmatter_parse_document(const struct textfile *tf, bool require, enum diag_dest to, struct frontmatter *fm)
-{
-	return parse(tf, require, to, fm, true);
 }
 
 void frontmatter_free(struct frontmatter *fm)

@@ -64,10 +64,6 @@ struct frontmatter {
  * status, which stays in-technical-review (the stricter reading of a bad
  * page). */
 int frontmatter_parse(const struct textfile *tf, bool require, enum diag_dest to, struct frontmatter *fm);
-/* frontmatter_parse reading libyaml's document: frontmatter_parse reads
- * its events, and its document only for a front matter with an anchor or
- * an alias; the same fields and problems (the tests compare the two). */
-int frontmatter_parse_document(const struct textfile *tf, bool require, enum diag_dest to, struct frontmatter *fm);
 void frontmatter_free(struct frontmatter *fm);
 const char *frontmatter_status_name(enum page_status s);
 /* The evidence entry for label (NULL or "" means the default, the first). */

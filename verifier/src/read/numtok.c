@@ -15,17 +15,12 @@
 
 #include <limits.h>
 #include <math.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <pcre2.h>
-
-#ifdef __SSE2__
-#include <emmintrin.h> /* baseline on x86-64 */
-#endif
 
 /*
  * Compiled with UTF, UCP (so \w and \s know Unicode letters and spaces)
@@ -101,23 +96,15 @@ struct number_pattern {
 	struct pattern_groups groups;
 };
 
-/* The compiled pattern and its group numbers, published once with an
- * atomic pointer so that two threads racing on the first scan each compile
- * and exactly one copy wins. */
-static _Atomic(struct number_pattern *) number_pattern_cache;
+/* The compiled pattern and its group numbers, made by the first scan and
+ * kept until numtok_release_patterns (the program has one thread). */
+static struct number_pattern *number_pattern_cache;
 
 static struct pattern_groups find_groups(const pcre2_code *code);
 
-/* One match block per thread, made on first use and kept: every line of
- * every file is scanned, and a block a call cost a malloc and a free. */
-static _Thread_local pcre2_match_data *scan_md;
-
-static void *checked(void *p)
-{
-	if (p == NULL)
-		abort(); /* out of memory: callers are promised they never see NULL */
-	return p;
-}
+/* The match block, made on first use and kept: every line of every file
+ * is scanned, and a block a call cost a malloc and a free. */
+static pcre2_match_data *scan_md;
 
 static pcre2_code *compile_number_pattern(void)
 {
@@ -141,27 +128,21 @@ static pcre2_code *compile_number_pattern(void)
 
 static const struct number_pattern *number_pattern(void)
 {
-	struct number_pattern *np = atomic_load_explicit(&number_pattern_cache, memory_order_acquire);
-	if (np != NULL)
-		return np;
-	np = checked(malloc(sizeof *np));
-	np->code = compile_number_pattern();
-	np->groups = find_groups(np->code);
-	struct number_pattern *published = NULL;
-	if (!atomic_compare_exchange_strong_explicit(&number_pattern_cache, &published, np,
-						     memory_order_acq_rel, memory_order_acquire)) {
-		pcre2_code_free(np->code); /* another thread published first; use its copy */
-		free(np);
-		np = published;
+	struct number_pattern *np = number_pattern_cache;
+	if (np == NULL) {
+		np = number_pattern_cache = xmalloc(sizeof *np);
+		np->code = compile_number_pattern();
+		np->groups = find_groups(np->code);
 	}
 	return np;
 }
 
 void numtok_release_patterns(void)
 {
-	pcre2_match_data_free(scan_md); /* the calling thread's */
+	pcre2_match_data_free(scan_md);
 	scan_md = NULL;
-	struct number_pattern *np = atomic_exchange(&number_pattern_cache, NULL);
+	struct number_pattern *np = number_pattern_cache;
+	number_pattern_cache = NULL;
 	if (np)
 		pcre2_code_free(np->code);
 	free(np);
@@ -434,7 +415,7 @@ static size_t first_invalid_utf8(const char *text, size_t len)
 /* A malloc'd copy of text with every byte of an invalid sequence replaced. */
 static char *valid_utf8_copy(const char *text, size_t len, size_t first_bad)
 {
-	char *copy = checked(malloc(len));
+	char *copy = xmalloc(len);
 	memcpy(copy, text, len);
 	for (size_t i = first_bad; i < len;) {
 		size_t n = utf8_sequence_length((const unsigned char *)copy + i, len - i);
@@ -465,7 +446,7 @@ static struct num_token *next_slot(struct token_sink *k)
 	if (!k->heap || k->n == k->cap_heap) {
 		bool first = k->heap == NULL;
 		k->cap_heap = first ? 2 * (k->cap_buf + 8) : k->cap_heap * 2;
-		k->heap = checked(realloc(k->heap, k->cap_heap * sizeof *k->heap));
+		k->heap = xrealloc(k->heap, k->cap_heap * sizeof *k->heap);
 		if (first)
 			memcpy(k->heap, k->buf, k->n * sizeof *k->buf);
 	}
@@ -473,365 +454,12 @@ static struct num_token *next_slot(struct token_sink *k)
 }
 
 /* The first ASCII digit at or after from, or len: every branch of the
- * pattern reads one.  Every byte of every line passes here, so sixteen
- * at a time where SSE2 is there (baseline on x86-64), else eight. */
+ * pattern reads one, so no match starts before it. */
 static size_t next_digit(const char *s, size_t from, size_t len)
 {
-#ifdef __SSE2__
-	/* a byte is a digit when byte - '0', unsigned, is at most 9: the
-	 * bytes for which min(byte - '0', 9) is byte - '0' */
-	const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
-	while (len - from >= 16) {
-		__m128i v = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + from)), zero);
-		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, nine), v));
-		if (mask)
-			return from + (size_t)__builtin_ctz(mask);
-		from += 16;
-	}
-	if (from < len && len >= 16) {
-		/* the last bytes: the sixteen that end the text, those before
-		 * from masked off (a line's tail, read without a byte loop) */
-		size_t base = len - 16;
-		__m128i v = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + base)), zero);
-		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, nine), v));
-		mask &= ~0u << (from - base);
-		return mask ? base + (size_t)__builtin_ctz(mask) : len;
-	}
-#endif
-	/* eight bytes at a time: a byte is a digit when its high nibble is 3
-	 * and its low one under 10, both tested in every byte of the word at
-	 * once without carries between bytes; the first such byte is the
-	 * lowest set bit on a little-endian machine, else found one by one */
-	const uint64_t ones7 = UINT64_C(0x7F7F7F7F7F7F7F7F), highs = UINT64_C(0x8080808080808080);
-	while (len - from >= 8) {
-		uint64_t w;
-		memcpy(&w, s + from, sizeof w);
-		uint64_t hi = (w & UINT64_C(0xF0F0F0F0F0F0F0F0)) ^ UINT64_C(0x3030303030303030);
-		uint64_t zero8 = ~(((hi & ones7) + ones7) | hi) & highs; /* bytes whose hi is 0 */
-		uint64_t lo_ok = ~((w & UINT64_C(0x0F0F0F0F0F0F0F0F)) + UINT64_C(0x7676767676767676)) & highs;
-		uint64_t digits = zero8 & lo_ok; /* exact: the high bit of every digit byte, no other */
-		if (digits) {
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-			return from + (size_t)__builtin_ctzll(digits) / 8; /* the first byte is the lowest */
-#else
-			break;
-#endif
-		}
-		from += 8;
-	}
 	while (from < len && (unsigned char)(s[from] - '0') > 9)
 		from++;
 	return from;
-}
-
-/* ---- the common number without PCRE2 ---- */
-
-/*
- * Most numbers in program output and prose are plain: digits, maybe
- * thousands groups and a fraction, maybe a unit, between blanks
- * ("   32788  ", "took 1.810 ms", "4.16x", "1,024 threads").  For those
- * the pattern's answer can be read off a few bytes around the digits, and
- * matching it (about 1,300 instructions a number, JIT or not, most of
- * them in its Unicode lookbehinds) was the bulk of a scan.  plain_token_at
- * reads such a number and makes its token in one pass over its bytes (the
- * digits are summed as they are found, not found and then summed); it
- * also decides the runs of digits no match starts in (glued to a word,
- * the parts of a version or of an ISO date), and declines all else, which
- * then goes to the pattern as before, so the tokens are the same for
- * every input (test_numtok_fast.c compares both paths).
- *
- * Why each accepted case gives the pattern's match at `d`, with PCRE2
- * searching from d (the caller starts the search there when no sign
- * precedes the digit):
- *  - the byte before d is ASCII and none of [A-Za-z0-9_.,+-]: neither the
- *    number branch's (?<![\w.]) nor (?<![0-9][,...]) refuses it, no sign or
- *    hyphen_before can take part, and the match cannot start earlier;
- *  - the digits are a run, or 1 to 3 digits and groups of ",ddd" with no
- *    digit after the last (the atomic digits group's first branch, with
- *    a comma), then ".digits" if there is one; a comma and a digit that
- *    make no such group are declined;
- *  - a date ("2026-12-01" and no "T" or digit after it) is the skip
- *    branch's whole match; any other "-" or ":" after one to four digits
- *    that a date or a clock could start with is declined;
- *  - after the number comes what the pattern's conditional reads there:
- *    "%", "x" or a unit spelled in ASCII with no word character after it
- *    (attached), a space and "%" or such a unit (spaced), else a byte
- *    that is no word character, or "-" and an ASCII letter or "_"
- *    (hyphen_after).  A letter there that starts no unit means no match
- *    at d (nor in the rest of the run: every digit in it follows a digit
- *    or a point).  "e" and "E" (an exponent) are declined.
- *  - Every byte of 0x80 and up that could decide the answer (Unicode
- *    letters, spaces, signs, separators and units) is declined, and so
- *    are numbers of more than 15 digits or 22 decimals (their value is
- *    not Clinger's fast path: make_token reads those).
- */
-
-/* What the shortcut asks of a byte, one table look-up each (it asks
- * several questions of every number's neighbours). */
-enum {
-	BYTE_DIGIT = 1,        /* 0-9 */
-	BYTE_WORD = 2,         /* 0-9, A-Z, a-z, _: an ASCII \w */
-	BYTE_PLAIN_BEFORE = 4, /* ASCII and none of \w . , + -: the number branch may start after it */
-	BYTE_UNIT_START = 8,   /* the first letter of an ASCII spelling of letter_unit */
-};
-
-#define BYTE_IS_DIGIT(c) ((c) >= '0' && (c) <= '9')
-#define BYTE_IS_WORD(c) (BYTE_IS_DIGIT(c) || ((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || (c) == '_')
-#define BYTE_IS_PLAIN_BEFORE(c) ((c) < 0x80 && !BYTE_IS_WORD(c) && (c) != '.' && (c) != ',' && (c) != '+' && (c) != '-')
-#define BYTE_IS_UNIT_START(c)                                                                                         \
-	((c) == 'p' || (c) == 'n' || (c) == 'u' || (c) == 'm' || (c) == 's' || (c) == 'K' || (c) == 'M' ||             \
-	 (c) == 'G' || (c) == 'T' || (c) == 'B')
-#define BYTE_CLASS(c)                                                                                                  \
-	((BYTE_IS_DIGIT(c) ? BYTE_DIGIT : 0) | (BYTE_IS_WORD(c) ? BYTE_WORD : 0) |                                     \
-	 (BYTE_IS_PLAIN_BEFORE(c) ? BYTE_PLAIN_BEFORE : 0) | (BYTE_IS_UNIT_START(c) ? BYTE_UNIT_START : 0))
-#define BYTE_CLASS4(c) BYTE_CLASS(c), BYTE_CLASS((c) + 1), BYTE_CLASS((c) + 2), BYTE_CLASS((c) + 3)
-#define BYTE_CLASS16(c) BYTE_CLASS4(c), BYTE_CLASS4((c) + 4), BYTE_CLASS4((c) + 8), BYTE_CLASS4((c) + 12)
-#define BYTE_CLASS64(c) BYTE_CLASS16(c), BYTE_CLASS16((c) + 16), BYTE_CLASS16((c) + 32), BYTE_CLASS16((c) + 48)
-static const unsigned char byte_class[256] = {BYTE_CLASS64(0), BYTE_CLASS64(64), BYTE_CLASS64(128),
-					      BYTE_CLASS64(192)};
-
-static bool ascii_word(unsigned char c)
-{
-	return byte_class[c] & BYTE_WORD;
-}
-
-static bool ascii_digit(unsigned char c)
-{
-	return (unsigned)(c - '0') < 10;
-}
-
-static bool ascii_letter(unsigned char c)
-{
-	return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
-}
-
-/* A byte before the first digit that leaves the number branch to start there. */
-static bool plain_before(unsigned char c)
-{
-	return byte_class[c] & BYTE_PLAIN_BEFORE;
-}
-
-/* What plain_token_at found at a digit. */
-enum plain {
-	PLAIN_ASK,    /* not decided: ask the pattern */
-	PLAIN_NUMBER, /* the match is this number */
-	PLAIN_NONE,   /* no number starts in this run of digits (or the pattern skips it whole) */
-};
-
-/*
- * Digits glued on the left ("sm_90", "V13", "0.88" of "13.0.88", "H200")
- * start no match, nor does any digit of their run: the number branch and
- * the clock need a non-word byte and no "." before their first digit, and
- * the date branch, which does start after a letter ("v2026-11-30"), needs
- * exactly four digits and a "-" (declined here).
- */
-static bool glued_run(const char *s, size_t len, size_t d, size_t e)
-{
-	unsigned char c = (unsigned char)s[d - 1];
-	if (c == '.' || ascii_digit(c))
-		return true;
-	if (!ascii_letter(c) && c != '_')
-		return false;
-	return !(e - d == 4 && e < len && s[e] == '-');
-}
-
-/* Whether a word character follows s[at]: 1 yes, 0 no (the text ends or an
- * ASCII byte that is none), -1 a byte of 0x80 and up (a Unicode letter or
- * not: the pattern decides). */
-static int word_after(const char *s, size_t len, size_t at)
-{
-	if (at >= len)
-		return 0;
-	unsigned char c = (unsigned char)s[at];
-	return c >= 0x80 ? -1 : ascii_word(c);
-}
-
-/*
- * The pattern's letter_unit at s[i]: its spellings in its order, each
- * taken only with no word character after it, so the first that fits is
- * the one PCRE2 takes ("MB/sec" falls back to MB).  µs and μs begin with
- * bytes of 0x80 and up, never at an ASCII letter.  Returns the unit's
- * length, 0 for none, or -1 when a byte of 0x80 and up decides.
- */
-static int letter_unit_at(const char *s, size_t len, size_t i)
-{
-	static const char *const units[] = {"percent", "ns", "us", "ms", "s", "KiB", "KB", "MiB", "MB/s",
-					    "MB",      "GiB/s", "GiB", "GB/s", "GB", "TB/s", "B"};
-	for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
-		size_t n = strlen(units[u]);
-		if (units[u][0] != s[i] || len - i < n || memcmp(s + i, units[u], n) != 0)
-			continue;
-		int w = word_after(s, len, i + n);
-		if (w < 0)
-			return -1;
-		if (w == 0)
-			return (int)n;
-	}
-	return 0;
-}
-
-/* The first letter of some spelling of letter_unit (a cheap test first). */
-static bool letter_unit_start(unsigned char c)
-{
-	return byte_class[c] & BYTE_UNIT_START;
-}
-
-/* The digits from s[i] on, added to *m as a decimal integer; returns
- * where they end.  Past 19 digits *m wraps, but those numbers are not
- * taken (see plain_token_at). */
-static inline size_t add_digits(const char *s, size_t i, size_t end, uint64_t *m)
-{
-	uint64_t v = *m;
-	for (; i < end && ascii_digit((unsigned char)s[i]); i++)
-		v = v * 10 + (uint64_t)(s[i] - '0');
-	*m = v;
-	return i;
-}
-
-/* Significant digits as collect_digits counts them: every digit from the
- * first nonzero one on (the mantissa's own digits, exact here), and 1 for
- * a zero ("0", "0.00"). */
-static int mantissa_digits(uint64_t m, size_t n_digits)
-{
-	static const uint64_t pow10_u64[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
-					     1000000000, 10000000000, 100000000000, 1000000000000, 10000000000000,
-					     100000000000000, 1000000000000000};
-	/* m < 10^n_digits; most numbers have no leading zero and stop at once */
-	while (n_digits > 1 && m < pow10_u64[n_digits - 1])
-		n_digits--;
-	return (int)n_digits;
-}
-
-/* Three digits at s[i], in the text. */
-static bool three_digits(const char *s, size_t len, size_t i)
-{
-	return len - i >= 3 && ascii_digit((unsigned char)s[i]) && ascii_digit((unsigned char)s[i + 1]) &&
-	       ascii_digit((unsigned char)s[i + 2]);
-}
-
-/* "2026-12-01" from d, the whole of the skip branch's match: four digits
- * (the caller's run), "-", two, "-", two, and after them neither a digit
- * (then it is no date) nor "T" (a time may follow: declined). */
-static bool plain_date(const char *s, size_t len, size_t d)
-{
-	if (len - d < 10)
-		return false;
-	for (size_t k = 5; k < 10; k++)
-		if (k != 7 && !ascii_digit((unsigned char)s[d + k]))
-			return false;
-	if (s[d + 7] != '-')
-		return false;
-	return d + 10 == len || (!ascii_digit((unsigned char)s[d + 10]) && s[d + 10] != 'T');
-}
-
-/* What comes after the digits, read into the token: its end and unit,
- * hyphen_joined, or a verdict.  e is where the digits end, int_len the
- * count of those before any group or point. */
-static enum plain plain_ending(const char *s, size_t len, size_t d, size_t e, size_t int_len, bool grouped,
-			       bool fraction, struct num_token *t, size_t *resume)
-{
-	t->end = e;
-	if (e == len)
-		return PLAIN_NUMBER;
-	unsigned char c = (unsigned char)s[e], next = e + 1 < len ? (unsigned char)s[e + 1] : 0;
-	bool at_end = e + 1 == len;
-	if (c >= 0x80 || c == 'e' || c == 'E')
-		return PLAIN_ASK;
-	if ((c == '.' || c == ',') && !at_end && ascii_digit(next)) {
-		/* a second point ("580.159.04"): no match at d nor in its run,
-		 * and the digits after the point are glued to it; a comma there
-		 * makes a malformed group (declined) */
-		if (c == ',' || grouped)
-			return PLAIN_ASK;
-		*resume = e;
-		return PLAIN_NONE;
-	}
-	if (c == '%') {
-		memcpy(t->unit, "%", 2);
-		t->end = e + 1;
-		return PLAIN_NUMBER;
-	}
-	if (ascii_word(c)) {
-		int w = c == 'x' ? word_after(s, len, e + 1) : 1;
-		int n = c == 'x' ? (w == 0 ? 1 : 0) : letter_unit_start(c) ? letter_unit_at(s, len, e) : 0;
-		if (w < 0 || n < 0)
-			return PLAIN_ASK;
-		if (n == 0) {
-			*resume = e; /* glued on the right: no match in this run */
-			return PLAIN_NONE;
-		}
-		memcpy(t->unit, s + e, (size_t)n);
-		t->unit[n] = '\0';
-		t->end = e + (size_t)n;
-		return PLAIN_NUMBER;
-	}
-	if (c == ' ' && !at_end) {
-		int n = next == '%' ? 1 : next >= 0x80 ? -1 : letter_unit_start(next) ? letter_unit_at(s, len, e + 1) : 0;
-		if (n < 0)
-			return PLAIN_ASK;
-		if (n > 0) {
-			memcpy(t->unit, s + e + 1, (size_t)n);
-			t->unit[n] = '\0';
-			t->end = e + 1 + (size_t)n;
-		}
-		return PLAIN_NUMBER;
-	}
-	if (c == '-' && !at_end) {
-		if (!grouped && !fraction && int_len == 4 && ascii_digit(next)) {
-			if (!plain_date(s, len, d))
-				return PLAIN_ASK;
-			*resume = d + 10;
-			return PLAIN_NONE; /* the skip branch's: not a number */
-		}
-		if (next >= 0x80)
-			return PLAIN_ASK;
-		t->hyphen_joined = ascii_letter(next) || next == '_';
-		return PLAIN_NUMBER;
-	}
-	if (c == ':' && !grouped && !fraction && int_len <= 2 && ascii_digit(next))
-		return PLAIN_ASK; /* a clock may start here */
-	return PLAIN_NUMBER;
-}
-
-static enum plain plain_token_at(const char *s, size_t len, size_t d, struct num_token *t, size_t *resume)
-{
-	uint64_t m = 0;
-	size_t e = add_digits(s, d, len, &m);
-	if (d > 0 && !plain_before((unsigned char)s[d - 1])) {
-		if (!glued_run(s, len, d, e))
-			return PLAIN_ASK;
-		*resume = e;
-		return PLAIN_NONE;
-	}
-	size_t int_len = e - d, n_digits = int_len;
-	bool grouped = false;
-	if (int_len <= 3 && e < len && s[e] == ',' && three_digits(s, len, e + 1)) {
-		/* the digits group's first branch: every later group has three */
-		while (e < len && s[e] == ',' && three_digits(s, len, e + 1)) {
-			e = add_digits(s, e + 1, e + 4, &m);
-			n_digits += 3;
-		}
-		if (e < len && ascii_digit((unsigned char)s[e]))
-			return PLAIN_ASK;
-		grouped = true;
-	}
-	size_t decimals = 0;
-	bool fraction = e + 1 < len && s[e] == '.' && ascii_digit((unsigned char)s[e + 1]);
-	if (fraction) {
-		size_t f = e + 1;
-		e = add_digits(s, f, len, &m);
-		decimals = e - f;
-		n_digits += decimals;
-	}
-	if (n_digits > 15 || decimals > 22)
-		return PLAIN_ASK; /* not Clinger's fast path: make_token reads it */
-	static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-				       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-	*t = (struct num_token){.start = d, .digits_start = d, .digits_end = e, .exponent_start = e,
-				.decimals = (int)decimals, .sig_digits = mantissa_digits(m, n_digits), .has_separator = grouped};
-	/* value_of's fast path: the same operation, so the same double */
-	t->value = decimals ? (double)m / pow10[decimals] : (double)m;
-	return plain_ending(s, len, d, e, int_len, grouped, fraction, t, resume);
 }
 
 /* Where a match that reads the digit at `digit` can start, at or after
@@ -851,88 +479,73 @@ static size_t sign_before(const char *s, size_t offset, size_t digit)
 	return digit;
 }
 
-/* Counted for the tests only: a thread-local add costs nothing next to a scan. */
-static _Thread_local size_t plain_decisions;
-
-size_t numtok_plain_decisions(void)
-{
-	return plain_decisions;
-}
-
-/*
- * The pattern's side of a scan, set up at its first use: the text's UTF-8
- * is checked (and a stand-in made) only when the pattern is first asked,
- * since the shortcut reads bytes, never characters, and declines every
- * byte of 0x80 and up that could decide its answer, so it answers alike
- * on the text and on its stand-in.
- */
+/* One scan's subject and match state: the text, or its stand-in when it
+ * holds invalid UTF-8 (made at the scan's start). */
 struct pattern_scan {
-	const char *text, *subject; /* subject: text or its stand-in */
+	const char *subject; /* the text or its stand-in */
 	size_t len;
 	char *standin;
-	pcre2_code *code;
-	struct pattern_groups groups;
-	pcre2_match_data *md;
+	const struct number_pattern *np;
 	const PCRE2_SIZE *ov;
 };
 
-static void pattern_scan_start(struct pattern_scan *ps)
+static void pattern_scan_start(struct pattern_scan *ps, const char *text, size_t len)
 {
-	size_t first_bad = first_invalid_utf8(ps->text, ps->len);
-	if (first_bad < ps->len)
-		ps->subject = ps->standin = valid_utf8_copy(ps->text, ps->len, first_bad);
-	const struct number_pattern *np = number_pattern();
-	ps->code = np->code;
-	ps->groups = np->groups;
-	if (!scan_md)
-		scan_md = checked(pcre2_match_data_create_from_pattern(ps->code, NULL));
-	ps->md = scan_md;
-	ps->ov = pcre2_get_ovector_pointer(ps->md);
+	*ps = (struct pattern_scan){.subject = text, .len = len};
+	size_t first_bad = first_invalid_utf8(text, len);
+	if (first_bad < len)
+		ps->subject = ps->standin = valid_utf8_copy(text, len, first_bad);
+	ps->np = number_pattern();
+	if (!scan_md && !(scan_md = pcre2_match_data_create_from_pattern(ps->np->code, NULL)))
+		abort(); /* out of memory: callers are promised they never see NULL */
+	ps->ov = pcre2_get_ovector_pointer(scan_md);
 }
 
-/* The pattern's next match from `from`: PLAIN_NUMBER with *t (a match
- * make_token refuses, *offset past it, reads as PLAIN_NONE), PLAIN_NONE
- * for a skipped date or time, PLAIN_ASK for no match up to the end. */
-static enum plain pattern_next(struct pattern_scan *ps, size_t from, size_t *offset, struct num_token *t)
+/* What the pattern found from a position. */
+enum found {
+	FOUND_NUMBER, /* a number: the token is made */
+	FOUND_NONE,   /* a date or a time skipped whole, or a match make_token refuses */
+	FOUND_END,    /* no match up to the end of the text */
+};
+
+/* The pattern's next match from `from`, *offset past it. */
+static enum found pattern_next(struct pattern_scan *ps, size_t from, size_t *offset, struct num_token *t)
 {
-	if (!ps->code)
-		pattern_scan_start(ps);
-	int rc = pcre2_match(ps->code, (PCRE2_SPTR)ps->subject, ps->len, from, PCRE2_NO_UTF_CHECK, ps->md, NULL);
+	int rc = pcre2_match(ps->np->code, (PCRE2_SPTR)ps->subject, ps->len, from, PCRE2_NO_UTF_CHECK, scan_md, NULL);
 	if (rc == PCRE2_ERROR_NOMATCH)
-		return PLAIN_ASK;
+		return FOUND_END;
 	if (rc < 0)
 		abort(); /* no input can exhaust this pattern's limits: a bug or no memory */
 	*offset = ps->ov[1]; /* every branch consumes at least one digit */
-	if (group_matched(ps->ov, ps->groups.skip))
-		return PLAIN_NONE;
+	if (group_matched(ps->ov, ps->np->groups.skip))
+		return FOUND_NONE;
 	struct number_match m;
-	match_from_ovector(ps->ov, &ps->groups, &m);
-	return make_token(ps->subject, &m, t) ? PLAIN_NUMBER : PLAIN_NONE;
+	match_from_ovector(ps->ov, &ps->np->groups, &m);
+	return make_token(ps->subject, &m, t) ? FOUND_NUMBER : FOUND_NONE;
 }
 
-/* numtok_scan into sink, with plain numbers decided without PCRE2 when
- * `fast`; digit is the text's first digit (the callers' own first test:
- * no digit, no number, as in most lines of prose and code). */
-static void scan(const char *text, size_t len, size_t digit, struct token_sink *sink, bool fast)
+/* numtok_scan into sink; digit is the text's first digit (the callers'
+ * own first test: no digit, no number, as in most lines of prose and
+ * code). */
+static void scan(const char *text, size_t len, size_t digit, struct token_sink *sink)
 {
-	struct pattern_scan ps = {.text = text, .subject = text, .len = len};
+	struct pattern_scan ps;
+	pattern_scan_start(&ps, text, len);
 	for (size_t offset = 0; offset < len;) {
 		/* A match starts at its first digit or at the sign just before
 		 * it: the search starts there (the lookbehinds still see what
 		 * precedes it), the same leftmost match without trying the
-		 * bytes before it, none of which can start one.  The first
-		 * digit is the one found above (subject is still text). */
+		 * bytes before it, none of which can start one.  A stand-in
+		 * has its digits where the text has them. */
 		if (offset)
 			digit = next_digit(ps.subject, offset, len);
 		if (digit == len)
 			break;
-		size_t from = sign_before(ps.subject, offset, digit);
 		struct num_token *t = next_slot(sink);
-		enum plain got = fast && from == digit ? plain_token_at(ps.subject, len, digit, t, &offset) : PLAIN_ASK;
-		plain_decisions += got != PLAIN_ASK;
-		if (got == PLAIN_ASK && (got = pattern_next(&ps, from, &offset, t)) == PLAIN_ASK)
-			break; /* no match in the rest of the text */
-		if (got == PLAIN_NUMBER) {
+		enum found got = pattern_next(&ps, sign_before(ps.subject, offset, digit), &offset, t);
+		if (got == FOUND_END)
+			break;
+		if (got == FOUND_NUMBER) {
 			offset = t->end;
 			sink->n++;
 		}
@@ -944,7 +557,7 @@ static void scan(const char *text, size_t len, size_t digit, struct token_sink *
 static size_t sink_malloced(struct token_sink *k, struct num_token **out)
 {
 	if (k->n && !k->heap) { /* all of them in the buffer */
-		k->heap = checked(malloc(k->n * sizeof *k->heap));
+		k->heap = xmalloc(k->n * sizeof *k->heap);
 		memcpy(k->heap, k->buf, k->n * sizeof *k->buf);
 	}
 	*out = k->heap;
@@ -956,7 +569,7 @@ static size_t sink_malloced(struct token_sink *k, struct num_token **out)
  * realloc past the small-size caches). */
 #define SCAN_LOCAL 32
 
-static size_t scan_malloced(const char *text, size_t len, struct num_token **out, bool fast)
+size_t numtok_scan(const char *text, size_t len, struct num_token **out)
 {
 	*out = NULL;
 	size_t digit = next_digit(text, 0, len);
@@ -964,13 +577,8 @@ static size_t scan_malloced(const char *text, size_t len, struct num_token **out
 		return 0;
 	struct num_token local[SCAN_LOCAL];
 	struct token_sink k = {local, SCAN_LOCAL, NULL, 0, 0};
-	scan(text, len, digit, &k, fast);
+	scan(text, len, digit, &k);
 	return sink_malloced(&k, out);
-}
-
-size_t numtok_scan(const char *text, size_t len, struct num_token **out)
-{
-	return scan_malloced(text, len, out, true);
 }
 
 size_t numtok_scan_into(const char *text, size_t len, struct num_token *buf, size_t cap, struct num_token **out)
@@ -980,14 +588,9 @@ size_t numtok_scan_into(const char *text, size_t len, struct num_token *buf, siz
 	if (digit == len)
 		return 0;
 	struct token_sink k = {buf, cap, NULL, 0, 0};
-	scan(text, len, digit, &k, true);
+	scan(text, len, digit, &k);
 	*out = k.heap ? k.heap : buf;
 	return k.n;
-}
-
-size_t numtok_scan_pattern_only(const char *text, size_t len, struct num_token **out)
-{
-	return scan_malloced(text, len, out, false);
 }
 
 size_t numtok_first_digit(const char *text, size_t len)

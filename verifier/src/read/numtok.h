@@ -3,7 +3,9 @@
  * recorded program output (transcripts), so that both sides of every
  * comparison read "1,049,187" or "0.325 ms" the same way.
  *
- * What counts as a number (one PCRE2 pattern in numtok.c decides):
+ * What counts as a number (one PCRE2 pattern in numtok.c decides, for
+ * every number: the C around it finds the next digit to search from and
+ * turns each match into a token):
  *
  *   digits     1049187, 1.810; a decimal needs digits on both sides of
  *              the point: ".5" is not read at all, and in "was 42." or
@@ -55,12 +57,10 @@
  * UTF-8 (an invalid sequence is never part of a number) and is never read
  * past len.  All offsets are byte offsets into that text.
  *
- * Threads: the compiled pattern is built on first use and shared (a C11
- * atomic publishes it, so concurrent first calls are safe); each thread
- * keeps its own PCRE2 match block (thread-local, made at its first scan);
- * everything else lives on the caller's side.  numtok_release_patterns()
- * frees the shared pattern and the calling thread's match block for a
- * leak-clean exit; call it only when no scan is running.
+ * State: the compiled pattern and one PCRE2 match block are made by the
+ * first scan and kept (process globals: coursecheck has one thread, and
+ * its -j workers are processes); everything else lives on the caller's
+ * side.  numtok_release_patterns() frees both for a leak-clean exit.
  * Allocation failure aborts, so no function here returns NULL for lack of
  * memory.
  */
@@ -123,16 +123,6 @@ double numtok_digits_value(const char *s, size_t len, int exponent);
  * that skip work on such a line). */
 size_t numtok_first_digit(const char *text, size_t len);
 
-/* The same scan with every number found by the PCRE2 pattern: numtok_scan
- * decides the plainest numbers ("32788", "1.810", "4.16x" between blanks)
- * without it, and this is what it must agree with, token for token (for
- * the tests that compare the two). */
-size_t numtok_scan_pattern_only(const char *text, size_t len, struct num_token **out);
-/* How many runs of digits the calling thread's numtok_scan calls have
- * decided without the pattern so far, as a number or as none (for the
- * same tests). */
-size_t numtok_plain_decisions(void);
-
 /* Formats `value` the way `like` was printed in orig_text (the text like was
  * scanned from): the same number of decimals (rounding half away from zero
  * on the decimal value; for exponent notation, the same mantissa decimals,
@@ -159,8 +149,8 @@ size_t numtok_format_like(const struct num_token *like, const char *orig_text, d
  * that is the caller's policy. */
 bool numtok_traces_to(const struct num_token *page, const struct num_token *bank);
 
-/* Frees the shared compiled pattern (it is rebuilt if a scan runs later).
- * Not safe while another thread is inside numtok_scan. */
+/* Frees the compiled pattern and the match block (both are made again if
+ * a scan runs later). */
 void numtok_release_patterns(void);
 
 #endif

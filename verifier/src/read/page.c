@@ -6,10 +6,8 @@
 #include <string.h>
 
 #include <cmark-gfm-core-extensions.h>
-#ifdef __SSE2__
-#include <emmintrin.h> /* baseline on x86-64 */
-#endif
 
+#include "arena.h"
 #include "diag.h"
 #include "htmltext.h"
 #include "rawalign.h"
@@ -700,9 +698,8 @@ static size_t line_nesting(const char *s, size_t len)
 }
 
 /* The cells a line would give as a table row: one more than its '|'
- * that are not escaped, less a leading and a trailing one; read a byte
- * at a time (what line_cells must agree with). */
-static size_t line_cells_general(const char *s, size_t len)
+ * that are not escaped, less a leading and a trailing one. */
+static size_t line_cells(const char *s, size_t len)
 {
 	if (!memchr(s, '|', len))
 		return 1;
@@ -726,45 +723,6 @@ static size_t line_cells_general(const char *s, size_t len)
 	return n;
 }
 
-/* The '|' among s[0..len): 16 bytes a step (SSE2: each step's byte mask
- * subtracted into 16 counters, summed before one can wrap). */
-static size_t count_pipes(const char *s, size_t len)
-{
-	size_t n = 0, i = 0;
-#ifdef __SSE2__
-	const __m128i bar = _mm_set1_epi8('|'), zero = _mm_setzero_si128();
-	while (len - i >= 16) {
-		__m128i acc = zero;
-		for (unsigned k = 0; k < 255 && len - i >= 16; k++, i += 16)
-			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(s + i)), bar));
-		__m128i sums = _mm_sad_epu8(acc, zero);
-		n += (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_extract_epi16(sums, 4);
-	}
-#endif
-	for (; i < len; i++)
-		n += s[i] == '|';
-	return n;
-}
-
-/* line_cells_general without its byte loop where no '\\' escapes a '|'
- * (every line of a page but a few): the '|' counted 16 bytes a step,
- * the last one trailing when it is the line's last byte. */
-static size_t line_cells(const char *s, size_t len)
-{
-	if (!memchr(s, '|', len))
-		return 1; /* most lines: no '|', one cell, without the trim */
-	size_t a = 0, b = len;
-	str_trim(s, &a, &b);
-	if (memchr(s + a, '\\', b - a))
-		return line_cells_general(s, len);
-	size_t n = 1 + count_pipes(s + a, b - a);
-	if (n > 1 && s[a] == '|')
-		n--;
-	if (n > 1 && s[b - 1] == '|')
-		n--;
-	return n;
-}
-
 /*
  * Every level a line opens takes at least one byte of it ('>'), and every
  * cell past the first a '|', less the first cell's and the last's, so a
@@ -781,7 +739,7 @@ static inline enum page_line_bound line_bound(const char *s, size_t len, bool sh
 		*measure = depth;
 		return PAGE_LINE_DEEP;
 	}
-	size_t cells = !shortcut ? line_cells_general(s, len) : len <= PAGE_MAX_COLUMNS + 1 ? 1 : line_cells(s, len);
+	size_t cells = shortcut && len <= PAGE_MAX_COLUMNS + 1 ? 1 : line_cells(s, len);
 	if (cells > PAGE_MAX_COLUMNS) {
 		*measure = cells;
 		return PAGE_LINE_WIDE;
@@ -848,170 +806,13 @@ static void bound_lines(struct page *pg, char *md, size_t from)
 		table_too_wide(pg, wide, wide_cells, wide_more);
 }
 
-/* ---- the page arena ------------------------------------------------- */
-
-/*
- * cmark-gfm allocates every node, literal and buffer of a page through a
- * cmark_mem, and frees each one again when the page is done: about 170
- * callocs, reallocs and frees a page, a third of cmark's own work.  One
- * page at a time (verify's workers are forked, never threaded; update
- * and the tests may hold a second page, which then takes the default
- * allocator) takes its memory from a bump arena: a block is cut from the
- * arena's newest chunk, a realloc of the newest block grows it in place,
- * a free does nothing, and page_free drops the page's blocks at once
- * without walking the tree.  The arena keeps its newest chunk for the
- * next page, unless it is over PAGE_ARENA_KEEP.  A page over
- * PAGE_ARENA_MAX_TEXT bytes takes the default allocator (the arena reuses
- * nothing a page frees, so its size grows with all that cmark ever
- * allocated for the page; the course's pages are a few kilobytes).
- * cmark-gfm's own arena (cmark_get_arena_mem_allocator) would not do:
- * it is one per process, its table extension marks and drops it around
- * every header row it tries, and it zeroes a new 4 MiB chunk a page.
- */
-#define PAGE_ARENA_MAX_TEXT (1024u * 1024u)
-#define PAGE_ARENA_KEEP (4u * 1024u * 1024u)
-#define PAGE_ARENA_FIRST (64u * 1024u)
-
-struct arena_chunk {
-	struct arena_chunk *prev;
-	size_t size;
-	_Alignas(16) unsigned char data[];
-};
-
-/* Each block is preceded by its size (for realloc's copy), in a header
- * that keeps the block 16-byte aligned. */
-#define ARENA_HEADER 16u
-
-/* Under AddressSanitizer, the arena's memory that is no block of a live
- * page is poisoned, so a read of a page's tree after page_free is caught
- * as it was when cmark freed every node. */
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
-#define ARENA_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
-#define ARENA_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
-#else
-#define ARENA_POISON(p, n) ((void)(p), (void)(n))
-#define ARENA_UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
-
-static struct arena_chunk *arena_top; /* blocks are cut from this one */
-/* arena_top's free bytes, [arena_next, arena_end) (both at arena_none,
- * no room, with no chunk): every cmark allocation of a page passes here,
- * about 2,600 for the day 31 page, so a block is cut with one compare */
-static unsigned char arena_none[1];
-static unsigned char *arena_next = arena_none, *arena_end = arena_none;
-static unsigned char *arena_last; /* the newest block, which realloc may grow in place */
-static bool arena_held;           /* a page's tree is in the arena */
-
-static size_t arena_round(size_t n)
-{
-	if (n > SIZE_MAX / 4)
-		abort(); /* no page asks that much: cmark's own allocator aborts too */
-	return (n + 15u) & ~(size_t)15u;
-}
-
-/* A new newest chunk with room for need bytes (twice the last one's size,
- * or more).  Not inlined: arena_alloc's one compare stays all it costs. */
-__attribute__((noinline)) static void arena_new_chunk(size_t need)
-{
-	size_t sz = arena_top ? 2 * arena_top->size : PAGE_ARENA_FIRST;
-	if (sz < need)
-		sz = need;
-	struct arena_chunk *c = xmalloc(sizeof *c + sz);
-	c->prev = arena_top;
-	c->size = sz;
-	ARENA_POISON(c->data, sz);
-	arena_top = c;
-	arena_next = c->data;
-	arena_end = c->data + sz;
-}
-
-static inline void *arena_alloc(size_t size)
-{
-	size_t need = ARENA_HEADER + arena_round(size);
-	if ((size_t)(arena_end - arena_next) < need)
-		arena_new_chunk(need);
-	unsigned char *p = arena_next;
-	arena_next = p + need;
-	ARENA_UNPOISON(p, need);
-	memcpy(p, &size, sizeof size);
-	arena_last = p + ARENA_HEADER;
-	return arena_last;
-}
-
-static size_t arena_size_of(const unsigned char *block)
-{
-	size_t size;
-	memcpy(&size, block - ARENA_HEADER, sizeof size);
-	return size;
-}
-
-static void *arena_calloc(size_t n, size_t size)
-{
-	size_t bytes;
-	if (__builtin_mul_overflow(n, size, &bytes))
-		abort();
-	return memset(arena_alloc(bytes), 0, bytes); /* a tail call */
-}
-
-static void *arena_realloc(void *ptr, size_t size)
-{
-	if (!ptr)
-		return arena_alloc(size);
-	unsigned char *block = ptr;
-	size_t old = arena_size_of(block);
-	if (size <= old)
-		return ptr; /* shrinking: the block stays as large as it was */
-	if (block == arena_last) {
-		/* the newest block of the newest chunk: grown where it is */
-		size_t grown = arena_round(size);
-		if (grown <= (size_t)(arena_end - block)) {
-			ARENA_UNPOISON(arena_next, (size_t)(block + grown - arena_next));
-			arena_next = block + grown;
-			memcpy(block - ARENA_HEADER, &size, sizeof size);
-			return ptr;
-		}
-	}
-	void *grown = arena_alloc(size);
-	memcpy(grown, ptr, old);
-	return grown;
-}
-
-static void arena_free(void *ptr)
-{
-	(void)ptr; /* dropped with the page */
-}
-
-static cmark_mem page_arena_mem = {arena_calloc, arena_realloc, arena_free};
-
-/* Drops every block: the newest chunk is kept for the next page (when not
- * over PAGE_ARENA_KEEP), the others freed. */
-static void arena_drop(void)
-{
-	struct arena_chunk *keep = arena_top && arena_top->size <= PAGE_ARENA_KEEP ? arena_top : NULL;
-	struct arena_chunk *c = keep ? keep->prev : arena_top;
-	while (c) {
-		struct arena_chunk *prev = c->prev;
-		free(c);
-		c = prev;
-	}
-	arena_next = arena_end = arena_none;
-	if (keep) {
-		keep->prev = NULL;
-		ARENA_POISON(keep->data, keep->size);
-		arena_next = keep->data;
-		arena_end = keep->data + keep->size;
-	}
-	arena_top = keep;
-	arena_last = NULL;
-}
-
+/* The page arena while no other page holds it (arena.h), else cmark's
+ * default allocator. */
 static cmark_mem *page_allocator(struct page *pg, size_t text_len, bool may_use_arena)
 {
-	if (!may_use_arena || arena_held || text_len > PAGE_ARENA_MAX_TEXT)
-		return cmark_get_default_mem_allocator();
-	arena_held = pg->in_arena = true;
-	return &page_arena_mem;
+	cmark_mem *mem = may_use_arena ? arena_take(text_len) : NULL;
+	pg->in_arena = mem != NULL;
+	return mem ? mem : cmark_get_default_mem_allocator();
 }
 
 /* True when no line from byte from on passes a limit (page_line_bound):
@@ -1113,8 +914,7 @@ void page_free(struct page *pg)
 		htmltext_free(&pg->html[i].ht);
 	free(pg->html);
 	if (pg->in_arena) {
-		arena_drop(); /* the tree and the parser's buffers, at once */
-		arena_held = false;
+		arena_release(); /* the tree and the parser's buffers, at once */
 	} else if (pg->doc) {
 		cmark_node_free(pg->doc);
 	}

@@ -71,7 +71,7 @@ struct page {
 	size_t problems;           /* structural problems reported */
 	size_t unread;             /* lines blanked past a limit (page-nesting, table-too-wide): not read */
 	enum diag_dest to;         /* where page_parse reported (the caller's) */
-	bool in_arena;             /* doc's nodes are in the page arena (page.c) */
+	bool in_arena;             /* doc's nodes are in the page arena (arena.h) */
 	/* the segments of each paragraph, heading and table cell, collected
 	 * by the walk that checks their inline markers: page_segments hands
 	 * each node's out once (page.c) */
@@ -97,9 +97,8 @@ void page_parse_malloc(const struct textfile *tf, size_t first_body_line, enum d
  * or blanks it as opening more than PAGE_MAX_NESTING levels (*measure:
  * how many) or holding more than PAGE_MAX_COLUMNS cells (*measure: how
  * many).  `shortcut` leaves unmeasured a line too short to pass either
- * limit, and counts the cells of a line without '\\' 16 bytes a step
- * (what page_parse does); false measures every line a byte at a time (the
- * tests compare the two). */
+ * limit (what page_parse does); false measures every line (the tests
+ * compare the two). */
 enum page_line_bound { PAGE_LINE_READ, PAGE_LINE_DEEP, PAGE_LINE_WIDE };
 enum page_line_bound page_line_bound(const char *s, size_t len, bool shortcut, size_t *measure);
 void page_free(struct page *pg);

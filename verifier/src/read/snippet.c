@@ -282,68 +282,11 @@ static void filter_by_slashes(struct scan *s, const struct textfile *tf)
 	}
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define SNIPPET_AVX2 1
-
-/* The line holding "snip" at byte q, given to scan_line unless the last
- * one given was that line already. */
-static void snip_line(struct scan *s, const struct textfile *tf, size_t q, size_t *last)
-{
-	size_t n = textfile_line_of(tf, q);
-	if (n != *last)
-		scan_line(s, tf, n);
-	*last = n;
-}
-
-/* A filter that reads less: every line the general one passes holds
- * "snip" (in any case), and scan_line asks again all that filter asked,
- * doing nothing for a line that fails it.  So each line holding "snip"
- * is given to scan_line, once and in order, and a program's few such
- * lines are found 64 bytes a step (AVX2: "sn", rare in code, compared
- * at two offsets, |0x20 making S and N of s and n and of no other byte;
- * each place found then read whole), where the general filter stops at
- * every '/' of every comment.  Taken only where the CPU has AVX2;
- * test_snippet compares the two. */
-__attribute__((target("avx2"))) static void filter_by_snip_avx2(struct scan *s, const struct textfile *tf)
-{
-	const char *data = tf->data;
-	size_t len = tf->len, i = 0, last = 0;
-	const __m256i lower = _mm256_set1_epi8(0x20), cs = _mm256_set1_epi8('s'), cn = _mm256_set1_epi8('n');
-	for (; len - i >= 65; i += 64) { /* the loads read to byte i + 64 */
-		const char *at = data + i;
-		__m256i s0 = _mm256_cmpeq_epi8(_mm256_or_si256(_mm256_loadu_si256((const __m256i *)at), lower), cs);
-		__m256i n0 = _mm256_cmpeq_epi8(_mm256_or_si256(_mm256_loadu_si256((const __m256i *)(at + 1)), lower), cn);
-		__m256i s1 = _mm256_cmpeq_epi8(_mm256_or_si256(_mm256_loadu_si256((const __m256i *)(at + 32)), lower), cs);
-		__m256i n1 = _mm256_cmpeq_epi8(_mm256_or_si256(_mm256_loadu_si256((const __m256i *)(at + 33)), lower), cn);
-		__m256i m0 = _mm256_and_si256(s0, n0), m1 = _mm256_and_si256(s1, n1);
-		__m256i any = _mm256_or_si256(m0, m1);
-		if (_mm256_testz_si256(any, any))
-			continue; /* nearly every step */
-		uint64_t bits = (uint64_t)(uint32_t)_mm256_movemask_epi8(m0) | (uint64_t)(uint32_t)_mm256_movemask_epi8(m1) << 32;
-		for (; bits; bits &= bits - 1) {
-			size_t q = i + (size_t)__builtin_ctzll(bits);
-			if (len - q >= 4 && mentions_snip(data + q, 4))
-				snip_line(s, tf, q, &last);
-		}
-	}
-	for (; len - i >= 4; i++)
-		if (mentions_snip(data + i, 4))
-			snip_line(s, tf, i, &last);
-}
-#endif
-
-static size_t scan_with(const struct textfile *tf, bool report, struct snippet_set *set, bool general)
+size_t snippet_scan(const struct textfile *tf, bool report, struct snippet_set *set)
 {
 	memset(set, 0, sizeof *set);
 	struct scan s = {.tf = tf, .report = report, .set = set};
-#ifdef SNIPPET_AVX2
-	if (!general && __builtin_cpu_supports("avx2"))
-		filter_by_snip_avx2(&s, tf);
-	else
-#endif
-		filter_by_slashes(&s, tf);
-	(void)general;
+	filter_by_slashes(&s, tf);
 	for (size_t i = 0; i < s.depth; i++) {
 		struct snippet *sn = &set->v[s.open[i]];
 		size_t len;
@@ -355,16 +298,6 @@ static size_t scan_with(const struct textfile *tf, bool report, struct snippet_s
 	free(s.markers);
 	free(s.open);
 	return set->problems;
-}
-
-size_t snippet_scan(const struct textfile *tf, bool report, struct snippet_set *set)
-{
-	return scan_with(tf, report, set, false);
-}
-
-size_t snippet_scan_general(const struct textfile *tf, bool report, struct snippet_set *set)
-{
-	return scan_with(tf, report, set, true);
 }
 
 const struct snippet *snippet_find(const struct snippet_set *set, const char *name)

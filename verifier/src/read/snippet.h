@@ -38,10 +38,6 @@ struct snippet_set {
 /* Scans tf (borrowed; it must outlive the set).  Returns the number of
  * marker problems; with report, each is printed as a diagnostic. */
 size_t snippet_scan(const struct textfile *tf, bool report, struct snippet_set *set);
-/* snippet_scan on the general path only: snippet_scan finds the lines to
- * read 32 bytes a step where the CPU has AVX2, and this is what
- * test_snippet compares it with. */
-size_t snippet_scan_general(const struct textfile *tf, bool report, struct snippet_set *set);
 const struct snippet *snippet_find(const struct snippet_set *set, const char *name);
 /* The snippet's text as one run of tf's bytes, each line with its LF, when
  * it is one: its lines are consecutive lines of tf (no inner marker line

@@ -26,11 +26,6 @@ int report_format_parse(const char *name, enum report_format *out)
 	return -1;
 }
 
-const char *report_format_name(enum report_format f)
-{
-	return format_names[f];
-}
-
 enum report_format report_format_default(void)
 {
 	const char *gh = getenv("GITHUB_ACTIONS");

@@ -31,7 +31,6 @@ enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_SARIF, REPORT_GITHUB, REPO
 
 /* "text", "json", ... -> the format; returns -1 for an unknown name. */
 int report_format_parse(const char *name, enum report_format *out);
-const char *report_format_name(enum report_format f);
 /* The format when none is given: github inside GitHub Actions
  * (GITHUB_ACTIONS=true) when standard output is not a terminal, else text. */
 enum report_format report_format_default(void);

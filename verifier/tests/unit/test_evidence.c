@@ -655,8 +655,7 @@ static void test_expect_exit_as_printed(void **state)
 	}
 }
 
-/* A header key is a-z, 0-9, '-' and '.' (the parser reads them from a
- * table): every byte 1-255 between two key letters, a line of its own
+/* A header key is a-z, 0-9, '-' and '.': every byte 1-255 between two key letters, a line of its own
  * after the header, is read as part of the key exactly when it is one
  * of those; any other ends the key at column 2 (a newline too: "x" is
  * then a line of its own). */

@@ -639,105 +639,6 @@ static void test_free_leaves_zeroed_struct(void **state)
 	textfile_free(&tf);
 }
 
-/* ---- the events against the document ---- */
-
-/* text read by its events (frontmatter_parse) and as libyaml's document
- * (frontmatter_parse_document): the same result, fields and diagnostics,
- * byte for byte. */
-static void expect_readings_agree(const char *text, size_t len)
-{
-	struct textfile tf;
-	textfile_from_memory(text, len, PAGE_PATH, &tf);
-	struct frontmatter a, b;
-	size_t before = strlen(output());
-	int ra = frontmatter_parse(&tf, true, DIAG_REPORT, &a);
-	size_t mid = strlen(output());
-	int rb = frontmatter_parse_document(&tf, true, DIAG_REPORT, &b);
-	const char *out = output();
-	size_t after = strlen(out);
-	if (ra != rb || mid - before != after - mid || memcmp(out + before, out + mid, mid - before) != 0)
-		print_error("front matter:\n%.*s\nevents (%d):\n%.*s\ndocument (%d):\n%.*s\n", (int)len, text, ra,
-			    (int)(mid - before), out + before, rb, (int)(after - mid), out + mid);
-	assert_int_equal(ra, rb);
-	assert_int_equal(mid - before, after - mid);
-	assert_memory_equal(out + before, out + mid, mid - before);
-#define SAME_STR(x, y) ((x) == NULL ? assert_null(y) : assert_string_equal((x), (y)))
-	assert_int_equal(a.present, b.present);
-	assert_int_equal(a.first_body_line, b.first_body_line);
-	SAME_STR(a.lesson, b.lesson);
-	assert_int_equal(a.day, b.day);
-	SAME_STR(a.title, b.title);
-	assert_int_equal(a.status, b.status);
-	SAME_STR(a.program, b.program);
-	assert_int_equal(a.program_line, b.program_line);
-	assert_int_equal(a.program_col, b.program_col);
-	assert_int_equal(a.n_evidence, b.n_evidence);
-	for (size_t i = 0; i < a.n_evidence; i++) {
-		assert_string_equal(a.evidence[i].label, b.evidence[i].label);
-		assert_string_equal(a.evidence[i].path, b.evidence[i].path);
-		assert_int_equal(a.evidence[i].line, b.evidence[i].line);
-		assert_int_equal(a.evidence[i].col, b.evidence[i].col);
-	}
-#undef SAME_STR
-	frontmatter_free(&a);
-	frontmatter_free(&b);
-	textfile_free(&tf);
-}
-
-/* Front matters made of fields, values and lines that each reading must
- * take alike: every field with plain, quoted, empty, flow and block
- * values, evidence mappings with good and bad entries, anchors and
- * aliases (which send the events to the document), tags, comments,
- * complex keys, a NUL-free key holding odd bytes, and lines that break
- * the YAML (unclosed flows and quotes, tabs, a stray '-', bad indents). */
-static void test_events_agree_with_document(void **state)
-{
-	(void)state;
-	static const char *const keys[] = {"lesson", "day", "title", "status", "program", "evidence", "tags", "x y"};
-	static const char *const values[] = {
-		"day31-scan-1", "31", "\"Scan, part 1\"", "'it''s'", "", "draft", "in-technical-review", "published",
-		"programs/a.cu", "[a, b]", "{main: a.txt, other: b.txt}", "{main: a.txt, main: b.txt}", "{a: [x]}",
-		"{[k]: v}", "{a: }", "&p programs/p.cu", "*p", "!!str 7", "~", "0x1F", "101", "\"\\u00e9t\\u00e9\"",
-		"a # a comment", "\"unclosed", "[unclosed", "{a: b", "|\n  block\n  text", ">\n  folded",
-		"\n  main: run-1.txt\n  alt: run-2.txt", "\n  - a\n  - b", "\n  main: [x]\n  alt:", "&m {main: a.txt}",
-		"\n  main: &q a.txt\n  alt: *q", "é",
-	};
-	static const char *const lines[] = {"- stray", "\tlesson: tab", "  indented: x", "? complex", ": v", "# c",
-					    "", "[k]: v", "{a: 1}: v", "*undefined", "&a &b x: y", "%TAG ! x"};
-	char text[4096];
-	for (unsigned seed = 1; seed <= 4000; seed++) {
-		unsigned x = seed * 2654435761u;
-#define RND(n) ((x = x * 1103515245u + 12345u), (x >> 16) % (n))
-		size_t used = (size_t)snprintf(text, sizeof text, "---\n");
-		size_t n = 1 + RND(9);
-		for (size_t i = 0; i < n; i++) {
-			unsigned r = RND(20);
-			if (r == 0) {
-				used += (size_t)snprintf(text + used, sizeof text - used, "%s\n", lines[RND(sizeof lines / sizeof *lines)]);
-				continue;
-			}
-			const char *key = keys[r < 8 ? r - 1 : RND(sizeof keys / sizeof *keys)];
-			const char *value = values[RND(sizeof values / sizeof *values)];
-			if (r < 7 && RND(3)) /* mostly good values for the fields */
-				value = r == 1 ? "day31-scan-1" : r == 2 ? "31" : r == 3 ? "Scan" : r == 4 ? "draft" : r == 5 ? "p.cu" : "e.txt";
-			used += (size_t)snprintf(text + used, sizeof text - used, "%s:%s%s\n", key, value[0] == '\n' ? "" : " ", value);
-		}
-		used += (size_t)snprintf(text + used, sizeof text - used, "---\nbody\n");
-#undef RND
-		expect_readings_agree(text, used);
-	}
-	/* and every front matter of the unit tests above and of the golden cases */
-	expect_readings_agree(VALID_PAGE, strlen(VALID_PAGE));
-	static const char *const fixed[] = {
-		"---\n---\n", "---\n# only a comment\n---\n", "---\n- a\n- b\n---\n", "---\nplain\n---\n",
-		"---\nevidence: {}\n---\n", "---\nevidence:\n---\n", "---\na: &x 1\nb: &x 2\n---\n",
-		"---\nlesson: *nowhere\n---\n", "---\nx: &r {lesson: a}\nevidence: *r\n---\n", "---\n&k lesson: a\n*k : b\n---\n",
-		"---\nlesson: a\n...\n", "---\nlesson: a\n--- \n", "---\nlesson: a\n---\n---\nday: 3\n---\n",
-	};
-	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
-		expect_readings_agree(fixed[i], strlen(fixed[i]));
-}
-
 static int release_patterns(void **state)
 {
 	(void)state;
@@ -780,7 +681,6 @@ int main(void)
 		T(test_non_scalar_title),
 		T(test_crlf_and_bom),
 		T(test_free_leaves_zeroed_struct),
-		T(test_events_agree_with_document),
 	};
 	return cmocka_run_group_tests(tests, NULL, release_patterns);
 }

@@ -591,73 +591,6 @@ static void test_filter_against_model(void **state)
 	}
 }
 
-/* ---- the AVX2 filter against the general one ---- */
-
-/* snippet_scan (which finds the lines to read by their "snip" where the
- * CPU has AVX2) against snippet_scan_general (by their "//"): random files
- * of markers, near misses, "snip" in code, in block comments, past the
- * head, in any case, at every offset of a 32-byte step and at the file's
- * end with and without a LF: the same snippets, lines, problems and the
- * same diagnostics, byte for byte. */
-static void test_filters_agree(void **state)
-{
-	(void)state;
-	static const char *const pool[] = {
-		"// snippet: a", "  //  snippet:b", "// end snippet", "\t// end snippet: a", "// snippet: a",
-		"// xx snippet: no", "code; // snippet: c", "/* snippet: d */", "//SNIP", "/// end snippet",
-		"//\tsnippit: e", "x snip y", "// a b snippet", "//snip", "// Snippet: F", "snippet: g",
-		"int snip = 1; // end snippet", "//", "", "    ", "// snipsnip", "//  sNiP: h", "// end snipet",
-		"return x / y; // snippets", "/ / snippet: i", "// endsnippet", "#define SNIPPET 1",
-	};
-	char text[8192];
-	for (unsigned seed = 1; seed <= 3000; seed++) {
-		unsigned x = seed * 2654435761u;
-#define RND(n) ((x = x * 1103515245u + 12345u), (x >> 16) % (n))
-		size_t used = 0, n_lines = 1 + RND(30);
-		for (size_t n = 1; n <= n_lines; n++) {
-			/* a run of filler first, so that the line's text falls at every
-			 * offset of the 32-byte steps */
-			size_t pad = RND(4) == 0 ? RND(70) : 0;
-			for (size_t k = 0; k < pad; k++)
-				text[used++] = k + 1 == pad ? ' ' : (char)('a' + (char)RND(26));
-			if (pad && RND(2))
-				text[used++] = '\n';
-			used += (size_t)snprintf(text + used, sizeof text - used, "%s", pool[RND(sizeof pool / sizeof *pool)]);
-			if (n < n_lines || RND(2))
-				text[used++] = '\n';
-		}
-#undef RND
-		text[used] = '\0';
-		struct textfile tf;
-		textfile_from_memory(text, used, SRC_PATH, &tf);
-		struct snippet_set fast, general;
-		size_t before = strlen(output());
-		size_t pf = snippet_scan(&tf, true, &fast);
-		size_t mid = strlen(output());
-		size_t pg = snippet_scan_general(&tf, true, &general);
-		const char *out = output();
-		size_t after = strlen(out);
-		if (pf != pg || fast.n != general.n)
-			print_error("seed %u: text \"%s\"\n", seed, text);
-		assert_int_equal(pf, pg);
-		assert_int_equal(fast.problems, general.problems);
-		assert_int_equal(fast.n, general.n);
-		assert_int_equal(mid - before, after - mid);
-		assert_memory_equal(out + before, out + mid, mid - before);
-		for (size_t i = 0; i < fast.n; i++) {
-			const struct snippet *a = &fast.v[i], *b = &general.v[i];
-			assert_string_equal(a->name, b->name);
-			assert_int_equal(a->start_line, b->start_line);
-			assert_int_equal(a->end_line, b->end_line);
-			assert_int_equal(a->n_lines, b->n_lines);
-			assert_memory_equal(a->lines, b->lines, a->n_lines * sizeof *a->lines);
-		}
-		snippet_set_free(&fast);
-		snippet_set_free(&general);
-		textfile_free(&tf);
-	}
-}
-
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -683,7 +616,6 @@ int main(void)
 		T(test_markers_among_other_slashes),
 		T(test_report_false_counts_silently),
 		T(test_filter_against_model),
-		T(test_filters_agree),
 	};
 	return cmocka_run_group_tests(tests, NULL, release_patterns);
 }

@@ -253,91 +253,6 @@ static void test_read_fd_sizes_and_limit(void **state)
 	unlink(path);
 }
 
-static uint64_t next_rand(uint64_t *seed)
-{
-	*seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
-	return *seed >> 33;
-}
-
-/* The two readings of one text, field by field. */
-static void same_reading(const char *text, size_t len)
-{
-	char *a = malloc(len + 1), *b = malloc(len + 1);
-	assert_non_null(a);
-	assert_non_null(b);
-	memcpy(a, text, len);
-	memcpy(b, text, len);
-	struct textfile fast, general;
-	textfile_take(a, len, "f", &fast);
-	textfile_take_general(b, len, "f", &general);
-	assert_int_equal(fast.len, general.len);
-	assert_memory_equal(fast.data, general.data, general.len + 1);
-	assert_int_equal(fast.n_lines, general.n_lines);
-	if (general.n_lines)
-		assert_memory_equal(fast.line_start, general.line_start, general.n_lines * sizeof *general.line_start);
-	assert_int_equal(fast.had_bom, general.had_bom);
-	assert_int_equal(fast.had_cr, general.had_cr);
-	assert_int_equal(fast.has_nul, general.has_nul);
-	assert_int_equal(fast.not_utf8, general.not_utf8);
-	assert_int_equal(fast.not_utf8_at, general.not_utf8_at);
-	textfile_free(&fast);
-	textfile_free(&general);
-}
-
-/* textfile_take's one-pass reading of a clean file (AVX2) against the
- * general path, on random texts: clean ones (ASCII and UTF-8 with long
- * and short lines, a final LF or none) and ones with the bytes that send
- * it back (CR, NUL, a BOM) or that the UTF-8 check must catch, at every
- * place in and around the 64-byte blocks. */
-static void test_one_pass_same_as_general(void **state)
-{
-	(void)state;
-	static const char *const pieces[] = {"a", "int x = 1;", " ", "    ", "\n", "\n\n", "\xC3\xA9", "\xE2\x80\x94",
-					     "\xF0\x9F\x98\x80", "//", "x"};
-	static const char *const odd[] = {"\r", "\r\n", "\0", "\xFF", "\x80", "\xC3", "\xED\xA0\x80", "\xEF\xBB\xBF"};
-	uint64_t seed = 16;
-	char text[1200];
-	for (int round = 0; round < 20000; round++) {
-		size_t want = next_rand(&seed) % (round % 10 == 0 ? sizeof text - 8 : 200), n = 0;
-		int odd_chance = (int)(next_rand(&seed) % 4); /* 0: a clean text */
-		while (n < want) {
-			const char *p;
-			size_t k;
-			if (odd_chance && next_rand(&seed) % 200 < (uint64_t)odd_chance) {
-				size_t j = next_rand(&seed) % (sizeof odd / sizeof odd[0]);
-				p = odd[j];
-				k = odd[j][0] ? strlen(odd[j]) : 1; /* "\0" is one byte */
-			} else {
-				p = pieces[next_rand(&seed) % (sizeof pieces / sizeof pieces[0])];
-				k = strlen(p);
-			}
-			if (n + k > sizeof text)
-				break;
-			memcpy(text + n, p, k);
-			n += k;
-		}
-		if (round % 7 == 0 && n + 3 <= sizeof text) { /* a BOM first */
-			memmove(text + 3, text, n);
-			memcpy(text, "\xEF\xBB\xBF", 3);
-			n += 3;
-		}
-		same_reading(text, n);
-	}
-	/* a lone odd byte at every offset of two blocks and a tail */
-	for (size_t len = 0; len <= 140; len++)
-		for (size_t at = 0; at <= len; at++)
-			for (size_t j = 0; j < sizeof odd / sizeof odd[0]; j++) {
-				memset(text, 'a', len);
-				for (size_t i = 9; i < len; i += 10)
-					text[i] = '\n';
-				size_t k = odd[j][0] ? strlen(odd[j]) : 1;
-				if (at + k > len)
-					continue;
-				memcpy(text + at, odd[j], k);
-				same_reading(text, len);
-			}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -349,7 +264,6 @@ int main(void)
 		cmocka_unit_test(test_line_index),
 		cmocka_unit_test(test_read_as_plain_passes),
 		cmocka_unit_test(test_read_fd_sizes_and_limit),
-		cmocka_unit_test(test_one_pass_same_as_general),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
