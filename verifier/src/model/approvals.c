@@ -773,6 +773,15 @@ void approvals_read(const char *page_rel, const char *ref, struct approvals *out
 	parse_blocks(out);
 }
 
+void approvals_parse(const char *path, const char *text, size_t len, struct approvals *out)
+{
+	memset(out, 0, sizeof *out);
+	out->path = xstrdup(path);
+	out->present = true;
+	textfile_from_memory(text, len, out->path, &out->tf);
+	parse_blocks(out);
+}
+
 void approvals_free(struct approvals *a)
 {
 	for (size_t i = 0; i < a->n_records; i++)

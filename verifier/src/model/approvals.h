@@ -157,6 +157,9 @@ char *approvals_path(const char *page_rel);
  * NULL) or from git revision ref (git show).  Never fails: an absent file
  * is an empty one, an unreadable one has read_error. */
 void approvals_read(const char *page_rel, const char *ref, struct approvals *out);
+/* The same judgement of a file's text (the fuzz target's entry): text is
+ * copied; path names it in the blocks' reasons. */
+void approvals_parse(const char *path, const char *text, size_t len, struct approvals *out);
 void approvals_free(struct approvals *a);
 
 /* Whether key may approve as reviewer at time when ("YYYY-MM-DDTHH:MM:SSZ"),
