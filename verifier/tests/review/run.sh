@@ -111,19 +111,21 @@ grep -q 'href="../programs/day01-demo/demo.cu">open the file</a>' "$d" &&
 	grep -q 'href="../evidence/day01-demo/run-2026-11-30.txt">open the file</a>' "$d" &&
 	grep -q '<div class="blk" id="L52" data-lines="52-55">' "$d" &&
 	grep -q '<a class="ln" href="#evidence/day01-demo/run-2026-11-30.txt:23">23</a>' "$d" &&
-	grep -q '<button type="button" class="approve" data-id="traced-47-24" aria-pressed="false">approve</button>' "$d" &&
+	grep -q '<button type="button" class="approve" data-id="[0-9a-f]\{8\}" aria-pressed="false">approve</button>' "$d" &&
 	grep -q '<details class="runs" id="runs">' "$d" && grep -q '<details class="legend" id="legend">' "$d" &&
-	ok "demo: file links, line permalinks, an approve control with its item id, folded run facts and legend" ||
+	ok "demo: file links, line permalinks, an approve control with its sign-off id, folded run facts and legend" ||
 	bad "demo: links, permalinks, approve control or folding missing"
 # a row whose cells repeat a value: each cell its own mark, no badge over the table
 rep=$scratch/repeat
 cp -R "$here/../fixtures/demo" "$rep"
 printf '\n| run | threads | again | time |\n| --- | ---: | ---: | ---: |\n| racy | 1,024 | 1,024 | 1.8 ms |\n' >>"$rep/pages/day01-demo.md"
 (cd "$rep" && NO_COLOR=1 "$bin" review --output out pages/day01-demo.md >/dev/null 2>&1)
-cells=$(grep -c '^<td align="right"><a class="item k-traced" data-id="traced-[0-9-]*" id="i[0-9]*" data-i="[0-9]*" href="#r[0-9]*" title="[^"]*">1,024<' "$rep/out/day01-demo.html")
-if [ "$cells" = 2 ] && ! grep -q '<p class="badges"><a class="badge k-traced' "$rep/out/day01-demo.html" &&
-	grep -q 'data-id="traced-59-10-2"' "$rep/out/day01-demo.html"; then
-	ok "repeat: both 1,024 cells of a row marked in their own cell, ids traced-59-10 and traced-59-10-2"
+marks=$(grep -o '^<td align="right"><a class="item k-traced" data-id="[0-9a-f]\{8\}" id="i[0-9]*" data-i="[0-9]*" href="#r[0-9]*" title="[^"]*">1,024<' \
+	"$rep/out/day01-demo.html" | sed 's/.*data-id="\([0-9a-f]*\)".*/\1/')
+cells=$(printf '%s\n' "$marks" | grep -c .)
+if [ "$cells" = 2 ] && [ "$(printf '%s\n' "$marks" | sort -u | wc -l)" = 2 ] &&
+	! grep -q '<p class="badges"><a class="badge k-traced' "$rep/out/day01-demo.html"; then
+	ok "repeat: both 1,024 cells of a row marked in their own cell, each under its own sign-off id"
 else
 	bad "repeat: $cells cells marked, or a badge floats over the table"
 fi
