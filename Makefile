@@ -71,7 +71,7 @@ DEPS_CAPTURE = $(BUILD)/.deps-capture
 
 .PHONY: all verify test programs evidence unit golden capture-test stale-test approvals-test course-test deps deps-test folder-test clean bench \
 	install uninstall report-test man-test entities-test install-test lsp-test wiring-test broken-variants reference-overlap slurm-test hostile \
-	review review-test review-browser-test
+	review review-test review-browser-test golden-jobs
 
 # The binaries are built on every core unless a -j was given (`make -j1`
 # builds one file at a time): a first `make verify` compiles some 70 files.
@@ -215,6 +215,10 @@ unit: $(UNIT_TESTS)
 golden: $(BUILD)/asan/coursecheck
 	@ALSO_JOBS=$(GOLDEN_ALSO_JOBS) sh verifier/tests/run-golden.sh $(BUILD)/asan/coursecheck verifier/tests/cases
 GOLDEN_ALSO_JOBS ?=
+# Every golden case at -j 4 against the same expected.txt (make test-slow:
+# jobs-test's golden half on its own, the -j 1 pass being make test's).
+golden-jobs: $(BUILD)/asan/coursecheck
+	@JOBS=4 sh verifier/tests/run-golden.sh $(BUILD)/asan/coursecheck verifier/tests/cases
 
 # The staleness rule on a copy of the course (verifier/tests/stale/course.sh).
 stale-test: $(BUILD)/asan/coursecheck
@@ -326,15 +330,14 @@ arch-test: $(BUILD)/asan/coursecheck $(BUILD)/asan/coursecheck-capture
 # are built first on every core (TEST_JOBS), then the suites run
 # TEST_SUITES_JOBS at a time (default 3; 1 runs them one by one), each
 # one's output printed whole in this order (verifier/tests/run-suites.sh).
-# The golden suite compares -j 1's output with expected.txt and, from the
-# same setup of each case, -j 4's (what jobs-test's golden half does:
-# GOLDEN_ALSO_JOBS=4, so jobs-test is not run again).
+# The golden suite compares -j 1's output with expected.txt; make
+# test-slow's golden-jobs the same cases at -j 4 (jobs-test's golden half).
 #
 # `make test` is what a developer runs often; `make test-slow` holds the
 # suites whose time is mostly compilers or valgrind, not the checker:
 # nvcc builds of the broken variants, the hostile families under
-# callgrind, the fuzz corpora's replay (its replayers built first) and the
-# mutation test (course-test: the course at -j 4 and -j 1 for every
+# callgrind, the fuzz corpora's replay (its replayers built first), every
+# golden case again at -j 4 (golden-jobs) and the mutation test (course-test: the course at -j 4 and -j 1 for every
 # mutation, jobs-test's mutation half).  CI (.ci/run) runs both.
 TEST_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 TEST_SUITES_JOBS ?= 3
@@ -345,7 +348,7 @@ TEST_SUITES_JOBS ?= 3
 TEST_SUITES = slurm-test capture-test golden stale-test approvals-test programs \
 	review-test review-browser-test report-test arch-test wiring-test reference-overlap unit deps-test folder-test \
 	man-test install-test update-race-test lsp-test entities-test
-TEST_SLOW_SUITES = broken-variants-build hostile course-test fuzz-replay
+TEST_SLOW_SUITES = broken-variants-build hostile course-test golden-jobs fuzz-replay
 .PHONY: test test-slow
 test: $(DEPS_FULL) $(DEPS_TEST)
 	@rm -f $(BUILD)/.skipped
@@ -354,7 +357,7 @@ test: $(DEPS_FULL) $(DEPS_TEST)
 		$(BUILD)/asan/coursecheck $(BUILD)/asan/coursecheck-capture $(UNIT_TESTS) \
 		>$(BUILD)/.test-build.log 2>&1 || { cat $(BUILD)/.test-build.log; echo "build: FAILED"; exit 1; }
 	@sh verifier/tests/python-once.sh $(BUILD)/python
-	@PATH="$(CURDIR)/$(BUILD)/python:$$PATH" MAKE="$(MAKE)" SKIPPED_ALL=$(CURDIR)/$(BUILD)/.skipped GOLDEN_ALSO_JOBS=4 \
+	@PATH="$(CURDIR)/$(BUILD)/python:$$PATH" MAKE="$(MAKE)" SKIPPED_ALL=$(CURDIR)/$(BUILD)/.skipped \
 		sh verifier/tests/run-suites.sh $(TEST_SUITES_JOBS) $(TEST_SUITES)
 test-slow: $(DEPS_FULL) $(DEPS_TEST)
 	@rm -f $(BUILD)/.skipped-slow
