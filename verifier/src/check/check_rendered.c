@@ -153,6 +153,35 @@ static void read_text(struct reading *r, const struct seg *g)
 	other_digit_runs(r, g);
 }
 
+/* The raw length of the character reference at raw offset at ("&shy;",
+ * "&#173;"): to its ';', at most 40 bytes; 1 when none is found. */
+static size_t reference_len(const struct textfile *tf, size_t at)
+{
+	for (size_t k = 1; k < 40 && at + k < tf->len; k++)
+		if (tf->data[at + k] == ';')
+			return k + 1;
+	return 1;
+}
+
+/* A character reference's decoded text: what it shows, and what it
+ * hides (an invisible character written "&shy;", "&ZeroWidthSpace;",
+ * "&#8203;" splits a number as the character itself does), located at
+ * the reference. */
+static void decoded_text(struct reading *r, const struct seg *g)
+{
+	for (size_t k = 0; k < g->len;) {
+		const struct invisible *inv = invisible_at(g->s + k, g->len - k);
+		if (inv) {
+			set_joiner(r, inv->name, g->raw_off,
+				   g->raw_off != SIZE_MAX ? reference_len(&r->ctx->tf, g->raw_off) : 0);
+			k += strlen(inv->utf8);
+			continue;
+		}
+		visible(r, g->s, k, g->len);
+		k++;
+	}
+}
+
 /* Whether an opaque segment is markup (shows nothing) rather than a code
  * span (shows its text). */
 static bool is_markup(const struct page_ctx *ctx, const struct seg *g)
@@ -220,8 +249,7 @@ void check_rendered_unit(struct page_ctx *ctx, const struct seg *segs, size_t n_
 				diag_end(d);
 				close_number(&r);
 			} else {
-				for (size_t k = 0; k < g->len; k++)
-					visible(&r, g->s, k, g->len);
+				decoded_text(&r, g);
 			}
 			prev_end = SIZE_MAX;
 			continue;

@@ -10,6 +10,7 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 
+#include "html5ent.h"
 #include "rawalign.h"
 #include "util.h"
 
@@ -73,8 +74,36 @@ static void add_line(struct reader *r, enum htmltext_kind kind, const char *s, s
 	free(pc);
 }
 
-static void add_text(struct reader *r, enum htmltext_kind kind, const char *s)
+/* s with the references libxml2 left as text decoded: its HTML parser
+ * knows HTML 4's names only, so "&ZeroWidthSpace;" reaches us as those
+ * 16 characters, where a browser shows (or hides) U+200B; HTML5's table
+ * (html5ent.h) decodes what a reader sees.  Malloc'd. */
+static char *decode_html5_names(const char *s, size_t len)
 {
+	struct buf out = {0};
+	for (size_t i = 0; i < len;) {
+		size_t k = i + 1;
+		while (s[i] == '&' && k < len && k - i <= 40 &&
+		       ((s[k] >= 'a' && s[k] <= 'z') || (s[k] >= 'A' && s[k] <= 'Z') || (s[k] >= '0' && s[k] <= '9')))
+			k++;
+		const char *utf8;
+		size_t n;
+		if (s[i] == '&' && k < len && s[k] == ';' && k > i + 1 && (n = html5ent_lookup(s + i + 1, k - i - 1, &utf8))) {
+			buf_append(&out, utf8, n);
+			i = k + 1;
+			continue;
+		}
+		buf_append(&out, s + i, 1);
+		i++;
+	}
+	if (!out.s)
+		return xstrdup("");
+	return out.s;
+}
+
+static void add_text(struct reader *r, enum htmltext_kind kind, const char *raw_text)
+{
+	char *s = decode_html5_names(raw_text, strlen(raw_text));
 	size_t len = strlen(s);
 	for (size_t a = 0; a < len;) {
 		const char *nl = memchr(s + a, '\n', len - a);
@@ -85,6 +114,7 @@ static void add_text(struct reader *r, enum htmltext_kind kind, const char *s)
 			add(r, HTMLTEXT_BREAK, "\n", 1, SIZE_MAX);
 		a = b + 1;
 	}
+	free(s);
 }
 
 /* The raw offset of needle from the cursor (the cursor moved past it),
