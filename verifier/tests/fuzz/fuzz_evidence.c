@@ -148,8 +148,8 @@ static void check_alignment(const struct evidence *old, const struct evidence *n
 				size_t l2;
 				(void)evidence_stdout(new_ev, nl, &l2);
 				FUZZ_CHECK(nl == m && nk.start < nk.end && nk.end <= l2,
-					   "number %zu of line %zu followed to line %zu at %zu..%zu", i, k, nl, nk.start,
-					   nk.end);
+					   "number %zu of line %zu followed to line %zu at %zu..%zu", i, k, nl, (size_t)nk.start,
+					   (size_t)nk.end);
 				if (old == new_ev)
 					FUZZ_CHECK(nk.start == t[i].start && nk.value == t[i].value,
 						   "number %zu of line %zu does not follow to itself", i, k);

@@ -41,11 +41,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < n; i++) {
 		const struct num_token *k = &t[i];
 		FUZZ_CHECK(k->start >= prev_end, "token %zu starts at %zu, before the last one ended (%zu)", i,
-			   k->start, prev_end);
+			   (size_t)k->start, prev_end);
 		FUZZ_CHECK(k->start <= k->digits_start && k->digits_start < k->digits_end && k->digits_end <= k->end &&
 				   k->end <= size,
-			   "token %zu offsets %zu %zu %zu %zu, text %zu", i, k->start, k->digits_start, k->digits_end,
-			   k->end, size);
+			   "token %zu offsets %zu %zu %zu %zu, text %zu", i, (size_t)k->start, (size_t)k->digits_start,
+			   (size_t)k->digits_end, (size_t)k->end, size);
 		FUZZ_CHECK(text[k->digits_start] >= '0' && text[k->digits_start] <= '9', "token %zu starts with no digit",
 			   i);
 		FUZZ_CHECK(isfinite(k->value), "token %zu is not finite", i);
