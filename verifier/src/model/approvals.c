@@ -155,10 +155,14 @@ static char *sentence_at(const struct textfile *tf, size_t off)
 {
 	const char *s = tf->data;
 	size_t len = tf->len, ls = off;
-	while (ls > 0 && s[ls - 1] != '\n')
+	/* the line around off, no further than SENTENCE_REACH either way: a
+	 * line of thousands of numbers costs each of its items a window, not
+	 * the whole line (linear in the page, not quadratic) */
+	size_t reach_back = off > SENTENCE_REACH ? off - SENTENCE_REACH : 0;
+	while (ls > reach_back && s[ls - 1] != '\n')
 		ls--;
-	size_t le = off;
-	while (le < len && s[le] != '\n')
+	size_t le = off, reach_on = off + SENTENCE_REACH < len ? off + SENTENCE_REACH : len;
+	while (le < reach_on && s[le] != '\n')
 		le++;
 	size_t p = ls;
 	while (p < le && s[p] == ' ')
