@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "repo.h"
 #include "util.h"
 
 const char textfile_too_large[] = "file is larger than 64 MiB";
@@ -271,4 +272,37 @@ struct diag_loc textfile_loc_line(const struct textfile *tf, size_t n, size_t co
 	if (n >= 1 && n <= tf->n_lines)
 		at.text = textfile_line(tf, n, &at.text_len);
 	return at;
+}
+
+enum textfile_small textfile_read_small(const char *rel, size_t max, char **data, size_t *len, const char **why)
+{
+	char *fs = NULL;
+	mode_t type = 0;
+	enum repo_status s = repo_resolve_type(rel, &fs, why, &type);
+	if (s == REPO_MISSING && errno == ENOENT) {
+		free(fs);
+		return TEXTFILE_SMALL_NONE;
+	}
+	if (s != REPO_OK) {
+		free(fs); /* *why is repo's */
+		return TEXTFILE_SMALL_REFUSED;
+	}
+	enum textfile_small r = TEXTFILE_SMALL_REFUSED;
+	int fd = open(fs, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct stat sb;
+	int got;
+	if (fd < 0 || fstat(fd, &sb) != 0)
+		*why = strerror(errno);
+	else if (!S_ISREG(sb.st_mode))
+		r = TEXTFILE_SMALL_NOT_REGULAR;
+	else if ((got = textfile_read_fd(fd, (size_t)sb.st_size, max, data, len)) > 0)
+		r = TEXTFILE_SMALL_TOO_LARGE;
+	else if (got < 0)
+		*why = strerror(errno);
+	else
+		r = TEXTFILE_SMALL_OK;
+	if (fd >= 0)
+		close(fd);
+	free(fs);
+	return r;
 }

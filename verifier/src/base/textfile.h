@@ -43,6 +43,21 @@ int textfile_read(const char *fspath, const char *display, struct textfile *tf, 
  * bytes; -1 with errno on a read error.  Nothing is allocated on
  * failure; fd stays open (the caller's). */
 int textfile_read_fd(int fd, size_t size, size_t max, char **data, size_t *len);
+/* A small regular file of the repository (rel, by repo.h's rules), read
+ * whole: TEXTFILE_SMALL_OK with its bytes (malloc'd, a NUL after them) in
+ * *data and *len; TEXTFILE_SMALL_NONE when there is no such file; else
+ * what stopped it, REFUSED (repo's rules or an I/O error: *why, static
+ * text), NOT_REGULAR, or TOO_LARGE (over max bytes), which each caller
+ * words for its file.  One reader for the small files verify trusts
+ * (allowed_signers, a run's .sig, a page's approvals). */
+enum textfile_small {
+	TEXTFILE_SMALL_OK,
+	TEXTFILE_SMALL_NONE,
+	TEXTFILE_SMALL_REFUSED,
+	TEXTFILE_SMALL_NOT_REGULAR,
+	TEXTFILE_SMALL_TOO_LARGE,
+};
+enum textfile_small textfile_read_small(const char *rel, size_t max, char **data, size_t *len, const char **why);
 /* Takes a copy of an in-memory text (used by tests and by update). */
 void textfile_from_memory(const char *data, size_t len, const char *display, struct textfile *tf);
 /* As textfile_from_memory(), but takes raw itself instead of a copy: raw

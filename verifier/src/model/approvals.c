@@ -481,34 +481,19 @@ char *approvals_path(const char *page_rel)
 	return xasprintf("%s/%.*s.approvals", APPROVALS_DIR, (int)n, base);
 }
 
-/* The working tree's file: 0 with its text, 1 when there is none, -1 with *why. */
+/* The working tree's file: 0 with its text, 1 when there is none, -1 with *why (malloc'd). */
 static int read_tree(const char *rel, char **text, size_t *len, char **why)
 {
-	char *fs = NULL;
-	const char *rwhy;
-	mode_t type = 0;
-	enum repo_status s = repo_resolve_type(rel, &fs, &rwhy, &type);
-	if (s == REPO_MISSING && errno == ENOENT) {
-		free(fs);
-		return 1;
+	const char *w = NULL;
+	switch (textfile_read_small(rel, APPROVALS_MAX_FILE, text, len, &w)) {
+	case TEXTFILE_SMALL_OK: return 0;
+	case TEXTFILE_SMALL_NONE: return 1;
+	case TEXTFILE_SMALL_NOT_REGULAR: w = "not a regular file"; break;
+	case TEXTFILE_SMALL_TOO_LARGE: w = "larger than 1 MiB"; break;
+	case TEXTFILE_SMALL_REFUSED: break;
 	}
-	int rc = -1;
-	int fd = s == REPO_OK ? open(fs, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) : -1;
-	struct stat sb;
-	if (s != REPO_OK)
-		*why = xstrdup(rwhy);
-	else if (fd < 0 || fstat(fd, &sb) != 0)
-		*why = xstrdup(strerror(errno));
-	else if (!S_ISREG(sb.st_mode))
-		*why = xstrdup("not a regular file");
-	else if (textfile_read_fd(fd, (size_t)sb.st_size, APPROVALS_MAX_FILE, text, len) != 0)
-		*why = xstrdup(errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
-	else
-		rc = 0;
-	if (fd >= 0)
-		close(fd);
-	free(fs);
-	return rc;
+	*why = xstrdup(w ? w : "cannot be read");
+	return -1;
 }
 
 /* git show REF:rel: 0 with its text, 1 when REF has none, -1 with *why. */

@@ -40,31 +40,14 @@ static struct {
 /* The working tree's file: 0 with its text, 1 when there is none, -1 with *why. */
 static int read_tree_signers(char **text, size_t *len, const char **why)
 {
-	char *fs = NULL;
-	mode_t type = 0;
-	enum repo_status s = repo_resolve_type(EVSIG_SIGNERS_PATH, &fs, why, &type);
-	if (s == REPO_MISSING && errno == ENOENT) {
-		free(fs);
-		return 1;
+	switch (textfile_read_small(EVSIG_SIGNERS_PATH, MAX_SIGNERS_FILE, text, len, why)) {
+	case TEXTFILE_SMALL_OK: return 0;
+	case TEXTFILE_SMALL_NONE: return 1;
+	case TEXTFILE_SMALL_NOT_REGULAR: *why = "not a regular file"; return -1;
+	case TEXTFILE_SMALL_TOO_LARGE: *why = "larger than 1 MiB"; return -1;
+	case TEXTFILE_SMALL_REFUSED: break;
 	}
-	int rc = -1;
-	int fd = s == REPO_OK ? open(fs, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) : -1;
-	struct stat sb;
-	if (s != REPO_OK) {
-		/* *why is repo's */
-	} else if (fd < 0 || fstat(fd, &sb) != 0) {
-		*why = strerror(errno);
-	} else if (!S_ISREG(sb.st_mode)) {
-		*why = "not a regular file";
-	} else if (textfile_read_fd(fd, (size_t)sb.st_size, MAX_SIGNERS_FILE, text, len) != 0) {
-		*why = errno == EFBIG ? "larger than 1 MiB" : strerror(errno);
-	} else {
-		rc = 0;
-	}
-	if (fd >= 0)
-		close(fd);
-	free(fs);
-	return rc;
+	return -1;
 }
 
 /* git show REF:evidence/allowed_signers: 0 with its text, 1 when REF has
@@ -282,34 +265,19 @@ void evsig_verdict_free(struct evsig_verdict *v)
 	memset(v, 0, sizeof *v);
 }
 
-/* The .sig's text: 0, 1 when there is none, -1 with *why. */
+/* The .sig's text: 0, 1 when there is none, -1 with *why (malloc'd). */
 static int read_sig(const char *sig_path, char **text, size_t *len, char **why)
 {
-	char *fs = NULL;
-	const char *rwhy;
-	mode_t type = 0;
-	enum repo_status s = repo_resolve_type(sig_path, &fs, &rwhy, &type);
-	if (s == REPO_MISSING && errno == ENOENT) {
-		free(fs);
-		return 1;
+	const char *w = NULL;
+	switch (textfile_read_small(sig_path, MAX_SIG_FILE, text, len, &w)) {
+	case TEXTFILE_SMALL_OK: return 0;
+	case TEXTFILE_SMALL_NONE: return 1;
+	case TEXTFILE_SMALL_NOT_REGULAR: w = "it is not a regular file"; break;
+	case TEXTFILE_SMALL_TOO_LARGE: w = "it is larger than any signature"; break;
+	case TEXTFILE_SMALL_REFUSED: break;
 	}
-	int rc = -1;
-	int fd = s == REPO_OK ? open(fs, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) : -1;
-	struct stat sb;
-	if (s != REPO_OK)
-		*why = xstrdup(rwhy);
-	else if (fd < 0 || fstat(fd, &sb) != 0)
-		*why = xstrdup(strerror(errno));
-	else if (!S_ISREG(sb.st_mode))
-		*why = xstrdup("it is not a regular file");
-	else if (textfile_read_fd(fd, (size_t)sb.st_size, MAX_SIG_FILE, text, len) != 0)
-		*why = xstrdup(errno == EFBIG ? "it is larger than any signature" : strerror(errno));
-	else
-		rc = 0;
-	if (fd >= 0)
-		close(fd);
-	free(fs);
-	return rc;
+	*why = xstrdup(w ? w : "cannot be read");
+	return -1;
 }
 
 /* 1 when the run's bytes on disk are what sig signed, 0 not, -1 unreadable. */

@@ -217,7 +217,7 @@ static void assert_same_find(const struct bank_entry *x, const struct bank_entry
 	bool same_where = x->where == y->where || (x->where && y->where && strcmp(x->where, y->where) == 0);
 	if (x->ev != y->ev || x->line != y->line || x->stdout_index != y->stdout_index || x->tok.start != y->tok.start ||
 	    x->tok.end != y->tok.end || x->tok.value != y->tok.value || !same_where)
-		fail_msg("%s: line %zu col %zu against line %zu col %zu", text, x->line, x->tok.start, y->line, y->tok.start);
+		fail_msg("%s: line %zu col %zu against line %zu col %zu", text, x->line, (size_t)x->tok.start, y->line, (size_t)y->tok.start);
 }
 
 static void test_find_stdout_first(void **state)
