@@ -181,8 +181,8 @@ dead() {
 
 EVCHECK=$T/evcheck
 begin evcheck-builds
-if ! cc -std=c11 -D_XOPEN_SOURCE=700 -I"$SRC/base" -I"$SRC/evidence" "$HERE/evcheck.c" "$SRC/evidence/evidence.c" "$SRC/base/textfile.c" \
-	"$SRC/base/sha256.c" "$SRC/base/diag.c" "$SRC/base/util.c" "$SRC/base/strmap.c" -lcrypto -o "$EVCHECK" 2>"$T/cc.err"; then
+if ! cc -std=c11 -D_GNU_SOURCE -I"$SRC/base" -I"$SRC/evidence" "$HERE/evcheck.c" "$SRC/evidence/evidence.c" "$SRC/base/textfile.c" \
+	"$SRC/base/sha256.c" "$SRC/base/diag.c" "$SRC/base/util.c" "$SRC/base/strmap.c" "$SRC/base/repo.c" -lcrypto -o "$EVCHECK" 2>"$T/cc.err"; then
 	because "cannot build evcheck: $(head -n 1 "$T/cc.err")"
 	printf '#!/bin/sh\nexit 1\n' >"$EVCHECK"
 	chmod +x "$EVCHECK"

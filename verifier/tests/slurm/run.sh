@@ -221,8 +221,8 @@ count_evidence() {
 
 EVCHECK=$T/evcheck
 SRC=$(cd "$HERE/../../src" && pwd)
-cc -std=c11 -D_XOPEN_SOURCE=700 -I"$SRC/base" -I"$SRC/evidence" "$CAPTESTS/evcheck.c" "$SRC/evidence/evidence.c" "$SRC/base/textfile.c" \
-	"$SRC/base/sha256.c" "$SRC/base/diag.c" "$SRC/base/util.c" "$SRC/base/strmap.c" -lcrypto -o "$EVCHECK" 2>/dev/null ||
+cc -std=c11 -D_GNU_SOURCE -I"$SRC/base" -I"$SRC/evidence" "$CAPTESTS/evcheck.c" "$SRC/evidence/evidence.c" "$SRC/base/textfile.c" \
+	"$SRC/base/sha256.c" "$SRC/base/diag.c" "$SRC/base/util.c" "$SRC/base/strmap.c" "$SRC/base/repo.c" -lcrypto -o "$EVCHECK" 2>/dev/null ||
 	{ printf '#!/bin/sh\nexit 1\n' >"$EVCHECK"; chmod +x "$EVCHECK"; }
 
 # ---- the cases ----
