@@ -9,10 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "capture_proc.h"
 #include "course.h"
 #include "evsig.h"
 #include "repo.h"
@@ -24,7 +22,6 @@
 /* A sentence is looked for this far either side of its item: a page of
  * one endless line stays linear. */
 #define SENTENCE_REACH 800
-#define GIT_LIMIT_S 30
 #define BLOCK_HEAD "approval 1"
 
 struct approval_block;
@@ -499,25 +496,13 @@ static int read_tree(const char *rel, char **text, size_t *len, char **why)
 /* git show REF:rel: 0 with its text, 1 when REF has none, -1 with *why. */
 static int read_ref(const char *ref, const char *rel, char **text, size_t *len, char **why)
 {
-	char *spec = xasprintf("%s:%s", ref, rel);
-	char *argv[] = {"git", "show", spec, NULL};
-	struct buf out = {0}, err = {0};
-	int wstatus = 0, rc = -1;
-	if (proc_tool(argv, repo_root(), GIT_LIMIT_S, &out, &err, &wstatus, why) != 0) {
-		/* *why is proc_tool's */
-	} else if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
-		rc = 0;
+	struct buf out = {0};
+	int rc = evsig_git_show(ref, rel, &out, why);
+	if (rc == 0) {
 		*len = out.len;
 		*text = out.s ? buf_detach(&out) : xstrdup("");
-	} else if (err.s && (strstr(err.s, "does not exist in") || strstr(err.s, "exists on disk, but not in"))) {
-		rc = 1;
-	} else {
-		*why = xasprintf("git show %s failed: %.*s", spec, (int)strcspn(err.s ? err.s : "", "\n"),
-				 err.s ? err.s : "");
 	}
 	buf_free(&out);
-	buf_free(&err);
-	free(spec);
 	return rc;
 }
 

@@ -50,11 +50,9 @@ static int read_tree_signers(char **text, size_t *len, const char **why)
 	return -1;
 }
 
-/* git show REF:evidence/allowed_signers: 0 with its text, 1 when REF has
- * no such file, -1 with *why (malloc'd). */
-static int read_ref_signers(const char *ref, struct buf *out, char **why)
+int evsig_git_show(const char *ref, const char *rel, struct buf *out, char **why)
 {
-	char *spec = xasprintf("%s:%s", ref, EVSIG_SIGNERS_PATH);
+	char *spec = xasprintf("%s:%s", ref, rel);
 	char *argv[] = {"git", "show", spec, NULL};
 	struct buf err = {0};
 	int wstatus = 0, rc = -1;
@@ -183,7 +181,7 @@ static void load_from_ref(const char *ref, const char *tree_text, size_t tree_le
 {
 	struct buf out = {0};
 	char *why = NULL;
-	int rc = read_ref_signers(ref, &out, &why);
+	int rc = evsig_git_show(ref, EVSIG_SIGNERS_PATH, &out, &why);
 	if (rc < 0) {
 		diag_command(D_SIGNERS_UNREADABLE, "verify", "--trust=%s: %s: no key is trusted", ref, why);
 		free(why);

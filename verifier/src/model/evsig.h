@@ -93,6 +93,11 @@ char *evsig_describe(const struct evsig_verdict *v);
  * key by.  Borrowed until evsig_release(). */
 struct signers;
 const struct signers *evsig_trusted(const char **ref);
+/* `git show REF:rel` (the trust revision's copy of a file: its
+ * allowed_signers, a page's approvals): 0 with its bytes in *out, 1 when
+ * REF has no such file, -1 with *why (malloc'd). */
+struct buf;
+int evsig_git_show(const char *ref, const char *rel, struct buf *out, char **why);
 
 void evsig_release(void);
 
