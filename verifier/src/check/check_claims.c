@@ -297,7 +297,7 @@ static bool anchor_of(const struct claims_unit *u, const struct pnum *p, struct 
 	struct place_hit h;
 	if (!place_resolve_one(&pe, arg + 1, alen - 2, &h))
 		return false;
-	*out = (struct bank_entry){h.tok, h.ev, h.line, h.stdout_index, NULL};
+	*out = (struct bank_entry){.tok = h.tok, .ev = h.ev, .line = h.line, .stdout_index = h.stdout_index};
 	return true;
 }
 

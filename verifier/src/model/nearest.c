@@ -133,18 +133,18 @@ static int cand_cmp(const void *pa, const void *pb)
  * leading digits are it or that round to it. */
 #define PER_RANGE 8
 
-static void add_unique(struct cand **c, size_t *n, size_t *cap, const struct bank_entry *e, const struct bank *b,
+static void add_unique(struct cand **c, size_t *n, size_t *cap, const struct bank_entry *e,
 		       const struct num_token *tok, const char *pd, size_t np)
 {
 	if (e->line < e->ev->ev->stdout_first)
 		return; /* a header line's value (the driver, the CUDA version, the command lines) */
 	for (size_t k = 0; k < *n; k++)
 		if ((*c)[k].e->tok.value == e->tok.value) {
-			if (e < (*c)[k].e) /* the value's first entry in bank order stands for it */
-				(*c)[k].e = e, (*c)[k].pos = (size_t)(e - b->v);
+			if (e->order < (*c)[k].pos) /* the value's first entry in bank order stands for it */
+				(*c)[k].e = e, (*c)[k].pos = e->order;
 			return;
 		}
-	struct cand one = {e, (size_t)(e - b->v), false, 0, 0};
+	struct cand one = {e, e->order, false, 0, 0};
 	if (!judge(tok, pd, np, e, &one))
 		return;
 	*c = xgrow(*c, cap, *n + 1, sizeof **c);
@@ -170,7 +170,7 @@ static void add_variant(const struct bank *b, const struct num_token *tok, const
 	const struct bank_entry *hit[PER_RANGE];
 	size_t k = bank_in_range(b, lo, hi, hit, PER_RANGE);
 	for (size_t i = 0; i < k; i++)
-		add_unique(c, n, cap, hit[i], b, tok, pd, np);
+		add_unique(c, n, cap, hit[i], tok, pd, np);
 }
 
 /* Every digit string one slip from pd. */
@@ -219,7 +219,7 @@ size_t nearest_candidates(const struct bank *b, const struct num_token *tok, con
 	const struct bank_entry *near[PER_RANGE];
 	size_t k = isfinite(tok->value) ? bank_nearest(b, tok->value, near, PER_RANGE) : 0;
 	for (size_t i = 0; i < k; i++)
-		add_unique(&c, &n, &cap, near[i], b, tok, pd, np);
+		add_unique(&c, &n, &cap, near[i], tok, pd, np);
 	if (np >= 2 && isfinite(tok->value) && tok->value != 0)
 		add_slips(b, tok, pd, np, &c, &n, &cap);
 	if (n > 1)

@@ -771,27 +771,31 @@ static bool same_at_decimals(double a, double b, int decimals)
 
 bool numtok_traces_to(const struct num_token *page, const struct num_token *bank)
 {
-	int finest = page->decimals > bank->decimals ? page->decimals : bank->decimals;
+	return numtok_traces_to_value(page, bank->value, bank->decimals);
+}
+
+bool numtok_traces_to_value(const struct num_token *page, double value, int decimals)
+{
+	int finest = page->decimals > decimals ? page->decimals : decimals;
 	/* Cheap answers before the exact decimal rounding: both roundings
 	 * below put the two values within one unit of the page's last place
 	 * (finest is at least as fine), so values further apart than that
 	 * (with slack for binary error) trace at neither; one double rounds
 	 * the same way twice. */
 	if (page->decimals >= -NUMTOK_MAX_DIGITS && page->decimals <= NUMTOK_MAX_DIGITS &&
-	    finest <= NUMTOK_MAX_DIGITS && isfinite(page->value) && isfinite(bank->value)) {
-		if (page->value == bank->value)
+	    finest <= NUMTOK_MAX_DIGITS && isfinite(page->value) && isfinite(value)) {
+		if (page->value == value)
 			return true;
 		double unit = pow(10, -page->decimals);
-		double big = fmax(fabs(page->value), fabs(bank->value));
-		if (fabs(page->value - bank->value) > 2 * unit + 1e-9 * big)
+		double big = fmax(fabs(page->value), fabs(value));
+		if (fabs(page->value - value) > 2 * unit + 1e-9 * big)
 			return false;
 	}
-	if (same_at_decimals(page->value, bank->value, finest))
+	if (same_at_decimals(page->value, value, finest))
 		return true;
 	/* The page is exact at its own decimals, so rounding both there is
 	 * rounding the bank to the page's precision. */
-	return page->decimals < bank->decimals && page->sig_digits >= 2 &&
-	       same_at_decimals(page->value, bank->value, page->decimals);
+	return page->decimals < decimals && page->sig_digits >= 2 && same_at_decimals(page->value, value, page->decimals);
 }
 
 /* A bounded writer: remembers when something did not fit instead of cutting it. */

@@ -148,6 +148,10 @@ size_t numtok_format_like(const struct num_token *like, const char *orig_text, d
  * within a tolerance, so 1.80 never matches 1.81.  Units are not compared;
  * that is the caller's policy. */
 bool numtok_traces_to(const struct num_token *page, const struct num_token *bank);
+/* The same test for a bank number known by its value and decimals alone,
+ * all that numtok_traces_to reads of it (the bank holds no more of a
+ * number than that until it hands the number out). */
+bool numtok_traces_to_value(const struct num_token *page, double value, int decimals);
 
 /* Frees the compiled pattern and the match block (both are made again if
  * a scan runs later). */

@@ -693,17 +693,11 @@ static void update_table(struct update *u, cmark_node *table)
 		}
 		/* the old line the row rests on */
 		const struct bank_entry **at = xcalloc(n_all + 1, sizeof *at);
-		bool found = false;
-		for (size_t i = 0; i < u->old_bank.n && !found && n_all; i++) {
-			const struct bank_entry *first = &u->old_bank.v[i];
-			if (first->stdout_index == SIZE_MAX || !numtok_traces_to(&all[0].tok, &first->tok))
-				continue;
-			size_t k = 0;
-			for (size_t j = i; j < u->old_bank.n && k < n_all && u->old_bank.v[j].line == first->line; j++)
-				if (numtok_traces_to(&all[k].tok, &u->old_bank.v[j].tok))
-					at[k++] = &u->old_bank.v[j];
-			found = k == n_all;
-		}
+		struct num_token *row_toks = xmalloc((n_all + 1) * sizeof *row_toks);
+		for (size_t i = 0; i < n_all; i++)
+			row_toks[i] = all[i].tok;
+		bool found = bank_find_row(&u->old_bank, row_toks, n_all, at);
+		free(row_toks);
 		if (!found && n_all && !row_follow_older(u, all, n_all))
 			leave(u, all[0].raw_off, "this table row is on no line of the old run: not moved");
 		for (size_t i = 0; found && i < n_all; i++)

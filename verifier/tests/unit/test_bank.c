@@ -1,5 +1,5 @@
 /*
- * test_bank.c - the bank's stdout view (bank_stdout_entries) against the
+ * test_bank.c - the bank's stdout view (bank_stdout_count) against the
  * whole bank: the same entries, in the same order, as the whole bank's
  * entries whose where is NULL; built from deferred files without banking
  * their other streams and command lines; kept at fixed addresses; and
@@ -100,14 +100,14 @@ static bool same_entry(const struct bank_entry *x, const struct bank_entry *y)
 }
 
 /* The view equals the whole bank's entries with where NULL, in order. */
-static void assert_view_is_filter(const struct bank *b, const struct bank_entry *v, size_t n)
+static void assert_view_is_filter(const struct bank *b, size_t n)
 {
 	size_t k = 0;
-	for (size_t i = 0; i < b->n; i++) {
-		if (b->v[i].where)
+	for (size_t i = 0; i < bank_count(b); i++) {
+		if (bank_entry_at(b, i)->where)
 			continue;
 		assert_true(k < n);
-		assert_true(same_entry(&v[k], &b->v[i]));
+		assert_true(same_entry(bank_stdout_at(b, k), bank_entry_at(b, i)));
 		k++;
 	}
 	assert_int_equal(k, n);
@@ -119,25 +119,29 @@ static void test_view_of_deferred_files(void **state)
 	struct bank b = {0};
 	bank_defer_evidence(&b, &file_a);
 	bank_defer_evidence(&b, &file_b);
-	const struct bank_entry *v;
 	size_t n;
-	assert_true(bank_stdout_entries(&b, &v, &n));
-	assert_int_equal(b.n, 0); /* nothing else banked for it */
+	assert_true(bank_stdout_count(&b, &n));
+	assert_int_equal(b.all.n, 0); /* nothing else banked for it */
 	/* 13.0 and 9.0 of each header, a's three stdout lines (1049187, 32, 0,
 	 * 0.0, 1.810), b's two (4099, 3.2, 7) */
 	assert_int_equal(n, 2 * 2 + 5 + 3);
-	const struct bank_entry *again;
+	const struct bank_entry *first = bank_stdout_at(&b, 0), *last = bank_stdout_at(&b, n - 1);
 	size_t n_again;
-	assert_true(bank_stdout_entries(&b, &again, &n_again));
-	assert_ptr_equal(again, v); /* built once, never moved */
+	assert_true(bank_stdout_count(&b, &n_again));
+	assert_int_equal(n_again, n);
+	assert_ptr_equal(bank_stdout_at(&b, 0), first); /* made once, never moved */
 	bank_ready(&b);
-	assert_true(b.n > n); /* stderr, the second run, the command lines */
-	assert_true(bank_stdout_entries(&b, &again, &n_again));
-	assert_ptr_equal(again, v);
-	assert_view_is_filter(&b, v, n);
+	assert_true(b.all.n > n); /* stderr, the second run, the command lines */
+	assert_true(bank_stdout_count(&b, &n_again));
+	assert_ptr_equal(bank_stdout_at(&b, 0), first);
+	assert_ptr_equal(bank_stdout_at(&b, n - 1), last);
+	assert_view_is_filter(&b, n);
 	/* the order is the whole bank's: a's entries before b's */
-	assert_ptr_equal(v[0].ev, &file_a);
-	assert_ptr_equal(v[n - 1].ev, &file_b);
+	assert_ptr_equal(first->ev, &file_a);
+	assert_ptr_equal(last->ev, &file_b);
+	/* an entry's order is its place: the view's, the bank's */
+	assert_int_equal(last->order, n - 1);
+	assert_int_equal(bank_entry_at(&b, bank_count(&b) - 1)->order, bank_count(&b) - 1);
 	bank_free(&b);
 }
 
@@ -147,11 +151,10 @@ static void test_view_of_banked_files(void **state)
 	struct bank b = {0};
 	bank_add_evidence(&b, &file_a);
 	bank_defer_evidence(&b, &file_b);
-	const struct bank_entry *v;
 	size_t n;
-	assert_true(bank_stdout_entries(&b, &v, &n));
+	assert_true(bank_stdout_count(&b, &n));
 	bank_ready(&b);
-	assert_view_is_filter(&b, v, n);
+	assert_view_is_filter(&b, n);
 	bank_free(&b);
 }
 
@@ -160,16 +163,15 @@ static void test_view_refused_after_more_evidence(void **state)
 	(void)state;
 	struct bank b = {0};
 	bank_defer_evidence(&b, &file_a);
-	const struct bank_entry *v = NULL;
 	size_t n = 0;
-	assert_true(bank_stdout_entries(&b, &v, &n));
+	assert_true(bank_stdout_count(&b, &n));
+	const struct bank_entry *v = bank_stdout_at(&b, 0);
 	bank_add_evidence(&b, &file_b);
-	const struct bank_entry *w = NULL;
-	size_t m = 0;
-	assert_false(bank_stdout_entries(&b, &w, &m));
-	assert_null(w);
+	size_t m = 12345;
+	assert_false(bank_stdout_count(&b, &m));
+	assert_int_equal(m, 12345);
 	/* the entries handed out before stay readable */
-	assert_int_equal(v[0].tok.value, 13.0);
+	assert_int_equal(v->tok.value, 13.0);
 	bank_free(&b);
 }
 
@@ -201,9 +203,9 @@ static void bank_two_files(struct bank *deferred, struct bank *whole)
 static void assert_banked_only_past_view(const struct bank *b, bool in_view)
 {
 	if (in_view)
-		assert_int_equal(b->n, 0);
+		assert_int_equal(b->all.n, 0);
 	else
-		assert_true(b->n > 0);
+		assert_true(b->all.n > 0);
 }
 
 static void assert_same_find(const struct bank_entry *x, const struct bank_entry *y, const char *text)
@@ -313,8 +315,8 @@ static double scan_rel(double a, double b)
 static size_t scan_nearest(const struct bank *b, double value, const struct bank_entry **out, size_t max)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < b->n; i++) {
-		const struct bank_entry *e = &b->v[i];
+	for (size_t i = 0; i < bank_count(b); i++) {
+		const struct bank_entry *e = bank_entry_at(b, i);
 		bool dup = false;
 		for (size_t k = 0; k < n; k++)
 			dup |= out[k]->tok.value == e->tok.value;
@@ -334,6 +336,25 @@ static size_t scan_nearest(const struct bank *b, double value, const struct bank
 			n++;
 	}
 	return n;
+}
+
+/* bank_find_row as update read the old run before it: the first stdout
+ * entry in bank order row[0] traces to, whose line's later entries take
+ * the rest of the row in order. */
+static bool scan_row(const struct bank *b, const struct num_token *row, size_t n, const struct bank_entry **at)
+{
+	for (size_t i = 0; i < bank_count(b); i++) {
+		const struct bank_entry *first = bank_entry_at(b, i);
+		if (first->stdout_index == SIZE_MAX || !numtok_traces_to(&row[0], &first->tok))
+			continue;
+		size_t k = 0;
+		for (size_t j = i; j < bank_count(b) && k < n && bank_entry_at(b, j)->line == first->line; j++)
+			if (numtok_traces_to(&row[k], &bank_entry_at(b, j)->tok))
+				at[k++] = bank_entry_at(b, j);
+		if (k == n)
+			return true;
+	}
+	return false;
 }
 
 /* A number as a page or an evidence line may print it, from a small
@@ -371,6 +392,7 @@ static void test_index_answers_as_scans(void **state)
 	load(&file, &ev, text.s, "evidence/r/run.txt");
 	struct bank b = {0};
 	bank_add_evidence(&b, &file);
+	size_t rows_found = 0;
 	for (int q = 0; q < 3000; q++) {
 		char page_text[64];
 		random_number(page_text, sizeof page_text, &seed);
@@ -378,36 +400,56 @@ static void test_index_answers_as_scans(void **state)
 		assert_int_equal(numtok_scan(page_text, strlen(page_text), &t), 1);
 		const struct bank_entry *want = NULL;
 		size_t want_count[2] = {0, 0}, want_line = SIZE_MAX, from = (size_t)(rand_r(&seed) % 400);
-		for (size_t i = 0; i < b.n; i++)
-			if (scan_traces(t, &b.v[i].tok)) {
-				want = want ? want : &b.v[i];
-				want_count[b.v[i].where != NULL]++;
-				if (!b.v[i].where && b.v[i].stdout_index != SIZE_MAX && b.v[i].stdout_index >= from &&
-				    b.v[i].stdout_index < want_line)
-					want_line = b.v[i].stdout_index;
+		for (size_t i = 0; i < bank_count(&b); i++) {
+			const struct bank_entry *e = bank_entry_at(&b, i);
+			if (scan_traces(t, &e->tok)) {
+				want = want ? want : e;
+				want_count[e->where != NULL]++;
+				if (!e->where && e->stdout_index != SIZE_MAX && e->stdout_index >= from &&
+				    e->stdout_index < want_line)
+					want_line = e->stdout_index;
 			}
+		}
 		assert_ptr_equal(bank_find(&b, t), want);
 		const struct bank_entry *got[4];
 		for (int other = 0; other <= 1; other++) {
 			size_t n = bank_traces(&b, t, other, got, 4), k = 0;
 			assert_int_equal(n, want_count[other]);
-			for (size_t i = 0; i < b.n && k < 4; i++) /* the first four, in bank order */
-				if ((b.v[i].where != NULL) == other && scan_traces(t, &b.v[i].tok))
-					assert_ptr_equal(got[k++], &b.v[i]);
+			for (size_t i = 0; i < bank_count(&b) && k < 4; i++) /* the first four, in bank order */
+				if ((bank_entry_at(&b, i)->where != NULL) == other && scan_traces(t, &bank_entry_at(&b, i)->tok))
+					assert_ptr_equal(got[k++], bank_entry_at(&b, i));
 		}
 		assert_int_equal(bank_next_stdout_line(&b, &file, t, from), want_line);
 		const struct bank_entry *want_value = NULL;
-		for (size_t i = 0; i < b.n && !want_value; i++)
-			if (scan_holds(&b.v[i].tok, t->value, t->decimals))
-				want_value = &b.v[i];
+		for (size_t i = 0; i < bank_count(&b) && !want_value; i++)
+			if (scan_holds(&bank_entry_at(&b, i)->tok, t->value, t->decimals))
+				want_value = bank_entry_at(&b, i);
 		assert_ptr_equal(bank_find_value(&b, t->value, t->decimals), want_value);
 		const struct bank_entry *near[3], *want_near[3];
 		size_t nn = bank_nearest(&b, t->value, near, 3);
 		assert_int_equal(nn, scan_nearest(&b, t->value, want_near, 3));
 		for (size_t i = 0; i < nn; i++)
 			assert_ptr_equal(near[i], want_near[i]);
+		/* a table row: two numbers of a random line (their values recur
+		 * on other lines), or the page number and one of them */
+		size_t pick = (size_t)rand_r(&seed) % bank_count(&b);
+		const struct bank_entry *e = bank_entry_at(&b, pick);
+		if (pick + 1 < bank_count(&b) && bank_entry_at(&b, pick + 1)->line == e->line) {
+			struct num_token row[2] = {q % 2 ? e->tok : *t, bank_entry_at(&b, pick + 1)->tok};
+			const struct bank_entry *at[2] = {NULL, NULL}, *want_at[2] = {NULL, NULL};
+			bool got_row = bank_find_row(&b, row, 2, at), want_row = scan_row(&b, row, 2, want_at);
+			assert_int_equal(got_row, want_row);
+			if (want_row) {
+				assert_ptr_equal(at[0], want_at[0]);
+				assert_ptr_equal(at[1], want_at[1]);
+			} else {
+				assert_null(at[0]); /* untouched */
+			}
+			rows_found += want_row;
+		}
 		free(t);
 	}
+	assert_true(rows_found > 500); /* the row look-ups found rows, not only none */
 	bank_free(&b);
 	evidence_free(&ev);
 	buf_free(&text);
