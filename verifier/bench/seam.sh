@@ -10,7 +10,9 @@
 #
 # Environment:
 #   SEAM_COURSES  where the courses are (made there by gen-course.sh,
-#                 shape lesson, when missing; default /tmp/seam-courses)
+#                 shape lesson, when missing: about 25 minutes for the
+#                 10,000 lessons on a shared 2-core machine; default
+#                 /tmp/seam-courses)
 #   SEAM_OUT      callgrind's files and the counts, one file a binary and
 #                 workload, named by the binary's SHA-256 so that a rerun
 #                 counts only what changed (default build/bench/seam)
@@ -31,9 +33,15 @@ out=${SEAM_OUT:-build/bench/seam}
 mkdir -p "$out" "$courses"
 out=$(cd "$out" && pwd)
 
+# a course counts only once gen-course.sh finished it (.seam-made): a
+# half-made one (an interrupted run, or one still being made) is made again
 for n in 1000 10000; do
-	[ -d "$courses/lesson-$n/pages" ] ||
-		COURSECHECK=$before sh "$here/gen-course.sh" lesson "$n" "$courses/lesson-$n"
+	c=$courses/lesson-$n
+	if [ ! -f "$c/.seam-made" ]; then
+		rm -rf "$c"
+		COURSECHECK=$before sh "$here/gen-course.sh" lesson "$n" "$c"
+		: > "$c/.seam-made"
+	fi
 done
 citing=$courses/lesson-10000/pages/l00005-scan.md
 grep -q 'cite: l00004-scan' "$citing" ||
@@ -59,8 +67,12 @@ row() {
 	name=$1
 	shift
 	b=$(count "$before" "$name" "$@") a=$(count "$after" "$name" "$@")
-	cmp -s "$out/$(sha256sum "$before" | cut -c1-12)-$name.stdout" \
-		"$out/$(sha256sum "$after" | cut -c1-12)-$name.stdout" || echo "seam.sh: $name: the two outputs differ" >&2
+	# the same output (diagnostics are on stderr; valgrind's lines left out)
+	for f in stdout stderr; do
+		grep -v '^==[0-9]*==' "$out/$(sha256sum "$before" | cut -c1-12)-$name.$f" > "$out/before.$f" || :
+		grep -v '^==[0-9]*==' "$out/$(sha256sum "$after" | cut -c1-12)-$name.$f" > "$out/after.$f" || :
+		cmp -s "$out/before.$f" "$out/after.$f" || echo "seam.sh: $name: the two binaries' $f differ" >&2
+	done
 	awk -v n="$name" -v b="$b" -v a="$a" '
 		function commas(x,  s) { s = sprintf("%.0f", x); while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s); return s }
 		BEGIN { printf "| %s | %s | %s | %.4f |\n", n, commas(b), commas(a), a / b }'
