@@ -32,7 +32,8 @@ struct html5ent {
 	const char *utf8;  /* what it stands for: one or two code points */
 };
 
-/* Sorted by name, byte by byte (strcmp), for the binary search. */
+/* Sorted by name, byte by byte (strcmp), for the binary search; several
+ * entries a line, a new line at each new first letter. */
 static const struct html5ent table[] = {
 """
 
@@ -67,18 +68,36 @@ def c_string(s):
                          for b in s.encode("utf-8")) + '"'
 
 
+WIDTH = 100  # a line's columns at most, its tab counted as 8
+
+
+def entry(n):
+    v = html.entities.html5[n + ";"]
+    # "\x.." escapes end at the next non-hex character: split the
+    # literal after each so a following letter is not read as a digit
+    lit = c_string(v).replace('"', "")
+    parts = lit.split("\\x")
+    pieces = [parts[0]] + ["\\x" + p[:2] + ('" "' + p[2:] if p[2:] else "") for p in parts[1:]]
+    return '{"%s", "%s"},' % (n, "".join(pieces))
+
+
+def names():
+    return sorted((k[:-1] for k in html.entities.html5 if k.endswith(";")), key=lambda n: n.encode())
+
+
 def render():
-    names = sorted((k[:-1] for k in html.entities.html5 if k.endswith(";")), key=lambda n: n.encode())
-    rows = []
-    for n in names:
-        v = html.entities.html5[n + ";"]
-        # "\x.." escapes end at the next non-hex character: split the
-        # literal after each so a following letter is not read as a digit
-        lit = c_string(v).replace('"', "")
-        parts = lit.split("\\x")
-        pieces = [parts[0]] + ["\\x" + p[:2] + ('" "' + p[2:] if p[2:] else "") for p in parts[1:]]
-        rows.append('\t{"%s", "%s"},\n' % (n, "".join(pieces)))
-    return HEAD + "".join(rows) + TAIL
+    """The entries packed into lines of at most WIDTH columns, a new
+    line where the first letter changes (so a name is found by eye)."""
+    lines, line, letter = [], [], None
+    for n in names():
+        e = entry(n)
+        if line and (n[0] != letter or 8 + len(" ".join(line + [e])) > WIDTH):
+            lines.append("\t" + " ".join(line) + "\n")
+            line = []
+        line.append(e)
+        letter = n[0]
+    lines.append("\t" + " ".join(line) + "\n")
+    return HEAD + "".join(lines) + TAIL
 
 
 def main():
@@ -93,7 +112,7 @@ def main():
         if now != text:
             print("html5ent: %s is not what verifier/scripts/gen-html5ent.py writes: run it" % OUT)
             return 1
-        print("html5ent: the table is current (%d names)" % text.count('\t{"'))
+        print("html5ent: the table is current (%d names)" % len(names()))
         return 0
     if sys.argv[1:]:
         print(__doc__)

@@ -206,7 +206,8 @@ size_t diag_count(enum diag_level level);
 /* Adds n to the number of checks run (printed in the summary). */
 void diag_checks_add(size_t n);
 size_t diag_checks(void);
-/* A count of diagnostics of each kind so far (used by `explain` totals). */
+/* The count of diagnostics of one kind so far (the unit tests count a
+ * kind; no command does). */
 size_t diag_count_kind(enum diag_kind kind);
 /* Prints the table of kinds (`coursecheck ids`). */
 void diag_print_table(FILE *out);

@@ -581,26 +581,39 @@ char *filewrite_mkdirs_repo(const char *relpath, char **why)
 	return fs;
 }
 
-int filewrite_mkdirs(const char *path, char **why)
+/* Makes every missing folder of path p, from the one that ends at from
+ * (a byte of p after its first), as mkdir -p does.  A folder that exists
+ * is passed; with no_links a symbolic link where a folder is wanted is
+ * refused (lstat, not stat: a link to a folder is not the folder),
+ * without, it is followed. */
+static int mkdirs_from(char *p, char *from, bool no_links, char **why)
 {
-	char *p = xstrdup(path);
-	int r = 0;
-	for (char *s = p + 1;; s++) {
+	for (char *s = from;; s++) {
 		if (*s != '/' && *s != '\0')
 			continue;
 		char c = *s;
 		*s = '\0';
 		struct stat st;
 		int e = mkdir(p, 0777) == 0 ? 0 : errno;
-		if (e && !(e == EEXIST && stat(p, &st) == 0 && S_ISDIR(st.st_mode))) {
+		bool exists = e == EEXIST && (no_links ? lstat(p, &st) : stat(p, &st)) == 0;
+		if (exists && S_ISLNK(st.st_mode)) {
+			*why = xasprintf("cannot make the folder %s: it is a symbolic link, which is not followed", p);
+			return -1;
+		}
+		if (e && !(exists && S_ISDIR(st.st_mode))) {
 			*why = xasprintf("cannot make the folder %s: %s", p, strerror(e == EEXIST ? ENOTDIR : e));
-			r = -1;
-			break;
+			return -1;
 		}
 		*s = c;
 		if (!c)
-			break;
+			return 0;
 	}
+}
+
+int filewrite_mkdirs(const char *path, char **why)
+{
+	char *p = xstrdup(path);
+	int r = mkdirs_from(p, p + 1, false, why);
 	free(p);
 	return r;
 }
@@ -610,30 +623,7 @@ int filewrite_mkdirs_below(const char *base, const char *rel, char **why)
 	if (!rel[0])
 		return 0;
 	char *p = xasprintf("%s/%s", base, rel);
-	int r = 0;
-	for (char *s = p + strlen(base) + 1;; s++) {
-		if (*s != '/' && *s != '\0')
-			continue;
-		char c = *s;
-		*s = '\0';
-		struct stat st;
-		int e = mkdir(p, 0777) == 0 ? 0 : errno;
-		/* lstat, not stat: a link to a folder is not the folder */
-		bool exists = e == EEXIST && lstat(p, &st) == 0;
-		if (exists && S_ISLNK(st.st_mode)) {
-			*why = xasprintf("cannot make the folder %s: it is a symbolic link, which is not followed", p);
-			r = -1;
-			break;
-		}
-		if (e && !(exists && S_ISDIR(st.st_mode))) {
-			*why = xasprintf("cannot make the folder %s: %s", p, strerror(e == EEXIST ? ENOTDIR : e));
-			r = -1;
-			break;
-		}
-		*s = c;
-		if (!c)
-			break;
-	}
+	int r = mkdirs_from(p, p + strlen(base) + 1, true, why);
 	free(p);
 	return r;
 }

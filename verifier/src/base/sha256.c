@@ -1,7 +1,6 @@
 /* sha256.c - see sha256.h. */
 #include "sha256.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -80,33 +79,4 @@ void sha256_end(struct sha256_ctx *c, char out[SHA256_HEX_LEN + 1])
 	}
 	EVP_MD_CTX_free((EVP_MD_CTX *)c);
 	to_hex(md, n, out);
-}
-
-int sha256_file_hex(const char *path, char out[SHA256_HEX_LEN + 1])
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return -1;
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	if (!ctx || !EVP_DigestInit_ex2(ctx, md_sha256(), NULL)) {
-		fputs("coursecheck: libcrypto failed to start SHA-256\n", stderr);
-		abort();
-	}
-	unsigned char chunk[65536];
-	size_t got;
-	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-		EVP_DigestUpdate(ctx, chunk, got);
-	int failed = ferror(f);
-	int e = errno;
-	fclose(f);
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned n = 0;
-	EVP_DigestFinal_ex(ctx, md, &n);
-	EVP_MD_CTX_free(ctx);
-	if (failed) {
-		errno = e ? e : EIO;
-		return -1;
-	}
-	to_hex(md, n, out);
-	return 0;
 }

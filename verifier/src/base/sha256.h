@@ -16,7 +16,5 @@ struct sha256_ctx;
 struct sha256_ctx *sha256_begin(void);
 void sha256_update(struct sha256_ctx *c, const void *data, size_t len);
 void sha256_end(struct sha256_ctx *c, char out[SHA256_HEX_LEN + 1]);
-/* Hashes the file's bytes as they are on disk.  Returns 0, or -1 with errno set. */
-int sha256_file_hex(const char *path, char out[SHA256_HEX_LEN + 1]);
 
 #endif

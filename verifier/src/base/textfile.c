@@ -246,17 +246,22 @@ void textfile_free(struct textfile *tf)
 	memset(tf, 0, sizeof *tf);
 }
 
-size_t textfile_line_of(const struct textfile *tf, size_t off)
+size_t textfile_line_index(const size_t *line_start, size_t n_lines, size_t off)
 {
-	size_t lo = 0, hi = tf->n_lines;
+	size_t lo = 0, hi = n_lines;
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (tf->line_start[mid] <= off)
+		if (line_start[mid] <= off)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	return tf->n_lines ? lo + 1 : 1;
+	return lo;
+}
+
+size_t textfile_line_of(const struct textfile *tf, size_t off)
+{
+	return textfile_line_index(tf->line_start, tf->n_lines, off) + 1;
 }
 
 struct diag_loc textfile_loc(const struct textfile *tf, size_t off, size_t span)

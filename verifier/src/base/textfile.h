@@ -100,6 +100,11 @@ static inline const char *textfile_line(const struct textfile *tf, size_t n, siz
 }
 /* The 1-based line holding byte offset off. */
 size_t textfile_line_of(const struct textfile *tf, size_t off);
+/* The 0-based index of the line holding byte offset off, given the byte
+ * offset of each of n_lines lines, ascending (0 when n_lines is 0): the
+ * binary search of textfile_line_of, for an index kept elsewhere (the
+ * language server's documents). */
+size_t textfile_line_index(const size_t *line_start, size_t n_lines, size_t off);
 /* A diag_loc for byte offset off with an underline of span bytes. */
 struct diag_loc textfile_loc(const struct textfile *tf, size_t off, size_t span);
 /* A diag_loc for line n, column col (1-based; 0 = whole line). */

@@ -8,11 +8,6 @@
 
 #include "util.h"
 
-const char *verdict_name(enum verdict v)
-{
-	return v == VERDICT_HOLDS ? "holds" : v == VERDICT_FAILS ? "fails" : "undecided";
-}
-
 /* ---- small numerics without libm ----------------------------------------- */
 
 static double root(double x)

@@ -59,9 +59,6 @@
 
 enum verdict { VERDICT_FAILS, VERDICT_HOLDS, VERDICT_UNDECIDED };
 
-/* "holds", "fails", "undecided" (static). */
-const char *verdict_name(enum verdict v);
-
 /* Exact P(U >= u) for samples of m and n (1..VERDICT_EXACT_MAX each) when
  * no real difference exists; -1 for sizes outside that. */
 double verdict_mw_upper_tail(size_t m, size_t n, size_t u);

@@ -111,15 +111,7 @@ static size_t doc_offset(const struct lsp_doc *d, size_t line, size_t character)
 /* The 0-based line holding byte offset off. */
 static size_t doc_line_of(const struct lsp_doc *d, size_t off)
 {
-	size_t lo = 0, hi = d->n_lines;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->line_start[mid] <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
+	return textfile_line_index(d->line_start, d->n_lines, off);
 }
 
 static json_t *position_json(size_t line, size_t character)

@@ -39,22 +39,36 @@ static bool read_count(const char **p, size_t *v)
 	return true;
 }
 
+/* The entry of spec at *p ("LINE:COL=VALUES", up to the next space, or
+ * the end), and *p moved past it; false at the end of spec.  *ok says
+ * whether the entry is well formed, and only then is *e filled. */
+static bool next_entry(const char **p, struct repeats_entry *e, bool *ok)
+{
+	if (!*p || !**p)
+		return false;
+	const char *q = *p;
+	*ok = read_count(&q, &e->line) && *q == ':' && (q++, read_count(&q, &e->col)) && *q == '=';
+	const char *end = strchr(*p, ' ');
+	if (!end)
+		end = *p + strlen(*p);
+	if (*ok) {
+		e->vals = q + 1;
+		e->len = (size_t)(end - (q + 1));
+	}
+	*p = *end ? end + 1 : end;
+	return true;
+}
+
 bool repeats_lookup(const char *spec, size_t line, size_t col, const char **vals, size_t *len)
 {
-	for (const char *p = spec; p && *p;) {
-		size_t l, c;
-		const char *q = p;
-		bool ok = read_count(&q, &l) && *q == ':' && (q++, read_count(&q, &c)) && *q == '=';
-		const char *end = strchr(p, ' ');
-		if (!end)
-			end = p + strlen(p);
-		if (ok && l == line && c == col) {
-			*vals = q + 1;
-			*len = (size_t)(end - (q + 1));
+	struct repeats_entry e;
+	bool ok;
+	for (const char *p = spec; next_entry(&p, &e, &ok);)
+		if (ok && e.line == line && e.col == col) {
+			*vals = e.vals;
+			*len = e.len;
 			return true;
 		}
-		p = *end ? end + 1 : end;
-	}
 	return false;
 }
 
@@ -62,19 +76,13 @@ size_t repeats_entries(const char *spec, struct repeats_entry **out)
 {
 	size_t n = 0, cap = 0;
 	*out = NULL;
-	for (const char *p = spec; p && *p;) {
-		size_t l, c;
-		const char *q = p;
-		bool ok = read_count(&q, &l) && *q == ':' && (q++, read_count(&q, &c)) && *q == '=';
-		const char *end = strchr(p, ' ');
-		if (!end)
-			end = p + strlen(p);
+	struct repeats_entry e;
+	bool ok;
+	for (const char *p = spec; next_entry(&p, &e, &ok);)
 		if (ok) {
 			*out = xgrow(*out, &cap, n + 1, sizeof **out);
-			(*out)[n++] = (struct repeats_entry){l, c, q + 1, (size_t)(end - (q + 1))};
+			(*out)[n++] = e;
 		}
-		p = *end ? end + 1 : end;
-	}
 	return n;
 }
 

@@ -76,6 +76,17 @@ static bool rd_is(struct rd *r, const char *want)
 	return s && n == strlen(want) && memcmp(s, want, n) == 0;
 }
 
+/* The magic bytes a blob starts with (unprefixed), passed; false when
+ * they are not there. */
+static bool rd_magic(struct rd *r, const char *magic, size_t len)
+{
+	if (r->n < len || memcmp(r->p, magic, len) != 0)
+		return false;
+	r->p += len;
+	r->n -= len;
+	return true;
+}
+
 static void wr_u32(struct buf *b, uint32_t v)
 {
 	char c[4] = {(char)(v >> 24), (char)(v >> 16), (char)(v >> 8), (char)v};
@@ -235,11 +246,9 @@ int sshsig_parse(const char *text, size_t len, struct sshsig *out, char **why)
 	struct rd r = {raw, n, false};
 	size_t keylen, reslen, siglen;
 	const char *problem = NULL;
-	if (n < 6 || memcmp(raw, SIG_MAGIC, 6) != 0) {
+	if (!rd_magic(&r, SIG_MAGIC, 6)) {
 		problem = "it does not start with the SSHSIG magic";
 	} else {
-		r.p += 6;
-		r.n -= 6;
 		uint32_t version = rd_u32(&r);
 		const unsigned char *key = rd_string(&r, &keylen);
 		out->namespace = rd_cstring(&r);
@@ -429,13 +438,11 @@ int sshkey_parse_private(const char *text, size_t len, struct sshkey *k, char **
 	if (!raw)
 		return -1;
 	struct rd r = {raw, n, false};
-	size_t ml = strlen(KEY_MAGIC) + 1, sectlen;
+	size_t sectlen;
 	int rc = -1;
-	if (n < ml || memcmp(raw, KEY_MAGIC, ml) != 0) {
+	if (!rd_magic(&r, KEY_MAGIC, strlen(KEY_MAGIC) + 1)) {
 		*why = xstrdup("it is not an openssh-key-v1 key");
 	} else {
-		r.p += ml;
-		r.n -= ml;
 		char *cipher = rd_cstring(&r);
 		bool kdf_none = rd_is(&r, "none");
 		size_t optlen;

@@ -324,13 +324,6 @@ size_t course_list_evidence(const char *lesson, char ***paths)
 	return r->n;
 }
 
-size_t course_runs(const char *lesson, char *const **paths)
-{
-	const struct lesson_runs *r = runs_of(lesson);
-	*paths = r->paths;
-	return r->n;
-}
-
 char *course_newest_evidence(const char *lesson)
 {
 	const struct lesson_runs *r = runs_of(lesson);

@@ -196,10 +196,8 @@ size_t course_pages(char ***names);
 bool course_lesson_exists(const char *lesson);
 /* The lesson's runs, oldest first, as repo_list_evidence() gives them
  * (a missing folder: none): malloc'd copies (course_list_evidence, free
- * with repo_free_list), borrowed ones (course_runs, valid until
- * course_release), or the newest (malloc'd, NULL when none). */
+ * with repo_free_list), or the newest (malloc'd, NULL when none). */
 size_t course_list_evidence(const char *lesson, char ***paths);
-size_t course_runs(const char *lesson, char *const **paths);
 char *course_newest_evidence(const char *lesson);
 
 /* A checked page's front matter, recorded for cites and README statuses

@@ -816,6 +816,20 @@ static void put_bytes(struct bounded_out *o, const char *s, size_t n)
 	o->len += n;
 }
 
+/* The end of a number printed like like: what followed its digits in
+ * orig (a unit, a percent sign), then the NUL.  Returns the length, or 0
+ * with an empty buffer when the whole did not fit. */
+static size_t put_suffix_end(struct bounded_out *o, const struct num_token *like, const char *orig)
+{
+	put_bytes(o, orig + like->digits_end, like->end - like->digits_end);
+	if (o->overflow) {
+		o->buf[0] = '\0';
+		return 0;
+	}
+	o->buf[o->len] = '\0';
+	return o->len;
+}
+
 /* The sign to print: like's own kind of minus or plus where it fits. */
 static const char *sign_like(const struct num_token *like, const char *orig, bool negative)
 {
@@ -936,13 +950,7 @@ static size_t format_exponent_like(const struct num_token *like, const char *ori
 			put_bytes(&o, zero ? "0" : r.digits + want + i, 1);
 	}
 	put_exponent_like(&o, like, orig_text, exponent);
-	put_bytes(&o, orig_text + like->digits_end, like->end - like->digits_end);
-	if (o.overflow) {
-		buf[0] = '\0';
-		return 0;
-	}
-	buf[o.len] = '\0';
-	return o.len;
+	return put_suffix_end(&o, like, orig_text);
 }
 
 size_t numtok_format_like(const struct num_token *like, const char *orig_text, double value,
@@ -971,11 +979,5 @@ size_t numtok_format_like(const struct num_token *like, const char *orig_text, d
 	put_bytes(&o, sign, strlen(sign));
 	put_grouped(&o, plain, int_len, sep, sep_len);
 	put_bytes(&o, plain + int_len, plain_len - int_len);
-	put_bytes(&o, orig_text + like->digits_end, like->end - like->digits_end);
-	if (o.overflow) {
-		buf[0] = '\0';
-		return 0;
-	}
-	buf[o.len] = '\0';
-	return o.len;
+	return put_suffix_end(&o, like, orig_text);
 }

@@ -259,9 +259,10 @@ static char *marked_source(const struct render *r, size_t *len)
 	return b.s ? buf_detach(&b) : xstrdup("");
 }
 
-/* Links and images would load or lead out of the file: a link becomes its
- * text with its destination after it, an image its description. */
-static void unlink_outward(cmark_node *doc)
+/* Every node of doc of type a or b, in document order (a parent before
+ * its children), collected before the caller changes the tree; *out
+ * malloc'd (NULL when none), returns the count. */
+static size_t nodes_of(cmark_node *doc, cmark_node_type a, cmark_node_type b, cmark_node ***out)
 {
 	cmark_node **v = NULL;
 	size_t n = 0, cap = 0;
@@ -270,20 +271,29 @@ static void unlink_outward(cmark_node *doc)
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *node = cmark_iter_get_node(it);
 		cmark_node_type t = cmark_node_get_type(node);
-		if (ev == CMARK_EVENT_ENTER && (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE)) {
-			const char *url = cmark_node_get_url(node);
-			if (t == CMARK_NODE_LINK && url && url[0] == '#')
-				continue; /* a place in the page itself */
+		if (ev == CMARK_EVENT_ENTER && (t == a || t == b)) {
 			v = xgrow(v, &cap, n + 1, sizeof *v);
 			v[n++] = node;
 		}
 	}
 	cmark_iter_free(it);
+	*out = v;
+	return n;
+}
+
+/* Links and images would load or lead out of the file: a link becomes its
+ * text with its destination after it, an image its description. */
+static void unlink_outward(cmark_node *doc)
+{
+	cmark_node **v;
+	size_t n = nodes_of(doc, CMARK_NODE_LINK, CMARK_NODE_IMAGE, &v);
 	/* innermost first, so that a node is moved before its parent goes */
 	for (size_t i = n; i-- > 0;) {
 		cmark_node *node = v[i];
 		bool image = cmark_node_get_type(node) == CMARK_NODE_IMAGE;
 		const char *url = cmark_node_get_url(node);
+		if (!image && url && url[0] == '#')
+			continue; /* a place in the page itself */
 		if (image) {
 			cmark_node *t = cmark_node_new(CMARK_NODE_TEXT);
 			cmark_node_set_literal(t, "[image: ");
@@ -327,19 +337,8 @@ static const char *mark_extra(const struct item *it)
  * wrote, and nothing of it is ever live HTML. */
 static void show_raw_html(cmark_node *doc)
 {
-	cmark_node **v = NULL;
-	size_t n = 0, cap = 0;
-	cmark_iter *it = cmark_iter_new(doc);
-	cmark_event_type ev;
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *node = cmark_iter_get_node(it);
-		cmark_node_type t = cmark_node_get_type(node);
-		if (ev == CMARK_EVENT_ENTER && (t == CMARK_NODE_HTML_INLINE || t == CMARK_NODE_HTML_BLOCK)) {
-			v = xgrow(v, &cap, n + 1, sizeof *v);
-			v[n++] = node;
-		}
-	}
-	cmark_iter_free(it);
+	cmark_node **v;
+	size_t n = nodes_of(doc, CMARK_NODE_HTML_INLINE, CMARK_NODE_HTML_BLOCK, &v);
 	for (size_t i = 0; i < n; i++) {
 		bool block = cmark_node_get_type(v[i]) == CMARK_NODE_HTML_BLOCK;
 		const char *lit = cmark_node_get_literal(v[i]);

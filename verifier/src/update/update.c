@@ -12,11 +12,19 @@
  * and is never rewritten.  Files are written through a temporary file and
  * a rename; --dry-run only prints the diff.  The command line is
  * cli_update.c's.
+ *
+ * This file takes one file from start to end (read, runs picked and
+ * judged, body walked, edits applied, diff, write, report) and holds the
+ * recording of edits, the following of a number from the old run to the
+ * new, and the prose numbers and table rows; update_claims.c computes
+ * placed, derived and claimed values again, update_blocks.c rewrites
+ * measured facts and fenced blocks.  What the three share is
+ * update_impl.h's.
  */
 #include "update.h"
+#include "update_impl.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,14 +37,9 @@
 #include "bank.h"
 #include "drift.h"
 #include "check.h"
-#include "claim.h"
-#include "measured.h"
 #include "compare.h"
-#include "direction.h"
-#include "expr.h"
 #include "filewrite.h"
 #include "pathkind.h"
-#include "place.h"
 #include "prose.h"
 #include "re.h"
 #include "repo.h"
@@ -44,33 +47,9 @@
 #include "runjudge.h"
 #include "util.h"
 
-struct edit {
-	size_t start, end; /* byte range of the old text */
-	char *text;        /* what replaces it */
-	bool dropped;      /* it overlapped an earlier one */
-};
-
-struct update {
-	struct page_ctx ctx;
-	const struct evfile *old, *now; /* the run the page quoted, the newest */
-	struct alignment al;
-	struct bank old_bank;
-	struct bank now_bank; /* the newest run's numbers: what needs no carrying */
-	struct edit *edits;
-	size_t n_edits, cap_edits;
-	size_t left;  /* items left for a person */
-	size_t flips; /* claim flips */
-	bool first;   /* the page said 'evidence: none yet': old and now are the first run */
-	size_t to_replace; /* first capture: numbers the run does not hold */
-	int carriable; /* the newest run may be carried: 0 not yet judged, 1 yes, -1 no (update-refused) */
-	bool refused;  /* it was refused */
-	bool unreadable; /* the file itself cannot be read (exit 2) */
-	bool binding;    /* a page of 'evidence: none yet' is bound to the newest run: judged as a new run is */
-};
-
 /* ---- recording ------------------------------------------------------- */
 
-static void add_edit(struct update *u, size_t start, size_t end, const char *text, size_t len)
+void update_add_edit(struct update *u, size_t start, size_t end, const char *text, size_t len)
 {
 	if (end - start == len && memcmp(u->ctx.tf.data + start, text, len) == 0)
 		return; /* unchanged */
@@ -78,9 +57,7 @@ static void add_edit(struct update *u, size_t start, size_t end, const char *tex
 	u->edits[u->n_edits++] = (struct edit){start, end, xstrndup(text, len), false};
 }
 
-static void leave(struct update *u, size_t off, const char *fmt, ...) PRINTF_LIKE(3, 4);
-
-static void leave(struct update *u, size_t off, const char *fmt, ...)
+void update_leave(struct update *u, size_t off, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -108,7 +85,7 @@ static struct diag *unusable(const char *relpath, const char *fmt, ...)
 /* ---- following a number from the old run to the new ------------------ */
 
 /* The new value at the place of old bank entry e. */
-static bool follow(const struct update *u, const struct bank_entry *e, struct num_token *now_tok, size_t *now_line)
+bool update_follow(const struct update *u, const struct bank_entry *e, struct num_token *now_tok, size_t *now_line)
 {
 	if (e->stdout_index == SIZE_MAX) {
 		/* a header value: the same key in the new header */
@@ -147,7 +124,7 @@ static bool follow(const struct update *u, const struct bank_entry *e, struct nu
  * and its evidence line; false when there is no such place. */
 static bool run_carriable(struct update *u);
 
-static bool follow_older(struct update *u, const struct num_token *tok, struct num_token *now_tok, size_t *now_line)
+bool update_follow_older(struct update *u, const struct num_token *tok, struct num_token *now_tok, size_t *now_line)
 {
 	struct drift dr;
 	if (!drift_find(u->ctx.lesson, u->now, tok, &dr) || !dr.followed || dr.now != u->now)
@@ -195,7 +172,7 @@ static void first_capture_number(struct update *u, const struct pnum *p)
 	u->to_replace++;
 }
 
-static void move_number(struct update *u, const struct pnum *p, const struct bank_entry *e)
+void update_move_number(struct update *u, const struct pnum *p, const struct bank_entry *e)
 {
 	struct num_token nt;
 	size_t nl;
@@ -205,385 +182,25 @@ static void move_number(struct update *u, const struct pnum *p, const struct ban
 		return;
 	}
 	if (!e) {
-		if (!follow_older(u, &p->tok, &nt, &nl)) {
+		if (!update_follow_older(u, &p->tok, &nt, &nl)) {
 			char *claim = prose_text(p);
-			leave(u, p->raw_off, "%s is not in the old run either: not moved", claim);
+			update_leave(u, p->raw_off, "%s is not in the old run either: not moved", claim);
 			free(claim);
 			return;
 		}
-	} else if (!follow(u, e, &nt, &nl)) {
+	} else if (!update_follow(u, e, &nt, &nl)) {
 		char *claim = prose_text(p);
-		leave(u, p->raw_off, "%s traced to %s:%zu, a place the new run does not have", claim, u->old->path, e->line);
+		update_leave(u, p->raw_off, "%s traced to %s:%zu, a place the new run does not have", claim, u->old->path, e->line);
 		free(claim);
 		return;
 	}
 	char buf[128];
 	size_t n = numtok_format_like(&p->tok, p->text, nt.value, buf, sizeof buf);
 	if (n == 0) {
-		leave(u, p->raw_off, "cannot print the new value in this number's format");
+		update_leave(u, p->raw_off, "cannot print the new value in this number's format");
 		return;
 	}
-	add_edit(u, p->raw_off, p->raw_off + (p->tok.end - p->tok.start), buf, n);
-}
-
-/* ---- claims ------------------------------------------------------------ */
-
-/* Reports the flip when the sentence states a direction; returns whether
- * it did (a crossing under no direction word is an ordinary new value). */
-static bool claim_flip(struct update *u, const struct pnum *p, double was, double now, const char *what)
-{
-	size_t a, b, w, wl;
-	if (!direction_word(u->ctx.tf.data, u->ctx.tf.len, p->raw_off, &a, &b, &w, &wl))
-		return false;
-	char *claim = prose_text(p);
-	struct diag *d = diag_begin(D_CLAIM_FLIP, prose_loc(&u->ctx, p, 0),
-				    "the %s %s was %.4g and is now %.4g: the sentence's '%.*s' is no longer true", what,
-				    claim, was, now, (int)wl, u->ctx.tf.data + w);
-	char *sentence = xstrndup(u->ctx.tf.data + a, b - a);
-	for (char *c = sentence; *c; c++)
-		if (*c == '\n')
-			*c = ' ';
-	diag_text(d, sentence);
-	diag_hint(d, "rewrite the sentence for the new run; update leaves %s as it was", claim);
-	diag_end(d);
-	free(sentence);
-	free(claim);
-	u->flips++;
-	return true;
-}
-
-/* ---- claims and places ------------------------------------------------ */
-
-/* The place annotation's argument without its brackets, or false. */
-static bool place_arg(const struct pnum *p, const char **text, size_t *len)
-{
-	size_t n;
-	const char *a = prose_annot_arg(p->annot, &n);
-	if (n < 2 || a[0] != '[' || a[n - 1] != ']')
-		return false;
-	*text = a + 1;
-	*len = n - 2;
-	return true;
-}
-
-static void rewrite_number(struct update *u, const struct pnum *p, double value)
-{
-	char buf[128];
-	size_t n = numtok_format_like(&p->tok, p->text, value, buf, sizeof buf);
-	if (n == 0)
-		leave(u, p->raw_off, "cannot print the new value in this number's format");
-	else
-		add_edit(u, p->raw_off, p->raw_off + (p->tok.end - p->tok.start), buf, n);
-}
-
-/* A number bound to a place (at, one-run, min, max, range) takes the
- * place's new value, or its new bounds over the repeats.  Returns false
- * for the other annotations. */
-static bool update_place_number(struct update *u, const struct pnum *p, const struct pnum *low)
-{
-	enum marker_kind kind = p->annot->marker.kind;
-	if (kind != MK_AT && kind != MK_ONE_RUN && kind != MK_MIN && kind != MK_MAX && kind != MK_RANGE)
-		return false;
-	const char *text;
-	size_t len;
-	if (!place_arg(p, &text, &len)) {
-		if (kind == MK_ONE_RUN) {
-			const struct bank_entry *e = bank_find(&u->old_bank, &p->tok);
-			if (e || u->first)
-				move_number(u, p, e);
-			else
-				leave(u, p->raw_off, "this one-run number is not in the old run either: not moved");
-		}
-		return true;
-	}
-	struct place_env pe;
-	place_env_init(&pe, u->now, NULL, NULL, SIZE_MAX, 0);
-	struct place_hit h;
-	if (!place_resolve_one(&pe, text, len, &h)) {
-		leave(u, p->raw_off, "[%.*s] names no single number of %s: not moved", (int)len, text, u->now->path);
-		return true;
-	}
-	if (kind == MK_AT || kind == MK_ONE_RUN) {
-		rewrite_number(u, p, h.tok.value);
-		return true;
-	}
-	const char *why;
-	size_t why_line;
-	if (place_values_missing(&h, &why, &why_line)) {
-		leave(u, p->raw_off, "[%.*s] varied between the repeats of %s, which kept none of its values: not moved",
-		      (int)len, text, u->now->path);
-		return true;
-	}
-	double vals[1024];
-	size_t n = place_repeat_values(&h, vals, 1024);
-	if (n == 0) {
-		leave(u, p->raw_off, "a repeat of %s printed no number at [%.*s]: not moved", u->now->path, (int)len, text);
-		return true;
-	}
-	double lo = vals[0], hi = vals[0];
-	for (size_t i = 1; i < n; i++) {
-		lo = fmin(lo, vals[i]);
-		hi = fmax(hi, vals[i]);
-	}
-	if (kind == MK_MIN)
-		rewrite_number(u, p, lo);
-	else if (kind == MK_MAX)
-		rewrite_number(u, p, hi);
-	else {
-		if (low)
-			rewrite_number(u, low, lo);
-		rewrite_number(u, p, hi);
-	}
-	return true;
-}
-
-/* The claim's text with its evidence literals followed into the new run;
- * the literal edits go to *edits (page offsets from arg_raw). */
-static char *claim_followed(struct update *u, const char *arg, size_t len, const struct claim_result *r, size_t arg_raw,
-			    struct edit **edits, size_t *n_edits)
-{
-	struct buf out = {0};
-	size_t at = 0, cap = 0;
-	for (size_t i = 0; i < r->n_literals; i++) {
-		const struct expr_literal *l = &r->literals[i];
-		buf_append(&out, arg + at, l->start - at);
-		at = l->end;
-		bool needs = l->decimals > 0 || fabs(l->value) >= 100;
-		const struct bank_entry *e =
-			!expr_literal_is_free(l->value) && needs ? bank_find_value(&u->old_bank, l->value, l->decimals) : NULL;
-		struct num_token nt;
-		size_t nl;
-		if (!e || !follow(u, e, &nt, &nl)) {
-			buf_append(&out, arg + l->start, l->end - l->start);
-			continue;
-		}
-		char lit[64];
-		int n = snprintf(lit, sizeof lit, "%.*f", nt.decimals, nt.value);
-		buf_append(&out, lit, (size_t)n);
-		*edits = xgrow(*edits, &cap, *n_edits + 1, sizeof **edits);
-		(*edits)[(*n_edits)++] = (struct edit){arg_raw + l->start, arg_raw + l->end, xstrndup(lit, (size_t)n), false};
-	}
-	buf_append(&out, arg + at, len - at);
-	return buf_detach(&out);
-}
-
-/* A claim that held on the old run and that the new run's repeats do not
- * decide (measured.h): named, carried as it is. */
-static void became_undecided(struct update *u, const struct seg *g, const char *arg, size_t len,
-			     const struct claim_result *now, const struct measured_claim *mc)
-{
-	struct diag *d = diag_begin(D_CLAIM_UNDECIDED, prose_seg_loc(&u->ctx, g, 0),
-				    "this claim held for %s and is undecided for %s: %.*s", u->old->path, u->now->path,
-				    (int)len, arg);
-	size_t arg_raw = g->raw_off + g->marker.arg_start;
-	for (size_t i = 0; i < now->n_cmps && i < mc->n; i++) {
-		if (now->cmps[i].verdict != CLAIM_UNDECIDED)
-			continue;
-		struct buf fig = {0};
-		measured_describe(&mc->cmps[i], &fig);
-		diag_note(d, textfile_loc(&u->ctx.tf, arg_raw + now->cmps[i].start, now->cmps[i].end - now->cmps[i].start),
-			  "now %s", fig.s);
-		buf_free(&fig);
-	}
-	diag_hint(d, "capture more repeats (capture --repeat auto), or say only what the new runs settle");
-	diag_end(d);
-}
-
-/* A claim annotation: its literals follow the new run and it is
- * evaluated there; a claim that was true and is now false is a claim flip,
- * listed for a person and left as it was. */
-static void update_claim(struct update *u, const struct seg *g)
-{
-	if (g->raw_off == SIZE_MAX) {
-		leave(u, 0, "a claim annotation ('%.*s') is not found as written in the page: not carried",
-		      (int)(g->len > 60 ? 60 : g->len), g->s);
-		return;
-	}
-	size_t len;
-	const char *arg = prose_annot_arg(g, &len);
-	size_t arg_raw = g->raw_off + g->marker.arg_start;
-	struct place_env old_places, new_places;
-	place_env_init(&old_places, u->old, NULL, NULL, SIZE_MAX, 0);
-	place_env_init(&new_places, u->now, NULL, NULL, SIZE_MAX, 0);
-	struct expr_env old_env = place_env_expr(&old_places), new_env = place_env_expr(&new_places);
-	struct claim_result was, now;
-	/* decided as verify decides them (measured.h), on each run */
-	struct measured_claim *old_mc = xcalloc(1, sizeof *old_mc), *new_mc = xcalloc(1, sizeof *new_mc);
-	old_mc->pe = &old_places;
-	new_mc->pe = &new_places;
-	struct claim_decider old_dec = measured_decider(old_mc), new_dec = measured_decider(new_mc);
-	if (claim_eval_decide(arg, len, &old_env, &old_dec, &was) != 0) {
-		leave(u, g->raw_off, "this claim does not evaluate on %s: %s", u->old->path, was.err);
-		claim_result_free(&was);
-		free(old_mc);
-		free(new_mc);
-		return;
-	}
-	struct edit *edits = NULL;
-	size_t n_edits = 0;
-	char *text = claim_followed(u, arg, len, &was, arg_raw, &edits, &n_edits);
-	if (claim_eval_decide(text, strlen(text), &new_env, &new_dec, &now) != 0) {
-		leave(u, g->raw_off, "this claim does not evaluate on %s: %s", u->now->path, now.err);
-	} else if (now.verdict == CLAIM_TRUE || (now.verdict == CLAIM_UNDECIDED && now.truth)) {
-		/* held by the rule, or true as printed but not decided: carried
-		 * (a claim the new values make false is a flip, as before) */
-		for (size_t i = 0; i < n_edits; i++)
-			add_edit(u, edits[i].start, edits[i].end, edits[i].text, strlen(edits[i].text));
-		if (now.verdict == CLAIM_UNDECIDED && was.verdict == CLAIM_TRUE)
-			became_undecided(u, g, arg, len, &now, new_mc);
-	} else if (!was.truth) {
-		leave(u, g->raw_off, "this claim was already false for %s, and is false for %s", u->old->path, u->now->path);
-	} else {
-		struct diag *d = diag_begin(D_CLAIM_FLIP, prose_seg_loc(&u->ctx, g, 0),
-					    "this claim was true for %s and is false for %s: %.*s", u->old->path, u->now->path,
-					    (int)len, arg);
-		for (size_t i = 0; i < now.n_cmps && i < was.n_cmps; i++) {
-			const struct claim_cmp *o = &was.cmps[i], *c = &now.cmps[i];
-			diag_note(d, textfile_loc(&u->ctx.tf, arg_raw + o->start, o->end - o->start),
-				  "%.*s: was %.10g %s %.10g, now %.10g %s %.10g (%s)", (int)(o->end - o->start), arg + o->start,
-				  o->lhs, o->op, o->rhs, c->lhs, c->op, c->rhs, c->truth ? "true" : "false");
-		}
-		for (size_t i = 0; i < new_places.n && i < old_places.n && i < was.n_places; i++) {
-			const struct expr_place *pl = &was.places[i];
-			const char *fn = pl->fn == EXPR_PLACE_MIN ? "min " : pl->fn == EXPR_PLACE_MAX ? "max " : "";
-			diag_note(d, place_loc(&new_places.hits[i]), "%s%.*s was %.10g, now %.10g", fn, (int)(pl->end - pl->start),
-				  arg + pl->start, old_places.values[i], new_places.values[i]);
-		}
-		diag_hint(d, "rewrite the sentence and its claim for the new run; update leaves the claim as it was");
-		diag_end(d);
-		u->flips++;
-	}
-	for (size_t i = 0; i < n_edits; i++)
-		free(edits[i].text);
-	free(edits);
-	free(text);
-	free(old_mc);
-	free(new_mc);
-	claim_result_free(&was);
-	claim_result_free(&now);
-}
-
-static void update_claims(struct update *u, const struct seg *segs, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (segs[i].kind == SEG_ANNOT && segs[i].marker.kind == MK_CLAIM)
-			update_claim(u, &segs[i]);
-}
-
-/* ---- derivations --------------------------------------------------------- */
-
-/* The new literal of a derivation: the evidence's own digits and point,
- * copied from its text (separators dropped, as a literal has none), never
- * a double printed again, whose expansion the evidence never held.  false
- * when the number cannot be an expression literal (a sign, an exponent). */
-static bool literal_text(const struct update *u, const struct num_token *nt, size_t line, struct buf *out)
-{
-	if (nt->has_exponent || nt->value < 0)
-		return false;
-	size_t len;
-	const char *s = textfile_line(&u->now->ev->tf, line, &len);
-	if (nt->digits_end > len)
-		return false;
-	for (size_t i = nt->digits_start; i < nt->digits_end; i++)
-		if ((s[i] >= '0' && s[i] <= '9') || s[i] == '.')
-			buf_putc(out, s[i]);
-	return out->len > 0;
-}
-
-/* A literal that is in no bank of the runs update compares: followed from
- * the older run where it traced, as a prose number is. */
-static bool literal_follow_older(struct update *u, const char *lit, size_t len, struct num_token *nt, size_t *nl)
-{
-	struct num_token *t;
-	size_t n = numtok_scan(lit, len, &t);
-	bool ok = n == 1 && follow_older(u, &t[0], nt, nl);
-	free(t);
-	return ok;
-}
-
-static void update_derived(struct update *u, const struct pnum *p)
-{
-	size_t len;
-	const char *arg = prose_annot_arg(p->annot, &len);
-	size_t arg_raw = p->annot->raw_off + p->annot->marker.arg_start;
-	struct expr_result r;
-	struct place_env old_places, new_places;
-	place_env_init(&old_places, u->old, NULL, NULL, SIZE_MAX, 0);
-	place_env_init(&new_places, u->now, NULL, NULL, SIZE_MAX, 0);
-	struct expr_env old_env = place_env_expr(&old_places), new_env = place_env_expr(&new_places);
-	if (expr_eval_env(arg, len, &old_env, &r) != 0) {
-		leave(u, p->raw_off, "its derivation does not evaluate: %s", r.err);
-		expr_result_free(&r);
-		return;
-	}
-	double was = r.value;
-	struct buf expr = {0};
-	size_t at = 0;
-	bool ok = true;
-	/* the literals' rewrites, made once the value is judged */
-	struct edit *lits = NULL;
-	size_t n_lits = 0, cap_lits = 0;
-	for (size_t i = 0; i < r.n_literals; i++) {
-		const struct expr_literal *l = &r.literals[i];
-		buf_append(&expr, arg + at, l->start - at);
-		at = l->end;
-		const struct bank_entry *e = NULL;
-		bool needs = l->decimals > 0 || fabs(l->value) >= 100;
-		if (!expr_literal_is_free(l->value) && needs)
-			e = bank_find_value(&u->old_bank, l->value, l->decimals);
-		struct num_token nt;
-		size_t nl;
-		bool followed = e ? follow(u, e, &nt, &nl) : false;
-		if (!e && !expr_literal_is_free(l->value) && needs && !bank_find_value(&u->now_bank, l->value, l->decimals))
-			followed = literal_follow_older(u, arg + l->start, l->end - l->start, &nt, &nl);
-		if (!followed) {
-			if (e)
-				ok = false;
-			buf_append(&expr, arg + l->start, l->end - l->start);
-			continue;
-		}
-		struct buf lit = {0};
-		if (!literal_text(u, &nt, nl, &lit)) {
-			ok = false;
-			buf_append(&expr, arg + l->start, l->end - l->start);
-			buf_free(&lit);
-			continue;
-		}
-		buf_append(&expr, lit.s, lit.len);
-		lits = xgrow(lits, &cap_lits, n_lits + 1, sizeof *lits);
-		lits[n_lits++] = (struct edit){arg_raw + l->start, arg_raw + l->end, buf_detach(&lit), false};
-	}
-	buf_append(&expr, arg + at, len - at);
-	expr_result_free(&r);
-	if (!ok) {
-		leave(u, p->raw_off, "a literal of this derivation has no place in the new run");
-		for (size_t i = 0; i < n_lits; i++)
-			free(lits[i].text);
-		free(lits);
-		buf_free(&expr);
-		return;
-	}
-	if (expr_eval_env(expr.s, expr.len, &new_env, &r) != 0) {
-		leave(u, p->raw_off, "the updated derivation does not evaluate: %s", r.err);
-	} else {
-		const char *what;
-		if (!direction_crossed(p->tok.unit, expr.s, expr.len, was, r.value, &what) ||
-		    !claim_flip(u, p, was, r.value, what)) {
-			char buf[128];
-			size_t n = numtok_format_like(&p->tok, p->text, r.value, buf, sizeof buf);
-			if (n)
-				add_edit(u, p->raw_off, p->raw_off + (p->tok.end - p->tok.start), buf, n);
-		}
-	}
-	/* the literals follow the run even past a flip: verify then finds
-	 * the number across its line (claim-false) until a person rewrites it */
-	for (size_t i = 0; i < n_lits; i++) {
-		add_edit(u, lits[i].start, lits[i].end, lits[i].text, strlen(lits[i].text));
-		free(lits[i].text);
-	}
-	free(lits);
-	expr_result_free(&r);
-	buf_free(&expr);
+	update_add_edit(u, p->raw_off, p->raw_off + (p->tok.end - p->tok.start), buf, n);
 }
 
 /* ---- prose and tables ------------------------------------------------- */
@@ -604,7 +221,7 @@ static void update_number(struct update *u, const struct pnum *p, const struct p
 	const struct bank_entry *e = forced ? forced : bank_find(&u->old_bank, &p->tok);
 	if (!e && bank_find(&u->now_bank, &p->tok))
 		return; /* already the newest run's number */
-	move_number(u, p, e); /* no entry: carried by the older run's binding, or left */
+	update_move_number(u, p, e); /* no entry: carried by the older run's binding, or left */
 }
 
 static void update_block_numbers(struct update *u, cmark_node *node)
@@ -617,7 +234,7 @@ static void update_block_numbers(struct update *u, cmark_node *node)
 		if (nums[i].raw_off == SIZE_MAX && (nums[i].annot || !prose_skip_reason(&nums[i].tok))) {
 			/* text the verifier cannot place (rawalign.h): listed, never skipped */
 			char *num = prose_text(&nums[i]);
-			leave(u, page_line_offset(&u->ctx.pg, page_node_line(&u->ctx.pg, node)),
+			update_leave(u, page_line_offset(&u->ctx.pg, page_node_line(&u->ctx.pg, node)),
 			      "%s: where it stands in the page is not known (its text cannot be placed): not moved", num);
 			free(num);
 			continue;
@@ -642,7 +259,7 @@ static bool row_follow_older(struct update *u, const struct pnum *all, size_t n)
 	bool ok = drift_find_row(u->ctx.lesson, u->now, toks, n, dr) && run_carriable(u);
 	for (size_t i = 0; ok && i < n; i++) {
 		if (!dr[i].followed) {
-			leave(u, all[i].raw_off, "this row's number has no place in the new run: not moved");
+			update_leave(u, all[i].raw_off, "this row's number has no place in the new run: not moved");
 			continue;
 		}
 		struct num_token *t;
@@ -651,9 +268,9 @@ static bool row_follow_older(struct update *u, const struct pnum *all, size_t n)
 		size_t len = nt ? numtok_format_like(&all[i].tok, all[i].text, t[0].value, buf, sizeof buf) : 0;
 		free(t);
 		if (len)
-			add_edit(u, all[i].raw_off, all[i].raw_off + (all[i].tok.end - all[i].tok.start), buf, len);
+			update_add_edit(u, all[i].raw_off, all[i].raw_off + (all[i].tok.end - all[i].tok.start), buf, len);
 		else
-			leave(u, all[i].raw_off, "cannot print the new value in this number's format");
+			update_leave(u, all[i].raw_off, "cannot print the new value in this number's format");
 	}
 	free(dr);
 	free(toks);
@@ -699,7 +316,7 @@ static void update_table(struct update *u, cmark_node *table)
 		bool found = bank_find_row(&u->old_bank, row_toks, n_all, at);
 		free(row_toks);
 		if (!found && n_all && !row_follow_older(u, all, n_all))
-			leave(u, all[0].raw_off, "this table row is on no line of the old run: not moved");
+			update_leave(u, all[0].raw_off, "this table row is on no line of the old run: not moved");
 		for (size_t i = 0; found && i < n_all; i++)
 			update_number(u, &all[i], NULL, at[i]);
 		free(at);
@@ -708,177 +325,6 @@ static void update_table(struct update *u, cmark_node *table)
 			free(keep[i]);
 		free(keep);
 	}
-}
-
-/* ---- measured paragraphs --------------------------------------------- */
-
-static void update_facts(struct update *u, const char *s, size_t len, const size_t *map, size_t base)
-{
-	const char *old_gpu = evidence_get(u->old->ev, "gpu", NULL);
-	struct fact *facts;
-	size_t n = facts_find(s, len, old_gpu, &facts);
-	for (size_t i = 0; i < n; i++) {
-		const struct fact *f = &facts[i];
-		size_t a = map ? map[f->start] : base + f->start;
-		size_t b = map ? map[f->end - 1] + 1 : base + f->end;
-		u->ctx.consumed = xgrow(u->ctx.consumed, &u->ctx.cap_consumed, u->ctx.n_consumed + 1, sizeof *u->ctx.consumed);
-		u->ctx.consumed[u->ctx.n_consumed++] = (struct fact_range){a, b};
-		if (f->kind == FACT_FLAG) {
-			const char *build = evidence_get(u->now->ev, "build", NULL);
-			if (!fact_flag_in_build(build, s + f->start, f->end - f->start))
-				leave(u, a, "flag '%.*s' is not in the new build command", (int)(f->end - f->start), s + f->start);
-			continue;
-		}
-		char want[256];
-		size_t wn = fact_expected(u->now->ev, f->kind, want, sizeof want);
-		if (b - a != f->end - f->start) {
-			leave(u, a, "this %s wraps across lines: rewrite it by hand", fact_key(f->kind));
-			continue;
-		}
-		if (wn)
-			add_edit(u, a, b, want, wn);
-	}
-	free(facts);
-}
-
-/* ---- code blocks ------------------------------------------------------- */
-
-/* The raw byte range of a fenced block's content lines, when the page
- * holds them as they are (not inside a block quote). */
-static bool content_range(struct update *u, const struct page_block *b, size_t *from, size_t *to, size_t *n_lines)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < b->code_len; i++)
-		n += b->code[i] == '\n';
-	const struct textfile *tf = &u->ctx.tf;
-	if (b->code_first_line + n > tf->n_lines + 1)
-		return false;
-	*from = page_line_offset(&u->ctx.pg, b->code_first_line);
-	*to = page_line_offset(&u->ctx.pg, b->code_first_line + n);
-	*n_lines = n;
-	/* the literal must be the raw lines, less a common indentation */
-	size_t p = 0;
-	for (size_t k = 0; k < n; k++) {
-		size_t len;
-		const char *raw = textfile_line(tf, b->code_first_line + k, &len);
-		const char *nl = memchr(b->code + p, '\n', b->code_len - p);
-		size_t ll = (size_t)(nl - (b->code + p));
-		if (ll > len || memcmp(raw + len - ll, b->code + p, ll) != 0)
-			return false;
-		p += ll + 1;
-	}
-	return true;
-}
-
-static size_t indent_of(const char *s, size_t len)
-{
-	size_t i = 0;
-	while (i < len && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	return i;
-}
-
-static void update_snippet(struct update *u, const struct page_block *b)
-{
-	const char *arg = b->marker_arg;
-	const char *hash = strchr(arg, '#');
-	struct program *prog = u->ctx.prog;
-	char *path = hash ? pagectx_snippet_path(&u->ctx, arg, (size_t)(hash - arg)) : NULL;
-	if (path)
-		prog = course_program(path);
-	free(path);
-	const struct snippet *sn = prog && prog->state == LOAD_OK ? snippet_find(course_program_snippets(prog), hash ? hash + 1 : arg) : NULL;
-	size_t from, to, n;
-	if (!sn || !content_range(u, b, &from, &to, &n)) {
-		leave(u, page_line_offset(&u->ctx.pg, b->line), "snippet block not rewritten (no such snippet, or the "
-								 "block sits inside a container)");
-		return;
-	}
-	/* the page's own indentation of the block, kept */
-	size_t len;
-	const char *first = textfile_line(&u->ctx.tf, b->code_first_line, &len);
-	size_t page_indent = n ? indent_of(first, len) : 0;
-	struct lines src = {0};
-	for (size_t i = 0; i < sn->n_lines; i++) {
-		const char *s = textfile_line(&prog->tf, sn->lines[i], &len);
-		lines_push(&src, s, len, sn->lines[i]);
-	}
-	lines_normalise(&src);
-	struct buf out = {0};
-	for (size_t i = 0; i < src.n; i++) {
-		if (src.v[i].len)
-			buf_append(&out, first, page_indent);
-		buf_append(&out, src.v[i].s, src.v[i].len);
-		buf_putc(&out, '\n');
-	}
-	add_edit(u, from, to, out.s ? out.s : "", out.len);
-	buf_free(&out);
-	lines_free(&src);
-}
-
-static void update_build(struct update *u, const struct page_block *b)
-{
-	size_t from, to, n;
-	if (!content_range(u, b, &from, &to, &n) || n != 1) {
-		leave(u, page_line_offset(&u->ctx.pg, b->line), "build block not rewritten (not one plain line)");
-		return;
-	}
-	size_t len;
-	const char *line = textfile_line(&u->ctx.tf, b->code_first_line, &len);
-	const char *cmd = evidence_get(u->now->ev, "build", NULL);
-	char *text = xasprintf("%.*s%s\n", (int)indent_of(line, len), line, cmd);
-	add_edit(u, from, to, text, strlen(text));
-	free(text);
-}
-
-/* Each excerpt line follows its old line to the aligned new line. */
-static void update_transcript(struct update *u, const struct page_block *b)
-{
-	struct lines page = {0}, hay = {0};
-	lines_split(&page, b->code, b->code_len, b->code_first_line);
-	lines_normalise(&page);
-	for (size_t k = 0; k < u->old->ev->n_stdout; k++) {
-		size_t len;
-		const char *s = evidence_stdout(u->old->ev, k, &len);
-		lines_push(&hay, s, len, k);
-	}
-	size_t first, *pos = xmalloc((page.n + 1) * sizeof *pos);
-	size_t from, to, n;
-	if (!content_range(u, b, &from, &to, &n) || !lines_find_excerpt(&page, &hay, &first, pos)) {
-		leave(u, page_line_offset(&u->ctx.pg, b->line), "transcript excerpt not rewritten (not in the old run as it stands)");
-		goto done;
-	}
-	for (size_t i = 0; i < page.n; i++) {
-		if (pos[i] == SIZE_MAX)
-			continue;
-		size_t k = pos[i], nk = u->al.old_to_new[k];
-		size_t raw_len;
-		const char *raw = textfile_line(&u->ctx.tf, page.v[i].src_line, &raw_len);
-		size_t line_off = page_line_offset(&u->ctx.pg, page.v[i].src_line);
-		bool broken = nk == SIZE_MAX || (i > 0 && pos[i - 1] != SIZE_MAX && u->al.old_to_new[pos[i - 1]] != nk - 1);
-		if (broken) {
-			leave(u, line_off, "this transcript line has no consecutive place in the new run: quote it again");
-			continue;
-		}
-		size_t ol, nl;
-		const char *o = evidence_stdout(u->old->ev, k, &ol);
-		const char *nw = evidence_stdout(u->now->ev, nk, &nl);
-		/* the page shows the old line less some indentation d */
-		size_t lead = indent_of(o, ol), d = 0;
-		while (d <= lead && !(raw_len >= ol - d && memcmp(raw + raw_len - (ol - d), o + d, ol - d) == 0 &&
-				      str_is_blank(raw, raw_len - (ol - d))))
-			d++;
-		if (d > lead) {
-			leave(u, line_off, "this transcript line does not match its old line exactly");
-			continue;
-		}
-		size_t cut = d < indent_of(nw, nl) ? d : indent_of(nw, nl);
-		add_edit(u, line_off + raw_len - (ol - d), line_off + raw_len, nw + cut, nl - cut);
-	}
-done:
-	free(pos);
-	lines_free(&page);
-	lines_free(&hay);
 }
 
 /* ---- applying ------------------------------------------------------------ */
@@ -898,7 +344,7 @@ static char *apply_edits(struct update *u, size_t *out_len)
 	for (size_t i = 0; i < u->n_edits; i++) {
 		struct edit *e = &u->edits[i];
 		if (e->start < at) {
-			leave(u, e->start, "two rewrites overlap here; the second was dropped");
+			update_leave(u, e->start, "two rewrites overlap here; the second was dropped");
 			e->dropped = true;
 			continue;
 		}
@@ -1204,11 +650,11 @@ static void rewrite_fm_path(struct update *u, const struct fm_evidence *fe)
 		at++;
 	size_t n = strlen(fe->path), off = (size_t)(line - u->ctx.tf.data) + at;
 	if (at > len || n > len - at || memcmp(line + at, fe->path, n) != 0) {
-		leave(u, (size_t)(line - u->ctx.tf.data), "the front matter's evidence path is not written as plain "
+		update_leave(u, (size_t)(line - u->ctx.tf.data), "the front matter's evidence path is not written as plain "
 							  "text: name %s there by hand", u->now->path);
 		return;
 	}
-	add_edit(u, off, off + n, u->now->path, strlen(u->now->path));
+	update_add_edit(u, off, off + n, u->now->path, strlen(u->now->path));
 }
 
 static void update_page_body(struct update *u)
@@ -1294,7 +740,7 @@ static void add_verified(struct update *u, const struct proghdr *h)
 	size_t off = (size_t)(last - u->ctx.tf.data) + len;
 	if (off < u->ctx.tf.len && u->ctx.tf.data[off] == '\n')
 		off++;
-	add_edit(u, off, off, text, strlen(text));
+	update_add_edit(u, off, off, text, strlen(text));
 	free(text);
 	free(flags);
 }
@@ -1339,7 +785,7 @@ static bool update_program_header(struct update *u, const char *relpath)
 		update_facts(u, h->verified, h->verified_len, h->verified_src, 0);
 		if (named && strcmp(named, u->now->path) != 0) {
 			size_t a = h->verified_src[ps], b = h->verified_src[pe - 1] + 1;
-			add_edit(u, a, b, u->now->path, strlen(u->now->path));
+			update_add_edit(u, a, b, u->now->path, strlen(u->now->path));
 		}
 	}
 	free(named);

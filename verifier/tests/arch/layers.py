@@ -50,7 +50,9 @@ LAYERS = [
 
 ALIASES = {"report_impl": "report", "diag_internal": "diag",
            # the course model is one module in three files (course_impl.h)
-           "course_impl": "course", "course_files": "course", "course_facts": "course"}
+           "course_impl": "course", "course_files": "course", "course_facts": "course",
+           # update is one module in three files (update_impl.h)
+           "update_impl": "update", "update_claims": "update", "update_blocks": "update"}
 
 # Kinds raised in more than one file, and why that is right.
 ONE_PLACE_EXCEPTIONS = {
