@@ -52,7 +52,9 @@ ALIASES = {"report_impl": "report", "diag_internal": "diag",
            # the course model is one module in three files (course_impl.h)
            "course_impl": "course", "course_files": "course", "course_facts": "course",
            # update is one module in three files (update_impl.h)
-           "update_impl": "update", "update_claims": "update", "update_blocks": "update"}
+           "update_impl": "update", "update_claims": "update", "update_blocks": "update",
+           # the bank is one module in two files (bank_impl.h)
+           "bank_impl": "bank", "bank_lookup": "bank"}
 
 # Kinds raised in more than one file, and why that is right.
 ONE_PLACE_EXCEPTIONS = {

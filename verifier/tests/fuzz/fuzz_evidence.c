@@ -93,10 +93,11 @@ static void check_bank(struct evfile *evf)
 	const struct evidence *ev = evf->ev;
 	/* each lookup is a scan of the bank: look up at most 256 entries,
 	 * spread over it, so a page of digits does not make the run quadratic */
-	size_t step = b.n > 256 ? b.n / 256 : 1;
-	for (size_t i = 0; i < b.n; i += step) {
-		const struct bank_entry *e = &b.v[i];
+	size_t n = bank_count(&b), step = n > 256 ? n / 256 : 1;
+	for (size_t i = 0; i < n; i += step) {
+		const struct bank_entry *e = bank_entry_at(&b, i);
 		FUZZ_CHECK(e->ev == evf, "entry %zu of another file", i);
+		FUZZ_CHECK(e->order == i && bank_entry_at(&b, i) == e, "entry %zu not kept at its place", i);
 		FUZZ_CHECK(e->stdout_index == SIZE_MAX || (e->stdout_index < ev->n_stdout &&
 							   e->line == ev->stdout_first + e->stdout_index),
 			   "entry %zu at stdout %zu, line %zu", i, e->stdout_index, e->line);
