@@ -211,6 +211,8 @@ static void punctuator(struct srctok *lx)
 	c[2] = at(lx, next(lx, p1));
 	size_t best = 1;
 	for (size_t i = 0; i < ARRAY_LEN(punct); i++) {
+		if (punct[i][0] != c[0])
+			continue; /* most bytes start no punctuator of two or three */
 		size_t n = strlen(punct[i]);
 		if (n > best && memcmp(punct[i], c, n) == 0)
 			best = n;
@@ -253,19 +255,22 @@ bool srctok_next(struct srctok *lx, struct srctok_token *t)
 	return true;
 }
 
+/* The tokens are joined first and hashed in one call: a digest update a
+ * token cost more than the tokenizing (the same bytes, the same digest). */
 void srctok_sha256(const char *data, size_t len, char out[SHA256_HEX_LEN + 1])
 {
-	struct sha256_ctx *c = sha256_begin();
+	struct buf joined = {0};
 	struct srctok lx;
 	struct srctok_token t;
 	srctok_init(&lx, data, len);
 	while (srctok_next(&lx, &t)) {
-		sha256_update(c, t.text, t.len);
+		buf_append(&joined, t.text, t.len);
 		if (t.text[0] != '\n')
-			sha256_update(c, " ", 1);
+			buf_putc(&joined, ' ');
 	}
 	srctok_free(&lx);
-	sha256_end(c, out);
+	sha256_hex(joined.s ? joined.s : "", joined.len, out);
+	buf_free(&joined);
 }
 
 void srctok_file_sha256(const char *path, const char *data, size_t len, char out[SHA256_HEX_LEN + 1])
