@@ -133,8 +133,11 @@ size_t numtok_first_digit(const char *text, size_t len);
  * one), and the bytes from digits_end to end (space and unit) copied
  * verbatim.  Writes a NUL-terminated string into buf and returns the bytes
  * written, NUL excluded.  Returns 0 (buf emptied when buflen > 0) when
- * value is not finite, like->decimals is outside 0..NUMTOK_MAX_DIGITS, or
- * buf is too small. */
+ * value is not finite, like->decimals is outside 0..NUMTOK_MAX_DIGITS,
+ * buf is too small, or like is in exponent notation with a mantissa that
+ * is not one digit before the point and the value's digits in its layout
+ * would need more than NUMTOK_MAX_DIGITS decimals ("00.000…06e00" with
+ * 240 zeros: the exponent moves by as many places). */
 size_t numtok_format_like(const struct num_token *like, const char *orig_text, double value,
 			  char *buf, size_t buflen);
 

@@ -6,7 +6,8 @@
  * every "<!--" in the text.  Properties: blocks lie inside the body, in
  * document order, each with a marker argument; a code block's content
  * starts inside its block; every segment found in the source sits at its
- * raw offset, byte for byte, and segments found move forward; line
+ * raw offset, byte for byte, or (a decoded one) a reference or escape
+ * written there decodes to it, and segments found move forward; line
  * offsets are the text file's; a marker's argument lies inside its
  * comment, and a marker that is not OK says what is wrong.
  */
@@ -19,7 +20,23 @@
 #include "fuzz.h"
 #include "marker.h"
 #include "page.h"
+#include "rawalign.h"
 #include "textfile.h"
+
+/* The written length of a decoded segment (page.h: one character
+ * reference or backslash escape at raw_off that decodes to its text), or
+ * 0 when what is written there does not decode to it. */
+static size_t decoded_length(const struct textfile *tf, const struct seg *g)
+{
+	if (g->raw_off >= tf->len)
+		return 0;
+	const char *at = tf->data + g->raw_off;
+	if (at[0] == '\\' && g->len == 1 && g->raw_off + 1 < tf->len && at[1] == g->s[0])
+		return 2;
+	char utf8[8];
+	size_t utf8_len = 0, written = rawalign_reference(tf->data, g->raw_off, tf->len, utf8, &utf8_len);
+	return written && utf8_len == g->len && memcmp(utf8, g->s, g->len) == 0 ? written : 0;
+}
 
 static void check_segments(const struct page *pg, cmark_node *node)
 {
@@ -32,13 +49,14 @@ static void check_segments(const struct page *pg, cmark_node *node)
 		FUZZ_CHECK(g->s != NULL || g->len == 0, "segment %zu has no text", i);
 		if (g->kind == SEG_BREAK || g->raw_off == SIZE_MAX)
 			continue;
-		FUZZ_CHECK(g->raw_off <= tf->len && g->len <= tf->len - g->raw_off, "segment %zu at %zu+%zu, page %zu",
-			   i, g->raw_off, g->len, tf->len);
-		FUZZ_CHECK(memcmp(tf->data + g->raw_off, g->s, g->len) == 0, "segment %zu is not at its raw offset %zu",
-			   i, g->raw_off);
+		size_t written = g->decoded ? decoded_length(tf, g) : g->len;
+		FUZZ_CHECK(written > 0 && g->raw_off <= tf->len && written <= tf->len - g->raw_off,
+			   "segment %zu at %zu+%zu, page %zu", i, g->raw_off, written, tf->len);
+		FUZZ_CHECK(g->decoded || memcmp(tf->data + g->raw_off, g->s, g->len) == 0,
+			   "segment %zu is not at its raw offset %zu", i, g->raw_off);
 		FUZZ_CHECK(g->raw_off >= prev, "segment %zu at %zu, before the one before it (%zu)", i, g->raw_off,
 			   prev);
-		prev = g->raw_off + g->len;
+		prev = g->raw_off + written;
 		if (g->kind == SEG_ANNOT)
 			FUZZ_CHECK(g->marker.status == MARKER_OK, "annotation %zu is not a valid marker", i);
 	}
