@@ -20,8 +20,12 @@
  * their prefixes (L u U u8, raw strings R"d(...)d"), the punctuators of
  * C++ by longest match (`>>` is one token, `> >` two), and any other byte
  * alone.  A literal left open ends at the line's end; a comment left open
- * at the file's end.  Plain C over bytes: linear time, no allocation but
- * the token being read; capture links it (libc and libcrypto only).
+ * at the file's end.  Plain C over bytes, linear in time and memory:
+ * srctok_init removes the splices first, into a copy of the file only
+ * where it has one (with the clean position of each, for lines); the
+ * lexer then reads plain bytes, a token as a span of them, and
+ * srctok_next copies that span to give it as a string.  Capture links it
+ * (libc and libcrypto only).
  */
 #ifndef COURSECHECK_SRCTOK_H
 #define COURSECHECK_SRCTOK_H
@@ -38,24 +42,31 @@
 bool srctok_is_source(const char *path);
 
 struct srctok_token {
-	const char *text; /* the token without splices; "\n" ends a directive */
+	const char *text; /* the token without splices, NUL-terminated; "\n" ends a directive */
 	size_t len;
 	size_t line;      /* 1-based file line where it starts */
 };
 
-/* A lexer over data (not copied: it must outlive the lexer). */
+/* A lexer over data (copied only where it has a line splice: it must
+ * outlive the lexer). */
 struct srctok {
-	const char *s;
+	const char *s;         /* data without its splices: data itself, or clean */
 	size_t len, pos;
-	size_t line, line_pos; /* lines counted up to line_pos */
+	char *clean;           /* the copy without splices, or NULL (owned) */
+	size_t *splice;        /* clean position of each splice, ascending (owned) */
+	size_t n_splice;
+	size_t line, line_pos; /* the line of the last token: line feeds counted up to line_pos */
+	size_t next_splice;    /* and splices before this one */
 	bool bol;              /* no token yet on this logical line */
 	bool directive;        /* inside a preprocessor directive */
-	struct buf tok;        /* the token being read (owned) */
+	struct buf tok;        /* the last token's text (owned) */
 };
 
+/* Allocates at most a copy of data and its splices' positions; always
+ * call srctok_free. */
 void srctok_init(struct srctok *lx, const char *data, size_t len);
 /* The next token into *t (valid until the next call): true, or false at
- * the end. */
+ * the end (lx->line stays the last token's). */
 bool srctok_next(struct srctok *lx, struct srctok_token *t);
 void srctok_free(struct srctok *lx);
 

@@ -74,6 +74,12 @@ static const struct {
 	{"s = \"open\nt", "s@1|=@1|\"open@1|t@2"},
 	{"#define E", "#@1|define@1|E@1|\n@1"},
 	{"x /= 2; // tail\n", "x@1|/=@1|2@1|;@1"},
+	/* splices: lines of the file, not of the text without them */
+	{"in\\\nt x\\\r\n = 1;\nfo\\\n\\\no();\n", "int@1|x@2|=@3|1@3|;@3|foo@4|(@6|)@6|;@6"},
+	{"a /* x *\\\n/ b\n", "a@1|b@2"},
+	{"#define A\\\r\n", "#@1|define@1|A@1|\n@2"},
+	{"s = R\"d(a\\\nb)d\\\n\";\n", "s@1|=@1|R\"d(ab)d\"@1|;@3"},
+	{"%:define X <: 1 :>\n x", "%:@1|define@1|X@1|<:@1|1@1|:>@1|\n@1|x@2"},
 };
 
 static void test_lists(void **state)
@@ -85,9 +91,12 @@ static void test_lists(void **state)
 		struct srctok lx;
 		struct srctok_token t;
 		srctok_init(&lx, lists[i].src, strlen(lists[i].src));
-		while (srctok_next(&lx, &t))
+		while (srctok_next(&lx, &t)) {
+			if (t.text[t.len] != '\0') /* callers compare it as a string */
+				fail_msg("list %zu: token '%.*s' is not a string", i, (int)t.len, t.text);
 			n += (size_t)snprintf(got + n, sizeof got - n, "%s%.*s@%zu", n ? "|" : "", (int)t.len, t.text,
 					      t.line);
+		}
 		srctok_free(&lx);
 		if (strcmp(got, lists[i].tokens) != 0)
 			fail_msg("list %zu: got '%s', want '%s'", i, got, lists[i].tokens);
