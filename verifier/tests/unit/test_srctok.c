@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "srctok.h"
@@ -128,12 +129,40 @@ static void test_file_rule(void **state)
 	assert_string_equal(tok, bytes);
 }
 
+/* A raw string whose delimiter holds a NUL, left open with ")" as the
+ * file's last byte: 39c04bf's lexer compared the delimiter's NUL with the
+ * "byte" past the end (0) and took it into the token, a read one byte
+ * past the file (ASan: heap-buffer-overflow).  The token stops at the
+ * end; the buffer is exactly the file, so ASan sees any read past it. */
+static void test_raw_string_open_at_end(void **state)
+{
+	(void)state;
+	static const char text[] = {'R', '"', '\0', '(', 'x', ')'};
+	char *data = malloc(sizeof text);
+	assert_non_null(data);
+	memcpy(data, text, sizeof text);
+	struct srctok lx;
+	struct srctok_token t;
+	srctok_init(&lx, data, sizeof text);
+	size_t total = 0, n = 0;
+	while (srctok_next(&lx, &t))
+		total += t.len, n++;
+	srctok_free(&lx);
+	assert_int_equal(n, 1);
+	assert_int_equal(total, sizeof text); /* the whole file, nothing past it */
+	char out[SHA256_HEX_LEN + 1];
+	srctok_sha256(data, sizeof text, out);
+	assert_int_equal(strlen(out), SHA256_HEX_LEN);
+	free(data);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_file_rule),
+		cmocka_unit_test(test_raw_string_open_at_end),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
