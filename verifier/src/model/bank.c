@@ -30,9 +30,12 @@ struct bank_made {
 	size_t n, cap;
 };
 
-/* The tokens of the line last read again: look-ups test references in
- * bank order or in value order, both of which meet a line's numbers one
- * after another, so one line kept makes each line scanned about once. */
+/* The tokens of the line last read again for an entry handed out: the
+ * entries a look-up hands out come in bank order or in value order, both
+ * of which meet a line's numbers one after another (a table row, a value
+ * repeated down a column), so one line kept makes each line scanned
+ * about once.  No test of a number reads a line: the reference holds all
+ * a trace test reads. */
 struct bank_line {
 	const struct evfile *ev;
 	size_t line;
