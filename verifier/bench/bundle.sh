@@ -15,7 +15,9 @@
 #       COURSECHECK=DEST/bin/coursecheck sh verifier/bench/bench.sh DEST/bin/coursecheck
 #
 # with DEST/embedme copied to build/bench/embedme first (bench.sh finds
-# embedme there).  Needs patchelf, cc, pkg-config and the libraries' -dev
+# embedme there).  With BUNDLE_BASELINE set to another coursecheck (an
+# older build), it is packed too, as DEST/bin/coursecheck-baseline, for
+# BENCH_BASELINE.  Needs patchelf, cc, pkg-config and the libraries' -dev
 # packages, node and npm here.
 set -eu
 [ $# -eq 3 ] || { echo "usage: bundle.sh BINARY DEST OUT.tar.xz" >&2; exit 2; }
@@ -31,6 +33,7 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/bin" "$stage/lib" "$stage/node/bin" "$stage/embedme"
 
 cp "$bin" "$stage/bin/coursecheck"
+[ -z "${BUNDLE_BASELINE:-}" ] || cp "$BUNDLE_BASELINE" "$stage/bin/coursecheck-baseline"
 cc -O2 -std=c11 -D_GNU_SOURCE "$here/floor.c" $(pkg-config --cflags --libs libcmark-gfm libcrypto) \
 	-lcmark-gfm-extensions -o "$stage/bin/floor"
 cp /usr/bin/time "$stage/bin/time"

@@ -377,15 +377,38 @@ static int by_age(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
+bool repo_evidence_loose_name(const char *name)
+{
+	int ymd, seq;
+	size_t n = strlen(name);
+	return name[0] != '.' && !repo_evidence_name_parse(name, &ymd, &seq) &&
+	       !(n > 4 && strcmp(name + n - 4, ".sig") == 0) && !str_control_byte(name);
+}
+
 size_t repo_list_runs(DIR *dir, const char *rel, char ***paths, bool **regular)
 {
+	return repo_list_runs_loose(dir, rel, paths, regular, NULL, NULL);
+}
+
+size_t repo_list_runs_loose(DIR *dir, const char *rel, char ***paths, bool **regular, char ***loose,
+			    size_t *n_loose)
+{
 	struct named *list = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, cap_loose = 0;
+	if (loose) {
+		*loose = NULL;
+		*n_loose = 0;
+	}
 	struct dirent *e;
 	while ((e = readdir(dir)) != NULL) {
 		int ymd, seq;
-		if (!repo_evidence_name_parse(e->d_name, &ymd, &seq))
+		if (!repo_evidence_name_parse(e->d_name, &ymd, &seq)) {
+			if (loose && e->d_type == DT_REG && repo_evidence_loose_name(e->d_name)) {
+				*loose = xgrow(*loose, &cap_loose, *n_loose + 1, sizeof **loose);
+				(*loose)[(*n_loose)++] = xasprintf("%s/%s", rel, e->d_name);
+			}
 			continue;
+		}
 		list = xgrow(list, &cap, n + 1, sizeof *list);
 		list[n++] = (struct named){xasprintf("%s/%s", rel, e->d_name), ymd, seq, e->d_type};
 	}

@@ -74,6 +74,16 @@ size_t repo_list_evidence(const char *lesson, char ***paths);
  * The one lister of runs: verify's course model and capture --stale both
  * come here. */
 size_t repo_list_runs(DIR *dir, const char *rel, char ***paths, bool **regular);
+/* As repo_list_runs(), also naming the regular files of the folder that
+ * are no run, no signature (.sig) and not hidden (*loose: rel/NAME,
+ * malloc'd array of malloc'd strings, freed with repo_free_list(); names
+ * with a control byte left out): what a scan for stray private keys
+ * reads, from the same listing. */
+size_t repo_list_runs_loose(DIR *dir, const char *rel, char ***paths, bool **regular, char ***loose,
+			    size_t *n_loose);
+/* Whether a folder entry of evidence/ is one the private-key scan reads:
+ * not hidden, no run, no signature, no control byte in its name. */
+bool repo_evidence_loose_name(const char *name);
 void repo_free_list(char **paths, size_t n);
 /* The newest evidence of a lesson, malloc'd, or NULL when it has none. */
 char *repo_newest_evidence(const char *lesson);

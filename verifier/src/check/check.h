@@ -75,7 +75,7 @@ struct evfile *transcript_source_find(struct page_ctx *ctx, const struct page_bl
 /* Judges one evidence file for the program that should have produced it:
  * lesson and program match, not stale, not failed.  at: where the
  * evidence is named. */
-void check_evidence_state(const struct evfile *ev, const char *lesson, const struct program *prog,
+void check_evidence_state(const struct evfile *ev, const char *lesson, struct program *prog,
 			  struct diag_loc at, const char *fix_hint);
 
 #endif

@@ -86,7 +86,7 @@ static void report_judgement(const struct evfile *ev, const struct evjudge *j, c
 	}
 }
 
-void check_evidence_state(const struct evfile *ev, const char *lesson, const struct program *prog,
+void check_evidence_state(const struct evfile *ev, const char *lesson, struct program *prog,
 			  struct diag_loc at, const char *fix_hint)
 {
 	struct evjudge j;

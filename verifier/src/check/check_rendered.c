@@ -137,9 +137,25 @@ static void other_digit_runs(struct reading *r, const struct seg *g)
 	}
 }
 
+/* Whether c, read with no number open and nothing invisible pending,
+ * leaves the reading as it is: plain text, neither digit, separator nor
+ * the first byte of an invisible character. */
+static bool inert(unsigned char c)
+{
+	return c < 0x80 && !is_digit((char)c) && c != '.' && c != ',';
+}
+
 static void read_text(struct reading *r, const struct seg *g)
 {
 	for (size_t i = 0; i < g->len;) {
+		if (r->n_seen == 0 && !r->joiner && inert((unsigned char)g->s[i])) {
+			/* a run of prose between numbers: what visible() would
+			 * make of each byte, once */
+			while (i < g->len && inert((unsigned char)g->s[i]))
+				i++;
+			close_number(r);
+			continue;
+		}
 		const struct invisible *inv = invisible_at(g->s + i, g->len - i);
 		if (inv) {
 			size_t k = strlen(inv->utf8);

@@ -15,6 +15,7 @@
 #include "proghdr.h"
 #include "repo.h"
 #include "srctok.h"
+#include "sshsig.h"
 #include "textfile.h"
 #include "util.h"
 
@@ -209,6 +210,8 @@ static int walk(struct walk *w, const char *fs, const char *rel, int depth)
 				r = -1;
 			} else {
 				w->bytes += lf.len;
+				lf.private_key = sshkey_looks_private(lf.data, lf.len < SSHKEY_HEAD_BYTES ? lf.len
+													   : SSHKEY_HEAD_BYTES);
 				lf.path = xstrdup(crel); /* hashed by set_sha, once the program is known */
 				w->f->v = xgrow(w->f->v, &w->cap, w->f->n + 1, sizeof *w->f->v);
 				w->f->v[w->f->n++] = lf;
@@ -405,12 +408,28 @@ char *lessonfiles_no_program(const struct lesson_files *f, const char *lesson)
 	return said;
 }
 
-/* Each file hashed once: the program by proghdr_source_sha256() (or by
- * known, when it has the hash of these very bytes), the others by their
- * bytes.  With known (the course cache, which gives every file's bytes
- * back and loads the program next), the program's bytes become its text,
- * kept with the header parsed to hash it (program_text, program_hdr):
- * one normalisation and one parse of the program a run, not two. */
+/* source-sha256 over f's files, their hashes set. */
+static void set_source_sha(struct lesson_files *f)
+{
+	if (f->n == 1 && f->program == 0) {
+		memcpy(f->sha, f->v[0].sha, sizeof f->sha);
+		return;
+	}
+	struct buf b = {0};
+	for (size_t i = 0; i < f->n; i++)
+		buf_printf(&b, "%s %s\n", f->v[i].path, f->v[i].sha);
+	sha256_hex(b.s ? b.s : "", b.len, f->sha);
+	buf_free(&b);
+}
+
+/* Each file hashed once by each rule: by its tokens (tsha), and by the
+ * byte rule, the program by proghdr_source_sha256() and the others by
+ * their bytes.  With known (the course cache, which gives every file's
+ * bytes back and loads the program next), the program's bytes become its
+ * text, kept with the header parsed (program_text, program_hdr): one
+ * normalisation and one parse of the program a run, not two; its byte
+ * hash, which only evidence from before the tokens rule needs, is the
+ * caller's to make (program_sha_later) unless known has it. */
 static void set_sha(struct lesson_files *f, lessonfiles_known_fn known, void *arg)
 {
 	for (size_t i = 0; i < f->n; i++) {
@@ -429,18 +448,26 @@ static void set_sha(struct lesson_files *f, lessonfiles_known_fn known, void *ar
 			textfile_take(p->data, p->len, p->path, &f->program_text);
 			p->data = NULL;
 			proghdr_parse(&f->program_text, &f->program_hdr);
-			proghdr_source_sha256_parsed(&f->program_text, &f->program_hdr, p->sha);
+			p->sha[0] = '\0';
+			f->program_sha_later = true;
+		} else if (!p->sha[0]) {
+			f->program_sha_later = true;
 		}
 	}
-	if (f->n == 1 && f->program == 0) {
-		memcpy(f->sha, f->v[0].sha, sizeof f->sha);
+	if (f->program_sha_later) {
+		f->sha[0] = '\0';
 		return;
 	}
-	struct buf b = {0};
-	for (size_t i = 0; i < f->n; i++)
-		buf_printf(&b, "%s %s\n", f->v[i].path, f->v[i].sha);
-	sha256_hex(b.s ? b.s : "", b.len, f->sha);
-	buf_free(&b);
+	set_source_sha(f);
+}
+
+void lessonfiles_set_program_sha(struct lesson_files *f, const char sha[SHA256_HEX_LEN + 1])
+{
+	if (!f->program_sha_later || f->program == SIZE_MAX)
+		return;
+	memcpy(f->v[f->program].sha, sha, sizeof f->v[f->program].sha);
+	f->program_sha_later = false;
+	set_source_sha(f);
 }
 
 int lessonfiles_collect(const char *lesson, struct lesson_files *f, char **why)
@@ -588,6 +615,8 @@ void lessonfiles_entries_free(struct lessonfiles_entry *v, size_t n)
 char *lessonfiles_changed(const struct evidence *ev, const struct lesson_files *f, size_t *line)
 {
 	const char *was = evidence_get(ev, "source-sha256", line);
+	if (f->program_sha_later) /* a caller's slip, never a pass */
+		return xasprintf("'%s' was not hashed by the byte rule", f->v[f->program].path);
 	if (was && strcmp(was, f->sha) == 0)
 		return NULL;
 	struct lessonfiles_entry *rec;

@@ -57,6 +57,7 @@ struct lesson_file {
 	size_t len;
 	char sha[SHA256_HEX_LEN + 1];
 	char tsha[SHA256_HEX_LEN + 1]; /* by the tokens rule (srctok.h), for evidence of source-rule: tokens-1 */
+	bool private_key; /* its first bytes are a private key's (sshkey_looks_private): verify reports it */
 };
 
 struct lesson_files {
@@ -72,6 +73,11 @@ struct lesson_files {
 	 * the hash, or once taken.  Owned by f until taken. */
 	struct textfile program_text;
 	struct proghdr program_hdr;
+	/* With known: the program's source-sha256 (its sha) and f->sha are
+	 * left empty until lessonfiles_set_program_sha(): a run judged by the
+	 * tokens rule reads only tsha, so the caller hashes the program's text
+	 * by the byte rule only for evidence captured before it. */
+	bool program_sha_later;
 };
 
 /* Whether a folder under programs/ is a lesson (not the shared folder,
@@ -94,11 +100,20 @@ void lessonfiles_free(struct lesson_files *f);
 /* As lessonfiles_collect(), but the program's hash is asked of known
  * first: known(path, data, len, sha, arg) returns true with sha set when
  * it already holds proghdr_source_sha256() of exactly these bytes (the
- * course cache has read and hashed the program), saving a second hash. */
+ * course cache has read and hashed the program), saving a second hash, or
+ * true with sha empty when it holds these bytes but hashes them only when
+ * asked.  With known, a program it does not hold is not hashed either:
+ * its text is kept (program_text) and its hash left to the caller
+ * (program_sha_later). */
 typedef bool (*lessonfiles_known_fn)(const char *path, const char *data, size_t len,
 				     char sha[SHA256_HEX_LEN + 1], void *arg);
 int lessonfiles_collect_known(const char *lesson, struct lesson_files *f, char **why, lessonfiles_known_fn known,
 			      void *arg);
+
+/* Completes f where program_sha_later: the program's source-sha256 (sha,
+ * proghdr_source_sha256() of its text, hashed by the caller that holds
+ * it) and source-sha256 over every file; nothing otherwise. */
+void lessonfiles_set_program_sha(struct lesson_files *f, const char sha[SHA256_HEX_LEN + 1]);
 
 /* Moves f's program text and header (see struct lesson_files) to *tf and
  * *hdr, which the caller then owns: true, or false (nothing moved) when f
@@ -142,7 +157,9 @@ void lessonfiles_entries_free(struct lessonfiles_entry *v, size_t n);
  * naming the first file that changed, is new, or is gone ("'programs/
  * common/cuda_check.h' changed"); NULL when source-sha256 matches.  When the
  * evidence records no files (older captures) the sentence names the
- * program.  *line gets the evidence line to point at. */
+ * program.  *line gets the evidence line to point at.  f must be complete
+ * (not program_sha_later): one that is not is said to be changed, never
+ * taken for unchanged. */
 char *lessonfiles_changed(const struct evidence *ev, const struct lesson_files *f, size_t *line);
 
 /* Whether pattern compiles as the Expect: of a header does (POSIX ERE,

@@ -75,7 +75,9 @@ char *sshsig_sign(const struct sshkey *k, const char *ns, const void *msg, size_
  * with *why otherwise. */
 int sshkey_parse_private(const char *text, size_t len, struct sshkey *k, char **why);
 /* True when text starts (after blank space) like a private key file of
- * OpenSSH, PEM or PKCS#8: what a repository must never hold. */
+ * OpenSSH, PEM or PKCS#8: what a repository must never hold.  A file is
+ * told by its first SSHKEY_HEAD_BYTES bytes. */
+#define SSHKEY_HEAD_BYTES 128
 bool sshkey_looks_private(const char *text, size_t len);
 /* A new key from the system's random source.  Returns 0, or -1 with *why. */
 int sshkey_generate(struct sshkey *k, const char *comment, char **why);

@@ -237,9 +237,23 @@ static int by_name(const void *a, const void *b)
  * is known (course_resolve). */
 static void list_runs(struct lesson_runs *r, const char *rel, DIR *dir)
 {
-	char **paths;
+	struct course *c = course_cur;
+	char **paths, **loose;
 	bool *regular;
-	size_t n = repo_list_runs(dir, rel, &paths, &regular);
+	size_t n_loose;
+	/* a folder the private-key scan would pass over (hidden, a run's or
+	 * signature's name, a control byte) gives no loose files */
+	const char *name = strrchr(rel, '/');
+	bool scanned = repo_evidence_loose_name(name ? name + 1 : rel);
+	size_t n = repo_list_runs_loose(dir, rel, &paths, &regular, scanned ? &loose : NULL, &n_loose);
+	if (!scanned)
+		loose = NULL, n_loose = 0;
+	for (size_t i = 0; i < n_loose; i++) {
+		c->evidence_loose = xgrow(c->evidence_loose, &c->cap_evidence_loose, c->n_evidence_loose + 1,
+					  sizeof *c->evidence_loose);
+		c->evidence_loose[c->n_evidence_loose++] = loose[i];
+	}
+	free(loose);
 	/* one block a lesson: the path pointers, the regular flags, then the
 	 * paths (10,000 lessons of one run keep 10,000 blocks, not 40,000) */
 	size_t bytes = n * (sizeof *r->paths + sizeof *r->regular);
@@ -315,6 +329,14 @@ static struct lesson_runs *runs_of(const char *lesson)
 	return r;
 }
 
+bool course_evidence_loose_files(char *const **paths, size_t *n)
+{
+	struct course *c = course_cur; /* asked, never loaded for it */
+	*paths = c ? c->evidence_loose : NULL;
+	*n = c ? c->n_evidence_loose : 0;
+	return c && c->evidence_listed;
+}
+
 size_t course_list_evidence(const char *lesson, char ***paths)
 {
 	const struct lesson_runs *r = runs_of(lesson);
@@ -369,6 +391,11 @@ static void load_evidence_dir(struct course *c)
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
 		if (e->d_type != DT_DIR) {
+			if (e->d_type == DT_REG && repo_evidence_loose_name(e->d_name)) {
+				c->evidence_loose = xgrow(c->evidence_loose, &c->cap_evidence_loose,
+							  c->n_evidence_loose + 1, sizeof *c->evidence_loose);
+				c->evidence_loose[c->n_evidence_loose++] = xasprintf("evidence/%s", e->d_name);
+			}
 			char *name = xstrdup(e->d_name);
 			c->evidence_other = xgrow(c->evidence_other, &c->cap_evidence_other, c->n_evidence_other + 1,
 						  sizeof *c->evidence_other);
@@ -709,6 +736,7 @@ static void release_listings(struct course *c)
 	free(c->runs);
 	strmap_free(&c->runs_index);
 	repo_free_list(c->evidence_other, c->n_evidence_other);
+	repo_free_list(c->evidence_loose, c->n_evidence_loose);
 	strmap_free(&c->evidence_entry);
 	for (size_t i = 0; i < c->n_reported; i++)
 		free(c->reported[i]);

@@ -77,9 +77,11 @@ struct program {
 	struct snippet_set snippets; /* read it through course_program_snippets() */
 	bool snippets_read;    /* snippets scanned (at the first read; after a reload, when asked) */
 	struct proghdr hdr;
-	char sha256[SHA256_HEX_LEN + 1]; /* proghdr_source_sha256: Verified paragraph left out */
+	/* proghdr_source_sha256 (Verified paragraph left out), made when
+	 * asked: read it through course_program_sha256() */
+	char sha256[SHA256_HEX_LEN + 1];
 	bool resident;         /* tf, snippets and hdr are loaded */
-	bool sha_of_text;      /* sha256 was computed from the resident tf (its first read) */
+	bool sha_of_text;      /* sha256 was computed from the resident tf */
 	bool in_use;           /* handed out since the last course_page_done, which frees the struct */
 };
 
@@ -128,6 +130,12 @@ struct program *course_program(const char *relpath);
  * at the program's first read; a read again after course_page_done scans
  * them only when a page asks (the program check never does). */
 const struct snippet_set *course_program_snippets(struct program *p);
+/* p's source-sha256 (proghdr_source_sha256 of its text), made at the
+ * first ask and kept for the run, or NULL when p cannot be read.  Only
+ * evidence from before the tokens rule (source-rule:) is judged by it, so
+ * a run judged by its read files never hashes the program twice.  The
+ * lesson files read with p's bytes (course_lesson_files) get it too. */
+const char *course_program_sha256(struct program *p);
 /* Loads (once) the evidence at relpath.  Never NULL; check ->state.  Its
  * text and fields (ev) are valid until the next course_page_done(), as a
  * program's are; asked for again, it is read again silently, keeping
@@ -194,6 +202,12 @@ const struct lesson_files *course_lesson_files(const char *lesson, const char **
 size_t course_pages(char ***names);
 /* Whether programs/LESSON exists (repo_resolve() would find it). */
 bool course_lesson_exists(const char *lesson);
+/* The regular files course_load() found beside the runs in evidence/ and
+ * in each evidence/LESSON/ (repo_evidence_loose_name) as repository
+ * paths, borrowed until course_release: true, or false when course_load()
+ * did not list evidence/ (course_open()).  The private-key scan (evsig)
+ * reads them rather than list every folder again. */
+bool course_evidence_loose_files(char *const **paths, size_t *n);
 /* The lesson's runs, oldest first, as repo_list_evidence() gives them
  * (a missing folder: none): malloc'd copies (course_list_evidence, free
  * with repo_free_list), or the newest (malloc'd, NULL when none). */

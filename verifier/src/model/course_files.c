@@ -120,17 +120,17 @@ static bool take_held(struct program *p)
 	struct held *h = held_of(e);
 	if (!h || !e->f || strcmp(e->program, p->path) != 0) /* held: f is whole until course_page_done */
 		return false;
-	p->tf = h->tf; /* moved: normalised and parsed once, when hashed */
+	p->tf = h->tf; /* moved: normalised and parsed once, when the files were read */
 	p->hdr = h->hdr;
 	memset(&h->tf, 0, sizeof h->tf);
 	memset(&h->hdr, 0, sizeof h->hdr);
-	memcpy(p->sha256, e->f->v[e->f->program].sha, sizeof p->sha256);
+	memcpy(p->sha256, e->f->v[e->f->program].sha, sizeof p->sha256); /* empty: hashed when asked */
 	return true;
 }
 
 /* Reads p's text and parses it; report: first read (its problems are
- * reported and its source-sha256 taken) or a read again after
- * course_page_done (silent). */
+ * reported) or a read again after course_page_done (silent).  Its
+ * source-sha256 is made when asked (course_program_sha256). */
 static void load_program(struct program *p, bool report)
 {
 	bool held = report && take_held(p);
@@ -159,11 +159,32 @@ static void load_program(struct program *p, bool report)
 	}
 	if (!held) /* a held text came with its header */
 		proghdr_parse(&p->tf, &p->hdr);
-	if (report) {
-		if (!held)
-			proghdr_source_sha256_parsed(&p->tf, &p->hdr, p->sha256);
-		p->sha_of_text = true;
+}
+
+/* The lesson files read with p's bytes, waiting for p's hash: given it. */
+static void complete_files(const struct program *p)
+{
+	char *lesson = program_lesson(p->path);
+	size_t at;
+	if (lesson && strmap_get(&course_cur->lesson_files_index, lesson, strlen(lesson), &at)) {
+		struct lesson_files *f = course_cur->lesson_files[at]->f;
+		if (f && f->program_sha_later && f->program != SIZE_MAX && strcmp(f->v[f->program].path, p->path) == 0)
+			lessonfiles_set_program_sha(f, p->sha256);
 	}
+	free(lesson);
+}
+
+const char *course_program_sha256(struct program *p)
+{
+	if (!p->sha256[0] && p->state == LOAD_OK && p->resident) {
+		proghdr_source_sha256_parsed(&p->tf, &p->hdr, p->sha256);
+		p->sha_of_text = true;
+		sha_pack(&course_cur->programs[p->slot], p->sha256);
+	}
+	if (!p->sha256[0])
+		return NULL;
+	complete_files(p);
+	return p->sha256;
 }
 
 /* A struct program for slot at, handed out until course_page_done. */
@@ -673,10 +694,11 @@ static bool known_program_sha(const char *path, const char *data, size_t len, ch
 	if (!strmap_get(&course_cur->program_index, path, strlen(path), &at))
 		return false;
 	const struct program *p = course_cur->programs[at].live;
-	if (!p || p->state != LOAD_OK || !p->resident || !p->sha_of_text || p->tf.had_bom || p->tf.had_cr ||
-	    p->tf.len != len || memcmp(p->tf.data, data, len) != 0)
+	if (!p || p->state != LOAD_OK || !p->resident || p->tf.had_bom || p->tf.had_cr || p->tf.len != len ||
+	    memcmp(p->tf.data, data, len) != 0)
 		return false;
-	memcpy(sha, p->sha256, SHA256_HEX_LEN + 1);
+	/* its hash when made (of this text), else made when asked */
+	memcpy(sha, p->sha_of_text ? p->sha256 : "", p->sha_of_text ? SHA256_HEX_LEN + 1 : 1);
 	return true;
 }
 

@@ -158,6 +158,11 @@ struct course {
 	struct strmap evidence_entry; /* names of evidence/'s entries that are not plain folders (few) */
 	char **evidence_other;
 	size_t n_evidence_other, cap_evidence_other;
+	/* the regular files of evidence/ and evidence/LESSON/ beside the runs
+	 * (repo_evidence_loose_name), found by course_load's listings, for
+	 * the private-key scan (course_evidence_loose_files) */
+	char **evidence_loose;
+	size_t n_evidence_loose, cap_evidence_loose;
 	bool common_read;         /* programs/common/ read (need_common) */
 	struct lessonfiles_common common;
 	/* which listings were made: all three at course_load(), each on its

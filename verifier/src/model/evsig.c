@@ -126,23 +126,27 @@ static void report_differences(const struct textfile *tree_tf, const char *ref)
 	}
 }
 
-/* A file whose first bytes are a private key's: reported at it. */
-static void check_not_private(const char *relpath, const char *fspath)
+static void report_private(const char *relpath)
 {
-	int fd = open(fspath, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return;
-	char head[128];
-	ssize_t n = read(fd, head, sizeof head);
-	close(fd);
-	if (n <= 0 || !sshkey_looks_private(head, (size_t)n))
-		return;
 	struct diag_loc at = {.path = relpath, .line = 1, .col = 1};
 	struct diag *d = diag_begin(D_PRIVATE_KEY, at, "a private key lies in the repository");
 	diag_hint(d, "remove it from the repository and its history, make a new node key outside the repository "
 		     "(coursecheck-capture --keygen ~/.coursecheck/node-key) and drop the old key from %s",
 		  EVSIG_SIGNERS_PATH);
 	diag_end(d);
+}
+
+/* A file whose first bytes are a private key's: reported at it. */
+static void check_not_private(const char *relpath, const char *fspath)
+{
+	int fd = open(fspath, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	char head[SSHKEY_HEAD_BYTES];
+	ssize_t n = read(fd, head, sizeof head);
+	close(fd);
+	if (n > 0 && sshkey_looks_private(head, (size_t)n))
+		report_private(relpath);
 }
 
 /* The files of the folder rel (evidence/, evidence/LESSON) that are not
@@ -158,10 +162,7 @@ static void scan_folder(const char *rel, int depth)
 	DIR *dir = opendir(fs);
 	struct dirent *e;
 	while (dir && (e = readdir(dir)) != NULL) {
-		int ymd, seq;
-		size_t n = strlen(e->d_name);
-		if (e->d_name[0] == '.' || repo_evidence_name_parse(e->d_name, &ymd, &seq) ||
-		    (n > 4 && strcmp(e->d_name + n - 4, ".sig") == 0) || str_control_byte(e->d_name))
+		if (!repo_evidence_loose_name(e->d_name))
 			continue;
 		char *child = xasprintf("%s/%s", rel, e->d_name), *child_fs = xasprintf("%s/%s", fs, e->d_name);
 		if (e->d_type == DT_DIR && depth > 0)
@@ -240,7 +241,19 @@ void evsig_load(const char *trust_ref)
 		textfile_free(&tf);
 	}
 	free(text);
-	scan_folder("evidence", scan_depth);
+	/* the files course_load() listed already, when it did; else listed */
+	char *const *loose;
+	size_t n_loose;
+	if (scan_depth == 1 && course_evidence_loose_files(&loose, &n_loose)) {
+		for (size_t i = 0; i < n_loose; i++) {
+			char *fs = NULL;
+			if (course_resolve(loose[i], &fs, &why) == REPO_OK)
+				check_not_private(loose[i], fs);
+			free(fs);
+		}
+	} else {
+		scan_folder("evidence", scan_depth);
+	}
 }
 
 const struct signers *evsig_trusted(const char **ref)
@@ -466,18 +479,16 @@ static void report(const struct evfile *ev, const struct evsig_verdict *v, struc
 	}
 }
 
-/* Each lesson file of the run's lesson read for a private key, once a run. */
+/* Each lesson file of the run's lesson, as it was read, judged for a
+ * private key (lessonfiles), once a run. */
 static void scan_lesson(const char *lesson)
 {
 	const char *why;
 	bool refused;
 	const struct lesson_files *f = lesson ? course_lesson_files(lesson, &why, &refused) : NULL;
-	for (size_t i = 0; f && i < f->n; i++) {
-		char *fs = NULL;
-		if (course_resolve(f->v[i].path, &fs, &why) == REPO_OK)
-			check_not_private(f->v[i].path, fs);
-		free(fs);
-	}
+	for (size_t i = 0; f && i < f->n; i++)
+		if (f->v[i].private_key)
+			report_private(f->v[i].path);
 }
 
 /* True the first time key is seen in this process. */

@@ -3,20 +3,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "readset.h"
 #include "repo.h"
 #include "runjudge.h"
 #include "util.h"
 
 /* The judgement with the lesson's files asked of the course cache where
- * the program can be read (staleness needs both). */
-static void judge(const struct evfile *ev, const char *lesson, const char *files_lesson, const struct program *prog,
+ * the program can be read (staleness needs both).  The program's
+ * source-sha256 is made only for a run captured before the tokens rule,
+ * after the files are read, so that they get it too. */
+static void judge(const struct evfile *ev, const char *lesson, const char *files_lesson, struct program *prog,
 		  struct evjudge *j)
 {
 	struct evjudge_in in = {.lesson = lesson, .program = prog ? prog->path : NULL};
 	if (prog && prog->state == LOAD_OK) {
-		in.program_sha = prog->sha256;
 		if (files_lesson)
 			in.files = course_lesson_files(files_lesson, &in.files_why, &in.files_refused);
+		if (!readset_recorded(ev->ev))
+			in.program_sha = course_program_sha256(prog);
 	}
 	evjudge_run(ev->ev, &in, j);
 	if (!ev->intact)
@@ -36,7 +40,7 @@ static void judge_superseded(const struct evfile *ev, const char *lesson, struct
 	repo_free_list(runs, n);
 }
 
-void runjudge_for_page(const struct evfile *ev, const char *lesson, const struct program *prog, bool superseded,
+void runjudge_for_page(const struct evfile *ev, const char *lesson, struct program *prog, bool superseded,
 		       struct evjudge *j)
 {
 	judge(ev, lesson, lesson, prog, j);

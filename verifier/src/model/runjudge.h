@@ -22,7 +22,7 @@
 /* lesson and prog may be NULL (not known: that part is not judged);
  * with superseded, a run that is not the lesson's newest is marked
  * EVJ_SUPERSEDED with j->newest. */
-void runjudge_for_page(const struct evfile *ev, const char *lesson, const struct program *prog, bool superseded,
+void runjudge_for_page(const struct evfile *ev, const char *lesson, struct program *prog, bool superseded,
 		       struct evjudge *j);
 void runjudge_own(const struct evfile *ev, struct evjudge *j);
 

@@ -160,6 +160,43 @@ static void test_listed_once(void **state)
 	assert_int_equal(diag_count(DIAG_ERROR) - f->errors0, 0);
 }
 
+/* The files beside the runs, found by the load's listings for the
+ * private-key scan: regular files only, neither runs, signatures nor
+ * hidden, in evidence/ and each plain evidence/LESSON/ (a hidden folder's
+ * are the scan's to pass over); none before a load lists evidence/. */
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void test_loose_files(void **state)
+{
+	struct fixture *f = *state;
+	char *const *loose;
+	size_t n;
+	assert_false(course_evidence_loose_files(&loose, &n)); /* no course yet, and none loaded for it */
+	put(f, "evidence/a/run-2026-01-02.txt.sig", "sig\n");
+	put(f, "evidence/a/.hidden", "x\n");
+	dir(f, "evidence/a/sub");
+	put(f, "evidence/a/sub/deeper.txt", "x\n");
+	put(f, "evidence/allowed_signers", "\n");
+	put(f, "evidence/run-2026-01-05.txt", "x\n");
+	link_to(f, "../pages/a.md", "evidence/a/link.txt");
+	dir(f, "evidence/.git");
+	put(f, "evidence/.git/key", "x\n");
+	open_course(f);
+	assert_true(course_evidence_loose_files(&loose, &n));
+	assert_int_equal(n, 2);
+	char *sorted[2] = {loose[0], loose[1]};
+	qsort(sorted, 2, sizeof *sorted, by_string);
+	assert_string_equal(sorted[0], "evidence/a/notes.txt");
+	assert_string_equal(sorted[1], "evidence/allowed_signers");
+	course_release();
+	assert_int_equal(repo_open(f->dir), 0);
+	course_open(); /* a page at a time: evidence/ not listed */
+	assert_false(course_evidence_loose_files(&loose, &n));
+}
+
 /* The lesson's files with programs/common/ read once for all; the
  * program's first read takes the bytes the lesson's files were read with. */
 static void test_lesson_files(void **state)
@@ -183,7 +220,22 @@ static void test_lesson_files(void **state)
 	assert_int_equal(lf->n, 2);
 	assert_string_equal(lf->v[0].path, "programs/a/a.cu");
 	assert_string_equal(lf->v[1].path, "programs/common/c.h");
-	assert_string_equal(lf->v[0].sha, p->sha256);
+	/* the byte rule's hashes wait for an ask (evidence from before the
+	 * tokens rule), then the program and its lesson's files get them */
+	assert_true(lf->program_sha_later);
+	assert_string_equal(p->sha256, "");
+	put(f, "programs/a/a.cu", "// a\nint main(void) { return 0; }\n"); /* back, as it was read */
+	struct lesson_files plain;
+	char *err = NULL;
+	assert_int_equal(lessonfiles_collect("a", &plain, &err), 0);
+	const char *sha = course_program_sha256(p);
+	assert_non_null(sha);
+	assert_string_equal(sha, plain.v[0].sha);
+	assert_false(lf->program_sha_later);
+	assert_string_equal(lf->v[0].sha, plain.v[0].sha);
+	assert_string_equal(lf->sha, plain.sha);
+	assert_ptr_equal(course_program_sha256(p), sha); /* made once */
+	lessonfiles_free(&plain);
 	free(prog);
 	course_page_done();
 }
@@ -208,11 +260,11 @@ static void test_lesson_files_pushed_out(void **state)
 	const struct lesson_files *lf = course_lesson_files("a", &why, &refused);
 	assert_non_null(lf);
 	char first[SHA256_HEX_LEN + 1];
-	memcpy(first, lf->v[0].sha, sizeof first);
+	memcpy(first, lf->v[0].tsha, sizeof first); /* the byte rule's hash waits for an ask */
 	course_page_done();
 	put(f, "programs/a/a.cu", "// a, changed\nint main(void) { return 1; }\n");
 	lf = course_lesson_files("a", &why, &refused); /* still kept: not read again */
-	assert_string_equal(lf->v[0].sha, first);
+	assert_string_equal(lf->v[0].tsha, first);
 	course_page_done();
 	for (int i = 1; i <= 5; i++) {
 		snprintf(name, sizeof name, "b%d", i);
@@ -229,7 +281,7 @@ static void test_lesson_files_pushed_out(void **state)
 	assert_int_equal(lf->n, 2);
 	assert_string_equal(lf->v[0].path, "programs/a/a.cu");
 	assert_string_equal(lf->v[1].path, "programs/common/c.h");
-	assert_string_not_equal(lf->v[0].sha, first);
+	assert_string_not_equal(lf->v[0].tsha, first);
 	course_page_done();
 	assert_int_equal(diag_count(DIAG_ERROR) - f->errors0, 0);
 }
@@ -427,6 +479,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_listed_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lesson_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_loose_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lesson_files_pushed_out, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_folders, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_link_refused, setup, teardown),

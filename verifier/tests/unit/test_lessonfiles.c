@@ -17,8 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "evidence.h"
 #include "lessonfiles.h"
 #include "repo.h"
+#include "sshsig.h"
 
 static void test_expect_valid_and_invalid(void **state)
 {
@@ -98,9 +100,33 @@ static void drop_course(char *dir)
 	free(dir);
 }
 
+/* A run captured before the tokens rule from f's files as they are:
+ * judged by lessonfiles_changed(). */
+static void byte_rule_evidence(struct evidence *ev, const struct lesson_files *f)
+{
+	struct buf h = {0};
+	buf_printf(&h, EVIDENCE_MAGIC "\nlesson: l1\nprogram: programs/l1/a.cu\nsource-sha256: %s\n", f->sha);
+	lessonfiles_header(&h, f);
+	const char *body = "stdout: 0\nstderr: 0\n";
+	char sha[SHA256_HEX_LEN + 1];
+	sha256_hex(body, strlen(body), sha);
+	buf_printf(&h, "build: nvcc -o a a.cu\nrun: ./a\ngpu: NVIDIA H200\ncompute-capability: 9.0\n"
+		       "driver: 580.159.04\ncuda: 12.6\ncaptured: 2026-11-30T10:05:12Z\nnode: gpu-node-07\n"
+		       "exit: 0\nbody-sha256: %s\n%s", sha, body);
+	memset(ev, 0, sizeof *ev);
+	textfile_from_memory(h.s, h.len, "evidence/l1/run-2026-11-30.txt", &ev->tf);
+	struct evidence_problem prob;
+	int rc = evidence_parse(ev, &prob);
+	if (rc != 0)
+		print_error("%s\n", prob.message);
+	assert_int_equal(rc, 0);
+	buf_free(&h);
+}
+
 /* The program text handed to the course cache (a known function given)
- * is the normalised text, hashed as the copy is (no known function), and
- * the other files keep their bytes as read. */
+ * is the normalised text, hashed by the byte rule only when the caller
+ * asks (program_sha_later), then as the copy is (no known function); the
+ * other files keep their bytes as read. */
 static void check_program_text(const char *program, bool changes)
 {
 	char *dir = course_with(program);
@@ -110,8 +136,12 @@ static void check_program_text(const char *program, bool changes)
 	assert_int_equal(lessonfiles_collect("l1", &plain, &why), 0);
 	assert_int_equal(kept.n, 2);
 	assert_int_equal(kept.program, 0);
-	assert_string_equal(kept.v[0].sha, plain.v[0].sha);
-	assert_string_equal(kept.sha, plain.sha);
+	assert_true(kept.program_sha_later);
+	assert_false(plain.program_sha_later);
+	assert_string_equal(kept.v[0].sha, "");           /* not hashed by the byte rule yet */
+	assert_string_equal(kept.sha, "");
+	assert_string_equal(kept.v[0].tsha, plain.v[0].tsha); /* the tokens rule: at once */
+	assert_string_equal(kept.v[1].sha, plain.v[1].sha);
 	assert_null(kept.v[0].data);                      /* became the text */
 	assert_string_equal(plain.v[0].data, program);    /* capture's bytes as read */
 	assert_string_equal(kept.v[1].data, "#pragma once\r\n"); /* not the program: untouched */
@@ -130,6 +160,23 @@ static void check_program_text(const char *program, bool changes)
 	assert_string_equal(tf.path, "programs/l1/a.cu");
 	assert_non_null(hdr.build.text);
 	assert_string_equal(hdr.build.text, "nvcc -o a a.cu");
+	/* incomplete, a judgement by the byte rule says so rather than pass */
+	struct evidence ev;
+	byte_rule_evidence(&ev, &plain);
+	size_t line = 0;
+	char *said = lessonfiles_changed(&ev, &kept, &line);
+	assert_non_null(said);
+	assert_non_null(strstr(said, "not hashed"));
+	free(said);
+	/* the caller hashes the text it took: the same hashes as the copy's */
+	char sha[SHA256_HEX_LEN + 1];
+	proghdr_source_sha256_parsed(&tf, &hdr, sha);
+	lessonfiles_set_program_sha(&kept, sha);
+	assert_false(kept.program_sha_later);
+	assert_string_equal(kept.v[0].sha, plain.v[0].sha);
+	assert_string_equal(kept.sha, plain.sha);
+	assert_null(lessonfiles_changed(&ev, &kept, &line));
+	evidence_free(&ev);
 	textfile_free(&want);
 	textfile_free(&tf);
 	proghdr_free(&hdr);
@@ -181,6 +228,30 @@ static void test_resolve_type_and_linked_lesson(void **state)
 	drop_course(dir);
 }
 
+/* Each file is judged for a private key as it is read (verify reports
+ * it from the flag, reading nothing again): by its first bytes, blank
+ * space before the armour allowed, and not past them. */
+static void test_private_key_flag(void **state)
+{
+	(void)state;
+	char *dir = course_with("// Build: nvcc -o a a.cu\nint main() { return 0; }\n");
+	char path[300], late[SSHKEY_HEAD_BYTES + 64];
+	snprintf(path, sizeof path, "%s/programs/l1/node-key", dir);
+	put(path, "\n  -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEA\n-----END OPENSSH PRIVATE KEY-----\n");
+	memset(late, ' ', sizeof late);
+	strcpy(late + SSHKEY_HEAD_BYTES, "-----BEGIN PRIVATE KEY-----\n"); /* armour past the head */
+	snprintf(path, sizeof path, "%s/programs/l1/notes.txt", dir);
+	put(path, late);
+	struct lesson_files f;
+	char *why = NULL;
+	assert_int_equal(lessonfiles_collect("l1", &f, &why), 0);
+	assert_int_equal(f.n, 4); /* a.cu b.h node-key notes.txt */
+	for (size_t i = 0; i < f.n; i++)
+		assert_int_equal(f.v[i].private_key, strcmp(f.v[i].path, "programs/l1/node-key") == 0);
+	lessonfiles_free(&f);
+	drop_course(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_program_text_lf),
 		cmocka_unit_test(test_program_text_crlf_bom),
 		cmocka_unit_test(test_resolve_type_and_linked_lesson),
+		cmocka_unit_test(test_private_key_flag),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
