@@ -33,8 +33,8 @@
  *   equal).
  *
  * U's distribution is exact (counted, as the tables of Mann and Whitney)
- * for samples of up to VERDICT_EXACT_MAX each (the count costs m^2 n^2
- * steps: 20 keeps one comparison under a millisecond), and the normal
+ * for samples of up to VERDICT_EXACT_MAX each (the count costs m^2 n / 2
+ * steps), and the normal
  * approximation with continuity correction above (p is then reported as
  * a z, `exact` false).  VERDICT_ALPHA = 0.05, one-sided: a claim states
  * its direction before the test is run, so only that tail counts.  Three

@@ -12,6 +12,8 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "verdict.h"
 
@@ -43,6 +45,61 @@ static void test_exact_table_values(void **state)
 	}
 	assert_true(verdict_mw_upper_tail(21, 5, 3) < 0); /* beyond the exact range */
 	assert_true(verdict_mw_upper_tail(0, 5, 3) < 0);
+}
+
+/* The counts by the recurrence over both sample sizes, f(i, j, u) =
+ * f(i-1, j, u) + f(i, j-1, u-i) (the largest value is an x, below no y,
+ * or a y, above all i x's), table by table: the plain count the
+ * generating function in verdict.c must equal. */
+static void recurrence_counts(size_t m, size_t n, double *out)
+{
+	size_t width = m * n + 1;
+	double *prev = calloc((m + 1) * width, sizeof *prev), *cur = calloc((m + 1) * width, sizeof *cur);
+	assert_non_null(prev);
+	assert_non_null(cur);
+	for (size_t i = 0; i <= m; i++)
+		prev[i * width] = 1;
+	for (size_t j = 1; j <= n; j++) {
+		memset(cur, 0, (m + 1) * width * sizeof *cur);
+		cur[0] = 1;
+		for (size_t i = 1; i <= m; i++)
+			for (size_t u = 0; u <= i * j; u++)
+				cur[i * width + u] = cur[(i - 1) * width + u] + (u >= i ? prev[i * width + u - i] : 0);
+		double *t = prev;
+		prev = cur;
+		cur = t;
+	}
+	memcpy(out, prev + m * width, width * sizeof *out);
+	free(prev);
+	free(cur);
+}
+
+/* Every size pair of the exact range, at the tails' ends, the middle and
+ * past the top: the very doubles the recurrence's counts give. */
+static void test_exact_against_recurrence(void **state)
+{
+	(void)state;
+	double *f = calloc(VERDICT_EXACT_MAX * VERDICT_EXACT_MAX + 1, sizeof *f);
+	assert_non_null(f);
+	for (size_t m = 1; m <= VERDICT_EXACT_MAX; m++)
+		for (size_t n = 1; n <= VERDICT_EXACT_MAX; n++) {
+			size_t mn = m * n;
+			recurrence_counts(m, n, f);
+			const size_t us[] = {0, 1, 2, mn / 3, mn / 2, mn / 2 + 1, mn - 2, mn - 1, mn};
+			for (size_t k = 0; k < sizeof us / sizeof us[0]; k++) {
+				if (us[k] > mn)
+					continue;
+				double total = 0, tail = 0;
+				for (size_t v = 0; v <= mn; v++) {
+					total += f[v];
+					if (v >= us[k])
+						tail += f[v];
+				}
+				assert_true(verdict_mw_upper_tail(m, n, us[k]) == tail / total);
+			}
+			assert_true(verdict_mw_upper_tail(m, n, mn + 1) == 0);
+		}
+	free(f);
 }
 
 static void test_u_counts_strict_pairs(void **state)
@@ -184,6 +241,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact_table_values),
+		cmocka_unit_test(test_exact_against_recurrence),
 		cmocka_unit_test(test_u_counts_strict_pairs),
 		cmocka_unit_test(test_far_apart_holds),
 		cmocka_unit_test(test_apart_below_resolution_undecided),
