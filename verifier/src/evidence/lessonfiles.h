@@ -66,11 +66,11 @@ struct lesson_files {
 	size_t program;        /* index of the program, SIZE_MAX when none */
 	char sha[SHA256_HEX_LEN + 1]; /* source-sha256 */
 	/* With a known function (the course cache), the program's text and
-	 * header as they were parsed to hash it, for the caller to take
+	 * header as read and parsed here, for the caller to take
 	 * (lessonfiles_take_program) rather than normalise and parse the same
 	 * bytes again; the program's data is then NULL (its bytes became the
-	 * text).  Empty (program_text.data NULL) without known, when known had
-	 * the hash, or once taken.  Owned by f until taken. */
+	 * text).  Empty (program_text.data NULL) without known, when known
+	 * holds these bytes, or once taken.  Owned by f until taken. */
 	struct textfile program_text;
 	struct proghdr program_hdr;
 	/* With known: the program's source-sha256 (its sha) and f->sha are
