@@ -149,17 +149,20 @@ static void emit(struct script *sc, char op, size_t ai, size_t bi)
 static void script_table(struct script *sc, size_t a0, size_t a1, size_t b0, size_t b1)
 {
 	size_t n = a1 - a0, m = b1 - b0;
-	const struct line *av = sc->a->v + a0, *bv = sc->b->v + b0;
+	/* indexed, never offset: a side without lines has no array (v NULL),
+	 * and NULL + 0 is undefined */
+#define AV(i) (&sc->a->v[a0 + (i)])
+#define BV(j) (&sc->b->v[b0 + (j)])
 	unsigned *t = xcalloc((n + 1) * (m + 1), sizeof *t);
 #define T(i, j) t[(i) * (m + 1) + (j)]
 	for (size_t i = n; i-- > 0;)
 		for (size_t j = m; j-- > 0;)
-			T(i, j) = line_eq(&av[i], &bv[j]) ? T(i + 1, j + 1) + 1
+			T(i, j) = line_eq(AV(i), BV(j)) ? T(i + 1, j + 1) + 1
 				  : T(i + 1, j) >= T(i, j + 1) ? T(i + 1, j)
 							       : T(i, j + 1);
 	size_t i = 0, j = 0;
 	while (i < n || j < m) {
-		if (i < n && j < m && line_eq(&av[i], &bv[j])) {
+		if (i < n && j < m && line_eq(AV(i), BV(j))) {
 			emit(sc, ' ', a0 + i++, b0 + j++);
 		} else if (i < n && (j == m || T(i + 1, j) >= T(i, j + 1))) {
 			emit(sc, '-', a0 + i++, b0 + j);
@@ -168,6 +171,8 @@ static void script_table(struct script *sc, size_t a0, size_t a1, size_t b0, siz
 		}
 	}
 #undef T
+#undef AV
+#undef BV
 	free(t);
 }
 
@@ -346,7 +351,9 @@ char *lines_diff(const struct lines *a, const char *a_name, const struct lines *
 			a_len += e[q].op != '+';
 			b_len += e[q].op != '-';
 		}
-		buf_printf(&out, "@@ -%zu,%zu +%zu,%zu @@\n", a_start + 1, a_len, b_start + 1, b_len);
+		/* an empty range is named by the line before it, as diff -u
+		 * and patch have it: "-0,0" for a side without lines */
+		buf_printf(&out, "@@ -%zu,%zu +%zu,%zu @@\n", a_start + (a_len > 0), a_len, b_start + (b_len > 0), b_len);
 		for (size_t q = from; q < end; q++) {
 			const struct line *x = e[q].op == '+' ? &b->v[e[q].bi] : &a->v[e[q].ai];
 			buf_putc(&out, e[q].op);

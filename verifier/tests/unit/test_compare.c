@@ -267,6 +267,27 @@ static void test_diff_insertion(void **state)
 		    " d\n");
 }
 
+/* A side with no lines has no array at all (v NULL: nothing was ever
+ * pushed), and the table diff must not offset it (NULL + 0 is undefined;
+ * clang's UBSan stopped the verify fuzz target on a snippet whose program
+ * side was empty). */
+static void test_diff_side_without_lines(void **state)
+{
+	(void)state;
+	struct lines none = {0}, two;
+	split(&two, "x\ny\n");
+	char *d = lines_diff(&none, "a", &two, "b");
+	assert_string_equal(d, "--- a\n+++ b\n@@ -0,0 +1,2 @@\n+x\n+y\n");
+	free(d);
+	d = lines_diff(&two, "a", &none, "b");
+	assert_string_equal(d, "--- a\n+++ b\n@@ -1,2 +0,0 @@\n-x\n-y\n");
+	free(d);
+	d = lines_diff(&none, "a", &none, "b");
+	assert_string_equal(d, "--- a\n+++ b\n");
+	free(d);
+	lines_free(&two);
+}
+
 static void test_diff_deletion(void **state)
 {
 	(void)state;
@@ -789,6 +810,7 @@ int main(void)
 		cmocka_unit_test(test_diff_context_is_two_lines),
 		cmocka_unit_test(test_diff_insertion),
 		cmocka_unit_test(test_diff_deletion),
+		cmocka_unit_test(test_diff_side_without_lines),
 		cmocka_unit_test(test_diff_two_hunks),
 		cmocka_unit_test(test_diff_nearby_changes_share_a_hunk),
 		cmocka_unit_test(test_diff_of_equal_lists_has_no_hunk),
