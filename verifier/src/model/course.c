@@ -238,16 +238,14 @@ static int by_name(const void *a, const void *b)
 static void list_runs(struct lesson_runs *r, const char *rel, DIR *dir)
 {
 	struct course *c = course_cur;
-	char **paths, **loose;
+	char **paths, **loose = NULL;
 	bool *regular;
-	size_t n_loose;
+	size_t n_loose = 0;
 	/* a folder the private-key scan would pass over (hidden, a run's or
 	 * signature's name, a control byte) gives no loose files */
 	const char *name = strrchr(rel, '/');
 	bool scanned = repo_evidence_loose_name(name ? name + 1 : rel);
 	size_t n = repo_list_runs_loose(dir, rel, &paths, &regular, scanned ? &loose : NULL, &n_loose);
-	if (!scanned)
-		loose = NULL, n_loose = 0;
 	for (size_t i = 0; i < n_loose; i++) {
 		c->evidence_loose = xgrow(c->evidence_loose, &c->cap_evidence_loose, c->n_evidence_loose + 1,
 					  sizeof *c->evidence_loose);

@@ -698,7 +698,10 @@ static bool known_program_sha(const char *path, const char *data, size_t len, ch
 	    memcmp(p->tf.data, data, len) != 0)
 		return false;
 	/* its hash when made (of this text), else made when asked */
-	memcpy(sha, p->sha_of_text ? p->sha256 : "", p->sha_of_text ? SHA256_HEX_LEN + 1 : 1);
+	if (p->sha_of_text)
+		memcpy(sha, p->sha256, SHA256_HEX_LEN + 1);
+	else
+		sha[0] = '\0';
 	return true;
 }
 
