@@ -59,6 +59,12 @@ struct diagwire_encoder {
 	size_t once_depth, once_start, once_body;
 	char *once_key;
 	bool once_records; /* the open region holds a diagnostic */
+	/* set by the caller for each item: the item is replayed in this
+	 * process as soon as it ends, every item before it replayed already
+	 * (verify -j 1 taking its items in order).  Its regions are then
+	 * claimed at its end, before any other item runs, and none is kept:
+	 * a region sent again later would be dropped. */
+	bool replayed_at_end;
 };
 void diagwire_encoder_init(struct diagwire_encoder *e);
 /* A new item: out is emptied and checks counted from now. */

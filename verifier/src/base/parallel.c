@@ -368,6 +368,7 @@ static void run_forwarded(struct parent *p)
 		size_t i = p->job->order ? p->job->order[k] : k;
 		diag_set_forward(&enc.fwd);
 		diagwire_item_begin(&enc);
+		enc.replayed_at_end = i == p->next_replay;
 		int result = p->job->run(i, p->job->ctx);
 		diagwire_flush_checks(&enc);
 		diag_set_forward(NULL);

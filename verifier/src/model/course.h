@@ -105,6 +105,7 @@ struct evfile {
 	bool borrowed;         /* path and lesson are the listing's (a run of evidence/LESSON/) */
 	bool resident;         /* ev is loaded (course_page_done frees it) */
 	bool in_use;           /* handed out since the last course_page_done */
+	unsigned char marks;   /* course_evidence_first's, on the cache's own copy */
 };
 
 /* Lists the course (see above); a second call does nothing.  Reports
@@ -196,6 +197,18 @@ char *course_lesson_program(const char *lesson, size_t *count);
  * limit, rather than unreadable). */
 struct lesson_files;
 const struct lesson_files *course_lesson_files(const char *lesson, const char **why, bool *refused);
+
+/* Once-a-run marks, for a check that reports something of a run or of a
+ * lesson once a run, wherever it is met first (evsig: a run's signature
+ * at each strictness, a lesson's scan for private keys): true the first
+ * time mark (below COURSE_MARKS) is asked of the run at ev or of the
+ * lesson, false after.  The marks are the model's, a byte a run and a
+ * lesson, gone with course_release().  An ev that is not the cache's
+ * (a copy the caller made) is always first: judged again, never
+ * skipped. */
+#define COURSE_MARKS 8
+bool course_evidence_first(const struct evfile *ev, unsigned mark);
+bool course_lesson_first(const char *lesson, unsigned mark);
 
 /* Every pages/NAME.md, sorted, as repository paths; free with
  * repo_free_list().  A refused or unlistable pages/ is reported. */

@@ -793,6 +793,35 @@ const struct lesson_files *course_lesson_files(const char *lesson, const char **
 	return e->rc == 0 ? e->f : NULL;
 }
 
+/* The mark's bit in *marks, set: whether it was clear. */
+static bool first_mark(unsigned char *marks, unsigned mark)
+{
+	unsigned char bit = (unsigned char)(1u << mark);
+	bool first = !(*marks & bit);
+	*marks |= bit;
+	return first;
+}
+
+bool course_evidence_first(const struct evfile *cev, unsigned mark)
+{
+	struct course *c = course_model();
+	if (mark >= COURSE_MARKS || cev->slot >= c->n_evfiles || c->evfiles[cev->slot] != cev)
+		return true;
+	return first_mark(&c->evfiles[cev->slot]->marks, mark);
+}
+
+bool course_lesson_first(const char *lesson, unsigned mark)
+{
+	struct course *c = course_model();
+	size_t at;
+	if (mark >= COURSE_MARKS)
+		return true;
+	/* the entry, not the files: a lesson marked already is not read again */
+	struct lesson_files_entry *e = strmap_get(&c->lesson_files_index, lesson, strlen(lesson), &at)
+					       ? c->lesson_files[at] : lesson_files_get(lesson);
+	return first_mark(&e->marks, mark);
+}
+
 char *course_lesson_program(const char *lesson, size_t *count)
 {
 	*count = 0;

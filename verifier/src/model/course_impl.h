@@ -68,6 +68,7 @@ struct lesson_files_entry {
 	int rc;
 	bool used;        /* asked for since the last course_page_done */
 	bool lesson_borrowed; /* lesson is the programs/ entry's name (lesson_name) */
+	unsigned char marks;  /* course_lesson_first's */
 };
 
 /* A folder of the course as course_load() found it: listed, absent, or

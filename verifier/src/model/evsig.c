@@ -16,7 +16,6 @@
 #include "lessonfiles.h"
 #include "repo.h"
 #include "signers.h"
-#include "strmap.h"
 #include "textfile.h"
 #include "util.h"
 
@@ -30,9 +29,6 @@ static struct {
 	struct signers trusted;  /* what is trusted */
 	bool have_trusted;       /* a trusted file was found at all */
 	struct signers tree;     /* the working tree's, with --trust (for its differences) */
-	struct strmap reported;  /* "PATH\nLEVEL" of the runs reported, and "lesson\nL" of lessons scanned */
-	char **keys;             /* the map's keys */
-	size_t n_keys, cap_keys;
 } st;
 
 /* ---- the trusted keys ---- */
@@ -491,19 +487,6 @@ static void scan_lesson(const char *lesson)
 			report_private(f->v[i].path);
 }
 
-/* True the first time key is seen in this process. */
-static bool first_time(const char *key)
-{
-	size_t seen;
-	if (strmap_get(&st.reported, key, strlen(key), &seen))
-		return false;
-	char *k = xstrdup(key);
-	st.keys = xgrow(st.keys, &st.cap_keys, st.n_keys + 1, sizeof *st.keys);
-	st.keys[st.n_keys++] = k;
-	strmap_add(&st.reported, k, strlen(k), 0, NULL);
-	return true;
-}
-
 void evsig_check(const struct evfile *ev, struct diag_loc page_at)
 {
 	if (!ev || ev->state != LOAD_OK || !ev->ev)
@@ -513,10 +496,10 @@ void evsig_check(const struct evfile *ev, struct diag_loc page_at)
 	bool strict = diag_level_of(D_EVIDENCE_UNSIGNED) == DIAG_ERROR;
 	bool draft = diag_level_of(D_EVIDENCE_UNSIGNED_REQUIRED) == DIAG_WARNING;
 	const char *what = strict ? "signature-strict" : draft ? "signature-draft" : "signature";
-	char *key = xasprintf("%s\n%s", what, ev->path);
-	bool first = first_time(key);
-	free(key);
-	if (!first) {
+	/* the course model's marks (course.h): one a strictness, one for the lesson's scan */
+	enum { MARK_SIGNATURE, MARK_SIGNATURE_DRAFT, MARK_SIGNATURE_STRICT, MARK_LESSON_SCANNED };
+	unsigned mark = strict ? MARK_SIGNATURE_STRICT : draft ? MARK_SIGNATURE_DRAFT : MARK_SIGNATURE;
+	if (!course_evidence_first(ev, mark)) {
 		diag_once_touch(what, ev->path);
 		return;
 	}
@@ -525,12 +508,8 @@ void evsig_check(const struct evfile *ev, struct diag_loc page_at)
 	evsig_judge(ev, &v);
 	report(ev, &v, page_at);
 	evsig_verdict_free(&v);
-	if (ev->lesson) {
-		char *lk = xasprintf("lesson\n%s", ev->lesson);
-		if (first_time(lk))
-			scan_lesson(ev->lesson);
-		free(lk);
-	}
+	if (ev->lesson && course_lesson_first(ev->lesson, MARK_LESSON_SCANNED))
+		scan_lesson(ev->lesson);
 	diag_once_end();
 }
 
@@ -551,9 +530,5 @@ void evsig_release(void)
 {
 	signers_free(&st.trusted);
 	signers_free(&st.tree);
-	strmap_free(&st.reported);
-	for (size_t i = 0; i < st.n_keys; i++)
-		free(st.keys[i]);
-	free(st.keys);
 	memset(&st, 0, sizeof st);
 }

@@ -91,11 +91,14 @@ struct outcome {
 	size_t errors, checks, failed, worker_failed, ended;
 };
 
-/* Chunks of three items each, taken backwards: workers take items out of order. */
+/* Chunks of three items each, taken backwards: workers take items out of
+ * order.  forwards: in order (one process then replays each item as it
+ * ends, and keeps no region). */
 static const size_t backwards[N_ITEMS] = {8, 7, 6, 5, 4, 3, 2, 1, 0};
+static const size_t forwards[N_ITEMS] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
 static const size_t threes[] = {0, 3, 6, 9};
 
-static struct outcome run_with(size_t jobs, size_t crash, bool chunked)
+static struct outcome run_with(size_t jobs, size_t crash, const size_t *order)
 {
 	struct test_job t = {.parent = getpid(), .crash = crash};
 	for (size_t i = 0; i < N_ITEMS; i++)
@@ -111,8 +114,8 @@ static struct outcome run_with(size_t jobs, size_t crash, bool chunked)
 	loaded = false;
 	size_t e0 = diag_count(DIAG_ERROR), c0 = diag_checks(), w0 = diag_count_kind(D_WORKER_FAILED);
 	struct parallel_job job = {.n_items = N_ITEMS, .run = run, .begin = begin, .end = end, .name = name, .ctx = &t};
-	if (chunked) {
-		job.order = backwards;
+	if (order) {
+		job.order = order;
 		job.chunk = threes;
 		job.n_chunks = 3;
 	}
@@ -139,15 +142,21 @@ static size_t count(const char *s, const char *what)
 static void same_as_one_process(void **state)
 {
 	(void)state;
-	struct outcome one = run_with(1, SIZE_MAX, false);
+	struct outcome one = run_with(1, SIZE_MAX, NULL);
 	/* one process: the shared file at item 0 only, item 4 capped */
 	assert_int_equal(count(one.text, "[evidence-edited]"), 1);
 	assert_non_null(strstr(one.text, "begin 0\nevidence/shared.txt:3: error: shared [evidence-edited]"));
 	assert_non_null(strstr(one.text, "pages/p4.md: note: 2800 more diagnostics not shown"));
 	assert_int_equal(one.failed, 0);
 	assert_int_equal(one.ended, N_ITEMS);
-	for (size_t run = 0; run < 4; run++) {
-		struct outcome many = run_with(run % 2 ? 2 : 5, SIZE_MAX, run >= 2);
+	/* 2 and 5 workers, by item and in chunks; then one process in
+	 * chunks (the items forwarded and replayed), backwards and forwards */
+	static const struct {
+		size_t jobs;
+		const size_t *order;
+	} runs[] = {{2, NULL}, {5, NULL}, {2, backwards}, {5, backwards}, {1, backwards}, {1, forwards}};
+	for (size_t run = 0; run < sizeof runs / sizeof *runs; run++) {
+		struct outcome many = run_with(runs[run].jobs, SIZE_MAX, runs[run].order);
 		assert_string_equal(many.text, one.text);
 		assert_int_equal(many.errors, one.errors);
 		assert_int_equal(many.checks, one.checks);
@@ -162,7 +171,7 @@ static void same_as_one_process(void **state)
 static void more_workers_than_items(void **state)
 {
 	(void)state;
-	struct outcome one = run_with(1, SIZE_MAX, false), many = run_with(64, SIZE_MAX, false);
+	struct outcome one = run_with(1, SIZE_MAX, NULL), many = run_with(64, SIZE_MAX, NULL);
 	assert_string_equal(many.text, one.text);
 	free(one.text);
 	free(many.text);
@@ -172,7 +181,7 @@ static void more_workers_than_items(void **state)
 static void a_killed_worker_is_an_error(void **state)
 {
 	(void)state;
-	struct outcome one = run_with(1, SIZE_MAX, false), many = run_with(3, 6, false);
+	struct outcome one = run_with(1, SIZE_MAX, NULL), many = run_with(3, 6, NULL);
 	assert_int_equal(many.failed, 1);
 	assert_int_equal(many.worker_failed, 1);
 	assert_int_equal(many.ended, N_ITEMS);
