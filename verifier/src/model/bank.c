@@ -215,8 +215,10 @@ static void add_line_from(struct bank_list *l, struct seen_lines *seen, struct s
 }
 
 /* The numeric header values and the first run's stdout: every entry
- * whose where is NULL, in bank order. */
-static void add_headers_and_stdout(struct bank_list *l, struct seen_lines *seen, const struct evfile *ev)
+ * whose where is NULL, in bank order (*n_headers: how many of them are
+ * the headers', when not NULL). */
+static void add_headers_and_stdout(struct bank_list *l, struct seen_lines *seen, const struct evfile *ev,
+				   size_t *n_headers)
 {
 	static const char *const header_keys[] = {"driver", "cuda", "compute-capability"};
 	for (size_t i = 0; i < ARRAY_LEN(header_keys); i++) {
@@ -231,6 +233,8 @@ static void add_headers_and_stdout(struct bank_list *l, struct seen_lines *seen,
 		const char *text = textfile_line(&ev->ev->tf, line, &len);
 		add_line_from(l, seen, (struct source){ev, NULL, false}, text, len, line);
 	}
+	if (n_headers)
+		*n_headers = l->n;
 	for (size_t k = 0; k < ev->ev->n_stdout; k++) {
 		size_t len;
 		const char *s = evidence_stdout(ev->ev, k, &len);
@@ -357,7 +361,7 @@ static void add_evidence(struct bank *b, const struct evfile *ev)
 	if (view_is_first_of(b, ev))
 		take_view(b); /* a line of the other streams repeating one of them is scanned, not copied */
 	else
-		add_headers_and_stdout(&b->all, &seen, ev);
+		add_headers_and_stdout(&b->all, &seen, ev, NULL);
 	/* after the first run's stdout, so that a number found there too
 	 * still traces to stdout first */
 	add_other_streams(b, &seen, ev);
@@ -419,6 +423,45 @@ const struct bank_entry *bank_entry_at(const struct bank *b, size_t i)
 	return bank_entry_made(b, &b->all, i);
 }
 
+/* What the view keeps of a run with its text (course_evidence_keep):
+ * the references of its headers and first stdout, the headers' first.
+ * A run of up to KEPT_VIEW_MAX of them (96 KiB), so that the few files
+ * kept resident keep little: a larger one is scanned again. */
+struct kept_view {
+	size_t n_headers, n;
+	struct bank_ref refs[];
+};
+#define KEPT_VIEW_MAX 4096
+
+/* The view's lines of the deferred file ev: made from the block kept with
+ * its text when a bank made them before (a page citing the lesson
+ * checked just before it: its run's numbers were scanned for that
+ * lesson's own page), else scanned, and kept for the next bank.  Each
+ * line scanned as it comes, with no seen-lines map, which would only
+ * hash every line to spare the first stdout's rare repeated line a scan:
+ * the same numbers either way. */
+static void view_add_file(struct bank_list *view, const struct evfile *ev)
+{
+	size_t len;
+	const struct kept_view *k = course_evidence_kept(ev, &len);
+	if (k && len == sizeof *k + k->n * sizeof *k->refs) {
+		for (size_t i = 0; i < k->n; i++)
+			list_push(view, (struct source){ev, NULL, i >= k->n_headers}, k->refs[i]);
+		return;
+	}
+	size_t from = view->n, n_headers;
+	add_headers_and_stdout(view, NULL, ev, &n_headers);
+	size_t n = view->n - from;
+	if (n > KEPT_VIEW_MAX)
+		return;
+	struct kept_view *keep = xmalloc(sizeof *keep + n * sizeof *keep->refs);
+	keep->n_headers = n_headers - from;
+	keep->n = n;
+	if (n)
+		memcpy(keep->refs, view->refs + from, n * sizeof *keep->refs);
+	course_evidence_keep(ev, keep, sizeof *keep + n * sizeof *keep->refs);
+}
+
 /* The view, built at the first call (see bank_stdout_count). */
 static void build_view(struct bank *b)
 {
@@ -432,10 +475,7 @@ static void build_view(struct bank *b)
 		const struct evfile *ev = b->pending[i];
 		if (ev->state != LOAD_OK)
 			continue;
-		/* each line scanned as it comes, with no seen-lines map, which
-		 * would only hash every line to spare the first stdout's rare
-		 * repeated line a scan: the same numbers either way */
-		add_headers_and_stdout(&b->view, NULL, ev);
+		view_add_file(&b->view, ev);
 	}
 }
 

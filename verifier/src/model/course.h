@@ -99,6 +99,10 @@ struct evfile {
 	 * n_lines + 1 lines' tokens, then their counts (SIZE_MAX: line not
 	 * tokenised yet, and its pointer not set) */
 	struct num_token **line_tok;
+	/* a block another module made from the text (course_evidence_keep),
+	 * or NULL: it goes with the text */
+	void *derived;
+	size_t derived_len;
 	size_t slot;           /* its index in the course cache */
 	enum load_state state;
 	bool intact;           /* body matches body-sha256 */
@@ -149,6 +153,18 @@ struct evfile *course_evidence(const char *relpath);
  * cache): *n of them at *out.  false when ev is not the cache's (update
  * loads its own) or the line is not in it: the caller scans it itself. */
 bool course_evidence_tokens(const struct evfile *ev, size_t line, const struct num_token **out, size_t *n);
+
+/* A block made from the text of the evidence at ev by one module (bank.c:
+ * the numbers of its headers and first stdout), kept with the text while
+ * the file stays resident, so that the next page that reads the file (a
+ * page citing the lesson checked just before it) finds it made instead of
+ * making it again.  keep takes data (malloc'd, len bytes) and frees the
+ * block kept before; for an ev not the cache's own or not resident it
+ * frees data at once.  kept: the block (read-only) and its length, or
+ * NULL.  The caller bounds its size: the few files kept resident keep
+ * theirs. */
+void course_evidence_keep(const struct evfile *ev, void *data, size_t len);
+const void *course_evidence_kept(const struct evfile *ev, size_t *len);
 
 /* A page's checks have ended: the evidence numbers tokenised for it are
  * freed (they are tokenised again if a later page asks; nothing keeps a

@@ -485,8 +485,41 @@ bool course_evidence_tokens(const struct evfile *cev, size_t line, const struct 
 	return true;
 }
 
+/* The cache's own, writable copy of cev while its text is resident, or NULL. */
+static struct evfile *own_resident(const struct evfile *cev)
+{
+	struct course *c = course_cur;
+	if (!c || cev->slot >= c->n_evfiles || c->evfiles[cev->slot] != cev || !cev->resident)
+		return NULL;
+	return c->evfiles[cev->slot];
+}
+
+void course_evidence_keep(const struct evfile *cev, void *data, size_t len)
+{
+	struct evfile *e = own_resident(cev);
+	if (!e) {
+		free(data);
+		return;
+	}
+	free(e->derived);
+	e->derived = data;
+	e->derived_len = len;
+}
+
+const void *course_evidence_kept(const struct evfile *cev, size_t *len)
+{
+	const struct evfile *e = own_resident(cev);
+	*len = e ? e->derived_len : 0;
+	return e ? e->derived : NULL;
+}
+
+/* What was made from e's text (its lines' numbers, a derived block)
+ * goes with it. */
 static void drop_tokens(struct evfile *e)
 {
+	free(e->derived);
+	e->derived = NULL;
+	e->derived_len = 0;
 	if (e->line_tok) {
 		/* only the lines tokenised hold tokens (a page asks for its
 		 * stdout lines, a few of the file's): no free(NULL) a line */

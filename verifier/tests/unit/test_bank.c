@@ -11,7 +11,10 @@
  * the index by value answering every look-up (bank_find, bank_find_value,
  * bank_traces, bank_nearest, bank_next_stdout_line) exactly as a scan of
  * the whole bank does, over an evidence of random numbers (repeats, ties,
- * zeros, signs, huge and tiny values).
+ * zeros, signs, huge and tiny values); and a second bank viewing the
+ * same files making its view from the blocks the first kept with them
+ * (course_evidence_keep, stood in for here), entry for entry the view a
+ * scan makes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -65,6 +68,52 @@ static const char text_b[] =
 static struct evidence ev_a, ev_b;
 static struct evfile file_a, file_b;
 
+/* The course model's keep for a file's derived block (course.h), stood in
+ * for here, one block a file: a test sets keeping, and counts what the
+ * bank keeps and finds kept.  Off, the bank scans every view. */
+static struct {
+	bool on;
+	const struct evfile *ev[2];
+	void *data[2];
+	size_t len[2], kept, found;
+} keeper;
+
+static size_t keeper_slot(const struct evfile *ev)
+{
+	return ev == &file_a ? 0 : 1;
+}
+
+void course_evidence_keep(const struct evfile *ev, void *data, size_t len)
+{
+	if (!keeper.on) {
+		free(data);
+		return;
+	}
+	size_t k = keeper_slot(ev);
+	free(keeper.data[k]);
+	keeper.ev[k] = ev;
+	keeper.data[k] = data;
+	keeper.len[k] = len;
+	keeper.kept++;
+}
+
+const void *course_evidence_kept(const struct evfile *ev, size_t *len)
+{
+	size_t k = keeper_slot(ev);
+	*len = keeper.on && keeper.data[k] ? keeper.len[k] : 0;
+	if (!*len)
+		return NULL;
+	keeper.found++;
+	return keeper.data[k];
+}
+
+static void keeper_off(void)
+{
+	for (size_t k = 0; k < 2; k++)
+		free(keeper.data[k]);
+	memset(&keeper, 0, sizeof keeper);
+}
+
 static void load(struct evfile *f, struct evidence *e, const char *text, const char *path)
 {
 	memset(f, 0, sizeof *f); /* LOAD_OK, outside any course cache: the bank scans lines itself */
@@ -87,6 +136,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
+	keeper_off(); /* a failed test leaves nothing kept for the next */
 	evidence_free(&ev_a);
 	evidence_free(&ev_b);
 	return 0;
@@ -173,6 +223,44 @@ static void test_view_refused_after_more_evidence(void **state)
 	/* the entries handed out before stay readable */
 	assert_int_equal(v->tok.value, 13.0);
 	bank_free(&b);
+}
+
+/* A second bank that views the same files (a page citing the lesson
+ * checked just before) makes its view from the blocks the first kept,
+ * scanning nothing: the same entries, in the same order, with the same
+ * stdout lines, as a view scanned afresh. */
+static void test_view_from_kept_blocks(void **state)
+{
+	(void)state;
+	struct bank fresh = {0}, first = {0}, second = {0};
+	bank_defer_evidence(&fresh, &file_a);
+	bank_defer_evidence(&fresh, &file_b);
+	size_t n_fresh, n_first, n_second;
+	assert_true(bank_stdout_count(&fresh, &n_fresh));
+	keeper.on = true;
+	bank_defer_evidence(&first, &file_a);
+	bank_defer_evidence(&first, &file_b);
+	assert_true(bank_stdout_count(&first, &n_first));
+	assert_int_equal(keeper.kept, 2);
+	assert_int_equal(keeper.found, 0);
+	bank_defer_evidence(&second, &file_a);
+	bank_defer_evidence(&second, &file_b);
+	assert_true(bank_stdout_count(&second, &n_second));
+	assert_int_equal(keeper.kept, 2); /* nothing scanned, nothing kept again */
+	assert_int_equal(keeper.found, 2);
+	assert_int_equal(n_first, n_fresh);
+	assert_int_equal(n_second, n_fresh);
+	for (size_t i = 0; i < n_fresh; i++) {
+		assert_true(same_entry(bank_stdout_at(&first, i), bank_stdout_at(&fresh, i)));
+		assert_true(same_entry(bank_stdout_at(&second, i), bank_stdout_at(&fresh, i)));
+	}
+	/* and the whole bank still starts from the view it was given */
+	bank_ready(&second);
+	assert_view_is_filter(&second, n_second);
+	bank_free(&fresh);
+	bank_free(&first);
+	bank_free(&second);
+	keeper_off();
 }
 
 /* The page number text as the tokenizer reads it (one number). */
@@ -461,6 +549,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_view_of_deferred_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_view_of_banked_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_view_refused_after_more_evidence, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_view_from_kept_blocks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_find_stdout_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_find_value_stdout_first, setup, teardown),
 		cmocka_unit_test(test_index_answers_as_scans),
