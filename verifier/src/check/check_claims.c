@@ -818,9 +818,12 @@ static void check_claim(const struct claims_unit *u, const struct seg *g)
 	place_env_init(&pe, ctx->ev[0], &ctx->tf, g->s, g->raw_off, u->line);
 	struct expr_env env = place_env_expr(&pe);
 	struct claim_result r;
-	struct measured_claim *mc = xcalloc(1, sizeof *mc);
+	/* not zeroed: 64 comparisons' room, each set whole as it is decided
+	 * (measured.h); zeroing it cost 13 K instructions a claim */
+	struct measured_claim *mc = xmalloc(sizeof *mc);
 	mc->pe = &pe;
 	mc->want_flip = ctx->ledger != NULL;
+	mc->n = 0;
 	struct claim_decider decider = measured_decider(mc);
 	if (claim_eval_decide(arg, len, &env, &decider, &r) != 0) {
 		if (!pe.reported) {

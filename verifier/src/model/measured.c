@@ -238,7 +238,7 @@ static size_t read_places(struct measured_claim *mc, struct cmp_places *cp, stru
 		double res = stated_resolution(h, name, name_len);
 		m->resolution = fmax(m->resolution, res);
 		cp->u[i] = res + print_rounding(&h->tok);
-		cp->vals[i] = xcalloc(1024, sizeof *cp->vals[i]);
+		cp->vals[i] = xmalloc(1024 * sizeof *cp->vals[i]); /* the first n_vals[i] are read */
 		cp->n_vals[i] = place_repeat_values(h, cp->vals[i], 1024);
 		if (cp->n_vals[i] == 0) {
 			m->why = "a repeat printed no number at one of its places";

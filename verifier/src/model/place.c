@@ -628,6 +628,12 @@ struct by_lc {
 	size_t line, col, order;
 	const char *vals; /* repeat-values: the entry's values */
 	size_t len;
+	/* and as numbers, read at the first place_repeat_values of the
+	 * entry (n_parsed 0: one was no number): a page's claims read their
+	 * places once a comparison, the same few places many times */
+	double *parsed;
+	size_t n_parsed;
+	bool was_parsed;
 };
 
 static int by_lc_cmp(const void *a, const void *b)
@@ -641,9 +647,9 @@ static int by_lc_cmp(const void *a, const void *b)
 }
 
 /* The first of v[0..n) at (line, col), or NULL. */
-static const struct by_lc *by_lc_find(const struct by_lc *v, size_t n, size_t line, size_t col)
+static struct by_lc *by_lc_find(struct by_lc *v, size_t n, size_t line, size_t col)
 {
-	struct by_lc key = {line, col, 0, NULL, 0};
+	struct by_lc key = {.line = line, .col = col};
 	size_t a = 0, b = n;
 	while (a < b) {
 		size_t m = a + (b - a) / 2;
@@ -678,7 +684,7 @@ static size_t volatile_places(const char *v, struct by_lc **out)
 		}
 		if (ok && k == 1 && digits) {
 			*out = xgrow(*out, &cap, n + 1, sizeof **out);
-			(*out)[n] = (struct by_lc){parts[0], parts[1], n, NULL, 0};
+			(*out)[n] = (struct by_lc){.line = parts[0], .col = parts[1], .order = n};
 			n++;
 		}
 		p = *end ? end + 1 : end;
@@ -688,13 +694,15 @@ static size_t volatile_places(const char *v, struct by_lc **out)
 
 static void repeats_index_clear(struct repeats_index *bp)
 {
+	for (size_t i = 0; i < bp->n_values; i++)
+		free(bp->values[i].parsed);
 	free(bp->values);
 	free(bp->vols);
 	memset(bp, 0, sizeof *bp);
 }
 
 /* The index made for ev, when it is a cached file; NULL otherwise. */
-static const struct repeats_index *by_place_for(const struct evfile *ev)
+static struct repeats_index *by_place_for(const struct evfile *ev)
 {
 	struct place_cache *pc = cache_of(ev);
 	if (!pc)
@@ -713,7 +721,7 @@ static const struct repeats_index *by_place_for(const struct evfile *ev)
 		size_t n = repeats_entries(spec, &e);
 		bp->values = xmalloc((n + 1) * sizeof *bp->values);
 		for (size_t i = 0; i < n; i++)
-			bp->values[i] = (struct by_lc){e[i].line, e[i].col, i, e[i].vals, e[i].len};
+			bp->values[i] = (struct by_lc){.line = e[i].line, .col = e[i].col, .order = i, .vals = e[i].vals, .len = e[i].len};
 		bp->n_values = n;
 		free(e);
 		qsort(bp->values, n, sizeof *bp->values, by_lc_cmp);
@@ -726,40 +734,40 @@ static const struct repeats_index *by_place_for(const struct evfile *ev)
 	return bp;
 }
 
+/* The values of the place at line:col; *entry: its index entry, or NULL
+ * when ev is not indexed (may be NULL). */
 static bool lookup_values(const struct evfile *ev, const char *spec, size_t line, size_t col, const char **vals,
-			  size_t *len)
+			  size_t *len, struct by_lc **entry)
 {
-	const struct repeats_index *bp = by_place_for(ev);
+	struct repeats_index *bp = by_place_for(ev);
 	if (!bp)
 		return repeats_lookup(spec, line, col, vals, len);
-	const struct by_lc *e = by_lc_find(bp->values, bp->n_values, line, col);
+	struct by_lc *e = by_lc_find(bp->values, bp->n_values, line, col);
 	if (e) {
 		*vals = e->vals;
 		*len = e->len;
+		if (entry)
+			*entry = e;
 	}
 	return e != NULL;
 }
 
-static bool repeat_spec(const struct place_hit *hit, const char **vals, size_t *len)
+static bool repeat_spec(const struct place_hit *hit, const char **vals, size_t *len, struct by_lc **entry)
 {
 	if (hit->stdout_index == SIZE_MAX)
 		return false;
 	const char *spec = evidence_get(hit->ev->ev, "repeat-values", NULL);
 	if (!spec)
 		return false;
-	return lookup_values(hit->ev, spec, hit->stdout_index + 1, hit->tok.digits_start + 1, vals, len) ||
-	       lookup_values(hit->ev, spec, hit->stdout_index + 1, hit->tok.start + 1, vals, len);
+	return lookup_values(hit->ev, spec, hit->stdout_index + 1, hit->tok.digits_start + 1, vals, len, entry) ||
+	       lookup_values(hit->ev, spec, hit->stdout_index + 1, hit->tok.start + 1, vals, len, entry);
 }
 
-size_t place_repeat_values(const struct place_hit *hit, double *vals, size_t max)
+/* The values v[0..len), sep apart, as numbers into out (room for cap):
+ * how many there are (those past cap counted too), 0 when one is no
+ * number ("-": a repeat printed none there). */
+static size_t parse_repeat_values(const char *v, size_t len, double *out, size_t cap)
 {
-	const char *v;
-	size_t len;
-	if (!repeat_spec(hit, &v, &len)) {
-		if (max)
-			vals[0] = hit->tok.value;
-		return 1;
-	}
 	size_t n = 0;
 	char sep = repeats_separator(v, len);
 	for (size_t a = 0; a < len;) {
@@ -769,16 +777,45 @@ size_t place_repeat_values(const struct place_hit *hit, double *vals, size_t max
 		struct num_token local[2], *t; /* one value, or not: two tell */
 		size_t nt = numtok_scan_into(v + a, b - a, local, 2, &t);
 		bool one = nt == 1 && t[0].start == 0 && t[0].end == b - a;
-		if (one && n < max)
-			vals[n] = t[0].value;
+		if (one && n < cap)
+			out[n] = t[0].value;
 		if (t != local)
 			free(t);
 		if (!one)
-			return 0; /* "-": a repeat printed no number here */
+			return 0;
 		n++;
 		a = b + 1;
 	}
-	return n < max ? n : max;
+	return n;
+}
+
+size_t place_repeat_values(const struct place_hit *hit, double *vals, size_t max)
+{
+	const char *v;
+	size_t len;
+	struct by_lc *entry = NULL;
+	if (!repeat_spec(hit, &v, &len, &entry)) {
+		if (max)
+			vals[0] = hit->tok.value;
+		return 1;
+	}
+	if (!entry) { /* a file outside the course cache: read each time */
+		size_t n = parse_repeat_values(v, len, vals, max);
+		return n < max ? n : max;
+	}
+	if (!entry->was_parsed) {
+		size_t room = 1;
+		char sep = repeats_separator(v, len);
+		for (size_t i = 0; i < len; i++)
+			room += v[i] == sep;
+		entry->parsed = xmalloc(room * sizeof *entry->parsed);
+		entry->n_parsed = parse_repeat_values(v, len, entry->parsed, room);
+		entry->was_parsed = true;
+	}
+	size_t n = entry->n_parsed < max ? entry->n_parsed : max;
+	if (n)
+		memcpy(vals, entry->parsed, n * sizeof *vals);
+	return n;
 }
 
 bool place_is_volatile(const struct place_hit *hit)
@@ -810,7 +847,7 @@ const char *place_values_missing(const struct place_hit *hit, const char **why, 
 {
 	const char *v;
 	size_t len;
-	if (place_repeats(hit) < 2 || !place_is_volatile(hit) || repeat_spec(hit, &v, &len))
+	if (place_repeats(hit) < 2 || !place_is_volatile(hit) || repeat_spec(hit, &v, &len, NULL))
 		return NULL;
 	*why = evidence_get(hit->ev->ev, "repeat-values-omitted", line);
 	if (*why)
