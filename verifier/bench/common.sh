@@ -11,7 +11,9 @@ bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(cd "$here/../.." && pwd)
 out=${BENCH_OUT:-$top/build/bench}
 cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
-mkdir -p "$out/courses"
+mkdir -p "$out/courses" || exit 2
+# absolute: the runs are timed from inside each course
+out=$(cd "$out" && pwd)
 
 # ---- the floor ----
 if [ -n "${BENCH_FLOOR:-}" ]; then
