@@ -444,7 +444,7 @@ static void view_add_file(struct bank_list *view, const struct evfile *ev)
 {
 	size_t len;
 	const struct kept_view *k = course_evidence_kept(ev, &len);
-	if (k && len == sizeof *k + k->n * sizeof *k->refs) {
+	if (k && len >= sizeof *k && len == sizeof *k + k->n * sizeof *k->refs) {
 		for (size_t i = 0; i < k->n; i++)
 			list_push(view, (struct source){ev, NULL, i >= k->n_headers}, k->refs[i]);
 		return;

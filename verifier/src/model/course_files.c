@@ -485,13 +485,18 @@ bool course_evidence_tokens(const struct evfile *cev, size_t line, const struct 
 	return true;
 }
 
-/* The cache's own, writable copy of cev while its text is resident, or NULL. */
-static struct evfile *own_resident(const struct evfile *cev)
+/* The cache's own, writable copy of cev (by its slot, not its path: a
+ * copy of a cache entry, as update holds, is not the cache's), or NULL. */
+static struct evfile *own_copy(const struct evfile *cev)
 {
 	struct course *c = course_cur;
-	if (!c || cev->slot >= c->n_evfiles || c->evfiles[cev->slot] != cev || !cev->resident)
-		return NULL;
-	return c->evfiles[cev->slot];
+	return c && cev->slot < c->n_evfiles && c->evfiles[cev->slot] == cev ? c->evfiles[cev->slot] : NULL;
+}
+
+/* own_copy while its text is resident (course_evidence_cached), or NULL. */
+static struct evfile *own_resident(const struct evfile *cev)
+{
+	return course_evidence_cached(cev) ? own_copy(cev) : NULL;
 }
 
 void course_evidence_keep(const struct evfile *cev, void *data, size_t len)
@@ -614,10 +619,7 @@ void course_empty_caches(struct course *c)
 
 bool course_evidence_cached(const struct evfile *cev)
 {
-	/* by its slot, not its path: a copy of a cache entry (update holds
-	 * its own) is not the cache's */
-	struct course *c = course_cur;
-	return c && cev->state == LOAD_OK && cev->resident && cev->slot < c->n_evfiles && c->evfiles[cev->slot] == cev;
+	return cev->state == LOAD_OK && cev->resident && own_copy(cev);
 }
 
 static void drop_slot(size_t slot)
@@ -837,10 +839,8 @@ static bool first_mark(unsigned char *marks, unsigned mark)
 
 bool course_evidence_first(const struct evfile *cev, unsigned mark)
 {
-	struct course *c = course_model();
-	if (mark >= COURSE_MARKS || cev->slot >= c->n_evfiles || c->evfiles[cev->slot] != cev)
-		return true;
-	return first_mark(&c->evfiles[cev->slot]->marks, mark);
+	struct evfile *e = own_copy(cev);
+	return mark >= COURSE_MARKS || !e || first_mark(&e->marks, mark);
 }
 
 bool course_lesson_first(const char *lesson, unsigned mark)
