@@ -155,17 +155,21 @@ static size_t comment_end(const char *s, size_t len, size_t p)
 }
 
 /* Blank space and comments; a line feed that ends a directive stops
- * here (true: the caller returns it as a token). */
+ * here (true: the caller returns it as a token).  A run of blanks is
+ * passed by a loop of its own: indentation is most of a source's blank
+ * space, and the other tests are needed once a run, not once a byte. */
 LEX_STEP bool skip_blank(struct srctok *lx)
 {
 	const char *s = lx->s;
 	size_t p = lx->pos, len = lx->len;
 	bool nl = false;
-	while (p < len) {
-		char c = s[p];
-		if (is_blank(c)) {
+	for (;;) {
+		while (p < len && is_blank(s[p]))
 			p++;
-		} else if (c == '\n') {
+		if (p >= len)
+			break;
+		char c = s[p];
+		if (c == '\n') {
 			p++;
 			lx->bol = true;
 			if (lx->directive) {
@@ -173,10 +177,10 @@ LEX_STEP bool skip_blank(struct srctok *lx)
 				nl = true;
 				break;
 			}
-		} else if (c == '/' && at(lx, p + 1) == '/') {
+		} else if (c == '/' && p + 1 < len && s[p + 1] == '/') {
 			const char *end = memchr(s + p, '\n', len - p);
 			p = end ? (size_t)(end - s) : len;
-		} else if (c == '/' && at(lx, p + 1) == '*') {
+		} else if (c == '/' && p + 1 < len && s[p + 1] == '*') {
 			p = comment_end(s, len, p + 2);
 		} else {
 			break;
@@ -364,21 +368,36 @@ bool srctok_next(struct srctok *lx, struct srctok_token *t)
 /* The tokens are joined first and hashed in one call: a digest update a
  * token cost more than the tokenizing (the same bytes, the same digest).
  * Each token is at least one byte of the clean copy and adds one space,
- * so the joined text fits in twice its length and one more "\n". */
+ * so the joined text fits in twice its length and one more "\n"; the
+ * JOIN_SLACK bytes after that let a short token be copied as one fixed
+ * 16-byte move (its bytes, then bytes the next token or space writes
+ * over), not a memcpy call sized at run time: most tokens are a few
+ * bytes, and the call cost more than the copy (BENCH.md). */
+#define JOIN_SLACK 16
+
 void srctok_sha256(const char *data, size_t len, char out[SHA256_HEX_LEN + 1])
 {
-	struct srctok lx;
-	srctok_init(&lx, data, len);
-	char *joined = xmalloc(2 * lx.len + 1);
+	struct srctok owner;
+	srctok_init(&owner, data, len);
+	/* the loop lexes a copy whose address no call is given: gcc keeps its
+	 * fields in registers, not in memory a memchr might write */
+	struct srctok lx = owner;
+	char *joined = xmalloc(2 * lx.len + 1 + JOIN_SLACK);
 	size_t n = 0, tlen, start;
 	const char *text;
 	while (lex(&lx, &text, &tlen, &start)) {
-		memcpy(joined + n, text, tlen);
+		if (text[0] == '\n') { /* a directive's end (no token starts with a line feed) */
+			joined[n++] = '\n';
+			continue;
+		}
+		if (tlen <= JOIN_SLACK && start + JOIN_SLACK <= lx.len)
+			memcpy(joined + n, text, JOIN_SLACK);
+		else
+			memcpy(joined + n, text, tlen);
 		n += tlen;
-		if (text[0] != '\n')
-			joined[n++] = ' ';
+		joined[n++] = ' ';
 	}
-	srctok_free(&lx);
+	srctok_free(&owner);
 	sha256_hex(joined, n, out);
 	free(joined);
 }

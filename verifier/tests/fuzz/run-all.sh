@@ -54,7 +54,7 @@ max_len() {
 	case $1 in
 	numtok) echo 4096 ;;
 	expr) echo 8192 ;;
-	frontmatter | snippet) echo 16384 ;;
+	frontmatter | snippet | srctok) echo 16384 ;;
 	evidence) echo 8192 ;; # align_runs is a longest common subsequence: lines squared
 	*) echo 65536 ;;
 	esac

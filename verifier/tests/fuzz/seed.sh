@@ -9,6 +9,7 @@
 #                 their "## " headings (front matter kept on the first cut)
 #   snippet       every program, cut into 80-line pieces (the first holds
 #                 the header)
+#   srctok        the same pieces of every program
 #   evidence      every evidence file, and OLD @@@@ NEW for each lesson
 #                 with two runs
 #   numtok        every distinct line with a digit of the pages and the
@@ -21,7 +22,7 @@ set -eu
 out=$1
 cases=verifier/tests/cases
 mkdir -p "$out"
-for t in frontmatter page snippet evidence numtok expr capture_text verify; do mkdir -p "$out/$t"; done
+for t in frontmatter page snippet srctok evidence numtok expr capture_text verify; do mkdir -p "$out/$t"; done
 put() { # TARGET, stdin -> a new seed file (a pipeline's last part runs in a subshell: no counter)
 	cat > "$(mktemp "$out/$1/seed-XXXXXXXX")"
 }
@@ -48,6 +49,7 @@ for p in $programs; do
 	awk -v dir="$out/snippet" -v base="cut-$(echo "$p" | tr / _)" '
 		{ print > (dir "/" base "-" int((NR - 1) / 80)) }' "$p"
 done
+cp "$out"/snippet/cut-* "$out/srctok/"
 
 for e in $evidence; do
 	put evidence < "$e"

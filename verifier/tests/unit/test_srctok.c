@@ -156,6 +156,65 @@ static void test_raw_string_open_at_end(void **state)
 	free(data);
 }
 
+/* srctok_sha256 joins the tokens by its own loop (short ones copied in
+ * fixed 16-byte moves): its hash must be that of the tokens srctok_next
+ * gives, each and a space, a directive's end as a line feed.  Sources are
+ * made from pieces chosen by a fixed generator, each in a buffer of
+ * exactly its length, so that a token at the end is copied from the last
+ * bytes of an allocation (ASan reports a move past it). */
+static void joined_hash(const char *data, size_t len, char out[SHA256_HEX_LEN + 1])
+{
+	char *joined = malloc(2 * len + 2);
+	assert_non_null(joined);
+	size_t n = 0;
+	struct srctok lx;
+	struct srctok_token t;
+	srctok_init(&lx, data, len);
+	while (srctok_next(&lx, &t)) {
+		memcpy(joined + n, t.text, t.len);
+		n += t.len;
+		if (!(t.len == 1 && t.text[0] == '\n'))
+			joined[n++] = ' ';
+	}
+	srctok_free(&lx);
+	sha256_hex(joined, n, out);
+	free(joined);
+}
+
+static void test_hash_is_the_tokens_joined(void **state)
+{
+	(void)state;
+	static const char *const pieces[] = {
+		"x", "identifier_longer_than_sixteen_bytes", "1", "0x1p-3f", "1'000", ".5", " ", "\t", "\n",
+		"\\\n", "\\\r\n", "// note\n", "/* c */", "/* open", "\"s\"", "\"a b\\\"c\"", "'q'",
+		"\"open", "R\"(raw ) text)\"", "R\"d(x)d\"", "u8\"u\"", "L'w'", ">>=", "<=>", "->*", "::",
+		"...", "#", "#define N 4\n", "%:", "<:", "+", "-", "\xc3\xa9t\xc3\xa9"};
+	uint32_t seed = 12345;
+	for (int round = 0; round < 4000; round++) {
+		char text[512];
+		size_t len = 0;
+		int parts = round % 24;
+		for (int k = 0; k < parts; k++) {
+			seed = seed * 1664525u + 1013904223u;
+			const char *p = pieces[(seed >> 8) % (sizeof pieces / sizeof pieces[0])];
+			size_t n = strlen(p);
+			if (len + n > sizeof text)
+				break;
+			memcpy(text + len, p, n);
+			len += n;
+		}
+		char *exact = malloc(len ? len : 1);
+		assert_non_null(exact);
+		memcpy(exact, text, len);
+		char got[SHA256_HEX_LEN + 1], want[SHA256_HEX_LEN + 1];
+		srctok_sha256(exact, len, got);
+		joined_hash(exact, len, want);
+		if (strcmp(got, want) != 0)
+			fail_msg("round %d: the hash of '%.*s' is not that of its tokens joined", round, (int)len, text);
+		free(exact);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_file_rule),
 		cmocka_unit_test(test_raw_string_open_at_end),
+		cmocka_unit_test(test_hash_is_the_tokens_joined),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
