@@ -115,12 +115,11 @@ static void visible(struct reading *r, const char *s, size_t i, size_t len)
 
 static struct re other_digits = RE_INIT("(?:(?=\\p{Nd})[^0-9])+(?:[.,](?:(?=\\p{Nd})[^0-9])+)*", 0);
 
-/* Digits other than 0-9 in s (a segment known to be UTF-8). */
-static void other_digit_runs(struct reading *r, const struct seg *g)
+/* Digits other than 0-9 in s (a segment known to be UTF-8); wide: s
+ * holds a byte of 0x80 or more (read_text saw one), without which it
+ * holds no such digit. */
+static void other_digit_runs(struct reading *r, const struct seg *g, bool wide)
 {
-	bool wide = false;
-	for (size_t i = 0; i < g->len && !wide; i++)
-		wide = (unsigned char)g->s[i] >= 0x80;
 	if (!wide || re_utf8_invalid_at(g->s, g->len) != g->len)
 		return;
 	struct re_match m;
@@ -147,6 +146,7 @@ static bool inert(unsigned char c)
 
 static void read_text(struct reading *r, const struct seg *g)
 {
+	bool wide = false; /* a byte of 0x80 or more: never inert, so met below */
 	for (size_t i = 0; i < g->len;) {
 		if (r->n_seen == 0 && !r->joiner && inert((unsigned char)g->s[i])) {
 			/* a run of prose between numbers: what visible() would
@@ -156,6 +156,7 @@ static void read_text(struct reading *r, const struct seg *g)
 			close_number(r);
 			continue;
 		}
+		wide |= (unsigned char)g->s[i] >= 0x80;
 		const struct invisible *inv = invisible_at(g->s + i, g->len - i);
 		if (inv) {
 			size_t k = strlen(inv->utf8);
@@ -166,7 +167,7 @@ static void read_text(struct reading *r, const struct seg *g)
 		visible(r, g->s, i, g->len);
 		i++;
 	}
-	other_digit_runs(r, g);
+	other_digit_runs(r, g, wide);
 }
 
 /* The raw length of the character reference at raw offset at ("&shy;",
