@@ -4,7 +4,7 @@
  * A target is one file fuzz_NAME.c defining LLVMFuzzerTestOneInput (and,
  * when it needs one, LLVMFuzzerInitialize).  It is built twice (fuzz.mk):
  * with clang and libFuzzer for `make fuzz`, and with gcc and the plain
- * driver replay.c for `make test`, which feeds it every committed corpus
+ * driver replay.c for `make test-slow`, which feeds it every committed corpus
  * and regression file once.  So a target uses the product's public
  * headers only, and nothing of libFuzzer's.
  *

@@ -7,7 +7,8 @@
 #                      FUZZ_SECONDS, printing execs and coverage per target
 #   make fuzz-replay   build each target with gcc and the plain driver
 #                      replay.c (ASan and UBSan) and replay every committed
-#                      corpus and regression input once (part of make test)
+#                      corpus and regression input once (part of make
+#                      test-slow, which .ci/run runs after make test)
 #   make fuzz-bundle   the clang-built targets, the shared libraries they
 #                      load, corpora, dictionaries and run-all.sh in one
 #                      folder, build/fuzz-bundle/, to run on another machine

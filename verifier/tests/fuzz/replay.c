@@ -1,7 +1,7 @@
 /*
  * replay.c - the plain driver: calls LLVMFuzzerTestOneInput once on each
  * file named (or on each file of each folder named), in sorted order, so
- * `make test` replays the committed corpora and regressions under gcc's
+ * `make test-slow` replays the committed corpora and regressions under gcc's
  * sanitizers, deterministically and with no time limit.  Prints one line
  * per target; a property failure or a sanitizer report aborts the run.
  */
