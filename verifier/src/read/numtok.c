@@ -10,6 +10,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 
 #include "numtok.h"
+#include "re.h"
 #include "textfile.h"
 #include "util.h"
 
@@ -512,16 +513,8 @@ enum found {
 /* The pattern's next match from `from`, *offset past it. */
 static enum found pattern_next(struct pattern_scan *ps, size_t from, size_t *offset, struct num_token *t)
 {
-	/* pcre2_jit_match is pcre2_match's JIT branch without its checks of
-	 * options and subject (the subject is valid UTF-8: pattern_scan_start
-	 * made sure): about 120 instructions less a number, 1 % of a course
-	 * (BENCH.md); the interpreter takes what the JIT's stack cannot */
-	const pcre2_code *code = ps->np->code;
-	int rc = ps->np->jit ? pcre2_jit_match(code, (PCRE2_SPTR)ps->subject, ps->len, from, 0, scan_md, NULL)
-			     : pcre2_match(code, (PCRE2_SPTR)ps->subject, ps->len, from, PCRE2_NO_UTF_CHECK, scan_md, NULL);
-	if (rc == PCRE2_ERROR_JIT_STACKLIMIT)
-		rc = pcre2_match(code, (PCRE2_SPTR)ps->subject, ps->len, from, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT, scan_md,
-				 NULL);
+	/* the subject is valid UTF-8 (pattern_scan_start made sure) */
+	int rc = re_match_code(ps->np->code, ps->np->jit, ps->subject, ps->len, from, scan_md);
 	if (rc == PCRE2_ERROR_NOMATCH)
 		return FOUND_END;
 	if (rc < 0)

@@ -53,14 +53,7 @@ static bool search(struct re *re, const char *subject, size_t len, size_t offset
 		fatal(re, "the subject is not UTF-8 (it should have been refused when its file was read)");
 	while (offset < len && ((unsigned char)subject[offset] & 0xC0) == 0x80)
 		offset++; /* a caller's offset + 1 inside a character: PCRE2 needs a character boundary */
-	/* pcre2_jit_match is pcre2_match's JIT branch without its checks of
-	 * options and subject (done above, or known): a search a fact, a
-	 * snippet marker or a path costs about a hundred instructions less */
-	int rc = re->jit ? pcre2_jit_match(code, (PCRE2_SPTR)subject, len, offset, 0, match_data, NULL)
-			 : pcre2_match(code, (PCRE2_SPTR)subject, len, offset, PCRE2_NO_UTF_CHECK, match_data, NULL);
-	if (rc == PCRE2_ERROR_JIT_STACKLIMIT) /* the JIT's small stack: the interpreter's heap frames take it */
-		rc = pcre2_match(code, (PCRE2_SPTR)subject, len, offset, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT, match_data,
-				 NULL);
+	int rc = re_match_code(code, re->jit, subject, len, offset, match_data);
 	if (rc == PCRE2_ERROR_NOMATCH)
 		return false;
 	if (rc < 0) {

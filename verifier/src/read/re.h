@@ -46,6 +46,24 @@ bool re_search(struct re *re, const char *subject, size_t len, size_t offset, st
  * over one text is linear (PCRE2 checks from the start offset to the end
  * on every call otherwise). */
 bool re_search_valid(struct re *re, const char *subject, size_t len, size_t offset, struct re_match *m);
+/* One match of a compiled pattern (re_search's, or a caller's own, as
+ * numtok's) at subject[offset..len), a subject known to be UTF-8: by
+ * pcre2_jit_match where the pattern was JIT-compiled (jit), by the
+ * interpreter otherwise and where the JIT's stack cannot take it.
+ * PCRE2's return code.  pcre2_jit_match is pcre2_match's JIT branch
+ * without its checks of options and subject: a fact, a snippet marker, a
+ * path or a number costs about a hundred instructions less.  Inline: it
+ * runs once a number of every page and run (a call a number was 0.2 % of
+ * a course, BENCH.md). */
+static inline int re_match_code(const pcre2_code *code, bool jit, const char *subject, size_t len, size_t offset,
+				pcre2_match_data *md)
+{
+	int rc = jit ? pcre2_jit_match(code, (PCRE2_SPTR)subject, len, offset, 0, md, NULL)
+		     : pcre2_match(code, (PCRE2_SPTR)subject, len, offset, PCRE2_NO_UTF_CHECK, md, NULL);
+	if (rc == PCRE2_ERROR_JIT_STACKLIMIT) /* the JIT's small stack: the interpreter's heap frames take it */
+		rc = pcre2_match(code, (PCRE2_SPTR)subject, len, offset, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT, md, NULL);
+	return rc;
+}
 /* Offset of the first byte of s that is not part of valid UTF-8 (RFC 3629:
  * no overlong forms, no surrogates, nothing past U+10FFFF), or len. */
 size_t re_utf8_invalid_at(const char *s, size_t len);
