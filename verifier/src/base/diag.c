@@ -246,7 +246,8 @@ static void put_caret(struct buf *b, struct diag_loc at)
 		if (at.text[i] == '\t')
 			buf_putc(b, '\t');
 		else
-			buf_printf(b, "%*s", (int)w, "");
+			for (size_t k = 0; k < w; k++)
+				buf_putc(b, ' ');
 	}
 	buf_printf(b, "%s^", paint(C_GREEN));
 	size_t end = col0 + (at.span ? at.span : 1), w = i < to ? visible_width(at.text + i, to - i, &used) : 1;
