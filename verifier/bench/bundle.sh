@@ -34,8 +34,7 @@ mkdir -p "$stage/bin" "$stage/lib" "$stage/node/bin" "$stage/embedme"
 
 cp "$bin" "$stage/bin/coursecheck"
 [ -z "${BUNDLE_BASELINE:-}" ] || cp "$BUNDLE_BASELINE" "$stage/bin/coursecheck-baseline"
-cc -O2 -std=c11 -D_GNU_SOURCE "$here/floor.c" $(pkg-config --cflags --libs libcmark-gfm libcrypto) \
-	-lcmark-gfm-extensions -o "$stage/bin/floor"
+sh "$here/build-floor.sh" "$stage/bin/floor"
 cp /usr/bin/time "$stage/bin/time"
 cp "$(command -v node)" "$stage/node/bin/node"
 (cd "$stage/embedme" && npm install --silent --no-audit --no-fund embedme@1.22.1 >/dev/null 2>&1)

@@ -19,8 +19,7 @@ out=$(cd "$out" && pwd)
 if [ -n "${BENCH_FLOOR:-}" ]; then
 	cp "$BENCH_FLOOR" "$out/floor" || exit 2
 else
-	cc -O2 -std=c11 -D_GNU_SOURCE "$here/floor.c" $(pkg-config --cflags --libs libcmark-gfm libcrypto) \
-		-lcmark-gfm-extensions -o "$out/floor" || { echo "bench: cannot build the floor" >&2; exit 2; }
+	sh "$here/build-floor.sh" "$out/floor" || { echo "bench: cannot build the floor" >&2; exit 2; }
 fi
 timer=${BENCH_TIME:-/usr/bin/time}
 [ -x "$timer" ] || { echo "bench: $timer (GNU time) is not there: set BENCH_TIME" >&2; exit 2; }

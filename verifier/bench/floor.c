@@ -2,11 +2,18 @@
  * floor.c - the least any verifier of a course must do, for the benchmark:
  * read every byte of pages/, programs/ and evidence/, and parse each page
  * with cmark-gfm exactly as coursecheck does (SOURCEPOS, the table
- * extension).  With --hash it also takes the SHA-256 of every program and
- * evidence file, as checking staleness and seals needs.  It checks nothing:
- * coursecheck's time over this is the price of its checks.
+ * extension).  It checks nothing: coursecheck's time over this is the
+ * price of its checks.  Two more floors add the seals' hashes:
  *
- *   floor [--hash] ROOT
+ *   --hash  the SHA-256 of the bytes of every program and evidence file
+ *           (issue 15's floor+hash: the seal as it was, bytes only);
+ *   --seal  the hash that a run's seal is checked against, by the rule
+ *           evidence records now (srctok.h, "tokens-1"): a source file by
+ *           its tokens, any other program file and every evidence file by
+ *           its bytes.  The tokens are lexed by coursecheck's own srctok.c,
+ *           the rule stated once.
+ *
+ *   floor [--hash | --seal] ROOT
  *
  * Prints the files, bytes and pages it read.  Exit 0, or 2 on a read error.
  */
@@ -20,7 +27,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static bool hash;
+#include "srctok.h"
+
+enum mode { READ, HASH, SEAL };
+static enum mode mode = READ;
 static size_t files, bytes, pages;
 
 static char *slurp(const char *path, size_t *len)
@@ -45,6 +55,12 @@ static void sha256(const char *s, size_t n)
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen;
 	EVP_Digest(s, n, md, &mdlen, EVP_sha256(), NULL);
+}
+
+static void seal_program(const char *path, const char *s, size_t n)
+{
+	char hex[SHA256_HEX_LEN + 1];
+	srctok_file_sha256(path, s, n, hex);
 }
 
 static void parse_page(const char *s, size_t n)
@@ -87,7 +103,9 @@ static int walk(const char *dir, int kind)
 				size_t len = strlen(path);
 				if (kind == 0 && len > 3 && strcmp(path + len - 3, ".md") == 0)
 					parse_page(s, n);
-				else if (hash && kind != 0)
+				else if (mode == SEAL && kind == 1)
+					seal_program(path, s, n);
+				else if (mode != READ && kind != 0)
 					sha256(s, n);
 				free(s);
 			}
@@ -102,11 +120,14 @@ int main(int argc, char **argv)
 {
 	int a = 1;
 	if (a < argc && strcmp(argv[a], "--hash") == 0) {
-		hash = true;
+		mode = HASH;
+		a++;
+	} else if (a < argc && strcmp(argv[a], "--seal") == 0) {
+		mode = SEAL;
 		a++;
 	}
 	if (a + 1 != argc) {
-		fputs("usage: floor [--hash] ROOT\n", stderr);
+		fputs("usage: floor [--hash | --seal] ROOT\n", stderr);
 		return 2;
 	}
 	cmark_gfm_core_extensions_ensure_registered();
@@ -119,6 +140,7 @@ int main(int argc, char **argv)
 		status |= walk(dir, k);
 		free(dir);
 	}
-	printf("floor: %zu files, %zu bytes, %zu pages%s\n", files, bytes, pages, hash ? ", hashed" : "");
+	static const char *const done[] = {"", ", hashed", ", sealed"};
+	printf("floor: %zu files, %zu bytes, %zu pages%s\n", files, bytes, pages, done[mode]);
 	return status;
 }
