@@ -178,6 +178,14 @@ load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 	awk -v parallel="$parallel" -v loads="$loads" "$stats_awk"'
 		$1 == "ir" { ir[$2 " " $3] = $4; next }
 		{ key = $1 " " $2; t[key] = t[key] " " $3; if ($4 > m[key]) m[key] = $4; wl[$2] = 1 }
+		# a targets row: -j 1 against one floor on workload w, by both statistics
+		function one_core_row(w, floor, name, target,   f, c1, sh, n) {
+			f = median(t[floor " " w]); c1 = median(t["cc-j1 " w])
+			if (!f || !c1) return
+			sh = w; sub(/-[0-9]+$/, "", sh); n = w; sub(/^.*-/, "", n)
+			printf "| %s -j1 / %s at %s, time (%s) | %.2fx (ratio of medians), %.2fx (median of the rounds%s ratios) |\n", \
+				sh, name, n == 1000 ? "1,000" : "10,000", target, c1 / f, paired(t["cc-j1 " w], t[floor " " w]), "\047"
+		}
 		END {
 			printf "| workload | floor ms | floor+hash ms | floor+seal ms | coursecheck -j1 ms | coursecheck all cores ms | -j1 / floor+hash | -j1 / floor+seal | all cores / floor | peak MiB (-j1) |\n"
 			printf "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
@@ -240,12 +248,8 @@ load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 				m2 = m["cc-j1 " sh "-1000"]; m3 = m["cc-j1 " sh "-10000"]
 				if (m2 && m3) printf "| %s peak memory 10,000 / 1,000 lessons (at most 2x) | %.2fx (%.1f / %.1f MiB) |\n", sh, m3 / m2, m3 / 1024, m2 / 1024
 				for (n = 1000; n <= 10000; n *= 10) {
-					fh = median(t["floor-hash " sh "-" n]); c1 = median(t["cc-j1 " sh "-" n])
-					if (fh && c1) printf "| %s -j1 / floor+hash at %s, time (within 2x) | %.2fx (ratio of medians), %.2fx (median of the rounds%s ratios) |\n", \
-						sh, n == 1000 ? "1,000" : "10,000", c1 / fh, paired(t["cc-j1 " sh "-" n], t["floor-hash " sh "-" n]), "\047"
-					fs = median(t["floor-seal " sh "-" n])
-					if (fs && c1) printf "| %s -j1 / floor+seal at %s, time (no target: the floor hashes by the tokens rule too) | %.2fx (ratio of medians), %.2fx (median of the rounds%s ratios) |\n", \
-						sh, n == 1000 ? "1,000" : "10,000", c1 / fs, paired(t["cc-j1 " sh "-" n], t["floor-seal " sh "-" n]), "\047"
+					one_core_row(sh "-" n, "floor-hash", "floor+hash", "within 2x")
+					one_core_row(sh "-" n, "floor-seal", "floor+seal", "no target: the floor hashes by the tokens rule too")
 				}
 				if (ir["floor-hash " sh "-1000"] && i2) printf "| %s -j1 / floor+hash at 1,000, instructions (within 2x) | %.2fx |\n", sh, i2 / ir["floor-hash " sh "-1000"]
 			}

@@ -21,7 +21,6 @@
 #include <cmark-gfm.h>
 #include <dirent.h>
 #include <openssl/evp.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

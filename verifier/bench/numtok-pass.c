@@ -14,6 +14,7 @@
  * A variant of the pattern is measured by building a copy of numtok.c
  * with the variant in place of build/obj/numtok.o (BENCH.md: "Numbers").
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -32,7 +33,12 @@ int main(int argc, char **argv)
 	}
 	static char text[1 << 20];
 	size_t len = fread(text, 1, sizeof text, f);
+	bool whole = feof(f);
 	fclose(f);
+	if (!whole) { /* a pass over part of a file would be a wrong figure */
+		fprintf(stderr, "numtok-pass: %s is not read whole (at most %zu bytes)\n", argv[1], sizeof text - 1);
+		return 2;
+	}
 	int passes = atoi(argv[2]);
 	size_t numbers = 0;
 	for (int pass = 0; pass < passes; pass++) {
