@@ -660,7 +660,72 @@ int cli_verify(int argc, char **argv)
 
 /* ---- explain ---- */
 
-static void explain_signers(const struct ledger *lg, const char *page, FILE *out);
+/* Who vouched for each run the page names that could be read (evsig.h),
+ * judged once for explain's text and its JSON report alike. */
+struct page_run {
+	const char *path; /* the course model's */
+	struct evsig_verdict v;
+};
+struct page_runs {
+	struct page_run *v;
+	size_t n;
+};
+
+static struct page_runs page_runs_judge(const struct ledger *lg)
+{
+	struct page_runs pr = {xcalloc(lg->page.n_evidence ? lg->page.n_evidence : 1, sizeof *pr.v), 0};
+	for (size_t i = 0; i < lg->page.n_evidence; i++) {
+		char *norm = repo_normalize(lg->page.evidence[i]);
+		const struct evfile *ev = course_evidence(norm ? norm : lg->page.evidence[i]);
+		free(norm);
+		if (ev->state != LOAD_OK)
+			continue;
+		struct page_run *r = &pr.v[pr.n++];
+		r->path = ev->path;
+		evsig_judge(ev, &r->v);
+	}
+	return pr;
+}
+
+static void page_runs_free(struct page_runs *pr)
+{
+	for (size_t i = 0; i < pr->n; i++)
+		evsig_verdict_free(&pr->v[i].v);
+	free(pr->v);
+}
+
+/* After the page's ledger, a line a run:
+ * "PAGE: run PATH: signed by PRINCIPAL (key SHA256:..., window), captured AT". */
+static void print_page_runs(const struct page_runs *pr, const char *page, FILE *out)
+{
+	for (size_t i = 0; i < pr->n; i++) {
+		char *what = evsig_describe(&pr->v[i].v);
+		fprintf(out, "%s: run %s: %s\n", page, pr->v[i].path, what);
+		free(what);
+	}
+}
+
+/* The ledger and the runs into the JSON report (report.h's words). */
+static void report_page_runs(struct report *report, const char *page, const struct ledger *lg,
+			     const struct page_runs *pr)
+{
+	struct report_run *runs = xcalloc(pr->n ? pr->n : 1, sizeof *runs);
+	for (size_t i = 0; i < pr->n; i++) {
+		const struct evsig_verdict *v = &pr->v[i].v;
+		runs[i] = (struct report_run){
+			.path = pr->v[i].path,
+			.signature = evsig_state_name(v->state),
+			.principal = v->principal,
+			.key = v->fingerprint[0] ? v->fingerprint : NULL,
+			.valid_after = v->valid_after,
+			.valid_before = v->valid_before,
+			.captured = v->captured,
+			.why = v->why,
+		};
+	}
+	report_ledger(report, page, lg, runs, pr->n);
+	free(runs);
+}
 
 static const char explain_usage[] =
 	"usage: coursecheck explain [OPTION...] PAGE...\n"
@@ -713,13 +778,15 @@ int cli_explain(int argc, char **argv)
 		if (verify_page(run.report, rel, &v.check, &lg) != 0) {
 			status = 2;
 		} else {
+			struct page_runs pr = page_runs_judge(&lg);
 			/* with --plan, its lines were written as the claims were checked */
 			if (!v.plan && run.format == REPORT_JSON)
-				report_ledger(run.report, rel, &lg);
+				report_page_runs(run.report, rel, &lg, &pr);
 			else if (!v.plan)
 				ledger_print(&lg, rel, run.out);
 			if (run.format != REPORT_JSON)
-				explain_signers(&lg, rel, run.out);
+				print_page_runs(&pr, rel, run.out);
+			page_runs_free(&pr);
 			pages++;
 		}
 		ledger_free(&lg);
@@ -727,25 +794,6 @@ int cli_explain(int argc, char **argv)
 	}
 	fflush(run.out);
 	return finish(&run, status, pages, 0);
-}
-
-/* Who vouched for each run the page names (evsig.h), after its ledger:
- * "PAGE: run PATH: signed by PRINCIPAL (key SHA256:..., window), captured AT". */
-static void explain_signers(const struct ledger *lg, const char *page, FILE *out)
-{
-	for (size_t i = 0; i < lg->page.n_evidence; i++) {
-		char *norm = repo_normalize(lg->page.evidence[i]);
-		const struct evfile *ev = course_evidence(norm ? norm : lg->page.evidence[i]);
-		free(norm);
-		if (ev->state != LOAD_OK)
-			continue;
-		struct evsig_verdict v;
-		evsig_judge(ev, &v);
-		char *what = evsig_describe(&v);
-		fprintf(out, "%s: run %s: %s\n", page, ev->path, what);
-		free(what);
-		evsig_verdict_free(&v);
-	}
 }
 
 /* ---- ids, source-sha256 ---- */

@@ -269,6 +269,8 @@ void evsig_verdict_free(struct evsig_verdict *v)
 	free(v->hint);
 	free(v->principal);
 	free(v->window);
+	free(v->valid_after);
+	free(v->valid_before);
 	memset(v, 0, sizeof *v);
 }
 
@@ -313,6 +315,14 @@ static char *window_text(const struct signer *sg)
 			 sg->valid_before_text ? sg->valid_before_text : "(none)");
 }
 
+/* v's window from the trusted line sg: in words, and its two ends. */
+static void take_window(struct evsig_verdict *v, const struct signer *sg)
+{
+	v->window = window_text(sg);
+	v->valid_after = sg->valid_after_text ? xstrdup(sg->valid_after_text) : NULL;
+	v->valid_before = sg->valid_before_text ? xstrdup(sg->valid_before_text) : NULL;
+}
+
 /* The trusted lines for the signing key: the one that holds at the run's
  * time (OK), else the reason it is not trusted. */
 static void judge_trust(const struct sshsig *sig, struct evsig_verdict *v)
@@ -331,7 +341,7 @@ static void judge_trust(const struct sshsig *sig, struct evsig_verdict *v)
 		if (timed && at >= sg->valid_after && at < sg->valid_before) {
 			v->state = EVSIG_OK;
 			v->principal = signers_first_principal(sg);
-			v->window = window_text(sg);
+			take_window(v, sg);
 			return;
 		}
 	}
@@ -339,7 +349,7 @@ static void judge_trust(const struct sshsig *sig, struct evsig_verdict *v)
 	if (ns_listed) {
 		v->state = EVSIG_EXPIRED;
 		v->principal = signers_first_principal(ns_listed);
-		v->window = window_text(ns_listed);
+		take_window(v, ns_listed);
 		v->why = !timed ? xasprintf("its captured: time cannot be read, so the key's window (%s) cannot be judged",
 					    v->window)
 			 : at < ns_listed->valid_after
@@ -524,6 +534,19 @@ char *evsig_describe(const struct evsig_verdict *v)
 	default:
 		return xasprintf("not vouched for: %s", v->why);
 	}
+}
+
+const char *evsig_state_name(enum evsig_state state)
+{
+	switch (state) {
+	case EVSIG_OK: return "signed";
+	case EVSIG_UNSIGNED: return "unsigned";
+	case EVSIG_NOT_NODE: return "not-gpu-node";
+	case EVSIG_BAD: return "signature-bad";
+	case EVSIG_UNTRUSTED: return "signer-untrusted";
+	case EVSIG_EXPIRED: return "signer-expired";
+	}
+	return "unknown";
 }
 
 void evsig_release(void)

@@ -59,6 +59,8 @@ struct evsig_verdict {
 	char fingerprint[SSHSIG_FP_LEN + 1]; /* the signing key, when the .sig could be read */
 	char *principal;      /* OK, EXPIRED: the first principal of the matching line */
 	char *window;         /* OK, EXPIRED: "valid-after X, valid-before Y", or "no validity window" */
+	char *valid_after;    /* OK, EXPIRED: the window's ends as allowed_signers writes them, */
+	char *valid_before;   /* or NULL where it sets none */
 	const char *captured; /* the run's captured: (points into the evidence), or NULL */
 	size_t line;          /* the evidence line to point at (1, or captured:, gpu-node:) */
 	bool dirty_allowed;   /* dirty-allowed: yes */
@@ -86,6 +88,9 @@ void evsig_check(const struct evfile *ev, struct diag_loc page_at);
 /* One line for explain and review: "signed by PRINCIPAL (KEY, WINDOW),
  * captured AT" or what is wrong.  Malloc'd. */
 char *evsig_describe(const struct evsig_verdict *v);
+/* The state as the JSON report names it: "signed", "unsigned",
+ * "not-gpu-node", "signature-bad", "signer-untrusted", "signer-expired". */
+const char *evsig_state_name(enum evsig_state state);
 
 /* The trusted keys (loaded from the working tree at the first call when
  * evsig_load was not called) and, in *ref when not NULL, the trust

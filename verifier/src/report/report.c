@@ -106,14 +106,28 @@ void report_file_end(struct report *r)
 	r->open_file = REPORT_NO_FILE;
 }
 
-void report_ledger(struct report *r, const char *page, const struct ledger *lg)
+void report_ledger(struct report *r, const char *page, const struct ledger *lg, const struct report_run *runs,
+		   size_t n_runs)
 {
 	r->ledgers = xgrow(r->ledgers, &r->cap_ledgers, r->n_ledgers + 1, sizeof *r->ledgers);
 	struct report_page_ledger *pl = &r->ledgers[r->n_ledgers++];
-	*pl = (struct report_page_ledger){xstrdup(page), {0}};
+	*pl = (struct report_page_ledger){xstrdup(page), {0}, xcalloc(n_runs ? n_runs : 1, sizeof *pl->runs), n_runs};
 	for (size_t i = 0; i < lg->n; i++) {
 		const struct ledger_entry *e = &lg->v[i];
 		ledger_add(&pl->lg, e->kind, e->line, e->col, e->claim, "%s", e->source);
+	}
+	for (size_t i = 0; i < n_runs; i++) {
+		const struct report_run *u = &runs[i];
+		pl->runs[i] = (struct report_run_copy){
+			.path = dup_or_null(u->path),
+			.signature = dup_or_null(u->signature),
+			.principal = dup_or_null(u->principal),
+			.key = dup_or_null(u->key),
+			.valid_after = dup_or_null(u->valid_after),
+			.valid_before = dup_or_null(u->valid_before),
+			.captured = dup_or_null(u->captured),
+			.why = dup_or_null(u->why),
+		};
 	}
 }
 
@@ -164,8 +178,16 @@ static void release(struct report *r)
 	for (size_t i = 0; i < r->n_files; i++)
 		free(r->files[i].path);
 	for (size_t i = 0; i < r->n_ledgers; i++) {
-		free(r->ledgers[i].path);
-		ledger_free(&r->ledgers[i].lg);
+		struct report_page_ledger *pl = &r->ledgers[i];
+		free(pl->path);
+		ledger_free(&pl->lg);
+		for (size_t k = 0; k < pl->n_runs; k++) {
+			struct report_run_copy *u = &pl->runs[k];
+			char *owned[] = {u->path, u->signature, u->principal, u->key, u->valid_after, u->valid_before, u->captured, u->why};
+			for (size_t j = 0; j < sizeof owned / sizeof *owned; j++)
+				free(owned[j]);
+		}
+		free(pl->runs);
 	}
 	for (size_t i = 0; i < r->n_updates; i++) {
 		struct report_update_file *u = &r->updates[i];

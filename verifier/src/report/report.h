@@ -53,8 +53,21 @@ void report_file_end(struct report *r);
  * records, not the next power of two. */
 void report_reserve_files(struct report *r, size_t n);
 
-/* Keeps a copy of a page's ledger for explain's JSON report. */
-void report_ledger(struct report *r, const char *page, const struct ledger *lg);
+/* Who vouched for one run a page names (evsig.h's verdict, in the
+ * report's own words): signature is evsig_state_name's; the others are
+ * NULL where the verdict has none. */
+struct report_run {
+	const char *path;
+	const char *signature;
+	const char *principal, *key, *valid_after, *valid_before;
+	const char *captured;
+	const char *why;
+};
+
+/* Keeps a copy of a page's ledger, and of the runs it names, for
+ * explain's JSON report. */
+void report_ledger(struct report *r, const char *page, const struct ledger *lg, const struct report_run *runs,
+		   size_t n_runs);
 
 /* One rewrite that `update` makes (or would make, under --dry-run): the
  * bytes [start, end) of the file's text become new_text. */

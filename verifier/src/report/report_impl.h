@@ -48,9 +48,16 @@ struct report_file {
 	size_t first_check; /* diag_checks() when it began */
 };
 
+/* A report_run's copy: every string malloc'd, or NULL. */
+struct report_run_copy {
+	char *path, *signature, *principal, *key, *valid_after, *valid_before, *captured, *why;
+};
+
 struct report_page_ledger {
 	char *path;
 	struct ledger lg;
+	struct report_run_copy *runs;
+	size_t n_runs;
 };
 
 /* A place in a file's text: line, and column in code points (1-based). */

@@ -127,6 +127,21 @@ static json_t *ledger(const struct report_page_ledger *pl)
 				    json_integer((json_int_t)ledger_count(&pl->lg, (enum ledger_kind)k)));
 	json_object_set_new(o, "entries", entries);
 	json_object_set_new(o, "totals", totals);
+	json_t *runs = json_array();
+	for (size_t i = 0; i < pl->n_runs; i++) {
+		const struct report_run_copy *u = &pl->runs[i];
+		json_t *run = json_object();
+		json_object_set_new(run, "path", report_json_str(u->path));
+		json_object_set_new(run, "signature", report_json_str(u->signature));
+		/* a member the verdict has no value for is null (report_json_str),
+		 * never left out: a consumer reads one shape */
+		const char *names[] = {"principal", "key", "valid_after", "valid_before", "captured", "why"};
+		const char *values[] = {u->principal, u->key, u->valid_after, u->valid_before, u->captured, u->why};
+		for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+			json_object_set_new(run, names[k], report_json_str(values[k]));
+		json_array_append_new(runs, run);
+	}
+	json_object_set_new(o, "runs", runs);
 	return o;
 }
 

@@ -65,6 +65,15 @@ for course in clean fail; do
 	run $course explain --format=json pages/day01-demo.md
 	check "$course: explain json exits $RC, not $explain_want" [ $RC -eq $explain_want ]
 	check "$course: explain json against the schema" $PY "$HERE/validate.py" "$SCHEMA/coursecheck-report-1.json" "$T/out"
+	check "$course: explain json does not say the node signed the run" grep -q '"principal": "node"' "$T/out"
+done
+# explain's runs of the other verdicts against the schema: an unsigned run
+# (its nulls) and a signature outside its key's window (the why)
+for c in sig-explain-json-unsigned sig-explain-json-expired; do
+	(tests=$TOP/verifier/tests COURSECHECK=$BIN && . "$tests/case-layout.sh" && case_layout "$CASES/$c" "$T/$c") >/dev/null 2>&1
+	run $c explain --format=json pages/day01-demo.md
+	check "$c: explain json against the schema" $PY "$HERE/validate.py" "$SCHEMA/coursecheck-report-1.json" "$T/out"
+	check "$c: explain json has no run" grep -q '"signature": "' "$T/out"
 done
 # update's JSON report, from the golden case that rewrites four numbers
 (tests=$TOP/verifier/tests COURSECHECK=$BIN && . "$tests/case-layout.sh" && case_layout "$CASES/update-changed-count" "$T/upd") >/dev/null 2>&1
