@@ -69,7 +69,7 @@ SKIPPED_FILE ?= $(CURDIR)/$(BUILD)/.skipped
 DEPS_FULL    = $(BUILD)/.deps-full
 DEPS_CAPTURE = $(BUILD)/.deps-capture
 
-.PHONY: all verify test programs evidence unit golden capture-test stale-test approvals-test course-test deps deps-test folder-test clean bench \
+.PHONY: all verify test programs evidence unit golden capture-test stale-test approvals-test agent-test course-test deps deps-test folder-test clean bench \
 	install uninstall report-test man-test entities-test install-test lsp-test wiring-test broken-variants reference-overlap slurm-test hostile \
 	review review-test review-browser-test golden-jobs
 
@@ -228,6 +228,10 @@ stale-test: $(BUILD)/asan/coursecheck
 approvals-test: $(BUILD)/asan/coursecheck
 	@sh verifier/tests/approvals/course.sh $(BUILD)/asan/coursecheck
 
+# approve through ssh-agent: OpenSSH's agent, and fake ones that answer wrongly
+agent-test: $(BUILD)/asan/coursecheck
+	@sh verifier/tests/approvals/agent.sh $(BUILD)/asan/coursecheck
+
 capture-test: $(BUILD)/asan/coursecheck-capture $(BUILD)/asan/coursecheck
 	@sh verifier/tests/capture/run.sh $(BUILD)/asan/coursecheck-capture $(BUILD)/asan/coursecheck
 
@@ -345,7 +349,7 @@ TEST_SUITES_JOBS ?= 3
 # slots; slurm-test and capture-test early, as they mostly wait (a Slurm
 # job's scheduling, capture's time limits): a third slot keeps both cores
 # busy while they do
-TEST_SUITES = slurm-test capture-test golden stale-test approvals-test programs \
+TEST_SUITES = slurm-test capture-test golden stale-test approvals-test agent-test programs \
 	review-test review-browser-test report-test arch-test wiring-test reference-overlap unit deps-test folder-test \
 	man-test install-test update-race-test lsp-test entities-test
 TEST_SLOW_SUITES = broken-variants-build hostile course-test golden-jobs fuzz-replay

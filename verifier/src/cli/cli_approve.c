@@ -84,8 +84,10 @@ static void now_text(char out[32])
 	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* The reviewer's private key; 0, or -1 after approve-refused. */
-static int read_key(const struct approve_opts *v, struct sshkey *k)
+/* The reviewer's key: a private key file, or one whose private half the
+ * ssh-agent at agent_sock holds (sshkey_for_signing); 0, or -1 after
+ * approve-refused. */
+static int read_key(const struct approve_opts *v, const char *agent_sock, struct sshkey *k)
 {
 	struct textfile tf;
 	const char *rwhy;
@@ -94,12 +96,13 @@ static int read_key(const struct approve_opts *v, struct sshkey *k)
 		return -1;
 	}
 	char *why = NULL;
-	int rc = tf.len > MAX_KEY_FILE ? -1 : sshkey_parse_private(tf.data, tf.len, k, &why);
+	int rc = tf.len > MAX_KEY_FILE ? -1 : sshkey_for_signing(tf.data, tf.len, agent_sock, k, &why);
 	textfile_free(&tf);
 	if (rc != 0) {
 		struct diag *d = diag_command_begin(D_APPROVE_REFUSED, "approve", "cannot use the key %s: %s", v->key,
 						    why ? why : "larger than a key file");
-		diag_hint(d, "approve signs with an unencrypted Ed25519 key (ssh-keygen -t ed25519 -N '' -f FILE)");
+		diag_hint(d, "approve signs with an Ed25519 key: its private key file unencrypted, or the key in your "
+			     "ssh-agent (ssh-add FILE) and --key=FILE.pub");
 		diag_end(d);
 		free(why);
 		return -1;
@@ -249,7 +252,7 @@ static int approve_page(const struct approve_opts *v, const char *rel)
 	struct sshkey k = {0};
 	char now[32];
 	now_text(now);
-	if (rc == 0 && !v->list && (read_key(v, &k) != 0 || key_refused(v, &k, now)))
+	if (rc == 0 && !v->list && (read_key(v, getenv("SSH_AUTH_SOCK"), &k) != 0 || key_refused(v, &k, now)))
 		rc = 2;
 	long n = rc == 0 && !v->list ? choose(v, &it, st, sel) : 0;
 	if (rc == 0 && v->list) {
@@ -280,7 +283,9 @@ static const char approve_usage[] =
 	"  --item=ID         approve the item ID (as approval-missing names it), or the\n"
 	"                    items at LINE or LINE:COL of the page; repeatable\n"
 	"  --all             approve every item not approved yet (new and reopened)\n"
-	"  --key=FILE        the reviewer's private Ed25519 key (unencrypted)\n"
+	"  --key=FILE        the reviewer's Ed25519 key: a private key file (unencrypted),\n"
+	"                    or a public key (FILE.pub) or encrypted key file whose\n"
+	"                    private half ssh-agent holds (SSH_AUTH_SOCK)\n"
 	"  --principal=NAME  the reviewer, as evidence/allowed_signers lists the key\n"
 	"                    with namespaces=\"coursecheck-review\"\n"
 	"  --trust=REF       trust the keys of evidence/allowed_signers as git revision\n"

@@ -7,6 +7,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
@@ -347,6 +350,159 @@ static bool ed25519_sign(const struct sshkey *k, const struct buf *data, unsigne
 	return ok;
 }
 
+/* ---- ssh-agent (PROTOCOL.agent, draft-miller-ssh-agent) ---- */
+
+#define AGENTC_SIGN_REQUEST 13
+#define AGENT_SIGN_RESPONSE 14
+#define AGENT_FAILURE 5
+/* an Ed25519 signature answer is under 100 bytes: a longer one is not it */
+#define AGENT_MAX_REPLY (64 * 1024)
+/* long enough for a person to answer the agent's confirmation prompt
+ * (ssh-add -c), short enough that a stuck agent ends the command */
+#define AGENT_TIMEOUT_S 120
+
+/* All n bytes of p sent (writing) or received on fd; false with errno on
+ * an error, a timeout (EAGAIN) or the agent closing first (errno 0). */
+static bool agent_io(int fd, void *p, size_t n, bool writing)
+{
+	unsigned char *b = p;
+	while (n > 0) {
+		ssize_t got = writing ? send(fd, b, n, MSG_NOSIGNAL) : recv(fd, b, n, 0);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			if (got == 0)
+				errno = 0;
+			return false;
+		}
+		b += got;
+		n -= (size_t)got;
+	}
+	return true;
+}
+
+static char *agent_io_failed(const char *sock, const char *what)
+{
+	if (errno == EAGAIN || errno == EWOULDBLOCK)
+		return xasprintf("the ssh-agent at %s did not answer within %d s", sock, AGENT_TIMEOUT_S);
+	if (errno == 0)
+		return xasprintf("the ssh-agent at %s closed the connection %s", sock, what);
+	return xasprintf("the ssh-agent at %s: %s %s", sock, what, strerror(errno));
+}
+
+/* The agent's socket, connected, with its time limit; -1 with *why. */
+static int agent_connect(const char *sock, char **why)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	if (strlen(sock) >= sizeof sa.sun_path) {
+		*why = xasprintf("the ssh-agent socket path (SSH_AUTH_SOCK) is longer than %zu bytes", sizeof sa.sun_path - 1);
+		return -1;
+	}
+	memcpy(sa.sun_path, sock, strlen(sock) + 1);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct timeval tv = {AGENT_TIMEOUT_S, 0};
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) != 0 ||
+	    connect(fd, (const struct sockaddr *)&sa, sizeof sa) != 0) {
+		*why = xasprintf("cannot reach the ssh-agent at %s (SSH_AUTH_SOCK): %s", sock, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The agent's Ed25519 signature of data by the key pub: one sign request,
+ * its answer read whole (bounded) and parsed.  0, or -1 with *why. */
+static int agent_sign(const char *sock, const unsigned char pub[SSHSIG_ED25519_LEN], const struct buf *data,
+		      unsigned char sig[64], char **why)
+{
+	struct buf body = {0}, frame = {0}, keyblob = {0};
+	unsigned char *reply = NULL;
+	int rc = -1;
+	int fd = agent_connect(sock, why);
+	if (fd < 0)
+		return -1;
+	wr_pubblob(&keyblob, pub);
+	buf_putc(&body, AGENTC_SIGN_REQUEST);
+	wr_string(&body, keyblob.s, keyblob.len);
+	wr_string(&body, data->s, data->len);
+	wr_u32(&body, 0); /* flags: none for an Ed25519 key */
+	wr_string(&frame, body.s, body.len);
+	unsigned char head[4];
+	if (!agent_io(fd, frame.s, frame.len, true)) {
+		*why = agent_io_failed(sock, "sending the request:");
+	} else if (!agent_io(fd, head, 4, false)) {
+		*why = agent_io_failed(sock, "before its answer:");
+	} else {
+		struct rd hr = {head, 4, false};
+		uint32_t n = rd_u32(&hr);
+		if (n == 0 || n > AGENT_MAX_REPLY) {
+			*why = xasprintf("the ssh-agent at %s answered %u bytes, not a signature", sock, n);
+		} else if (!agent_io(fd, reply = xmalloc(n), n, false)) {
+			*why = agent_io_failed(sock, "in the middle of its answer:");
+		} else if (reply[0] == AGENT_FAILURE) {
+			char fp[SSHSIG_FP_LEN + 1];
+			sshkey_fingerprint(pub, fp);
+			*why = xasprintf("the ssh-agent at %s does not hold the key %s, or would not sign with it", sock, fp);
+		} else if (reply[0] != AGENT_SIGN_RESPONSE) {
+			*why = xasprintf("the ssh-agent at %s answered message %u, not a signature", sock, reply[0]);
+		} else {
+			struct rd r = {reply + 1, n - 1, false};
+			size_t bl;
+			const unsigned char *blob = rd_string(&r, &bl);
+			if (!blob || r.n != 0 || !rd_sigblob(blob, bl, sig))
+				*why = xasprintf("the ssh-agent at %s answered with a signature that is not an Ed25519 one",
+						 sock);
+			else
+				rc = 0;
+		}
+	}
+	close(fd);
+	free(reply);
+	buf_free(&body);
+	buf_free(&frame);
+	buf_free(&keyblob);
+	return rc;
+}
+
+/* True when sig is pub's Ed25519 signature of data. */
+static bool ed25519_verify(const unsigned char pub[SSHSIG_ED25519_LEN], const struct buf *data,
+			   const unsigned char sig[64])
+{
+	EVP_PKEY *pk = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, pub, SSHSIG_ED25519_LEN);
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	bool ok = pk && ctx && EVP_DigestVerifyInit(ctx, NULL, NULL, NULL, pk) == 1 &&
+		  EVP_DigestVerify(ctx, sig, 64, (const unsigned char *)data->s, data->len) == 1;
+	EVP_MD_CTX_free(ctx);
+	EVP_PKEY_free(pk);
+	return ok;
+}
+
+/* The Ed25519 signature of data by k: here, or through its agent (then
+ * checked: whatever answers on the socket, only k's signature is used). */
+static int sign_data(const struct sshkey *k, const struct buf *data, unsigned char sig[64], char **why)
+{
+	if (k->has_private) {
+		if (ed25519_sign(k, data, sig))
+			return 0;
+		*why = xstrdup("libcrypto could not make an Ed25519 signature");
+		return -1;
+	}
+	if (!k->agent) {
+		*why = xstrdup("the key has no private half");
+		return -1;
+	}
+	if (agent_sign(k->agent, k->pub, data, sig, why) != 0)
+		return -1;
+	if (ed25519_verify(k->pub, data, sig))
+		return 0;
+	char fp[SSHSIG_FP_LEN + 1];
+	sshkey_fingerprint(k->pub, fp);
+	*why = xasprintf("the ssh-agent at %s answered with a signature that is not one by the key %s", k->agent, fp);
+	return -1;
+}
+
 char *sshsig_sign(const struct sshkey *k, const char *ns, const void *msg, size_t len, size_t *out_len, char **why)
 {
 	struct buf tbs = {0}, blob = {0}, sigblob = {0}, pub = {0};
@@ -357,8 +513,10 @@ char *sshsig_sign(const struct sshkey *k, const char *ns, const void *msg, size_
 	bool hashed = EVP_Digest(msg, len, h, &hn, EVP_sha512(), NULL) == 1;
 	if (hashed)
 		signed_data(&tbs, ns, "sha512", h, hn);
-	if (!k->has_private || !hashed || !ed25519_sign(k, &tbs, sig)) {
-		*why = xstrdup(k->has_private ? "libcrypto could not make an Ed25519 signature" : "the key has no private half");
+	if (!hashed) {
+		*why = xstrdup("libcrypto could not hash the message");
+	} else if (sign_data(k, &tbs, sig, why) != 0) {
+		/* *why is sign_data's */
 	} else {
 		wr_pubblob(&pub, k->pub);
 		wr_cstring(&sigblob, KEY_TYPE);
@@ -384,6 +542,7 @@ char *sshsig_sign(const struct sshkey *k, const char *ns, const void *msg, size_
 void sshkey_free(struct sshkey *k)
 {
 	free(k->comment);
+	free(k->agent);
 	OPENSSL_cleanse(k, sizeof *k);
 }
 
@@ -454,8 +613,15 @@ int sshkey_parse_private(const char *text, size_t len, struct sshkey *k, char **
 		if (r.bad) {
 			*why = xstrdup("it is cut short");
 		} else if (strcmp(cipher, "none") != 0 || !kdf_none) {
-			*why = xasprintf("it is encrypted (cipher %s): it needs its passphrase", cipher);
-			rc = 1;
+			char *pwhy = NULL;
+			if (nkeys == 1 && rd_pubblob(outer, publen, k->pub, &pwhy)) {
+				*why = xasprintf("it is encrypted (cipher %s): it needs its passphrase", cipher);
+				rc = 1;
+			} else {
+				*why = xasprintf("it is encrypted (cipher %s) and its public key cannot be read: %s", cipher,
+						 pwhy ? pwhy : "it holds more than one key");
+			}
+			free(pwhy);
 		} else if (nkeys != 1) {
 			*why = xasprintf("it holds %u keys, not one", nkeys);
 		} else {
@@ -476,6 +642,53 @@ int sshkey_parse_private(const char *text, size_t len, struct sshkey *k, char **
 	OPENSSL_cleanse(raw, n);
 	free(raw);
 	return rc;
+}
+
+int sshkey_for_signing(const char *text, size_t len, const char *agent_sock, struct sshkey *k, char **why)
+{
+	memset(k, 0, sizeof *k);
+	size_t i = 0;
+	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+		i++;
+	const char *where;
+	if (len - i >= strlen(SSHKEY_PRIVATE_BEGIN) && memcmp(text + i, SSHKEY_PRIVATE_BEGIN, strlen(SSHKEY_PRIVATE_BEGIN)) == 0) {
+		int rc = sshkey_parse_private(text, len, k, why);
+		if (rc <= 0)
+			return rc;
+		free(*why); /* encrypted: its public half may be in the agent */
+		*why = NULL;
+		where = "it is encrypted (coursecheck reads no passphrase)";
+	} else {
+		/* a public key line: TYPE BASE64 [COMMENT] */
+		const char *type = text + i, *end = text + len;
+		const char *sp = memchr(type, ' ', (size_t)(end - type));
+		const char *b64 = sp ? sp + 1 : end, *b64_end = b64;
+		while (b64_end < end && *b64_end != ' ' && *b64_end != '\t' && *b64_end != '\n' && *b64_end != '\r')
+			b64_end++;
+		bool named = sp && sp > type && ((*type >= 'a' && *type <= 'z') || (*type >= 'A' && *type <= 'Z'));
+		for (const char *c = type; named && c < sp; c++)
+			named = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+				(*c && strchr("@._-", *c) != NULL);
+		if (!named || b64_end == b64) {
+			*why = xstrdup("it is neither an OpenSSH private key file nor an ssh-ed25519 public key");
+			return -1;
+		}
+		char *t = xstrndup(type, (size_t)(sp - type)), *b = xstrndup(b64, (size_t)(b64_end - b64));
+		int rc = sshkey_parse_public(t, b, k->pub, why);
+		free(t);
+		free(b);
+		if (rc != 0)
+			return -1;
+		where = "it is a public key";
+	}
+	if (!agent_sock || !*agent_sock) {
+		*why = xasprintf("%s, and there is no ssh-agent to sign with its private half (SSH_AUTH_SOCK is not set)",
+				 where);
+		sshkey_free(k);
+		return -1;
+	}
+	k->agent = xstrdup(agent_sock);
+	return 0;
 }
 
 bool sshkey_looks_private(const char *text, size_t len)

@@ -5,6 +5,11 @@
  * private key file, the "ssh-ed25519 BASE64" public key), through
  * libcrypto alone: capture signs on a GPU node that may have no
  * ssh-keygen, and verify checks every run without a process per file.
+ * A key whose private half is not in a file at hand (a passphrase, a
+ * reviewer's agent) signs through ssh-agent, as `ssh-keygen -Y sign -f
+ * KEY.pub` does: one sign request on the agent's socket (OpenSSH's
+ * PROTOCOL.agent), its answer checked against the public key before it
+ * is used.
  *
  * Only Ed25519 keys: a signature or key of another type is refused with a
  * message naming the type.  The message hash is sha512 when signing (as
@@ -49,6 +54,7 @@ struct sshkey {
 	unsigned char seed[32];
 	bool has_private;
 	char *comment; /* or NULL */
+	char *agent;   /* no private half: the ssh-agent socket that holds it (sshkey_for_signing), or NULL */
 };
 
 /* Reads an armored signature.  Returns 0, or -1 with *why (what is wrong
@@ -65,15 +71,24 @@ bool sshsig_check(const struct sshsig *s, const void *msg, size_t len);
  * not, -1 a read error (errno). */
 int sshsig_check_fd(const struct sshsig *s, int fd);
 
-/* The armored signature of msg by k (which has its private half) under
- * namespace ns, hash sha512, lines of 70 as ssh-keygen writes them.
- * Returns NULL with *why when libcrypto refuses. */
+/* The armored signature of msg by k under namespace ns, hash sha512,
+ * lines of 70 as ssh-keygen writes them: with k's private half, or
+ * through k->agent (a signature the agent returns that is not k's is
+ * refused).  Returns NULL with *why when libcrypto or the agent refuses. */
 char *sshsig_sign(const struct sshkey *k, const char *ns, const void *msg, size_t len, size_t *out_len, char **why);
 
 /* Reads an "openssh-key-v1" private key file (unencrypted Ed25519).
- * Returns 0; 1 when the key is encrypted (passphrase: *why says so); -1
- * with *why otherwise. */
+ * Returns 0; 1 when the key is encrypted (passphrase: *why says so; k->pub
+ * holds its public half, which the file keeps in the clear); -1 with *why
+ * otherwise. */
 int sshkey_parse_private(const char *text, size_t len, struct sshkey *k, char **why);
+/* The key a signer names, as `ssh-keygen -Y sign -f FILE` takes FILE: an
+ * unencrypted private key file signs here; a public key ("ssh-ed25519
+ * BASE64 [comment]", a .pub file) or an encrypted private key file signs
+ * through the ssh-agent at agent_sock (SSH_AUTH_SOCK; NULL or "" where
+ * there is none), which must hold its private half.  Returns 0, or -1
+ * with *why. */
+int sshkey_for_signing(const char *text, size_t len, const char *agent_sock, struct sshkey *k, char **why);
 /* True when text starts (after blank space) like a private key file of
  * OpenSSH, PEM or PKCS#8: what a repository must never hold.  A file is
  * told by its first SSHKEY_HEAD_BYTES bytes. */

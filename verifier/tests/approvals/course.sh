@@ -22,6 +22,7 @@
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/approvals/block-lib.sh"
 course=$(cd "$here/../.." && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/approvals-test.XXXXXX") || exit 2
 trap '[ -n "${APPROVALS_KEEP:-}" ] || rm -rf "$T"' EXIT
@@ -67,10 +68,7 @@ done
 verify
 check "the approved course does not pass --as published: $(tail -1 "$T/out")" test "$(errors)" = 0
 # ssh-keygen checks a block as it checks a run
-f=reviews/day31-scan-1.approvals
-sed -n '1,/^-----BEGIN SSH SIGNATURE-----$/p' "$f" | sed '$d' >"$T/block"
-sed -n '/^-----BEGIN SSH SIGNATURE-----$/,/^-----END SSH SIGNATURE-----$/p' "$f" >"$T/block.sig"
-grep -v '^#' evidence/allowed_signers >"$T/signers"
+first_block reviews/day31-scan-1.approvals "$T"
 check "ssh-keygen -Y verify refuses alice's block" \
 	ssh-keygen -Y verify -f "$T/signers" -I alice -n coursecheck-review -s "$T/block.sig" <"$T/block"
 check "ssh-keygen -Y verify accepts it under the evidence namespace" \

@@ -20,7 +20,7 @@
 # needs, so `make verify` and `make test` never need clang.
 
 FUZZ_DIR     = verifier/tests/fuzz
-FUZZ_ALL     = frontmatter page snippet srctok evidence numtok expr capture_text approvals verify
+FUZZ_ALL     = frontmatter page snippet srctok evidence numtok expr capture_text approvals sshkey verify
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang

@@ -18,11 +18,14 @@
 #   capture_text  STDOUT @@@@ STDERR @@@@ REPEAT of every evidence file
 #   verify        each demo-based golden case: PAGE [@@@@ PROGRAM
 #                 [@@@@ EVIDENCE]], its hashes set to "seal"
+#   sshkey        the signatures of the course's runs and every public
+#                 key line of evidence/allowed_signers (the key files
+#                 themselves are made by the tests, never committed)
 set -eu
 out=$1
 cases=verifier/tests/cases
 mkdir -p "$out"
-for t in frontmatter page snippet srctok evidence numtok expr capture_text verify; do mkdir -p "$out/$t"; done
+for t in frontmatter page snippet srctok evidence numtok expr capture_text sshkey verify; do mkdir -p "$out/$t"; done
 put() { # TARGET, stdin -> a new seed file (a pipeline's last part runs in a subshell: no counter)
 	cat > "$(mktemp "$out/$1/seed-XXXXXXXX")"
 }
@@ -93,4 +96,8 @@ done
 	cat verifier/tests/fixtures/demo/programs/day01-demo/demo.cu; echo '@@@@'
 	seal verifier/tests/fixtures/demo/evidence/day01-demo/run-2026-11-30.txt | sed 's/^captured: .*/captured: 2026-12-01T09:00:00Z/; s/0\.325/0.331/'
 } | put verify
+for sig in evidence/*/run-*.txt.sig; do
+	[ -f "$sig" ] && put sshkey < "$sig"
+done
+grep -o 'ssh-ed25519 [A-Za-z0-9+/=]*' evidence/allowed_signers | while IFS= read -r l; do printf '%s\n' "$l" | put sshkey; done
 echo "seed.sh: $(find "$out" -type f | wc -l) seeds under $out"

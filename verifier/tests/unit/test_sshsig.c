@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/evp.h>
+
 #include "signers.h"
 #include "sshsig.h"
 
@@ -121,6 +123,99 @@ static void test_private_key_round_trip(void **state)
 	assert_true(sshkey_looks_private("\n-----BEGIN PRIVATE KEY-----\n", 29));
 }
 
+/* An "openssh-key-v1" file whose private section is encrypted (its bytes
+ * stand in: only the clear part is read), around the public key pub. */
+static char *encrypted_key_file(const unsigned char pub[SSHSIG_ED25519_LEN])
+{
+	unsigned char raw[512];
+	size_t n = 0;
+#define PUT(p, len) (memcpy(raw + n, (p), (len)), n += (len))
+#define U32(v) (raw[n] = 0, raw[n + 1] = 0, raw[n + 2] = (unsigned char)((v) >> 8), raw[n + 3] = (unsigned char)(v), n += 4)
+#define STR(p, len) (U32(len), PUT(p, len))
+	PUT("openssh-key-v1", 15); /* with its NUL */
+	STR("aes256-ctr", 10);
+	STR("bcrypt", 6);
+	STR("\0\0\0\x10saltsaltsaltsalt\0\0\0\x10", 24);
+	U32(1);
+	U32(51);
+	STR("ssh-ed25519", 11);
+	STR(pub, SSHSIG_ED25519_LEN);
+	STR("sixteen bytes!!!", 16);
+#undef PUT
+#undef U32
+#undef STR
+	char *text = malloc(2048);
+	size_t t = (size_t)sprintf(text, "%s\n", SSHKEY_PRIVATE_BEGIN);
+	t += (size_t)EVP_EncodeBlock((unsigned char *)text + t, raw, (int)n);
+	sprintf(text + t, "\n%s\n", SSHKEY_PRIVATE_END);
+	return text;
+}
+
+/* What sshkey_for_signing makes of each kind of key file, as
+ * ssh-keygen -Y sign -f takes them. */
+static void test_key_for_signing(void **state)
+{
+	(void)state;
+	struct sshkey k, gen;
+	char *why = NULL;
+	/* an unencrypted private key signs here, agent or not */
+	assert_int_equal(sshkey_generate(&gen, "alice", &why), 0);
+	size_t len;
+	char *text = sshkey_format_private(&gen, &len);
+	assert_int_equal(sshkey_for_signing(text, len, "/run/agent.sock", &k, &why), 0);
+	assert_true(k.has_private);
+	assert_null(k.agent);
+	assert_memory_equal(k.pub, gen.pub, SSHSIG_ED25519_LEN);
+	sshkey_free(&k);
+	free(text);
+	/* a public key line, as a .pub file holds it: the agent's */
+	static const char pub_line[] = "ssh-ed25519 " PUB_B64 " alice@laptop\n";
+	assert_int_equal(sshkey_for_signing(pub_line, strlen(pub_line), "/run/agent.sock", &k, &why), 0);
+	assert_false(k.has_private);
+	assert_string_equal(k.agent, "/run/agent.sock");
+	char fp[SSHSIG_FP_LEN + 1];
+	sshkey_fingerprint(k.pub, fp);
+	assert_string_equal(fp, PUB_FP);
+	/* no agent answers there: signing says so */
+	size_t sig_len;
+	assert_null(sshsig_sign(&k, "coursecheck-review", "x", 1, &sig_len, &why));
+	assert_non_null(strstr(why, "cannot reach the ssh-agent at /run/agent.sock"));
+	free(why);
+	sshkey_free(&k);
+	/* an encrypted key file: its public half, to the agent */
+	text = encrypted_key_file(gen.pub);
+	assert_int_equal(sshkey_for_signing(text, strlen(text), "/run/agent.sock", &k, &why), 0);
+	assert_false(k.has_private);
+	assert_memory_equal(k.pub, gen.pub, SSHSIG_ED25519_LEN);
+	sshkey_free(&k);
+	assert_int_equal(sshkey_for_signing(text, strlen(text), NULL, &k, &why), -1);
+	assert_string_equal(why, "it is encrypted (coursecheck reads no passphrase), and there is no ssh-agent to sign "
+				 "with its private half (SSH_AUTH_SOCK is not set)");
+	free(why);
+	free(text);
+	sshkey_free(&gen);
+	/* what is refused, with its reason */
+	static const struct {
+		const char *text, *agent, *why;
+	} refused[] = {
+		{"ssh-ed25519 " PUB_B64 "\n", "", "it is a public key, and there is no ssh-agent"},
+		{"ssh-rsa " PUB_B64 "\n", "/a", "'ssh-rsa'"},
+		{"sk-ssh-ed25519@openssh.com " PUB_B64 "\n", "/a", "'sk-ssh-ed25519@openssh.com'"},
+		{"# a comment\n", "/a", "neither an OpenSSH private key file nor an ssh-ed25519 public key"},
+		{"ssh-ed25519\n", "/a", "neither"},
+		{"ssh-ed25519 \n", "/a", "neither"},
+		{"", "/a", "neither"},
+		{SSHKEY_PRIVATE_BEGIN "\nQUJD\n" SSHKEY_PRIVATE_END "\n", "/a", "not an openssh-key-v1 key"},
+	};
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		assert_int_equal(sshkey_for_signing(refused[i].text, strlen(refused[i].text), refused[i].agent, &k, &why), -1);
+		if (!strstr(why, refused[i].why))
+			fail_msg("case %zu: '%s' lacks '%s'", i, why, refused[i].why);
+		free(why);
+		why = NULL;
+	}
+}
+
 static void test_signers_lines(void **state)
 {
 	(void)state;
@@ -169,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_sign_and_check),
 		cmocka_unit_test(test_damaged_signatures),
 		cmocka_unit_test(test_private_key_round_trip),
+		cmocka_unit_test(test_key_for_signing),
 		cmocka_unit_test(test_signers_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
