@@ -297,17 +297,24 @@ static void signed_data(struct buf *b, const char *ns, const char *hash_alg, con
 }
 
 /* The signature over the message's hash h. */
+/* True when sig is pub's Ed25519 signature of data. */
+static bool ed25519_verify(const unsigned char pub[SSHSIG_ED25519_LEN], const struct buf *data,
+			   const unsigned char sig[64])
+{
+	EVP_PKEY *pk = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, pub, SSHSIG_ED25519_LEN);
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	bool ok = pk && ctx && EVP_DigestVerifyInit(ctx, NULL, NULL, NULL, pk) == 1 &&
+		  EVP_DigestVerify(ctx, sig, 64, (const unsigned char *)data->s, data->len) == 1;
+	EVP_MD_CTX_free(ctx);
+	EVP_PKEY_free(pk);
+	return ok;
+}
+
 static bool check_hash(const struct sshsig *s, const unsigned char *h, size_t hn)
 {
 	struct buf tbs = {0};
-	bool ok = false;
-	EVP_PKEY *pk = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, s->key, SSHSIG_ED25519_LEN);
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 	signed_data(&tbs, s->namespace, s->hash_alg, h, hn);
-	if (pk && ctx && EVP_DigestVerifyInit(ctx, NULL, NULL, NULL, pk) == 1)
-		ok = EVP_DigestVerify(ctx, s->sig, 64, (const unsigned char *)tbs.s, tbs.len) == 1;
-	EVP_MD_CTX_free(ctx);
-	EVP_PKEY_free(pk);
+	bool ok = ed25519_verify(s->key, &tbs, s->sig);
 	buf_free(&tbs);
 	return ok;
 }
@@ -387,7 +394,7 @@ static char *agent_io_failed(const char *sock, const char *what)
 		return xasprintf("the ssh-agent at %s did not answer within %d s", sock, AGENT_TIMEOUT_S);
 	if (errno == 0)
 		return xasprintf("the ssh-agent at %s closed the connection %s", sock, what);
-	return xasprintf("the ssh-agent at %s: %s %s", sock, what, strerror(errno));
+	return xasprintf("the ssh-agent at %s: %s: %s", sock, what, strerror(errno));
 }
 
 /* The agent's socket, connected, with its time limit; -1 with *why. */
@@ -431,16 +438,16 @@ static int agent_sign(const char *sock, const unsigned char pub[SSHSIG_ED25519_L
 	wr_string(&frame, body.s, body.len);
 	unsigned char head[4];
 	if (!agent_io(fd, frame.s, frame.len, true)) {
-		*why = agent_io_failed(sock, "sending the request:");
+		*why = agent_io_failed(sock, "sending the request");
 	} else if (!agent_io(fd, head, 4, false)) {
-		*why = agent_io_failed(sock, "before its answer:");
+		*why = agent_io_failed(sock, "before its answer");
 	} else {
 		struct rd hr = {head, 4, false};
 		uint32_t n = rd_u32(&hr);
 		if (n == 0 || n > AGENT_MAX_REPLY) {
 			*why = xasprintf("the ssh-agent at %s answered %u bytes, not a signature", sock, n);
 		} else if (!agent_io(fd, reply = xmalloc(n), n, false)) {
-			*why = agent_io_failed(sock, "in the middle of its answer:");
+			*why = agent_io_failed(sock, "in the middle of its answer");
 		} else if (reply[0] == AGENT_FAILURE) {
 			char fp[SSHSIG_FP_LEN + 1];
 			sshkey_fingerprint(pub, fp);
@@ -464,19 +471,6 @@ static int agent_sign(const char *sock, const unsigned char pub[SSHSIG_ED25519_L
 	buf_free(&frame);
 	buf_free(&keyblob);
 	return rc;
-}
-
-/* True when sig is pub's Ed25519 signature of data. */
-static bool ed25519_verify(const unsigned char pub[SSHSIG_ED25519_LEN], const struct buf *data,
-			   const unsigned char sig[64])
-{
-	EVP_PKEY *pk = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, pub, SSHSIG_ED25519_LEN);
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	bool ok = pk && ctx && EVP_DigestVerifyInit(ctx, NULL, NULL, NULL, pk) == 1 &&
-		  EVP_DigestVerify(ctx, sig, 64, (const unsigned char *)data->s, data->len) == 1;
-	EVP_MD_CTX_free(ctx);
-	EVP_PKEY_free(pk);
-	return ok;
 }
 
 /* The Ed25519 signature of data by k: here, or through its agent (then
