@@ -45,6 +45,34 @@ static void compare_command(const struct program *p, const struct proghdr_value 
 	diag_end(d);
 }
 
+/* The Resolution: line against what capture recorded from it.  It is a
+ * comment, so the tokens rule does not make the run stale when it
+ * changes; yet every claim's verdict on the run is judged by the
+ * resolution the run recorded (measured.h), not by the header's. */
+static void compare_resolution(const struct program *p, const struct evfile *ev)
+{
+	const struct proghdr_value *v = &p->hdr.resolution;
+	size_t line = 0;
+	const char *want = evidence_get(ev->ev, "resolution", &line);
+	diag_checks_add(1);
+	if ((want == NULL) == (v->text == NULL) && (!want || strcmp(want, v->text) == 0))
+		return;
+	struct diag *d;
+	if (!v->text)
+		d = diag_begin(D_PROGRAM_BUILD_DRIFT, textfile_loc_line(&p->tf, p->hdr.first_line ? p->hdr.first_line : 1, 0, 0),
+			       "%s recorded a resolution the header no longer states", ev->path);
+	else if (!want)
+		d = diag_begin(D_PROGRAM_BUILD_DRIFT, textfile_loc_line(&p->tf, v->line, v->col, strlen(v->text)),
+			       "Resolution: line is not in %s: its run was captured without one", ev->path);
+	else
+		d = diag_begin(D_PROGRAM_BUILD_DRIFT, textfile_loc_line(&p->tf, v->line, v->col, strlen(v->text)),
+			       "Resolution: line differs from the resolution recorded in %s", ev->path);
+	if (want)
+		diag_note(d, textfile_loc_line(&ev->ev->tf, line, 0, 0), "the evidence recorded resolution: %s", want);
+	diag_hint(d, "capture the lesson again: a claim's verdict is judged by the resolution its run recorded");
+	diag_end(d);
+}
+
 /* Header lines the parser could not read (proghdr.h), and an Expect:
  * that is no POSIX extended regular expression: capture refuses such a
  * lesson, so verify says why rather than check half a command. */
@@ -299,6 +327,7 @@ static void check_program_files(const char *lesson)
 		compare_command(p, &p->hdr.build, ev, "build");
 		compare_command(p, &p->hdr.run, ev, "run");
 		compare_runs(p, ev);
+		compare_resolution(p, ev);
 		if (p->hdr.verified) {
 			struct fact_text t = {.s = p->hdr.verified, .len = p->hdr.verified_len, .file = &p->tf,
 					      .map = p->hdr.verified_src};
