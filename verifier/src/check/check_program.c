@@ -17,6 +17,13 @@ static struct diag_loc verified_loc(const struct program *p, size_t start, size_
 	return textfile_loc(&p->tf, a, b > a ? b - a : 0);
 }
 
+/* The header comment's first line (the file's first where it has none):
+ * where a finding about the header as a whole points. */
+static struct diag_loc header_at(const struct program *p)
+{
+	return textfile_loc_line(&p->tf, p->hdr.first_line ? p->hdr.first_line : 1, 0, 0);
+}
+
 static void header_line_problem(const struct program *p, const struct proghdr_value *v, const char *key)
 {
 	struct diag_loc at = textfile_loc_line(&p->tf, v->line ? v->line : 1, v->line ? v->col : 0, 0);
@@ -59,7 +66,7 @@ static void compare_resolution(const struct program *p, const struct evfile *ev)
 		return;
 	struct diag *d;
 	if (!v->text)
-		d = diag_begin(D_PROGRAM_BUILD_DRIFT, textfile_loc_line(&p->tf, p->hdr.first_line ? p->hdr.first_line : 1, 0, 0),
+		d = diag_begin(D_PROGRAM_BUILD_DRIFT, header_at(p),
 			       "%s recorded a resolution the header no longer states", ev->path);
 	else if (!want)
 		d = diag_begin(D_PROGRAM_BUILD_DRIFT, textfile_loc_line(&p->tf, v->line, v->col, strlen(v->text)),
@@ -172,7 +179,7 @@ static void compare_runs(const struct program *p, const struct evfile *ev)
 			named |= strcmp(h->runs[i].name, e->runs[k].name) == 0;
 		if (named)
 			continue;
-		struct diag *d = diag_begin(D_PROGRAM_BUILD_DRIFT, textfile_loc_line(&p->tf, p->hdr.first_line ? p->hdr.first_line : 1, 0, 0),
+		struct diag *d = diag_begin(D_PROGRAM_BUILD_DRIFT, header_at(p),
 					    "%s recorded run '%s', which the header no longer names", ev->path, e->runs[k].name);
 		diag_hint(d, "capture the lesson again");
 		diag_end(d);
@@ -182,7 +189,7 @@ static void compare_runs(const struct program *p, const struct evfile *ev)
 	diag_checks_add(1);
 	if ((want == NULL) != (h->expect.text == NULL) || (want && strcmp(want, h->expect.text) != 0)) {
 		struct diag_loc at = h->expect.text ? textfile_loc_line(&p->tf, h->expect.line, h->expect.col, 0)
-						    : textfile_loc_line(&p->tf, p->hdr.first_line ? p->hdr.first_line : 1, 0, 0);
+						    : header_at(p);
 		struct diag *d = diag_begin(D_PROGRAM_BUILD_DRIFT, at, "the Expect: line differs from the pattern %s was captured with (%s)",
 					    ev->path, want ? want : "none");
 		diag_hint(d, "capture the lesson again");
@@ -234,7 +241,7 @@ static void check_capturable(const struct program *p, const char *lesson)
 	const struct lesson_files *lf = course_lesson_files(lesson, &why, &refused);
 	if (lf || !why)
 		return;
-	struct diag *d = diag_begin(D_LESSON_UNCAPTURABLE, textfile_loc_line(&p->tf, p->hdr.first_line ? p->hdr.first_line : 1, 0, 0),
+	struct diag *d = diag_begin(D_LESSON_UNCAPTURABLE, header_at(p),
 				    "lesson '%s' cannot be captured: %s", lesson, why);
 	diag_hint(d, "capture copies only plain files named with letters, digits and . _ - +, at most 256 files and 64 MiB in all: rename, replace or remove what the message names");
 	diag_end(d);
@@ -309,7 +316,7 @@ static void check_program_files(const char *lesson)
 			check_capturable(p, lesson);
 		/* one line a lesson: the page that says 'none yet' carries it */
 		if (!newest && folder_ok && !check_first_page_awaits(lesson)) {
-			struct diag *d = diag_begin(D_EVIDENCE_NONE, textfile_loc_line(&p->tf, p->hdr.first_line ? p->hdr.first_line : 1, 0, 0),
+			struct diag *d = diag_begin(D_EVIDENCE_NONE, header_at(p),
 						    "lesson '%s' awaits its first capture", lesson);
 			diag_hint(d, "capture it on the GPU node with 'make evidence LESSON=%s'", lesson);
 			diag_end(d);
@@ -320,7 +327,7 @@ static void check_program_files(const char *lesson)
 	struct evfile *ev = course_evidence(evpath);
 	if (ev->state == LOAD_OK) {
 		struct diag_loc at = p->hdr.verified ? textfile_loc_line(&p->tf, p->hdr.verified_line, 0, 0)
-						     : textfile_loc_line(&p->tf, p->hdr.first_line ? p->hdr.first_line : 1, 0, 0);
+						     : header_at(p);
 		char *hint = xasprintf("capture it again with 'make evidence LESSON=%s'", lesson);
 		check_evidence_state(ev, lesson, p, at, hint);
 		free(hint);

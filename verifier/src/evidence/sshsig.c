@@ -158,6 +158,27 @@ static char *b64_encode(const unsigned char *data, size_t n)
 	return out;
 }
 
+/* The length of the blank space (spaces, tabs, line ends) text starts with. */
+static size_t blank_prefix(const char *text, size_t len)
+{
+	size_t i = 0;
+	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+		i++;
+	return i;
+}
+
+/* Whether text starts, after blank space, with head (an armor's BEGIN
+ * line); *past, when not NULL, is then the offset just after it. */
+static bool starts_with_head(const char *text, size_t len, const char *head, size_t *past)
+{
+	size_t i = blank_prefix(text, len), hl = strlen(head);
+	if (len - i < hl || memcmp(text + i, head, hl) != 0)
+		return false;
+	if (past)
+		*past = i + hl;
+	return true;
+}
+
 /* The bytes between the BEGIN and END lines of an armored text, decoded.
  * NULL with *why when the armor or the base64 is wrong. */
 static unsigned char *dearmor(const char *text, size_t len, const char *begin, const char *end, size_t *out_len,
@@ -167,15 +188,11 @@ static unsigned char *dearmor(const char *text, size_t len, const char *begin, c
 		*why = xasprintf("it is %zu bytes, more than an armored key or signature ever is", len);
 		return NULL;
 	}
-	size_t i = 0;
-	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
-		i++;
-	size_t bl = strlen(begin);
-	if (len - i < bl || memcmp(text + i, begin, bl) != 0) {
+	size_t i;
+	if (!starts_with_head(text, len, begin, &i)) {
 		*why = xasprintf("it does not start with '%s'", begin);
 		return NULL;
 	}
-	i += bl;
 	struct buf b64 = {0};
 	const char *stop = NULL;
 	for (; i < len; i++) {
@@ -641,11 +658,8 @@ int sshkey_parse_private(const char *text, size_t len, struct sshkey *k, char **
 int sshkey_for_signing(const char *text, size_t len, const char *agent_sock, struct sshkey *k, char **why)
 {
 	memset(k, 0, sizeof *k);
-	size_t i = 0;
-	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
-		i++;
 	const char *where;
-	if (len - i >= strlen(SSHKEY_PRIVATE_BEGIN) && memcmp(text + i, SSHKEY_PRIVATE_BEGIN, strlen(SSHKEY_PRIVATE_BEGIN)) == 0) {
+	if (starts_with_head(text, len, SSHKEY_PRIVATE_BEGIN, NULL)) {
 		int rc = sshkey_parse_private(text, len, k, why);
 		if (rc <= 0)
 			return rc;
@@ -653,8 +667,8 @@ int sshkey_for_signing(const char *text, size_t len, const char *agent_sock, str
 		*why = NULL;
 		where = "it is encrypted (coursecheck reads no passphrase)";
 	} else {
-		/* a public key line: TYPE BASE64 [COMMENT] */
-		const char *type = text + i, *end = text + len;
+		/* a public key line: TYPE BASE64 [COMMENT], after blank space */
+		const char *type = text + blank_prefix(text, len), *end = text + len;
 		const char *sp = memchr(type, ' ', (size_t)(end - type));
 		const char *b64 = sp ? sp + 1 : end, *b64_end = b64;
 		while (b64_end < end && *b64_end != ' ' && *b64_end != '\t' && *b64_end != '\n' && *b64_end != '\r')
@@ -690,11 +704,8 @@ bool sshkey_looks_private(const char *text, size_t len)
 	static const char *const heads[] = {"-----BEGIN OPENSSH PRIVATE KEY-----", "-----BEGIN PRIVATE KEY-----",
 					    "-----BEGIN RSA PRIVATE KEY-----", "-----BEGIN EC PRIVATE KEY-----",
 					    "-----BEGIN DSA PRIVATE KEY-----", "-----BEGIN ENCRYPTED PRIVATE KEY-----"};
-	size_t i = 0;
-	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
-		i++;
 	for (size_t h = 0; h < ARRAY_LEN(heads); h++)
-		if (len - i >= strlen(heads[h]) && memcmp(text + i, heads[h], strlen(heads[h])) == 0)
+		if (starts_with_head(text, len, heads[h], NULL))
 			return true;
 	return false;
 }

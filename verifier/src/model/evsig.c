@@ -268,7 +268,6 @@ void evsig_verdict_free(struct evsig_verdict *v)
 	free(v->why);
 	free(v->hint);
 	free(v->principal);
-	free(v->window);
 	free(v->valid_after);
 	free(v->valid_before);
 	memset(v, 0, sizeof *v);
@@ -307,20 +306,21 @@ static int run_matches(const struct evfile *ev, const struct sshsig *sig)
 	return r;
 }
 
-static char *window_text(const struct signer *sg)
-{
-	if (!sg->valid_after_text && !sg->valid_before_text)
-		return xstrdup("no validity window");
-	return xasprintf("valid-after %s, valid-before %s", sg->valid_after_text ? sg->valid_after_text : "(none)",
-			 sg->valid_before_text ? sg->valid_before_text : "(none)");
-}
-
-/* v's window from the trusted line sg: in words, and its two ends. */
+/* v's window: the two ends of the trusted line sg, as it writes them. */
 static void take_window(struct evsig_verdict *v, const struct signer *sg)
 {
-	v->window = window_text(sg);
 	v->valid_after = sg->valid_after_text ? xstrdup(sg->valid_after_text) : NULL;
 	v->valid_before = sg->valid_before_text ? xstrdup(sg->valid_before_text) : NULL;
+}
+
+/* v's window in words: "valid-after X, valid-before Y", or "no validity
+ * window".  Malloc'd. */
+static char *window_text(const struct evsig_verdict *v)
+{
+	if (!v->valid_after && !v->valid_before)
+		return xstrdup("no validity window");
+	return xasprintf("valid-after %s, valid-before %s", v->valid_after ? v->valid_after : "(none)",
+			 v->valid_before ? v->valid_before : "(none)");
 }
 
 /* The trusted lines for the signing key: the one that holds at the run's
@@ -350,13 +350,15 @@ static void judge_trust(const struct sshsig *sig, struct evsig_verdict *v)
 		v->state = EVSIG_EXPIRED;
 		v->principal = signers_first_principal(ns_listed);
 		take_window(v, ns_listed);
+		char *window = window_text(v);
 		v->why = !timed ? xasprintf("its captured: time cannot be read, so the key's window (%s) cannot be judged",
-					    v->window)
+					    window)
 			 : at < ns_listed->valid_after
 			       ? xasprintf("captured %s, before the key's valid-after %s", v->captured,
 					   ns_listed->valid_after_text)
 			       : xasprintf("captured %s, at or after the key's valid-before %s", v->captured,
 					   ns_listed->valid_before_text);
+		free(window);
 		v->hint = xstrdup("capture it again with a node key valid now, and list that key in "
 				  EVSIG_SIGNERS_PATH " with its window");
 		return;
@@ -527,8 +529,12 @@ char *evsig_describe(const struct evsig_verdict *v)
 {
 	const char *when = v->captured ? v->captured : "an unknown time";
 	switch (v->state) {
-	case EVSIG_OK:
-		return xasprintf("signed by %s (key %s, %s), captured %s", v->principal, v->fingerprint, v->window, when);
+	case EVSIG_OK: {
+		char *window = window_text(v);
+		char *text = xasprintf("signed by %s (key %s, %s), captured %s", v->principal, v->fingerprint, window, when);
+		free(window);
+		return text;
+	}
 	case EVSIG_UNSIGNED:
 		return xasprintf("not signed (no %s), captured %s", v->sig_path, when);
 	default:

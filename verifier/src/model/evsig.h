@@ -58,9 +58,8 @@ struct evsig_verdict {
 	char *hint;           /* what fixes it, or NULL */
 	char fingerprint[SSHSIG_FP_LEN + 1]; /* the signing key, when the .sig could be read */
 	char *principal;      /* OK, EXPIRED: the first principal of the matching line */
-	char *window;         /* OK, EXPIRED: "valid-after X, valid-before Y", or "no validity window" */
-	char *valid_after;    /* OK, EXPIRED: the window's ends as allowed_signers writes them, */
-	char *valid_before;   /* or NULL where it sets none */
+	char *valid_after;    /* OK, EXPIRED: the key's window, its ends as allowed_signers writes */
+	char *valid_before;   /* them, or NULL where it sets none */
 	const char *captured; /* the run's captured: (points into the evidence), or NULL */
 	size_t line;          /* the evidence line to point at (1, or captured:, gpu-node:) */
 	bool dirty_allowed;   /* dirty-allowed: yes */
